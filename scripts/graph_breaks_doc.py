@@ -37,7 +37,7 @@ def table() -> str:
         what = p.what.format(broke="the call", _eager=bp._EAGER)
         rows.append(
             f"| `{p.id}` | {', '.join(p.gb_ids)} | {_cell(p.title)} | {_cell(what[:1].upper() + what[1:] + '.')} | "
-            f"{_cell(p.fix)} | {p.quick_fix or ''} | {_test(p.id)} |"
+            f"{_cell(p.said_fix())} | {p.quick_fix or ''} | {_test(p.id)} |"
         )
     return HEADER + "\n".join(rows) + "\n"
 

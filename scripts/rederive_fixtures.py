@@ -6,7 +6,9 @@ were the recompile limit marked (compiler/insight.limit_hits); a region's story
 (report/story.py); its compiled frames' and kernels' names (report/compile_names.py); and a timing a recompile voided, said as explain.recompiled_while_timing says it; each recompiled call's failed guard as a sentence
 (explain.guard_sentence); a mode timed before the fastest-rounds estimator, its speedup and range from its recorded
 pairs of rounds as the runner estimates them now, and each measurement's break-even calls at the times its speedup is the ratio of, a range from fewer pairs than can be resampled reaching each pair's own ratio, and one widened below zero widened again as a factor; a region's in-situ step work set against its wall step and said (measure/step_work.py,
-from each side's recorded work); a region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
+from each side's recorded work); an interleaved region's in-situ result from its recorded calls by today's rules
+(measure/interleaved.py: the steps left out and why, per drawn step too; a torchrun job's from its ranks' calls); a
+region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
 runner's words); a call past the recompile limit said in plain words, its limit recorded; a torchrun rank's reason for no
 replay, and a replay that ran no compiled code, in the words the runner writes now; a steady state pooled over several input signatures, of its most
 frequent one's calls, and one begun at a call still warming up, from where the calls settle; a measured shape fix beside the recompiles it answers, in the answer's words; an attached rank's in-situ skip
@@ -31,7 +33,7 @@ from compile_lens_runner.compiler import break_patterns, explain  # noqa: E402
 from compile_lens_runner.compiler.insight import limit_hits  # noqa: E402
 from compile_lens_runner.measure import estimator, host, interleaved, ranges, speedups, step_work, timing  # noqa: E402
 from compile_lens_runner.report import answer, compile_names, reason_text, shape_text  # noqa: E402
-from compile_lens_runner.script import region_entry, replay, shape_fix  # noqa: E402
+from compile_lens_runner.script import in_situ_report, region_entry, replay, shape_fix  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "test", "fixtures")
@@ -357,8 +359,53 @@ def _measured_fixes(report: dict[str, Any]) -> None:
         shape_fix.annotate(region, script)
 
 
-def rederive(report: dict[str, Any]) -> dict[str, Any]:
-    """A copy of the report with its answers as the runner derives them now (document.write)."""
+def _in_situ(region: dict[str, Any], folder: str | None) -> None:
+    """An interleaved region's in-situ result as today's rules give it from its recorded calls (interleaved.compare:
+    the steps left out and why, per step too, the numbers); a torchrun job's from each rank's recorded calls, as
+    ranks/merge.py combines them (the rank reports beside the job's, under `folder`)."""
+    situ = region.get("inSitu")
+    if not situ or situ.get("method") != "interleaved":
+        return
+    if not situ.get("slowestRank"):
+        region["inSitu"] = {**situ, **in_situ_report.compared(region, region["calls"])}
+        return
+    ranks = [(rank, region) for rank in range(len(situ.get("ranks") or []))]
+    stored = [os.path.join(folder or "", "ranks", f"rank{rank}", "report.json") for rank, _ in ranks[1:]]
+    if folder is not None and all(os.path.exists(path) for path in stored):
+        for path, (rank, _) in zip(stored, ranks[1:], strict=True):
+            with open(path, encoding="utf-8") as f:
+                ranks[rank] = (rank, next(r for r in json.load(f).get("regions") or [] if r["id"] == region["id"]))
+        in_situ_report.slowest_rank(region, ranks)
+    elif len(ranks) == 2:
+        _two_ranks_from_series(region)
+
+
+def _two_ranks_from_series(region: dict[str, Any]) -> None:
+    """A two-rank job recorded without its other rank's report: the slowest calls rebuilt from the headline rank's
+    calls and the series' (slowest) times, and each step's rank told apart by whether its time is the headline's."""
+    situ = region["inSitu"]
+    times = {int(p[3]): p for side in ("compiled", "eager") for p in situ["series"][side]}
+    merged = [
+        {**c, "ms": times[c["index"]][0], "stepMs": times[c["index"]][1], "stepCompiles": times[c["index"]][2]}
+        for c in region["calls"]
+        if c["index"] in times
+    ]
+    result = in_situ_report.compared(region, merged)
+    own = {c["index"]: c for c in region["calls"]}
+    for point in result.get("stepPoints") or []:
+        call, time = own[point["index"]], times[point["index"]]
+        point["rank"] = 0 if call.get("stepMs") == time[1] else 1
+        compiled = [0] if call.get("stepCompiles") else []
+        if time[2] > (call.get("stepCompiles") or 0):  # the merged step's compiles are the rank that compiled most's
+            compiled.append(1)
+        if compiled:
+            point["compiledOn"] = compiled
+    region["inSitu"] = {**situ, **result}
+
+
+def rederive(report: dict[str, Any], folder: str | None = None) -> dict[str, Any]:
+    """A copy of the report with its answers as the runner derives them now (document.write); folder: where it lies
+    (a torchrun job's rank reports are read from it)."""
     out = copy.deepcopy(report)
     _attached_skip(out)
     _host_loads(out)
@@ -392,6 +439,7 @@ def rederive(report: dict[str, Any]) -> dict[str, Any]:
             _ran_eagerly(measurement)
         _over_budget(region)
         region["replay"]["reason"] = _replay_reason(region["replay"].get("reason"))
+        _in_situ(region, folder)
         _below_zero_in_situ(region)
         for call in region["calls"]:
             _limit_fallback(call)
@@ -427,7 +475,7 @@ def main(argv: list[str]) -> int:
         with open(path, encoding="utf-8") as f:
             text = f.read()
         report = json.loads(text)
-        fresh = rederive(report)
+        fresh = rederive(report, os.path.dirname(path) if report.get("ranks") else None)
         if fresh == report:
             continue
         stale.append(os.path.relpath(path, ROOT))

@@ -87,7 +87,8 @@ function compileRow(
 ): HTMLElement {
   const row = el('div', 'phase-row');
   const labelEl = termEl('div', 'phase-label', label);
-  labelEl.title = [title, ...explanationsOf(`${label}\n${title}`)].join('\n');
+  // the label whole first: the column ends a name longer than it with "…"
+  labelEl.title = [label, title, ...explanationsOf(`${label}\n${title}`)].join('\n');
   // fitLabels adds the phases it could not label
   labelEl.dataset['said'] = labelEl.title;
   const depth = Math.max(0, ...phases.map((p) => p.depth)) + 1;
@@ -123,13 +124,15 @@ function compileRow(
       .attr('width', `${Math.max(0.15, width)}%`)
       .attr('height', ROW - 2);
     // a label in the bar or beside it (the title says it for every bar): fitLabels() places it at the panel's
-    // width, or hides it where neither has room, so a label never runs over the next bar
+    // width, its time alone where the whole does not fit (the colour says what it is), or hides it where neither
+    // has room, so a label never runs over the next bar
     bar
       .append('text')
       .attr('x', `${x(phase.startMs)}%`)
       .attr('dx', 3)
       .attr('y', y + ROW - 4)
-      .text(`${phase.name} ${formatMs(phase.durMs)}`);
+      .attr('data-whole', `${phase.name} ${formatMs(phase.durMs)}`)
+      .attr('data-time', formatMs(phase.durMs));
     bar.append('title').text(tip);
   }
   row.append(labelEl, svg.node()!);
@@ -153,8 +156,9 @@ function watchTheme(): void {
 /**
  * Each bar's label inside the bar where it fits at the drawn width, else just right of it, else just left of it,
  * where that room at its depth is free of bars and of the labels placed before it (a recompile's bars are narrow
- * on an axis that spans every compile, and the last compile ends at the axis's end), else hidden, and said in its
- * row's hover.
+ * on an axis that spans every compile, and the last compile ends at the axis's end); where the whole label
+ * ("C++ compile 2.4 s") has no room, its time alone ("2.4 s": the legend says what the colour is); else hidden, and
+ * said in its row's hover. Wider bars are labelled first.
  */
 function fitLabels(track: SVGSVGElement): void {
   const bars = [...track.querySelectorAll<SVGGElement>('g.phase')].map((bar) => ({
@@ -179,36 +183,44 @@ function fitLabels(track: SVGSVGElement): void {
     taken.set(y, [...(taken.get(y) ?? []), span]);
   }
   const unlabelled: string[] = [];
-  for (const { bar, text, box } of bars) {
+  // the widest first: where bars of one depth begin together, the label beside them is the one that shows
+  for (const { bar, text, box } of [...bars].sort((a, b) => b.box.width - a.box.width)) {
     if (!text) continue;
     text.style.display = '';
     bar.classList.remove('beside');
-    text.setAttribute('dx', '3');
-    const length = text.getComputedTextLength();
-    // inside the bar, after any diamond at its start
-    const inside = (markers.get(box.y) ?? [])
-      .filter(([a, b]) => a < box.x + 3 + length && b > box.x)
-      .reduce((start, [, b]) => Math.max(start, b + 1), box.x + 3);
-    if (inside + length + 3 <= box.x + box.width) {
-      text.setAttribute('dx', String(inside - box.x));
-      continue;
-    }
     const row = taken.get(box.y)!;
+    // [from, to) clear of everything at this depth but the bar itself
     const free = (from: number, to: number): boolean =>
       from >= 0 &&
       to <= trackWidth &&
       row.every(([a, b]) => (a === box.x && b === box.x + box.width) || b <= from || a >= to);
-    const right = box.x + box.width + 3;
-    const left = box.x - 3 - length;
-    const at = free(right - 1, right + length + 3) ? right : free(left - 3, box.x + 1) ? left : null;
-    if (at === null) {
-      text.style.display = 'none';
-      unlabelled.push(text.textContent ?? '');
-      continue;
-    }
-    bar.classList.add('beside');
-    text.setAttribute('dx', String(at - box.x));
-    row.push([at, at + length]);
+    const place = (label: string): boolean => {
+      text.textContent = label;
+      const length = text.getComputedTextLength();
+      // inside the bar, after any diamond at its start
+      const inside = (markers.get(box.y) ?? [])
+        .filter(([a, b]) => a < box.x + 3 + length && b > box.x)
+        .reduce((start, [, b]) => Math.max(start, b + 1), box.x + 3);
+      if (inside + length + 3 <= box.x + box.width) {
+        text.setAttribute('dx', String(inside - box.x));
+        return true;
+      }
+      // beside it: 3 px from its ends, 1 px clear of the next bar or label (a bar begun at this one's start, a
+      // recompile's thinnest, is no obstacle to a label left of it)
+      const right = box.x + box.width + 3;
+      const left = box.x - 3 - length;
+      const at = free(right - 1, right + length + 1) ? right : free(left - 1, box.x - 2) ? left : null;
+      if (at === null) return false;
+      bar.classList.add('beside');
+      text.setAttribute('dx', String(at - box.x));
+      row.push([at, at + length]);
+      return true;
+    };
+    const whole = text.dataset['whole'] ?? '';
+    if (place(whole) || place(text.dataset['time'] ?? '')) continue;
+    text.textContent = whole;
+    text.style.display = 'none';
+    unlabelled.push(whole);
   }
   // the row's hover names them: a narrow recompile's phases are read there, not found by hovering 1 px bars
   const label = track.parentElement?.querySelector<HTMLElement>('.phase-label');
@@ -289,7 +301,10 @@ function modeSection(mode: ModeResult, regions: Map<string, string>): HTMLElemen
       .text(tickText[k]!);
   });
   axis.append(el('div', 'phase-label', 'time since the first compile'), ticks.node()!);
-  details.append(axis);
+  // one grid: every row's label in one column, as wide as the widest label needs up to its share of the panel
+  const rows = el('div', 'phase-rows');
+  rows.append(axis);
+  details.append(rows);
   for (const id of order.slice(0, MAX_COMPILES)) {
     const compile = compileName(mode.compiler?.frames, id);
     // by its region where the report has regions ("Counter: forward after line 29"), unless the name says it
@@ -302,7 +317,7 @@ function modeSection(mode: ModeResult, regions: Map<string, string>): HTMLElemen
     const why = recompile
       ? [recompile.explanation?.what, `PyTorch's words: ${recompile.reason}`].filter(Boolean).join('\n')
       : null;
-    details.append(
+    rows.append(
       compileRow(
         phases.filter((p) => p.compileId === id),
         x,

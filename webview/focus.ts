@@ -7,11 +7,12 @@ import type { TimelineCanvas } from './timeline.ts';
 import { focusFound, focusNotFound, paneMovedToCode } from './timelineWords.ts';
 import { sameCode, sameStepTime, stepNumber } from './analysis/stepMap.ts';
 
-/** Where it was found: the pane and how many places; null when nowhere. `zoomTo` takes pane time; `axisTime` says
- *  a pane time as the zoomed axis does. */
+/** Where it was found: the pane and how many places; null when nowhere. `alignStep` puts every pane's time 0 at
+ *  the start of its step of that index; `zoomTo` takes pane time; `axisTime` says a pane time as the zoomed axis does. */
 export function showTarget(
   target: TimelineTarget,
   panes: readonly { label: string; timeline: TimelineCanvas }[],
+  alignStep: (step: number) => void,
   zoomTo: (from: number, to: number) => void,
   axisTime: (us: number) => string,
 ): { pane: number; places: number } | null {
@@ -26,6 +27,10 @@ export function showTarget(
     if (!spans.length) continue;
     timeline.focused = spans;
     const first = spans[0]!;
+    // time 0 at the start of the step that holds it: aligned on a later step, the axis would read negative times,
+    // which it draws no ticks for
+    const step = stepHolding(timeline.model.steps, first.startUs);
+    if (step >= 0) alignStep(step);
     const start = first.startUs - timeline.offset;
     const pad = Math.max(first.durUs * 1.5, 20);
     const moved = alignOthers(panes, p, first);
@@ -45,6 +50,11 @@ export function showTarget(
   }
   note.textContent = focusNotFound(target.label, target.compileIds.length > 0);
   return null;
+}
+
+/** The index of the last step (in start order) that starts at or before `us`; -1 when it is before them all. */
+function stepHolding(steps: readonly { start: number }[], us: number): number {
+  return steps.filter((s) => s.start <= us).length - 1;
 }
 
 /**

@@ -9,7 +9,8 @@ export interface Paint {
   alpha: number;
 }
 
-export type TextRole = 'tick' | 'step' | 'mark' | 'slice' | 'track';
+/** 'idle': the label column's count of the tracks with nothing in view */
+export type TextRole = 'tick' | 'step' | 'mark' | 'slice' | 'track' | 'idle';
 
 export interface TextBox {
   role: TextRole;
@@ -27,9 +28,10 @@ export interface TextBox {
   under: Paint[];
 }
 
-/** A vertical line: [x, x + w) from y0 to y1. */
+/** A vertical line: [x, x + w) from y0 to y1; a band's edge in its own colour (overlays.bandEdges). */
 export interface LineSegment {
-  role: 'step' | 'tick';
+  role: 'step' | 'tick' | 'band';
+  colour?: string;
   x: number;
   w: number;
   y0: number;

@@ -20,6 +20,7 @@ import {
 } from './regionChart.ts';
 
 type Side = 'compiled' | 'eager';
+type StepPoint = NonNullable<NonNullable<Region['inSitu']>['stepPoints']>[number];
 const SIDE_TEXT: Record<Side, string> = { compiled: 'as written (compiled)', eager: 'compiling off (eager)' };
 
 interface Step {
@@ -98,16 +99,23 @@ export function renderInSituChart(region: Region): HTMLElement | null {
   // the steady state is shaded only where the runner found steady steps both ways (its step speedup): a report
   // saying "no steady eager step" has a first quiet call, but no steady state to shade
   const from = situ.step ? situ.steadyFromCall : null;
+  const points = new Map((situ.stepPoints ?? []).map((p) => [p.index, p]));
   if (from != null && from <= last) {
-    const shade = svg('rect', 'steady');
-    shade.setAttribute('x', String(x(from - 0.5)));
-    shade.setAttribute('y', String(MARGIN.top));
-    shade.setAttribute('width', String(x(last + 0.5) - x(from - 0.5)));
-    shade.setAttribute('height', String(HEIGHT - MARGIN.bottom - MARGIN.top));
     const step = situ.step;
     // the runner's line for the steps (schema 1.24), else the recorded numbers listed
     const said = situ.lines?.[0] ?? (step ? numberFields(inSituNumber(region.answer, 'step')?.text, step) : null);
-    chart.append(withTitle(shade, `steady state from call ${from}${said ? `\n${said}` : ''}`));
+    const title = `steady state from call ${from}${said ? `\n${said}` : ''}`;
+    // only the steps the number counted (s27): a left-out step inside the steady state stays unshaded
+    for (const [first, end] of countedRuns(situ.stepPoints, from, last)) {
+      const shade = svg('rect', 'steady');
+      shade.setAttribute('x', String(x(first - 0.5)));
+      shade.setAttribute('y', String(MARGIN.top));
+      shade.setAttribute('width', String(x(end + 0.5) - x(first - 0.5)));
+      shade.setAttribute('height', String(HEIGHT - MARGIN.bottom - MARGIN.top));
+      shade.dataset['from'] = String(first);
+      shade.dataset['to'] = String(end);
+      chart.append(withTitle(shade, title));
+    }
     for (const [side, ms] of step
       ? ([
           ['compiled', step.compiledMs],
@@ -119,6 +127,7 @@ export function renderInSituChart(region: Region): HTMLElement | null {
       median.setAttribute('x2', String(x(last + 0.5)));
       median.setAttribute('y1', String(y(ms)));
       median.setAttribute('y2', String(y(ms)));
+      median.dataset['ms'] = String(ms);
       // the runner's words (schema 1.25); a report before them: the fields listed
       chart.append(withTitle(median, situ.medianText?.[side] ?? `${SIDE_TEXT[side]} · median ${formatMs(ms)}`));
     }
@@ -135,11 +144,24 @@ export function renderInSituChart(region: Region): HTMLElement | null {
     trace.dataset['side'] = side;
     trace.dataset['steps'] = String(sides[side].length);
     chart.append(withTitle(trace, SIDE_TEXT[side]));
-    for (const p of sides[side].filter((s) => s.compiles > 0)) {
-      const mark = stepMark(side, x(p.index), y(p.ms));
-      mark.dataset['call'] = String(p.index);
-      const said = situ.compileSteps?.find((c) => c.side === side && c.index === p.index)?.text;
-      chart.append(withTitle(mark, said ?? `step ${p.index} · ${formatMs(p.ms)} · compiles ${p.compiles}`));
+    for (const p of sides[side]) {
+      const point = points.get(p.index);
+      if (p.compiles > 0) {
+        const mark = stepMark(side, x(p.index), y(p.ms));
+        mark.dataset['call'] = String(p.index);
+        const said = situ.compileSteps?.find((c) => c.side === side && c.index === p.index)?.text;
+        // the runner's words say whether it counted too (s27)
+        chart.append(withTitle(mark, said ?? `step ${p.index} · ${formatMs(p.ms)} · compiles ${p.compiles}`));
+      } else if (point?.text) {
+        // each step says in the runner's words whether it counted (and whose it is under torchrun); a left-out one
+        // is drawn hollow, apart from the counted
+        const mark = svg('circle', point.counted ? `situ-point ${side} counted` : 'situ-point left-out');
+        mark.setAttribute('cx', String(x(p.index)));
+        mark.setAttribute('cy', String(y(p.ms)));
+        mark.setAttribute('r', point.counted ? '1.5' : '2.5');
+        mark.dataset['call'] = String(p.index);
+        chart.append(withTitle(mark, point.text));
+      }
     }
   }
   const legend = el('div', 'chart-legend');
@@ -148,7 +170,30 @@ export function renderInSituChart(region: Region): HTMLElement | null {
   for (const side of ['compiled', 'eager'] as const)
     if (sides[side].length) legend.append(legendEntry(runMark(side), SIDE_TEXT[side]));
   legend.append(legendEntry(stepMark('compiled', 0, 0), 'a step that compiled'));
-  if (from != null && from <= last) legend.append(legendEntry(steadyMark(), 'steady state'));
+  if (from != null && from <= last) legend.append(legendEntry(steadyMark(), 'steady state (the steps counted)'));
+  if ([...points.values()].some((p) => !p.counted)) {
+    const hollow = svg('circle', 'situ-point left-out');
+    hollow.setAttribute('r', '2.5');
+    legend.append(legendEntry(hollow, 'a step left out (its tooltip says why)'));
+  }
+  // a torchrun job's steps are the slowest rank's at each step: whose, in the runner's words (review 3B M2)
+  if (situ.ranksText) box.append(el('p', 'chart-whose', situ.ranksText));
   box.append(chart, legend);
   return box;
+}
+
+/** The runs of consecutive counted steps from `from` to `last`, as [first, last] call indices; a report before the
+ *  runner said which steps counted: the whole steady state, one run. */
+function countedRuns(points: readonly StepPoint[] | undefined, from: number, last: number): [number, number][] {
+  if (!points) return [[from, last]];
+  const runs: [number, number][] = [];
+  for (const index of points
+    .filter((p) => p.counted && p.index >= from)
+    .map((p) => p.index)
+    .sort((a, b) => a - b)) {
+    const run = runs[runs.length - 1];
+    if (run?.[1] === index - 1) run[1] = index;
+    else runs.push([index, index]);
+  }
+  return runs;
 }

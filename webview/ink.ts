@@ -83,6 +83,14 @@ export function readableInk(under: Rgba, candidates: readonly string[]): string 
  *  a graph break's band at 0.12 alpha was dark olive on high contrast's black, 1.2:1, and read as nothing. */
 export const BAND_VISIBLE = 1.3;
 
+/** WCAG 2's minimum for a graphic's boundary against what is beside it (non-text contrast). */
+export const BOUNDARY_VISIBLE = 3;
+
+/** `colour` where it stands out from the opaque `page` at 3:1, else `fallback` (the theme's text colour). */
+export function boundaryColour(colour: string, page: string, fallback: string): string {
+  return contrast(over(rgbaOf(colour), rgbaOf(page)), rgbaOf(page)) >= BOUNDARY_VISIBLE ? colour : fallback;
+}
+
 /** The least alpha, from `least`, at which `colour` laid over the opaque `page` reaches BAND_VISIBLE against it. */
 export function visibleAlpha(colour: Rgba, page: Rgba, least: number): number {
   for (let alpha = least; alpha < 0.6; alpha += 0.02)

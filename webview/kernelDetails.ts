@@ -7,6 +7,7 @@ import { formatUsPerStep, kernelForSlice, paneFrames, paneKernels } from '../ext
 import { kernelOps, linesText } from '../extension/present/kernelNames.ts';
 import type { Report, SourceLocation } from '../extension/shared/report.ts';
 import type { TraceModel } from '../extension/shared/trace/model.ts';
+import { atenOpWords } from '../extension/shared/trace/traceWords.ts';
 import { el } from './panels.ts';
 import { followLine, sourceLink, type Reveal } from './sourceLinks.ts';
 type OpenCode = (mode: string, compileId: string | null, codeLine: number | null) => void;
@@ -130,8 +131,11 @@ export function renderKernelSource(
     el('h4', undefined, region ? `Ran in the compiled code of ${tracedCompileName(compiled, region)}` : 'Eager'),
   );
   if (aten.length) {
-    // innermost first in the chain; shown outermost → innermost, as the user called it
-    box.append(el('p', 'aten-op', `ATen op: ${[...aten].reverse().join(' › ')}`));
+    // innermost first in the chain; shown outermost → innermost, as the user called it, each as the user knows it
+    // ("addmm: Linear's matrix multiply with bias"), the profiler's names in the hover
+    const ops = el('p', 'aten-op', `ATen op: ${[...aten].reverse().map(atenOpWords).join(' › ')}`);
+    ops.title = [...aten].reverse().join(' › ');
+    box.append(ops);
   }
   if (frames.length) {
     // the profiler names a Python frame by its function's first line, not the line that was running

@@ -1,5 +1,5 @@
 // The timeline webview: report header, one timeline per pane on a shared per-step time axis, details and
-// compare tables. Speaks only the protocol.ts message unions; draws trace strings only as text.
+// compare tables; and the compare of two runs (runCompare.ts). Speaks only the protocol.ts message unions; draws trace strings only as text.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { ignoreUnknown, type HostToWebview, type WebviewToHost } from '../extension/shared/protocol.ts';
@@ -28,6 +28,7 @@ import { communicationLegend, rankPanesShown, renderRankNote, renderRankSteps } 
 import { RangeSelection } from './rangeSelection.ts';
 import { renderRankReport } from './rankReport.ts';
 import { renderRegions } from './regions.ts';
+import { renderRunComparison } from './runCompare.ts';
 import { reviveModel } from './reviveModel.ts';
 import { restoredSelection, type SavedState } from './savedView.ts';
 import { linesEdited, linesNow } from './sourceLinks.ts';
@@ -128,6 +129,9 @@ async function handleMessage(message: HostToWebview): Promise<void> {
         for (const pane of state.panes) pane.timeline.linesMoved();
         linesMovedInDetails();
         scheduleDraw();
+        break;
+      case 'compare':
+        renderRunComparison(app, message.comparison);
         break;
       case 'beforeEdit':
         state.beforeEdit = message.note;
@@ -494,7 +498,16 @@ function onAxis(us: number): string {
 /** "Show in timeline" of a finding, once the full load is in (focus.ts). */
 function applyFocus(target: TimelineTarget): void {
   state.focus = null;
-  state.focusFound = showTarget(target, state.panes, (from, to) => input.zoomTo(from, to), onAxis);
+  state.focusFound = showTarget(
+    target,
+    state.panes,
+    (step) => {
+      state.step = step;
+      alignPanes();
+    },
+    (from, to) => input.zoomTo(from, to),
+    onAxis,
+  );
   scheduleDraw();
 }
 

@@ -1,7 +1,7 @@
 // DOM parts around the timelines: report header, details of the selected slice, compare tables.
 // Every string from a report or trace goes in through textContent (el()), never as HTML.
 import type { Report } from '../extension/shared/report.ts';
-import { digestReport, modeCells, targetTitle, type ReportDigest } from '../extension/present/reportDigest.ts';
+import { digestReport, modeCells, titleWords, type ReportDigest } from '../extension/present/reportDigest.ts';
 import { formatCount, formatUs, formatUsLike, plural } from '../extension/present/numbers.ts';
 import type { TraceComparison } from './analysis/compare.ts';
 import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/shared/trace/model.ts';
@@ -108,14 +108,17 @@ export function renderReportHeader(report: Report, reveal: Reveal): HTMLElement 
     el(
       'h2',
       undefined,
-      fromLogs ? `${targetTitle(report)} — compiler logs` : `${targetTitle(report)} — ${report.environment.deviceName}`,
+      fromLogs ? `${titleWords(report)} — compiler logs` : `${titleWords(report)} — ${report.environment.deviceName}`,
     ),
   );
   // a script's numbers are its regions' (rendered below the header): its single 'script' entry times nothing
   if (report.target.kind !== 'script' && !fromLogs) header.append(modesTable(digest));
 
   // what the columns mean (each mode's pairs are in its line): no number of the report's in it, the glossary's words
-  if (digest.modes.some((m) => m.interval && m.pairs)) header.append(el('p', 'note', explanation('next run')));
+  // the runner's legend (report.speedupNote); a report before it: the glossary's words
+  const legend =
+    report.speedupNote ?? (digest.modes.some((m) => m.interval && m.pairs) ? explanation('next run') : null);
+  if (legend) header.append(el('p', 'note', legend));
   if (digest.launchBoundNote) header.append(el('p', 'note', digest.launchBoundNote));
   if (digest.precision) header.append(el('p', 'note', `Outputs compared under ${digest.precision}.`));
 
@@ -287,7 +290,9 @@ export function renderDetails(
       const link = el('a', 'follow', `${SLICE_KIND_NAMES[model.kind[j]!]}: ${say(model.name[j]!)}`);
       link.tabIndex = 0;
       link.setAttribute('role', 'link');
-      link.title = 'Select it and bring it into view';
+      // the trace's own name where it is said otherwise ("matrix multiply (cuBLAS)" for "sm80_xmma_gemm_…")
+      const raw = model.names[model.name[j]!]!;
+      link.title = `${raw === say(model.name[j]!) ? '' : `${raw}\n`}Select it and bring it into view`;
       link.addEventListener('click', () => follow(j));
       link.addEventListener('keydown', (event) => {
         if (event.key === 'Enter') follow(j);

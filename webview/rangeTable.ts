@@ -26,6 +26,22 @@ interface Column<T> {
 
 const ROW_LIMIT = 200;
 
+/** Lines cited in a name: "line 25", "(line 25)", "(lines 21, 22)", "cell 3, line 7". */
+const CITED_LINE = /\(?(?:cell \d+, )?lines? \d+(?:(?:, |–)\d+)*\)?/g;
+
+/** A name's text, its cited lines each in a span that does not wrap: the cell wraps it between words, never
+ *  inside "(line 25)" (report4A F4: "(line 2" / "5)"). */
+function keptWhole(text: string): (string | HTMLElement)[] {
+  const parts: (string | HTMLElement)[] = [];
+  let last = 0;
+  for (const match of text.matchAll(CITED_LINE)) {
+    parts.push(text.slice(last, match.index), el('span', 'nowrap', match[0]));
+    last = match.index + match[0].length;
+  }
+  parts.push(text.slice(last));
+  return parts.filter((part) => part !== '');
+}
+
 /** A sortable table; `initial` is its first order. Clicking (or Enter/Space on) a header sorts by it, again reverses. */
 function sortableTable<T>(
   className: string,
@@ -62,7 +78,9 @@ function sortableTable<T>(
       }
       for (const c of columns) {
         const text = c.text(row);
-        const td = el('td', c.numeric ? 'num' : 'name', text);
+        const td = el('td', c.numeric ? 'num' : 'name');
+        if (c.numeric) td.textContent = text;
+        else td.append(...keptWhole(text));
         td.dataset['col'] = c.key;
         const value = c.value(row);
         // a name said in words: PyTorch's own in its tooltip

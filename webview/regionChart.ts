@@ -234,6 +234,7 @@ export function renderRegionChart(region: Region): HTMLElement {
     median.setAttribute('x2', String(x(last + 0.5)));
     median.setAttribute('y1', String(y(steady.medianMs)));
     median.setAttribute('y2', String(y(steady.medianMs)));
+    median.dataset['ms'] = String(steady.medianMs);
     const label = svg('text', 'steady-label');
     // in the shading's top corner, clear of the marks that sit on the median line
     label.setAttribute('x', String(x(last + 0.5) - 4));

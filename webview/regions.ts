@@ -40,16 +40,22 @@ function rowCells(m: RegionMeasurementDigest): Cells {
   return m.numberText ? { ...cells, speedup: m.numberText, nextRun: null } : cells;
 }
 
-function measurementTable(digest: RegionDigest): HTMLTableElement {
+/** answer: the region's sentence above the table; a failure it already says is not said again in the row (review 4B
+ *  P3: "Measuring default failed: no compiled code ran …" in the paragraph, then again in the red row). */
+function measurementTable(digest: RegionDigest, region: Region): HTMLTableElement {
   const table = el('table', 'region-measurements stacks');
-  const rows = digest.measurements.map((m) => ({ m, cells: m.status === 'error' ? null : rowCells(m) }));
+  const answer = answerSentence(region, digest);
+  const rows = digest.measurements.map((m, k) => {
+    const failure = region.measurements[k]?.error?.message;
+    return { m, cells: m.status === 'error' ? null : rowCells(m), said: !!failure && answer.includes(failure) };
+  });
   // a column no row has a value for says nothing: left out
   const columns = COLUMNS.filter(([key]) => rows.some((r) => r.cells?.[key]));
   const titles = ['inputs', 'mode', ...columns.map(([, title]) => title)];
   const head = el('tr');
   for (const title of titles) head.append(el('th', undefined, title));
   table.append(head);
-  for (const { m, cells } of rows) {
+  for (const { m, cells, said } of rows) {
     const row = el('tr');
     const inputs = el('td', 'inputs', m.signature ?? '');
     if (m.why)
@@ -62,7 +68,7 @@ function measurementTable(digest: RegionDigest): HTMLTableElement {
       );
     row.append(inputs, el('td', undefined, m.label));
     if (cells === null) {
-      const error = el('td', 'error', `failed: ${m.error ?? 'unknown error'}`);
+      const error = el('td', 'error', said ? 'failed' : `failed: ${m.error ?? 'unknown error'}`);
       error.colSpan = Math.max(1, titles.length - 2); // every row failed: no value column, the error its own cell
       row.append(error);
     } else {
@@ -184,7 +190,7 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
       box.append(el('p', 'hint', explanation('replayed')));
       // a narrow panel scrolls the table sideways rather than breaking its numbers over lines
       const scroller = el('div', 'table-scroll');
-      scroller.append(measurementTable(digest));
+      scroller.append(measurementTable(digest, region));
       box.append(scroller);
     }
     section.append(box);

@@ -46,7 +46,8 @@ canvas { display: block; }
 .range-box section, .focus-note, .details-box, .pane canvas { scroll-margin-top: var(--toolbar-height, 56px); }
 .range-table { margin: 6px 0 12px; }
 .range-table caption { text-align: left; font-weight: 600; padding: 2px 0; }
-.range-table td.name { word-break: break-all; max-width: 640px; }
+.range-table td.name { overflow-wrap: anywhere; max-width: 640px; } /* between words; inside one only where it is wider than the line */
+.nowrap { white-space: nowrap; }
 .range-table tbody tr:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
 .range-table tbody tr:hover { background: var(--vscode-list-hoverBackground, #80808020); }
 button.sort { background: none; border: none; padding: 0; color: var(--vscode-foreground); font: inherit; font-weight: 600; cursor: pointer; }
@@ -76,6 +77,10 @@ ul.linked a.follow:focus-visible { outline: 1px solid var(--vscode-focusBorder);
 .in-situ-lines, .cuda-graphs { margin: 4px 0; white-space: pre-wrap; }
 .no-compiled-code { margin: 4px 0; font-weight: 600; }
 .situ-mark { fill: var(--vscode-charts-orange, #d18616); stroke: var(--vscode-editor-background); }
+.situ-point.counted.compiled { fill: var(--vscode-charts-orange, #d18616); }
+.situ-point.counted.eager { fill: var(--vscode-charts-blue, #75beff); }
+.situ-point.left-out { fill: var(--vscode-editor-background, #fff); stroke: var(--vscode-descriptionForeground, #717171); stroke-width: 1.2; }
+.chart-whose { margin: 4px 0; color: var(--vscode-descriptionForeground); }
 .mark.cached { fill: var(--vscode-charts-blue, #75beff); }
 .mark.compiled { fill: var(--vscode-charts-orange, #d18616); stroke: var(--vscode-editor-background); }
 .mark.recompiled { fill: var(--vscode-charts-red, #f14c4c); stroke: var(--vscode-editor-background); }
@@ -120,8 +125,10 @@ ul.linked a.follow:focus-visible { outline: 1px solid var(--vscode-focusBorder);
 .kernel-source .open-code { margin-top: 6px; }
 .compile-timeline { margin: 8px 0; }
 .compile-phases summary { cursor: pointer; font-weight: 600; margin: 4px 0; }
-.phase-row { display: grid; grid-template-columns: minmax(80px, 28%) 1fr; align-items: start; border-top: 1px solid var(--vscode-panel-border, #80808033); }
-.phase-label { padding: 1px 6px 1px 0; overflow-wrap: anywhere; color: var(--vscode-descriptionForeground); } /* wraps: "· recompile" is never cut */
+.phase-rows { display: grid; grid-template-columns: fit-content(40%) 1fr; }
+.phase-row { display: grid; grid-column: 1 / -1; grid-template-columns: subgrid; align-items: start; border-top: 1px solid var(--vscode-panel-border, #80808033); }
+/* wraps between words ("· recompile" is never cut); a word longer than the column ends in "…", whole in the hover */
+.phase-label { padding: 1px 6px 1px 0; min-width: 0; overflow: hidden; text-overflow: ellipsis; color: var(--vscode-descriptionForeground); }
 .phase-track { display: block; overflow: visible; }
 .phase-track text { font-size: 10px; fill: var(--vscode-editor-foreground, #ccc); pointer-events: none; }
 /* A bar's colour is --bar, drawn opaque (charts-lines has alpha: its text would sit on whatever lies under it); its
@@ -152,6 +159,13 @@ ul.linked a.follow:focus-visible { outline: 1px solid var(--vscode-focusBorder);
 /* the runner's indented lines under a line (in situ: why, the steady steps) as a list under it, not a stray indent */
 .said-lines { margin: 4px 0; }
 .said-lines ul { margin: 2px 0; padding-left: 1.4em; }
+/* the compare of two runs (runCompare.ts): "before"/"after" beside what each run says, wrapping between words only */
+.whole { white-space: nowrap; }
+.compare-block { border-top: 1px solid var(--vscode-panel-border, #80808059); margin-top: 12px; }
+.compare-sides { display: grid; grid-template-columns: max-content 1fr; gap: 2px 8px; margin: 4px 0; }
+.compare-side { color: var(--vscode-descriptionForeground); }
+.compare-rows th { font-weight: normal; color: var(--vscode-descriptionForeground); white-space: nowrap; }
+.compare-rows tr.compare-changed td { font-weight: 600; }
 `;
 
 /** Styles go in a <style> carrying the bundle's own nonce: the CSP allows no other inline style. */

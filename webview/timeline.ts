@@ -11,7 +11,16 @@ import type { LinesNow } from '../extension/shared/movedLines.ts';
 import { stepWords } from './analysis/sliceNames.ts';
 import type { FrameLayout, LineSegment, Paint, TextBox } from './frameLayout.ts';
 import { composite, readableInk } from './ink.ts';
-import { drawArrows, drawFocus, drawMarks, drawRange, MARK_LANE, markTexts, type MarkBand } from './overlays.ts';
+import {
+  bandEdges,
+  drawArrows,
+  drawFocus,
+  drawMarks,
+  drawRange,
+  MARK_LANE,
+  markTexts,
+  type MarkBand,
+} from './overlays.ts';
 import type { Theme } from './theme.ts';
 import {
   axisLayout,
@@ -26,6 +35,7 @@ import {
 } from './timelineText.ts';
 import { distinctTrackNames, fitNames } from './trackNames.ts';
 import { TimelineNames } from './timelineNames.ts';
+import { idleTracksNote } from './timelineWords.ts';
 
 export const LABEL_WIDTH = 190;
 const ROW_HEIGHT = 15;
@@ -46,11 +56,15 @@ const DIM_ALPHA = 0.2;
 /** step lines are faint: the slices stay the eye's first read */
 const STEP_LINE_ALPHA = 0.6;
 
-interface Row {
+/** A level of a shown track: its slices [first, end) of the model. */
+interface TrackRow {
   track: number;
   depth: number;
   first: number;
   end: number;
+}
+
+interface Row extends TrackRow {
   y: number;
   /** a level of a folded Python stack, drawn in its track's one row */
   folded: boolean;
@@ -73,11 +87,19 @@ export interface DrawStats {
 export class TimelineCanvas extends TimelineNames {
   readonly canvas = document.createElement('canvas');
   private readonly rows: Row[] = [];
-  /** per track, its first row's y; -1 for a track not shown */
+  /** per track, its first row's y; -1 for a track not drawn in this view */
   private readonly trackTop: number[];
   height = 0;
-  /** the tracks drawn: those with a slice (a thread that only ever waited holds none) */
+  /** the tracks with a slice (a thread that only ever waited holds none) */
   private readonly shownTracks: number[];
+  /** every level of the shown tracks, whether in view or not */
+  private readonly trackRows: TrackRow[] = [];
+  /** the shown tracks with a slice in the view, the ones laid out: a row with nothing in view is not drawn empty */
+  private tracksInView: number[];
+  /** where the count of the tracks idle in the view is said (its y in the label column); -1 when none is idle */
+  private idleTop = -1;
+  /** called after the rows moved (a track came into view or went idle): what is laid over them follows */
+  onLayout: () => void = () => {};
   /** how many threads and streams have no slice and are not drawn */
   readonly hiddenTracks: number;
   /** the Python stacks the user unfolded (each starts folded) */
@@ -129,33 +151,58 @@ export class TimelineCanvas extends TimelineNames {
     const thread = (t: TrackInfo): string => `${t.gpu}\u0000${t.pid}\u0000${t.tid}`;
     const shown = new Set(this.shownTracks.map((t) => thread(model.tracks[t]!)));
     this.hiddenTracks = new Set(model.tracks.map(thread).filter((key) => !shown.has(key))).size;
+    let i = 0;
+    for (const track of this.shownTracks) {
+      while (i < model.count && model.track[i]! < track) i++;
+      for (let depth = 0; depth <= model.tracks[track]!.maxDepth; depth++) {
+        const first = i;
+        while (i < model.count && model.track[i] === track && model.depth[i] === depth) i++;
+        this.trackRows.push({ track, depth, first, end: i });
+      }
+    }
+    this.tracksInView = this.shownTracks;
     this.layOut();
     for (let k = 0; k < COLOURS * 2; k++) this.rectBuckets.push(new Float64Array(4 * 1024));
   }
 
   /**
-   * Each shown track's rows from `top` down: a folded Python stack's levels all in its one row (the deepest frame
-   * drawn over the ones it ran in), every other track a row per level.
+   * Each track in view's rows from `top` down: a folded Python stack's levels all in its one row (the deepest frame
+   * drawn over the ones it ran in), every other track a row per level; under them, one row counting the idle ones.
    */
   private layOut(): void {
     const model = this.model;
     this.rows.length = 0;
     this.trackTop.fill(-1);
     let y = this.top;
-    let i = 0;
-    for (const track of this.shownTracks) {
-      while (i < model.count && model.track[i]! < track) i++;
-      this.trackTop[track] = y;
+    for (const track of this.tracksInView) this.trackTop[track] = 0;
+    for (const row of this.trackRows) {
+      const { track, depth } = row;
+      if (this.trackTop[track] === -1) continue;
       const folded = this.isFolded(track);
-      for (let depth = 0; depth <= model.tracks[track]!.maxDepth; depth++) {
-        const first = i;
-        while (i < model.count && model.track[i] === track && model.depth[i] === depth) i++;
-        this.rows.push({ track, depth, first, end: i, y: y + (folded ? 0 : depth) * ROW_HEIGHT, folded });
-      }
-      y += (folded ? 1 : model.tracks[track]!.maxDepth + 1) * ROW_HEIGHT + TRACK_GAP;
+      if (depth === 0) this.trackTop[track] = y;
+      this.rows.push({ ...row, y: this.trackTop[track]! + (folded ? 0 : depth) * ROW_HEIGHT, folded });
+      if (depth === model.tracks[track]!.maxDepth) y += (folded ? 1 : depth + 1) * ROW_HEIGHT + TRACK_GAP;
     }
-    this.height = y;
+    const idle = this.shownTracks.length > this.tracksInView.length;
+    this.idleTop = idle ? y : -1;
+    this.height = idle ? y + ROW_HEIGHT + TRACK_GAP : y;
     this.fittedNames = null;
+  }
+
+  /** The shown tracks with a slice in [tMin, tMax]. */
+  private tracksWithSlicesIn(tMin: number, tMax: number): number[] {
+    const active = new Set<number>();
+    for (const row of this.trackRows) {
+      if (active.has(row.track) || row.first === row.end) continue;
+      const i = this.firstVisible(row, tMin);
+      if (i < row.end && this.model.start[i]! <= tMax) active.add(row.track);
+    }
+    return this.shownTracks.filter((t) => active.has(t));
+  }
+
+  /** The tracks idle in the view: shown (they hold slices), none of them in view. */
+  private idleTracks(): number[] {
+    return this.shownTracks.filter((t) => this.trackTop[t] === -1);
   }
 
   private isFolded(track: number): boolean {
@@ -173,14 +220,12 @@ export class TimelineCanvas extends TimelineNames {
     this.layOut();
   }
 
-  /** Where a stack track's name is drawn (canvas px), whether it is folded, and its hover. */
-  stackName(track: number): { top: number; height: number; folded: boolean; title: string } {
-    return {
-      top: this.trackTop[track]!,
-      height: ROW_HEIGHT,
-      folded: this.isFolded(track),
-      title: this.trackNameAt(this.trackTop[track]!)!,
-    };
+  /** Where a stack track's name is drawn (canvas px; null while the track is idle in the view), whether it is
+   *  folded, and its hover. */
+  stackName(track: number): { top: number; height: number; folded: boolean; title: string } | null {
+    const top = this.trackTop[track]!;
+    if (top < 0) return null;
+    return { top, height: ROW_HEIGHT, folded: this.isFolded(track), title: this.trackNameAt(top)! };
   }
 
   /** Case-insensitive substring search over names; returns the number of matching slices' names. */
@@ -206,6 +251,14 @@ export class TimelineCanvas extends TimelineNames {
   }
 
   draw(scale: TimeScale, width: number, theme: Theme): DrawStats {
+    const tMin = scale.invert(LABEL_WIDTH) + this.offset;
+    const tMax = scale.invert(width) + this.offset;
+    const inView = this.tracksWithSlicesIn(tMin, tMax);
+    if (inView.length !== this.tracksInView.length || inView.some((t, k) => t !== this.tracksInView[k])) {
+      this.tracksInView = inView;
+      this.layOut();
+      this.onLayout();
+    }
     const ratio = window.devicePixelRatio || 1;
     const canvas = this.canvas;
     if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(this.height * ratio)) {
@@ -223,8 +276,6 @@ export class TimelineCanvas extends TimelineNames {
     const model = this.model;
     const offset = this.offset;
     const xOf = (t: number): number => scale(t - offset);
-    const tMin = scale.invert(LABEL_WIDTH) + offset;
-    const tMax = scale.invert(width) + offset;
     // The time scale is affine: x = base + t * k, without a d3 call per slice.
     const k = (width - LABEL_WIDTH) / (tMax - tMin);
     const base = LABEL_WIDTH - tMin * k;
@@ -320,7 +371,7 @@ export class TimelineCanvas extends TimelineNames {
       const ink = onPage([theme.foreground]);
       texts.push(...markTexts(this.foundMarks, AXIS_HEIGHT, LABEL_WIDTH, width, xOf, m, ink, [page], this.focused));
     }
-    const lines = cutLines(axis.lines, texts);
+    const lines = cutLines([...axis.lines, ...bandEdges(bands, AXIS_HEIGHT, LABEL_WIDTH, width, this.height)], texts);
     drawLines(ctx, lines, theme);
     for (const text of texts) drawText(ctx, text);
     this.drawOverlays(ctx, xOf, width, theme);
@@ -329,7 +380,7 @@ export class TimelineCanvas extends TimelineNames {
     return stats;
   }
 
-  private firstVisible(row: Row, tMin: number): number {
+  private firstVisible(row: TrackRow, tMin: number): number {
     const model = this.model;
     let i = lowerBoundStart(model, row.first, row.end, tMin);
     if (i > row.first && model.start[i - 1]! + model.dur[i - 1]! >= tMin) i--;
@@ -430,11 +481,15 @@ export class TimelineCanvas extends TimelineNames {
     let lastLineX = -Infinity;
     for (const step of this.model.steps) {
       const x = xOf(step.start);
-      if (x < LABEL_WIDTH || x > width || x - lastLineX < 1) continue;
+      // the step the view begins inside: the pane's note counts it in view, so the ruler names it at the left
+      const begun = x < LABEL_WIDTH && xOf(step.end) > LABEL_WIDTH;
+      if ((x < LABEL_WIDTH && !begun) || x > width || x - lastLineX < 1) continue;
       const label = stepWords(step.label);
       const first = step === this.model.steps[0];
-      edges.push({ x, label, short: /(\d+)$/.exec(label)?.[1] ?? null, before: first ? `before ${label}` : null });
-      lastLineX = x;
+      const short = /(\d+)$/.exec(label)?.[1] ?? null;
+      if (begun) edges.push({ x: LABEL_WIDTH, label, short, before: null, begun });
+      else edges.push({ x, label, short, before: first ? `before ${label}` : null });
+      lastLineX = Math.max(x, LABEL_WIDTH);
     }
     return edges;
   }
@@ -468,27 +523,41 @@ export class TimelineCanvas extends TimelineNames {
     }
   }
 
-  /** The label column cleared of what ran into it, and the tracks' names, each different from the others. */
+  /**
+   * The label column cleared of what ran into it, the names of the tracks in view, each different from the others,
+   * and under them how many tracks are idle in the view ("2 threads idle here"), in the muted ink.
+   */
   private drawTrackNames(ctx: CanvasRenderingContext2D, m: Measure, theme: Theme): TextBox[] {
     ctx.clearRect(0, AXIS_HEIGHT, LABEL_WIDTH, this.height);
     const page: Paint = { colour: theme.background, alpha: 1 };
     const ink: Paint = { colour: readableInk(composite([page]), [theme.foreground]), alpha: 1 };
     if (this.fittedNames?.font !== ctx.font) {
       // a Python stack's name says whether a click unfolds it (▸) or folds it (▾)
-      const names = this.shownTracks.map(
+      const names = this.tracksInView.map(
         (t) => `${this.model.tracks[t]!.stack ? (this.isFolded(t) ? '▸ ' : '▾ ') : ''}${this.trackNames[t]!}`,
       );
       this.fittedNames = { font: ctx.font, names: fitNames(names, LABEL_WIDTH - 2 * NAME_INSET, m) };
     }
     const texts = this.fittedNames.names.map((name, k) =>
-      placeText(m, 'track', name, NAME_INSET, this.trackTop[this.shownTracks[k]!]! + ROW_HEIGHT / 2, ink, [page]),
+      placeText(m, 'track', name, NAME_INSET, this.trackTop[this.tracksInView[k]!]! + ROW_HEIGHT / 2, ink, [page]),
     );
+    if (this.idleTop >= 0) {
+      const muted: Paint = { colour: readableInk(composite([page]), [theme.muted, theme.foreground]), alpha: 1 };
+      const said = idleTracksNote(this.idleTracks().map((t) => this.model.tracks[t]!)).text;
+      texts.push(placeText(m, 'idle', said, NAME_INSET, this.idleTop + ROW_HEIGHT / 2, muted, [page]));
+    }
     for (const text of texts) drawText(ctx, text);
     return texts;
   }
 
-  /** The whole name of the track at canvas height y (the label column cuts long ones), or null. */
+  /** The whole name of the track at canvas height y (the label column cuts long ones), the idle tracks' names on
+   *  their count's row, or null. */
   trackNameAt(y: number): string | null {
+    if (this.idleTop >= 0 && y >= this.idleTop)
+      return idleTracksNote(
+        this.idleTracks().map((t) => this.model.tracks[t]!),
+        this.idleTracks().map((t) => this.trackNames[t]!),
+      ).tooltip;
     const track = this.trackAt(y);
     if (track < 0) return null;
     const stack = this.model.tracks[track]!.stack;
@@ -496,10 +565,10 @@ export class TimelineCanvas extends TimelineNames {
     return stack ? `${this.trackNames[track]!}\n(Python frames: ${fold})` : this.trackNames[track]!;
   }
 
-  /** The shown track at canvas height y, or -1 above the first. */
+  /** The track in view at canvas height y, or -1 above the first. */
   private trackAt(y: number): number {
-    for (let k = this.shownTracks.length - 1; k >= 0; k--)
-      if (y >= this.trackTop[this.shownTracks[k]!]!) return this.shownTracks[k]!;
+    for (let k = this.tracksInView.length - 1; k >= 0; k--)
+      if (y >= this.trackTop[this.tracksInView[k]!]!) return this.tracksInView[k]!;
     return -1;
   }
 
@@ -565,6 +634,11 @@ function drawLines(ctx: CanvasRenderingContext2D, lines: readonly LineSegment[],
     ctx.fill();
   }
   ctx.globalAlpha = 1;
+  for (const l of lines)
+    if (l.role === 'band') {
+      ctx.fillStyle = l.colour!;
+      ctx.fillRect(l.x, l.y0, l.w, l.y1 - l.y0);
+    }
 }
 
 /** First index in [from, to) whose start is ≥ t. */

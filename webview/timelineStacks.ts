@@ -1,6 +1,6 @@
 // A fold button over each Python stack track's name, which the canvas draws in its label column: Tab reaches it,
 // Enter or Space folds or unfolds the stack, a screen reader hears the track's name and whether its frames are
-// shown (aria-expanded), and a click on the name lands on it.
+// shown (aria-expanded), and a click on the name lands on it; a stack idle in the view has none.
 import { LABEL_WIDTH, type TimelineCanvas } from './timeline.ts';
 
 /** The buttons of `timeline`'s stack tracks, in a box laid over its canvas; `redraw`: the canvas changed height. */
@@ -24,7 +24,11 @@ export function stackToggles(timeline: TimelineCanvas, redraw: () => void): HTML
   // where each name is: a stack unfolded above moves the ones below it
   const place = (): void => {
     for (const { track, button } of buttons) {
-      const { top, height, folded, title } = timeline.stackName(track);
+      const name = timeline.stackName(track);
+      // a stack with nothing in view is not drawn: nor is its button
+      button.hidden = name === null;
+      if (!name) continue;
+      const { top, height, folded, title } = name;
       button.style.top = `${top}px`;
       button.style.height = `${height}px`;
       button.setAttribute('aria-expanded', String(!folded));
@@ -32,5 +36,6 @@ export function stackToggles(timeline: TimelineCanvas, redraw: () => void): HTML
     }
   };
   place();
+  timeline.onLayout = place;
   return box;
 }

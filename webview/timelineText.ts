@@ -117,15 +117,34 @@ export interface StepEdge {
   short: string | null;
   /** the trace's first step: what the stretch before its line is ("before step 1"); null for the others */
   before: string | null;
+  /** the step the view begins inside: labelled at the view's left edge, its line off-screen */
+  begun?: boolean;
+}
+
+type Said = 'none' | 'whole' | 'short';
+
+/**
+ * The label of steps `from`–`to` (one step where they are the same) in the forms it may take after what the labels
+ * left of it said: whole ("step 2", "steps 2–3") until a whole label has said what the numbers count, then whole or
+ * numbers ("2", "2–3"), numbers alone once one label was a number; none for a group of steps without numbers.
+ */
+function stepForms(from: StepEdge, to: StepEdge, said: Said): string[] {
+  if (from === to)
+    return [said !== 'short' ? from.label : null, said !== 'none' ? from.short : null].filter((t) => t !== null);
+  if (from.short === null || to.short === null) return [];
+  const numbers = `${from.short}–${to.short}`;
+  const unit = from.label.slice(0, from.label.length - from.short.length).trim();
+  return said === 'none' ? [`${unit}s ${numbers}`] : [numbers];
 }
 
 /**
  * The axis over [left, width]: each tick label right of its tick in the first row (left out where it would touch the
  * one before or run past the right edge: one turned to the tick's left reads as the tick before's), each step label
- * right of its line in the second row, ending before the next step's line: whole, or its number ("2") once a whole
- * label has said what the numbers count and from then on ("step 1 │ 2 │ 3", never "step 1 │ 2 │ step 3" nor a lone
- * "3"), the last one in view after whole labels whole or not at all; tick lines in the first row, step lines from the second row
- * down.
+ * right of its line in the second row, ending before the next step's line; every step in view labelled: whole, or
+ * its number ("2") once a whole label has said what the numbers count and from then on ("step 1 │ 2 │ 3", never
+ * "step 1 │ 2 │ step 3" nor a lone "3"); steps too close for a label each, one label for the run of them ("step 1 │
+ * 2–3", never a label cut mid-word or a step left unsaid); the last ones, where no room is left right of their line
+ * before the pane's edge, ending at the edge. Tick lines in the first row, step lines from the second row down.
  */
 export function axisLayout(
   ticks: readonly Tick[],
@@ -147,32 +166,47 @@ export function axisLayout(
     texts.push(placeText(m, 'tick', label, at, AXIS_ROW / 2, ink, under));
     free = at + w + 2 * PAD;
   }
+  for (const { x, begun } of steps) if (!begun) lines.push({ role: 'step', x, w: 1, y0: AXIS_ROW, y1: height });
+  const middle = AXIS_ROW + AXIS_ROW / 2;
   const lead = steps[0]?.before;
   // the trace's first step in view: the stretch before it named, where the axis has no time (its ticks start at 0)
-  if (lead && steps[0]!.x - PAD - m.width(lead) >= left + PAD)
-    texts.push(placeText(m, 'step', lead, steps[0]!.x - PAD - m.width(lead), AXIS_ROW + AXIS_ROW / 2, ink, under));
-  let said: 'none' | 'whole' | 'short' = 'none';
-  steps.forEach(({ x, label, short }, k) => {
-    lines.push({ role: 'step', x, w: 1, y0: AXIS_ROW, y1: height });
-    const next = steps[k + 1]?.x ?? Infinity;
-    // a label whole or its short form, never cut ("cal…" says less than "2"); past its step's end into the gap
-    // before the next one's line, where it still reads as its line's
-    const room = Math.min(next, width) - PAD - (x + 1 + PAD);
-    // where the pane's edge, not the next step, leaves no room for the whole label after whole ones, none: a
-    // number there would read as a stray digit ("step 2 │ 3" at the edge)
-    const atEdge = next > width;
-    const forms =
-      said === 'none' || (atEdge && said === 'whole') ? [label] : said === 'whole' ? [label, short] : [short];
-    const text = forms.find((t) => t !== null && m.width(t) <= room);
-    // a step with no room even for its number: the ones after it say theirs as numbers too ("step 1 │ │ 3", never
-    // "step 1 │ │ step 3", which reads as if a step were missing)
-    if (!text) {
-      if (said === 'whole') said = 'short';
-      return;
+  /** where the last step label ended */
+  let stepFree = left;
+  if (lead && steps[0]!.x - PAD - m.width(lead) >= left + PAD) {
+    texts.push(placeText(m, 'step', lead, steps[0]!.x - PAD - m.width(lead), middle, ink, under));
+    stepFree = steps[0]!.x;
+  }
+  let said: Said = 'none';
+  const place = (text: string, x: number): void => {
+    texts.push(placeText(m, 'step', text, x, middle, ink, under));
+    stepFree = x + m.width(text) + PAD;
+    // a label with a word says what the numbers count ("step 2", "steps 2–3"); "2" and "2–3" are numbers
+    said = /[^\d–]/.test(text) && said !== 'short' ? 'whole' : 'short';
+  };
+  let k = 0;
+  while (k < steps.length) {
+    const at = steps[k]!.x + 1 + PAD;
+    let placed = false;
+    // step k's label alone, or with the steps after it too close for a label of their own
+    for (let j = k; j < steps.length && !placed; j++) {
+      // a label past its step's end into the gap before the next one's line, where it still reads as its line's
+      const room = Math.min(steps[j + 1]?.x ?? Infinity, width) - PAD - at;
+      const forms = stepForms(steps[k]!, steps[j]!, said);
+      const text = forms.find((t) => m.width(t) <= room);
+      if (text) {
+        place(text, at);
+        k = j + 1;
+        placed = true;
+      }
     }
-    said = text === label && said !== 'short' ? 'whole' : 'short';
-    texts.push(placeText(m, 'step', text, x + 1 + PAD, AXIS_ROW + AXIS_ROW / 2, ink, under));
-  });
+    if (placed) continue;
+    // the steps from k on, with no room right of k's line before the pane's edge: their label ends at the edge
+    // the shortest form: the less of it left of its line, the less it reads as the step before's
+    const forms = stepForms(steps[k]!, steps[steps.length - 1]!, said).reverse();
+    const text = forms.find((t) => width - m.width(t) >= stepFree) ?? null;
+    if (text) place(text, width - m.width(text));
+    break;
+  }
   return { texts, lines };
 }
 

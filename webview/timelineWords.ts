@@ -33,6 +33,22 @@ export const paneTitle = (
 };
 
 /**
+ * The row under a pane's tracks that counts the ones with no event in view, not drawn empty: "2 threads idle here"
+ * ("2 tracks idle here" where a GPU stream or the profiler's own tracks are among them); its tooltip names them.
+ */
+export function idleTracksNote(
+  idle: readonly { gpu: boolean; pid: string; tid: string }[],
+  names: readonly string[] = [],
+): { text: string; tooltip: string } {
+  // Kineto's own tracks (pid -1, "Spans") are no thread of the user's
+  const threads = idle.every((t) => !t.gpu && /^\d+$/.test(t.pid) && /^\d+$/.test(t.tid));
+  return {
+    text: `${plural(idle.length, threads ? 'thread' : 'track')} idle here`,
+    tooltip: `No event in view on ${names.join(', ')}: not drawn until the view reaches one of theirs.`,
+  };
+}
+
+/**
  * The line under a pane's title, one short line: which of its steps are in view, by the numbers its markers say
  * (the title counts them all), and that they ran under the profiler: "steps 2–3 in view (of steps 2–4) · under the
  * profiler (slower than timed)"; where its compiled calls are named by their place (`callsByPlace`: no report and

@@ -10,7 +10,7 @@ import { digestRegion, regionLine, type RegionDigest } from '../present/regionDi
 import { runHeadline } from '../present/headline.ts';
 import { cellLineLabel, placeOf, samePlace, type SourcePlace } from '../shared/sourcePlace.ts';
 import { findTargetFunctions } from '../editor/targets.ts';
-import { LENS_CHARACTERS, lensTitle, shortLine } from '../present/lensLine.ts';
+import { LENS_CHARACTERS, lensTitle, shortLine, targetLenses } from '../present/lensLine.ts';
 import type { LoadedReport } from '../node/reportFile.ts';
 import { cellLocation, notebookCellTexts, placeOfDocument } from './notebooks.ts';
 
@@ -182,33 +182,23 @@ export class EditorFindings implements vscode.HoverProvider, vscode.CodeLensProv
     if (place.cell === null) {
       for (const target of findTargetFunctions(document.getText())) {
         const range = new vscode.Range(target.line, 0, target.line, 0);
-        lenses.push(
-          new vscode.CodeLens(range, {
-            title: '▶ Compile & Profile',
-            command: PROFILE_TARGET_COMMAND,
-            arguments: [document.uri.fsPath, target.name],
-          }),
-        );
+        const profile = { command: PROFILE_TARGET_COMMAND, arguments: [document.uri.fsPath, target.name] };
         const last = this.reportsByTarget.get(`${document.uri.fsPath}\0${target.name}`);
-        if (last) {
-          const full = runHeadline(last.report);
-          if (last.beforeEdit)
+        for (const lens of targetLenses(last)) {
+          if (lens === 'profile') lenses.push(new vscode.CodeLens(range, { title: '▶ Compile & Profile', ...profile }));
+          else if (lens === 'before-edit')
+            lenses.push(new vscode.CodeLens(range, { title: BEFORE_EDIT_LENS, tooltip: BEFORE_EDIT, ...profile }));
+          else if (last) {
+            const full = runHeadline(last.report);
             lenses.push(
               new vscode.CodeLens(range, {
-                title: BEFORE_EDIT_LENS,
-                tooltip: BEFORE_EDIT,
-                command: PROFILE_TARGET_COMMAND,
-                arguments: [document.uri.fsPath, target.name],
+                title: lensTitle(full, last.report.answer?.number?.text),
+                tooltip: full,
+                command: OPEN_REPORT_COMMAND,
+                arguments: [last.reportPath],
               }),
             );
-          lenses.push(
-            new vscode.CodeLens(range, {
-              title: lensTitle(full, last.report.answer?.number?.text),
-              tooltip: full,
-              command: OPEN_REPORT_COMMAND,
-              arguments: [last.reportPath],
-            }),
-          );
+          }
         }
       }
     }

@@ -145,7 +145,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const compiledLines = new CompiledLineHover(generatedCode);
   const findings = new EditorFindings((document, position) => compiledLines.markdownAt(document, position));
   const compilerTree = new CompilerTreeView();
-  const runsView = new RunsView();
+  const runsView = new RunsView(context.extensionUri);
   const runSlot = new RunSlot();
   const activeRuns = new Set<AbortController>();
   // the Compiler view follows the report tab that becomes active

@@ -1,8 +1,12 @@
 // "Compile Lens: Runs": the recent runs of each workspace folder (.compile-lens/runs/*/report.json), the newest
 // first, each with its headline; clicking one opens its report. Refreshed when a run ends or a report changes.
-// "Compare with…" on a run (or on two selected runs) shows two runs of the same target side by side.
+// "Compare with…" on a run (or on two selected runs) shows two runs of the same target side by side, in a panel of
+// the webview bundle (webview/runCompare.ts).
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { renderWebviewHtml } from '../editor/webviewHtml.ts';
+import type { HostToWebview, WebviewToHost } from '../shared/protocol.ts';
 import { runKey } from '../editor/findingStore.ts';
 import { compareRuns, compareTitle } from '../present/runCompare.ts';
 import type { RunListEntry } from '../present/runList.ts';
@@ -11,9 +15,8 @@ import { listRuns, RUNS_FOLDER } from '../node/runList.ts';
 import { OPEN_REPORT_COMMAND } from './editorFindings.ts';
 
 export const COMPARE_RUNS_COMMAND = 'compileLens.compareRuns';
-/** A compare's document: named by what it compares, so that its preview's tab says so (report3B M13: "Preview
- *  Untitled-1"); its text lives here while the session does. */
-const COMPARE_SCHEME = 'compile-lens-compare';
+/** The compare's panel (report4B M13: a markdown preview's table wrapped a word a line in a narrow column). */
+const COMPARE_VIEW_TYPE = 'compileLens.compare';
 
 export type RunsNode = { kind: 'folder'; folder: vscode.WorkspaceFolder } | { kind: 'run'; run: RunListEntry };
 
@@ -22,14 +25,10 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
   readonly onDidChangeTreeData = this.changed.event;
   private readonly watcher = vscode.workspace.createFileSystemWatcher('**/.compile-lens/runs/*/report.json');
   private readonly subscriptions: vscode.Disposable[];
-  private readonly compares = new Map<string, string>();
 
-  constructor() {
+  constructor(private readonly extensionUri: vscode.Uri) {
     const refresh = () => this.refresh();
     this.subscriptions = [
-      vscode.workspace.registerTextDocumentContentProvider(COMPARE_SCHEME, {
-        provideTextDocumentContent: (uri) => this.compares.get(uri.toString()) ?? '',
-      }),
       this.watcher.onDidCreate(refresh),
       this.watcher.onDidChange(refresh),
       this.watcher.onDidDelete(refresh),
@@ -61,7 +60,7 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
   }
 
   /** `node` compared with the other selected run, else with a run of the same target the user picks; the older
-   *  run first, shown as a markdown preview. */
+   *  run first, in a panel of its own. */
   async compare(node: RunsNode | undefined, selected: readonly RunsNode[] | undefined): Promise<void> {
     if (node?.kind !== 'run') return;
     const other = (selected ?? []).find(
@@ -92,9 +91,32 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
     }
     const [older, newer] = [node.run, pair].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
     const [before, after] = await Promise.all([loadReport(older!.reportPath), loadReport(newer!.reportPath)]);
-    const uri = vscode.Uri.from({ scheme: COMPARE_SCHEME, path: `/${compareTitle(before.report, after.report)}` });
-    this.compares.set(uri.toString(), compareRuns(before.report, after.report));
-    await vscode.commands.executeCommand('markdown.showPreview', uri);
+    this.show(compareTitle(before.report, after.report), {
+      type: 'compare',
+      comparison: compareRuns(before.report, after.report),
+    });
+  }
+
+  /** A panel of the webview bundle showing `message`, sent each time the webview (re)starts and says it is ready. */
+  private show(title: string, message: HostToWebview): void {
+    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
+    const panel = vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, title, vscode.ViewColumn.Active, {
+      enableScripts: true,
+      localResourceRoots: [dist],
+    });
+    const webview = panel.webview;
+    webview.html = renderWebviewHtml({
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
+      cspSource: webview.cspSource,
+      nonce: randomBytes(16).toString('base64'),
+      title,
+    });
+    const messages = webview.onDidReceiveMessage((reply: WebviewToHost) => {
+      if (reply.type === 'ready') void webview.postMessage(message);
+    });
+    panel.onDidDispose(() => {
+      messages.dispose();
+    });
   }
 
   dispose(): void {

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { TimelineSource } from '../shared/protocol.ts';
 import { inSituTraces, regionTraces } from '../present/regionTraces.ts';
-import { targetTitle } from '../present/reportDigest.ts';
+import { titleWords } from '../present/reportDigest.ts';
 import type { ContentPane, TimelineContent } from './timelineContent.ts';
 import { hostsOf, orderByRank, rankLabel } from '../shared/trace/ranks.ts';
 import type { TraceHead } from '../shared/trace/traceHead.ts';
@@ -16,7 +16,7 @@ import type { TraceReader } from './trace/traceReading.ts';
 /** A report's timeline title: its target, and its ranks when it is a torchrun job's. */
 export function reportTitle(report: Report): string {
   const ranks = (report.ranks ?? []).filter((r) => r.trace).length;
-  return `Compile Lens — ${targetTitle(report)}${ranks > 0 ? ` — ${ranks} ranks` : ''}`;
+  return `Compile Lens — ${titleWords(report)}${ranks > 0 ? ` — ${ranks} ranks` : ''}`;
 }
 
 /**

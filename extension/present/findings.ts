@@ -432,7 +432,7 @@ export function findingHover(finding: Finding): string {
     );
   if (finding.kind === 'graph-break' && finding.cost) lines.push('', `**Cost:** ${esc(finding.cost)}`);
   // heading and quote in one block: a heading alone at the hover's fold read as empty (report3A M10)
-  if (quoted) lines.push('', `> **PyTorch's words:** ${esc(finding.quote!)}`);
+  if (quoted) lines.push('', `> **PyTorch's words:** ${esc(quotedLine(finding.quote!))}`);
   // the compiler's words used here and in the message above, each in one phrase (glossary.ts)
   const terms = explanationsOf(
     [title, said, quoted ? finding.quote : finding.reason, finding.what, finding.trigger, finding.hint]
@@ -447,6 +447,27 @@ export function findingHover(finding: Finding): string {
       `[${/^GB\d+$/.test(finding.code) ? `PyTorch's graph-break code ${esc(finding.code)}` : `PyTorch's docs on this ${title.toLowerCase()}`}](${finding.docUrl})`,
     );
   return lines.join('\n');
+}
+
+/** The most of PyTorch's words a hover quotes: about one line of a hover (review 4A M10: a quotation's second line was
+ *  cut in half at the hover's bottom edge). */
+const QUOTE_CHARACTERS = 80;
+
+/** PyTorch's words as the hover quotes them: their first line, whole; a longer one its heading before ": " ("Unsupported
+ *  Tensor.item() call with capture_scalar_outputs=False …"), else its whole words that fit; "…" where words were left
+ *  out (the whole message is in the report, and behind PyTorch's link below). */
+export function quotedLine(text: string): string {
+  const [first = '', ...rest] = text.trim().split('\n');
+  let line = first.trim();
+  const cut = rest.some((l) => l.trim()) || line.length > QUOTE_CHARACTERS;
+  if (line.length > QUOTE_CHARACTERS) {
+    const heading = line.split(': ')[0]!;
+    line =
+      heading.length <= QUOTE_CHARACTERS
+        ? heading
+        : line.slice(0, QUOTE_CHARACTERS + 1).replace(/\s+\S*$/, '') || line.slice(0, QUOTE_CHARACTERS);
+  }
+  return cut ? `${line.replace(/[\s:;,.]+$/, '')} …` : line;
 }
 
 export function escapeMarkdown(text: string): string {

@@ -66,7 +66,7 @@ export const TERMS: readonly Term[] = [
     name: 'next run',
     pattern: /\bnext run\b/i,
     explanation:
-      "next run: where another run's speedup may land; speedup = eager's fastest round / compiled's fastest round over interleaved pairs (host noise only adds time)",
+      "next run: where another run's speedup may land; speedup: eager's time ÷ compiled time, each side's fastest of its runs, the two taking turns (a busy host only adds time)",
   },
 ];
 

@@ -85,3 +85,12 @@ function numberClauseCut(verdict: string): string {
   while (asides.length && [speedup, ...asides].join(', ').length > LENS_CHARACTERS) asides.shift();
   return [speedup, ...asides].join(', ');
 }
+
+/** A target function's lenses on its def line, in order: its last run's answer first (the before-edit note, then the
+ *  answer), the action last, as on a script region's line (review 4A F6: "▶ Compile & Profile | no verdict: …" put
+ *  the action where a narrow editor keeps it and cut the answer). */
+export type TargetLens = 'before-edit' | 'answer' | 'profile';
+export const targetLenses = (last: { beforeEdit: boolean } | undefined): TargetLens[] => [
+  ...(last ? [...(last.beforeEdit ? (['before-edit'] as const) : []), 'answer' as const] : []),
+  'profile',
+];

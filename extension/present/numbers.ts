@@ -95,9 +95,14 @@ export const formatSpeedupRange = (speedup: number, low: number, high: number): 
 /** "57%": a share or a spread (GPU idle, how much the rounds' ratios varied) */
 export const formatPct = (pct: number): string => `${pct.toFixed(0)}%`;
 
-/** "537 calls", "19,467 steps": calls or steps until compiling pays back (rounded up: a part-call never pays) */
-export const formatBreakEven = (n: number, unit: 'call' | 'step'): string =>
-  plural(Math.ceil(n), unit).replace(/^\d+/, formatWhole(Math.ceil(n)));
+/** "51 calls", "about 540 calls", "about 170,000 steps": calls or steps until compiling pays back (rounded up: a
+ *  part-call never pays), from 100 on to two significant digits (formats.py break_even's rule) */
+export const formatBreakEven = (n: number, unit: 'call' | 'step'): string => {
+  const calls = Math.ceil(n);
+  if (calls < 100) return plural(calls, unit);
+  const step = 10 ** (String(calls).length - 2);
+  return `about ${formatWhole(Math.floor((calls + step / 2) / step) * step)} ${unit}s`;
+};
 
 /** "3", "41.5", "4,120": kernels per step, counts that may be averages (thousands grouped) */
 export const formatCount = (value: number): string =>

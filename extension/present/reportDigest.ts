@@ -203,12 +203,21 @@ export function digestFinding(f: Finding): ReportDigest['findings'][number] {
  *  them (regionDigest.test holds the two equal on the fixtures). */
 export function headerWords(report: Report): string {
   const { environment } = report;
-  return `${targetTitle(report)} on ${environment.device} (${environment.deviceName}): ${report.status}`;
+  return `${titleWords(report)} on ${environment.device} (${environment.deviceName}): ${report.status}`;
 }
 
-/** What ran, as the runner names it for every title of the report (its heading, its timeline's, its tab: schema 1.33's
- *  target.displayName, "compile_target in fused.py"); a report before it: its name. */
-export const targetTitle = (report: Report): string => report.target.displayName ?? report.target.name;
+/** What ran, as its user wrote it, for every title of the report (its heading, its timeline's, its tab): a function
+ *  target "compile_target in fused.py", not its name "fused-compile_target", which is for folders; else its name. */
+/** Every title of the report: the runner's (titleText: "ddp_train, rank 1 of 4"), else, in a report before it, what
+ *  ran (targetWords). */
+export const titleWords = (report: Report): string => report.titleText ?? targetWords(report);
+
+export function targetWords(report: Report): string {
+  const { target } = report;
+  return target.kind === 'function' && target.function && target.file
+    ? `${target.function} in ${target.file.split(/[\\/]/).pop()!}`
+    : target.name;
+}
 
 export function digestReport(report: Report): ReportDigest {
   const eager = report.eager;

@@ -1,121 +1,141 @@
-// Two runs of the same file side by side, as markdown (the Runs view's "Compare with…"): did the fix help? Per mode
-// (a target) or per region (a script): speedup with where the next run may land, time per call, kernels per step,
-// compile time, graphs, breaks and recompiles; then the graph breaks and recompiles the later run no longer has, and
-// those it added. Pure: the host reads the two reports and shows the text.
-import { collectFindings, escapeMarkdown, type Finding } from './findings.ts';
+// Two runs of the same file side by side (the Runs view's "Compare with…"): did the fix help? Per region (a script),
+// named by its function and line, or per mode (a target): each run's verdict and number in the runner's words, then
+// time per call, kernels per step, compile time, graphs, breaks and recompiles, and the region's facts that changed;
+// then the graph breaks and recompiles the later run no longer has, and those it added. Pure: the host reads the two
+// reports, the compare panel (webview/runCompare.ts) draws what this returns.
+import { collectFindings, type Finding } from './findings.ts';
 import { digestRegion, headlineMeasurement, type RegionDigest } from './regionDigest.ts';
-import { digestReport, perCallText, speedupText, targetTitle, type ModeDigest } from './reportDigest.ts';
-import { clockOf, runListEntry, timeOf } from './runList.ts';
+import { digestReport, perCallText, speedupText, targetWords, type ModeDigest } from './reportDigest.ts';
+import { runHeadline } from './headline.ts';
+import { clockOf, runListEntry } from './runList.ts';
+import type { ComparedBlock, ComparedRun, RunComparison } from '../shared/protocol.ts';
 import type { Report } from '../shared/report.ts';
 import { baseName } from '../shared/fileName.ts';
-import { formatCount, formatMs, formatSeconds } from './numbers.ts';
+import { cellLineLabel } from '../shared/sourcePlace.ts';
+import { formatCount, formatMs, formatSeconds, plural } from './numbers.ts';
 
 const text = (value: number | null, format: (v: number) => string): string => (value === null ? '—' : format(value));
 
-/** A mode's cells, in MEASURES' order. */
-function modeRows(m: ModeDigest | null, eagerKernels: number | null): string[] {
-  if (!m) return ['not run', '', '', '', '', '', ''];
-  if (m.status === 'error') return [`failed: ${m.error ?? 'unknown error'}`, '', '', '', '', '', ''];
-  return [
-    m.speedup === null ? `not measured${m.notMeasured ? `. ${m.notMeasured}` : ''}` : speedupText(m),
-    perCallText(m) ?? '—',
-    m.kernelsPerStep === null
-      ? '—'
-      : `${eagerKernels === null ? '' : `${formatCount(eagerKernels)} → `}${formatCount(m.kernelsPerStep)}`,
-    text(m.compileSeconds, formatSeconds),
-    text(m.graphCount, String),
-    String(m.graphBreaks),
-    String(m.recompiles),
-  ];
+const MEASURES = ['per call', 'kernels / step', 'compile', 'graphs', 'graph breaks', 'recompiles'];
+
+/** One side of a block: its answer, then a value per measure in MEASURES' order, and the region's facts (null: not
+ *  in this run). */
+interface Side {
+  answer: string;
+  values: string[];
+  facts: string[] | null;
 }
 
-const MEASURES = ['speedup', 'per call', 'kernels / step', 'compile', 'graphs', 'graph breaks', 'recompiles'];
+const absent = (answer: string): Side => ({ answer, values: MEASURES.map(() => ''), facts: null });
 
-/** One block per mode or region: a row per measure, the two runs side by side. */
-function block(title: string, before: string[], after: string[]): string[] {
-  const cell = escapeMarkdown;
-  return [
-    `### ${cell(title)}`,
-    '',
-    '| | before | after |',
-    '|---|---|---|',
-    ...MEASURES.map((measure, k) => `| ${measure} | ${cell(before[k]!)} | ${cell(after[k]!)} |`),
-    '',
-  ];
+const kernelsText = (eager: number | null, compiled: number | null | undefined): string =>
+  compiled == null ? '—' : `${eager === null ? '' : `${formatCount(eager)} → `}${formatCount(compiled)}`;
+
+/** A mode's side: the runner's words for its number, its time per call (and the eager it rests on), and its counts. */
+function modeSide(m: ModeDigest | null, eagerKernels: number | null): Side {
+  if (!m) return absent('not run');
+  if (m.status === 'error') return absent(`failed: ${m.error ?? 'unknown error'}`);
+  return {
+    answer: m.speedup === null ? `not measured${m.notMeasured ? `. ${m.notMeasured}` : ''}` : speedupText(m),
+    values: [
+      perCallText(m) ?? '—',
+      kernelsText(eagerKernels, m.kernelsPerStep),
+      text(m.compileSeconds, formatSeconds),
+      text(m.graphCount, String),
+      String(m.graphBreaks),
+      String(m.recompiles),
+    ],
+    facts: [],
+  };
 }
 
-/** A region's cells, in MEASURES' order: its headline measurement, the compiled time that number rests on (else the
- *  steady state's median of the script's calls). */
-function regionRows(d: RegionDigest | undefined): string[] {
-  if (!d) return ['not in this run', '', '', '', '', '', ''];
+/** A region's side: the runner's one line for it (its verdict first), the compiled time its number rests on (else the
+ *  steady state's median of the script's calls), its headline measurement's kernels, its counts and its facts. */
+function regionSide(d: RegionDigest | undefined): Side {
+  if (!d) return absent('not in this run');
   const m = headlineMeasurement(d);
-  // the runner's words for the number its answer rests on (schema 1.21), else its headline
-  const speedup = d.number ?? d.headline;
-  return [
-    speedup,
-    d.numberCompiled ?? text(d.steadyMs, formatMs),
-    m?.kernelsPerStep == null
-      ? '—'
-      : `${m.eagerKernelsPerStep === null ? '' : `${formatCount(m.eagerKernelsPerStep)} → `}${formatCount(m.kernelsPerStep)}`,
-    text(d.compileSeconds, formatSeconds),
-    text(d.graphs, String),
-    String(d.graphBreaks),
-    String(d.recompiles),
-  ];
+  return {
+    answer: d.headline,
+    values: [
+      d.numberCompiled ?? text(d.steadyMs, formatMs),
+      kernelsText(m?.eagerKernelsPerStep ?? null, m?.kernelsPerStep),
+      text(d.compileSeconds, formatSeconds),
+      text(d.graphs, String),
+      String(d.graphBreaks),
+      String(d.recompiles),
+    ],
+    facts: d.facts,
+  };
+}
+
+/** A block of the two sides; what changed is said where the region is in both runs (else its answer says so). */
+function block(title: string, before: Side, after: Side): ComparedBlock {
+  const [was, now] = [before.facts ?? [], after.facts ?? []];
+  const both = before.facts !== null && after.facts !== null;
+  return {
+    title,
+    answer: [before.answer, after.answer],
+    rows: MEASURES.map((measure, k) => ({ measure, values: [before.values[k]!, after.values[k]!] })),
+    changed: both ? [was.filter((f) => !now.includes(f)), now.filter((f) => !was.includes(f))] : [[], []],
+  };
 }
 
 /** A region is the same across runs where its name and torch.compile line are; its id may differ. */
-const regionKey = (d: RegionDigest): string => `${d.name}@${d.line ?? ''}`;
+const regionKey = (d: RegionDigest): string => `${d.name}@${d.cell ?? ''}@${d.line ?? ''}`;
+
+/** "scale (line 12)", "scale (cell 3, line 7)": the region as the user wrote it, not its id. */
+const regionTitle = (d: RegionDigest): string =>
+  d.line === null
+    ? d.name
+    : `${d.name} (${d.cell === null ? `line ${d.line}` : cellLineLabel({ cell: d.cell, line: d.line })})`;
 
 const findingKey = (f: Finding): string => `${f.kind}|${f.file}|${f.cell ?? ''}|${f.line}|${f.reason}`;
 
 function findingLine(f: Finding): string {
   const where = `${baseName(f.file)}${f.cell != null ? ` cell ${f.cell + 1}` : ''}:${f.line}`;
-  return `- ${f.kind === 'graph-break' ? 'graph break' : 'recompile'} at ${escapeMarkdown(where)}: ${escapeMarkdown(f.what ?? f.reason)}`;
+  return `${f.kind === 'graph-break' ? 'graph break' : 'recompile'} at ${where}: ${f.what ?? f.reason}`;
 }
 
-/** The compare's tab: "Compile Lens: compare b_item 22:15:03 → 22:18:41", the times as the runs' tabs say them
- *  (report3B M13: it opened as "Preview Untitled-1"). */
-export const compareTitle = (before: Report, after: Report, now = new Date()): string =>
-  `Compile Lens: compare ${targetTitle(after)} ${clockOf(before.createdAt, now)} → ${clockOf(after.createdAt, now)}`;
+/** When each run was made, as its Runs view row says it; the newer run's day is not said again when it is the
+ *  older's ("Nov 29 00:52:10 → 00:53:01"). */
+function whens(before: Report, after: Report, now: Date): [string, string] {
+  const [was, is] = [clockOf(before.createdAt, now), clockOf(after.createdAt, now)];
+  const sameDay = new Date(before.createdAt).toDateString() === new Date(after.createdAt).toDateString();
+  return [was, sameDay ? is.split(' ').pop()! : is];
+}
 
-/** The comparison of `before` with `after` (older first), as markdown. */
-export function compareRuns(before: Report, after: Report): string {
-  const [was, now] = [runListEntry(before, ''), runListEntry(after, '')];
-  const when = (r: Report) => timeOf(r.createdAt) || r.createdAt;
-  // the heading names the file alone (report3B M13: with both times it took 4 lines of a third-width column); each
-  // run's time leads its own line
-  const out = [
-    `# ${escapeMarkdown(now.name)}`,
-    '',
-    `before, ${when(before)}: ${escapeMarkdown(was.description)}  `,
-    `after, ${when(after)}: ${escapeMarkdown(now.description)}`,
-    '',
-  ];
-  if (before.target.kind === 'script' || after.target.kind === 'script') {
+/** The compare's tab: "Compare b_item 00:52:10 → 00:53:01" (report4B M13: "Preview Compile Lens: compare …"), named
+ *  as the runs' tabs name them, at the times their rows say. */
+export function compareTitle(before: Report, after: Report, now = new Date()): string {
+  const [was, is] = whens(before, after, now);
+  return `Compare ${targetWords(after)} ${was} → ${is}`;
+}
+
+/** The comparison of `before` with `after` (older first). */
+export function compareRuns(before: Report, after: Report, now = new Date()): RunComparison {
+  const script = before.target.kind === 'script' || after.target.kind === 'script';
+  const [was, is] = whens(before, after, now);
+  const run = (report: Report, when: string): ComparedRun => ({
+    when,
+    // a script's run headline is one region's (" — r0 scale"): its regions' blocks say each
+    headline: script ? null : runHeadline(report),
+  });
+  const blocks: ComparedBlock[] = [];
+  if (script) {
     const regions = (r: Report) => new Map((r.regions ?? []).map(digestRegion).map((d) => [regionKey(d), d]));
     const [a, b] = [regions(before), regions(after)];
-    for (const key of new Set([...a.keys(), ...b.keys()])) {
-      const d = b.get(key) ?? a.get(key)!;
-      out.push(
-        ...block(
-          `${d.name}${d.line !== null ? ` (line ${d.line})` : ''}`,
-          regionRows(a.get(key)),
-          regionRows(b.get(key)),
-        ),
-      );
-    }
+    for (const key of new Set([...a.keys(), ...b.keys()]))
+      blocks.push(block(regionTitle(b.get(key) ?? a.get(key)!), regionSide(a.get(key)), regionSide(b.get(key))));
   } else {
     const [a, b] = [digestReport(before), digestReport(after)];
-    for (const mode of new Set([...a.modes, ...b.modes].map((m) => m.mode))) {
-      out.push(
-        ...block(
+    for (const mode of new Set([...a.modes, ...b.modes].map((m) => m.mode)))
+      blocks.push(
+        block(
           mode,
-          modeRows(a.modes.find((m) => m.mode === mode) ?? null, a.eagerKernelsPerStep),
-          modeRows(b.modes.find((m) => m.mode === mode) ?? null, b.eagerKernelsPerStep),
+          modeSide(a.modes.find((m) => m.mode === mode) ?? null, a.eagerKernelsPerStep),
+          modeSide(b.modes.find((m) => m.mode === mode) ?? null, b.eagerKernelsPerStep),
         ),
       );
-    }
   }
   const sites = (r: Report) =>
     new Map(
@@ -124,11 +144,14 @@ export function compareRuns(before: Report, after: Report): string {
         .map((f) => [findingKey(f), f]),
     );
   const [a, b] = [sites(before), sites(after)];
-  const gone = [...a].filter(([k]) => !b.has(k)).map(([, f]) => f);
-  const added = [...b].filter(([k]) => !a.has(k)).map(([, f]) => f);
-  out.push('## Graph breaks and recompiles', '');
-  if (!gone.length && !added.length) out.push(`The same ${a.size} site${a.size === 1 ? '' : 's'} in both runs.`);
-  if (gone.length) out.push(`Gone (${gone.length}):`, ...gone.map(findingLine), '');
-  if (added.length) out.push(`Added (${added.length}):`, ...added.map(findingLine), '');
-  return out.join('\n');
+  const gone = [...a].filter(([k]) => !b.has(k)).map(([, f]) => findingLine(f));
+  const added = [...b].filter(([k]) => !a.has(k)).map(([, f]) => findingLine(f));
+  return {
+    name: runListEntry(after, '', now).name,
+    runs: [run(before, was), run(after, is)],
+    blocks,
+    gone,
+    added,
+    sameSites: gone.length || added.length ? null : `The same ${plural(a.size, 'site')} in both runs.`,
+  };
 }

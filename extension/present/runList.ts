@@ -3,7 +3,7 @@
 import { baseName } from '../shared/fileName.ts';
 import { runHeadline } from './headline.ts';
 import { digestRegion, regionLine } from './regionDigest.ts';
-import { targetTitle } from './reportDigest.ts';
+import { titleWords } from './reportDigest.ts';
 import type { Report } from '../shared/report.ts';
 
 export interface RunListEntry {
@@ -43,12 +43,12 @@ export const clockOf = (iso: string, now: Date): string => {
   return `${MONTHS[at.getMonth()]} ${at.getDate()}${at.getFullYear() === now.getFullYear() ? '' : ` ${at.getFullYear()}`} ${clock}`;
 };
 
-/** A run's report tab: what ran as the report's heading says it (reportDigest.targetTitle: "compile_target in
+/** A run's report tab: what ran as the report's heading says it (reportDigest.titleWords: "compile_target in
  *  fused.py"; a script by its name, without the extension, so the tab does not read as the file's own editor tab),
  *  at the time the Runs view's row and the compare say, "Compile Lens: serve_script 14:02:07" (reportC N9: the tab
  *  said the run folder's start time, the compare the report's). */
 export const runTabTitle = (report: Report, now = new Date()): string =>
-  ['Compile Lens:', targetTitle(report), clockOf(report.createdAt, now)].filter(Boolean).join(' ');
+  ['Compile Lens:', titleWords(report), clockOf(report.createdAt, now)].filter(Boolean).join(' ');
 
 export function runListEntry(report: Report, reportPath: string, now = new Date()): RunListEntry {
   const lines =

@@ -24,6 +24,40 @@ export type TimelineSource =
   /** a distributed job's per-rank traces, in rank order, drawn on one time axis */
   | { kind: 'ranks'; tracePaths: string[] };
 
+/** Two runs of one file compared (present/runCompare.ts builds it, the compare panel draws it): every string as the
+ *  runner wrote it, or as present/ says its numbers; the webview composes none. */
+export interface RunComparison {
+  /** what ran, as the Runs view names it: "b_item.py" */
+  name: string;
+  /** the older run, then the newer */
+  runs: [ComparedRun, ComparedRun];
+  /** one per region of a script, named by its function and line, or per mode of a target */
+  blocks: ComparedBlock[];
+  /** the graph breaks and recompiles the newer run no longer has, and those it added, each with where and what */
+  gone: string[];
+  added: string[];
+  /** where both runs' graph breaks and recompiles are the same sites: "The same 4 sites in both runs." */
+  sameSites: string | null;
+}
+
+export interface ComparedRun {
+  /** when it was made, as its Runs view row says it ("00:52:10"; "Nov 29 00:52:10" when not today) */
+  when: string;
+  /** a target's run: the runner's headline (a script's verdicts are its regions'); null for a script */
+  headline: string | null;
+}
+
+export interface ComparedBlock {
+  /** "scale (line 12)", "cell 3, line 7", a target's mode */
+  title: string;
+  /** each run's verdict and the number it rests on, in the runner's words ("not in this run" where it has none) */
+  answer: [string, string];
+  /** the quantities compared, each run's value: per call, kernels per step, compile, graphs, breaks, recompiles */
+  rows: { measure: string; values: [string, string] }[];
+  /** the runner's facts of the region that differ between the runs ([] where they are the same) */
+  changed: [string[], string[]];
+}
+
 /**
  * A report's panel gets its 'report' first, read once and drawn while the traces are still being read. Then each
  * pane's trace comes in a 'trace' of its own, in pane order, as soon as its file is read: a big trace first as a
@@ -57,6 +91,8 @@ export type HostToWebview =
   | { type: 'edited'; file: string; cell: number | null; changes: TextChange[] }
   /** the user edited a file the report speaks for since its run: the panel's banner says `note` (BEFORE_EDIT) */
   | { type: 'beforeEdit'; note: string }
+  /** the compare panel's one message: two runs side by side (the Runs view's "Compare with…") */
+  | { type: 'compare'; comparison: RunComparison }
   | { type: 'error'; message: string };
 
 export type WebviewToHost =

@@ -142,10 +142,6 @@ export interface Report {
      * 1-based line of the target function's def
      */
     line?: number | null;
-    /**
-     * schema 1.33: what ran, as its user wrote it, for every title of the report (report/sentences.display_name): a function target 'compile_target in fused.py' (its name 'fused-compile_target' is for folders), else its name. Absent: older reports
-     */
-    displayName?: string;
   };
   /**
    * the options the run was made with (modes, dynamic, fullgraph, backend, warmup, rounds, ...)
@@ -181,6 +177,14 @@ export interface Report {
    * schema 1.18: the run in one line, its verdict first ("compile it: 3.31× per call with default (2.77–3.79×) · 1 graph · 0 breaks · compile 9.5 s"; a script: the headline of the region that decides it, which region, how many more), written by the runner each time it writes the report (1.21: answer.headline): the Runs view, --json and a target's CodeLens show it as it is. Absent: older reports
    */
   headline?: string;
+  /**
+   * a target's modes table legend (report/mode_line.speedup_note): what its speedup and range are, in plain words ('Speedup: eager's time ÷ compiled time, each side's fastest of 12 runs, the two taking turns …'); absent where no mode has paired runs and a range, and in an older report
+   */
+  speedupNote?: string;
+  /**
+   * what the report is about, as the user wrote it (report/sentences.title_text): 'compile_target in fused.py', 'ddp_train, rank 1 of 4' (a rank's own report says which rank it is); the panel's heading, its tab and headerText start with it. Absent: an older report (a surface says the target's name)
+   */
+  titleText?: string;
   /**
    * schema 1.29: which run, on which device, how it ended (report/sentences.header_text): 'fused.py on cpu (Intel Xeon …): ok', the CLI's first line after 'Compile Lens — ', written each time the report is written. Absent: a report before 1.29 (the CLI says it from the fields)
    */
@@ -1101,6 +1105,10 @@ export interface Reason {
    * schema 1.26, pays-back-after in situ: seconds are the compiled warm-up's time beyond eager steps, not the compiler's own count
    */
   warmUp?: boolean;
+  /**
+   * pays-back-after: the compile it pays back missed every FX graph cache lookup (a cold cache: later runs load it, so they pay back sooner)
+   */
+  coldCache?: boolean;
   value?: number;
   low?: number;
   high?: number;
@@ -1271,6 +1279,10 @@ export interface Region {
      * schema 1.25: its label on the first-call chart (report/chart_text.py)
      */
     label?: string;
+    /**
+     * s27: the in-situ number's steady state, as the story says it: from inSitu.steadyFromCall, the median of the compiled calls it counted (inSitu.call.compiledMs); one steady state per region (report/chart_text.py)
+     */
+    inSitu?: boolean;
     [k: string]: unknown;
   };
   replay: {
@@ -1560,6 +1572,21 @@ export interface RegionInSitu {
     index: number;
     text: string;
   }[];
+  /**
+   * s27, interleaved: each step the series draws (a call with a step time), whether the step number counted it and, if not, why (leftOut: its key in `dropped`); the overlay shades the counted ones only. rank: under torchrun (slowestRank), the rank whose step time it is (the slowest), compiledOn: the ranks that compiled in it; text: the point's mark in the runner's words (report/chart_text.py)
+   */
+  stepPoints?: {
+    index: number;
+    counted: boolean;
+    leftOut: string | null;
+    rank?: number;
+    compiledOn?: number[];
+    text?: string;
+  }[];
+  /**
+   * s27, slowestRank: whose steps the overlay draws, in the runner's words (report/chart_text.py)
+   */
+  ranksText?: string;
   /**
    * per call of each side: separate runs: of the first pair; interleaved (1.16): the first 2000
    */
@@ -2225,6 +2252,10 @@ export interface RankEntry {
        * schema 1.25: its label on the first-call chart (report/chart_text.py)
        */
       label?: string;
+      /**
+       * s27: the in-situ number's steady state, as the story says it: from inSitu.steadyFromCall, the median of the compiled calls it counted (inSitu.call.compiledMs); one steady state per region (report/chart_text.py)
+       */
+      inSitu?: boolean;
       [k: string]: unknown;
     };
   }[];

@@ -106,8 +106,15 @@ def memory(value: float) -> str:
 
 
 def break_even(n: float, unit: str) -> str:
-    """ "537 calls", "19,467 steps": rounded up (a part-call never pays)."""
-    return plural(math.ceil(n), unit).replace(str(math.ceil(n)), whole(math.ceil(n)), 1)
+    """ "51 calls", "about 540 calls", "about 170,000 steps": rounded up (a part-call never pays), then from 100 on to
+    two significant digits, said as "about" (review 4C X2: "168,037 steps" from a 1.34–1.50× range that allows
+    140,000–183,000 is a precision the range does not have); half up in integers, as numbers.ts formatBreakEven."""
+    calls = math.ceil(n)
+    if calls < 100:
+        return plural(calls, unit)
+    step = 10 ** (len(str(calls)) - 2)
+    rounded = (calls + step // 2) // step * step
+    return f"about {whole(rounded)} {unit}s"
 
 
 def count(value: float) -> str:

@@ -101,7 +101,7 @@ export interface Session {
 
 /**
  * The built-in extensions a session has: the languages, notebook support and looks the tests' files and screenshots
- * need, and the markdown preview the Runs view's comparison opens. The rest (git, GitHub, emmet, merge-conflict, the
+ * need. The rest (git, GitHub, emmet, merge-conflict, the
  * TypeScript and JSON language servers, debug auto-attach, …) activated in every window and kept its extension host,
  * server and renderer busy while a test waited (docs/BENCHMARKS.md#test-time, fifth pass).
  */
@@ -112,7 +112,6 @@ const BUILTIN_EXTENSIONS = [
   'ipynb',
   'notebook-renderers',
   'markdown-basics',
-  'markdown-language-features',
   'theme-defaults',
   'theme-seti',
 ];

@@ -379,7 +379,8 @@ test(
         '.compile-lens is not in the Explorer',
       );
 
-      // the two runs of b_item.py selected together, "Compare with…": both side by side in a markdown preview
+      // the two runs of b_item.py selected together, "Compare with…": both side by side in a panel of
+      // their own
       step = 'Compare runs';
       const bRuns = runsPane.locator('.monaco-list-row', { hasText: 'b_item.py' });
       await bRuns.nth(0).click();
@@ -396,16 +397,35 @@ test(
       }
       await page.waitForTimeout(500); // a menu ignores the mouse for a moment after it opens
       await compare.click();
-      const comparison = await findWebviewFrame(page, 'h1:has-text("b_item.py")', 60_000);
+      const comparison = await findWebviewFrame(page, 'h1:has-text("Compare b_item.py")', 60_000);
       const compared = await comparison.locator('body').innerText();
+      // each region by its function and line, each run's answer on a line of its own, in the runner's words
       assert.match(compared, /scale \(line \d+\)/, 'the region, matched across the runs');
-      assert.match(compared, /speedup/);
+      assert.match(compared, /^before\s+\S.*×/m);
+      assert.match(compared, /^after\s+\S.*×/m);
       assert.match(compared, /Graph breaks and recompiles/);
-      // its tab says what it compares (report3B M13: "Preview Untitled-1")
+      // no region id, and no date for today's runs (report4B P13: rows ended "— r0 scale", with full dates)
+      assert.doesNotMatch(compared, /— r\d|\d{4}-\d\d-\d\d/);
+      // a number with its unit, and a range, on one line each (report4B M13: "(0.40– / 1.23×)" in a third-width
+      // column)
+      const broken = await comparison.evaluate(() =>
+        [...document.querySelectorAll('.whole')].filter((n) => n.getClientRects().length > 1).map((n) => n.textContent),
+      );
+      assert.deepEqual(broken, []);
+      assert.ok(await comparison.locator('.whole', { hasText: /\d×/ }).count(), 'a speedup, kept whole');
+      // its tab says what it compares, at the times the runs' rows say (report4B M13: "Preview Compile Lens: compare …")
+      const compareTab = page
+        .locator('.tabs-container .tab', { hasText: /Compare b_item \d\d:\d\d:\d\d → \d\d:\d\d:\d\d/ })
+        .first();
+      await compareTab.waitFor({ timeout: 10_000 });
+      // the mouse off the Runs view's row it opened from, whose hover would cover the view in the shot: onto the title
+      // bar (a move into the panel's frame leaves the workbench's hover up)
+      await page.mouse.move(200, 12);
       await page
-        .locator('.tabs-container .tab', { hasText: /Compile Lens: compare b_item \d\d:\d\d:\d\d → \d\d:\d\d:\d\d/ })
+        .locator('.monaco-hover, .workbench-hover')
         .first()
-        .waitFor({ timeout: 10_000 });
+        .waitFor({ state: 'hidden', timeout: 5000 })
+        .catch(() => {});
       await shot(page, 'runs-compare.png');
 
       // Clear Findings

@@ -181,7 +181,7 @@ test(
       // the notebook's report drawn in its own tab (the serve_script one stays behind it)
       const notebookFrame = await findWebviewFrame(
         page,
-        'section.region[data-region="r0"] h3:has-text("r0 MLP")',
+        'section.region[data-region="r0"] h3:has-text("MLP")',
         60_000,
       );
       assert.equal(
@@ -216,7 +216,7 @@ test(
       await runCommand(page, 'Compile & Profile Model');
       const serviceFrame = await findWebviewFrame(
         page,
-        'section.region[data-region="r0"] h3:has-text("r0 Sequential")',
+        'section.region[data-region="r0"] h3:has-text("Sequential")',
         120_000,
       );
       const service = recordedRegion('gated_service-cpu');

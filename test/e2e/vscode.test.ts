@@ -121,8 +121,11 @@ test(
       }
       assert.match(hoverText, /Graph break: .*print.*Compile Lens — .*Fix:/is);
 
-      // CodeLens after the run: speedup headline
-      await page.locator('.codelens-decoration', { hasText: '×' }).first().waitFor({ timeout: 30_000 });
+      // CodeLens after the run: speedup headline, the answer first and the action last (review 4A F6)
+      const answerLens = page.locator('.codelens-decoration', { hasText: '×' }).first();
+      await answerLens.waitFor({ timeout: 30_000 });
+      const lensLine = (await answerLens.innerText()).split('|').map((t) => t.trim());
+      assert.ok(lensLine[0]!.includes('×') && lensLine.at(-1) === '▶ Compile & Profile', lensLine.join(' | '));
     } catch (error) {
       await page.screenshot({ path: path.join(ARTIFACTS, 'failure-profile.png') }).catch(() => undefined);
       throw error;

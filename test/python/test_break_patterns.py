@@ -21,6 +21,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 SCRIPTS = os.path.join(ROOT, "test", "fixtures", "break_patterns")
 H100 = os.path.join(ROOT, "test", "fixtures", "why")
 # script -> (pattern of its first break, what PyTorch's text must name as what broke; None: the pattern needs no name)
+# script -> the condition of its `if` its fix quotes (item_branch.py: `if x.sum().item() > 0:`)
+CONDITIONS = {"item_branch": "x.sum() > 0"}
 EXPECTED = {
     "autograd_function": ("autograd-function", "ctx.mark_dirty"),
     "backward_inside": ("backward-inside", "Tensor.backward"),
@@ -88,7 +90,7 @@ def test_each_real_break_is_explained_by_its_pattern(breaks: dict[str, list[dict
     explanation = first["explanation"]
     assert explanation is not None, first["reason"]
     assert explanation["pattern"] == pattern
-    assert explanation["fix"] == break_patterns.get(pattern).fix
+    assert explanation["fix"] == break_patterns.get(pattern).said_fix(CONDITIONS.get(script))
     if broke is not None:
         assert explanation["broke"] == broke
         assert broke.rsplit(".", 1)[-1].lower() in explanation["what"].lower()  # the sentence names it too
@@ -174,6 +176,20 @@ def test_the_docs_page_is_the_runners_table() -> None:
         "data-dependent-scalar",
         "skipped-function",
     }
+
+
+def test_an_item_branch_fix_quotes_the_user_s_own_condition() -> None:
+    """Review 4C X5: the fix quoted a generic "x.sum() > 0" where explore.ipynb's line is `if h.mean().item() > 0:`;
+    generic words only where the line is not in the break's text."""
+    with open(os.path.join(ROOT, "test", "fixtures", "recorded", "explore-cpu", "report.json")) as f:
+        report = json.load(f)
+    gb = next(b for b in report["regions"][0]["compiler"]["graphBreaks"] if b.get("gbId") == "GB0124")
+    said = break_patterns.explain_recorded(gb)
+    assert said is not None and "keep the condition a tensor (`h.mean() > 0`, without .item())" in said["fix"]
+    bare = break_patterns.explain("GB0124", "Tensor.item()\n    if h.mean().item() > 0:")
+    assert bare is not None and "(`h.mean() > 0`, without .item())" in bare["fix"]
+    unread = break_patterns.get("item-branch").said_fix(None)
+    assert "(x.sum() > 0, without .item())" in unread and "{" not in unread
 
 
 def test_an_item_in_an_if_gets_the_branch_fix_also_where_an_older_runner_matched_it() -> None:

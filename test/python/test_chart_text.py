@@ -7,6 +7,7 @@ import copy
 import json
 from pathlib import Path
 
+from compile_lens_runner import formats
 from compile_lens_runner.report import chart_text
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "reports"
@@ -31,17 +32,69 @@ def test_the_steady_state_says_where_it_starts_its_median_and_how_much_calls_var
     ]
 
 
-def test_beside_an_in_situ_number_the_steady_state_says_no_second_value_of_the_same_calls() -> None:
-    """The story and the in-situ lines say the steady calls took 0.70 ms in situ; the chart's own median of the same
-    calls (0.66 ms) was a second value of one quantity on the screen (issue 44): beside an in-situ number the chart
-    says where the steady state is, not another time for it."""
-    region = _region("script-in-situ-cpu")
-    assert region["steadyState"]["said"] == "steady state from call 3 (calls varied 312%)"
-    assert region["steadyState"]["label"] == "steady state"
-    without = copy.deepcopy(region)
+def test_beside_an_in_situ_number_the_steady_state_is_the_one_the_story_tells() -> None:
+    """The story says "From call 3 on, the script's own calls took 0.54 ms compiled (median, in situ)"; the call chart's
+    band from call 20 and its line at 0.48 ms were a second steady state (review 3B M1): beside an in-situ number the
+    chart's steady state is the story's, its start and its median."""
+    told = [
+        region
+        for path in sorted(FIXTURES.parent.glob("**/*report.json"))
+        for region in json.loads(path.read_text()).get("regions") or []
+        if (region.get("inSitu") or {}).get("call") and not region["inSitu"].get("slowestRank")
+    ]
+    assert len(told) >= 5  # serve_script-cpu, script-in-situ-cpu, …: every fixture with an in-situ number of calls
+    for region in told:
+        situ, steady = region["inSitu"], region["steadyState"]
+        ms = formats.ms(steady["medianMs"])
+        assert (steady["fromCall"], steady["medianMs"]) == (situ["steadyFromCall"], situ["call"]["compiledMs"])
+        assert f"From call {steady['fromCall']} on, the script's own calls took {ms} compiled" in region["story"]
+        assert steady["said"].startswith(f"steady state from call {steady['fromCall']}: {ms} per compiled call")
+    without = copy.deepcopy(_region("script-in-situ-cpu"))
     del without["inSitu"]
+    del without["steadyState"]["inSitu"]
     chart_text.attach(without)  # type: ignore[arg-type]
-    assert without["steadyState"]["label"] == "steady state: 0.662 ms median"
+    assert without["steadyState"]["label"] == "steady state: 0.701 ms median"
+
+
+def test_each_drawn_step_says_whether_the_number_counted_it_as_the_lines_count_them() -> None:
+    """The overlay shaded the steps from the first quiet call on, the 100-200 ms steps the lines leave out among them
+    (review 3C N2): each step the series draws says whether it counted, and why not, in the counts the lines give."""
+    for name in ("../recorded/serve_script-cpu", "../recorded/train_small-cpu", "script-shapes-cpu", "ddp-ranks-cpu"):
+        for region in json.loads((FIXTURES / name / "report.json").read_text())["regions"]:
+            situ = region["inSitu"]
+            drawn = sorted(int(p[3]) for side in ("compiled", "eager") for p in situ["series"][side] if (p[1] or 0) > 0)
+            points = situ["stepPoints"]
+            assert [p["index"] for p in sorted(points, key=lambda p: p["index"])] == drawn
+            counted = sum(1 for p in points if p["counted"])
+            assert counted == sum(situ["steadySteps"].values()), (name, region["id"])
+            left: dict[str, int] = {}
+            for p in points:
+                if p["leftOut"]:
+                    left[p["leftOut"]] = left.get(p["leftOut"], 0) + 1
+            assert left == situ["dropped"], (name, region["id"])
+    serve = _region("../recorded/serve_script-cpu")["inSitu"]["stepPoints"]
+    assert any(
+        p["text"].endswith("left out of the steady state: a step during which compiling was switched on or off")
+        for p in serve
+    )
+
+
+def test_a_torchrun_job_s_step_chart_says_whose_steps_it_draws() -> None:
+    """ddp-ranks-cpu's step chart drew step 3 as "a step that compiled" (2.4 s) beside rank 0's calls, which compiled
+    nothing there (review 3B M2): rank 1 compiled, rank 0 waited on it."""
+    region = _region("ddp-ranks-cpu")
+    situ = region["inSitu"]
+    assert {p["rank"] for p in situ["stepPoints"]} == {0, 1}
+    assert situ["ranksText"].startswith(
+        "each step drawn is the slowest rank's (a synchronous job waits for it): rank 0"
+    )
+    assert {
+        "side": "compiled",
+        "index": 3,
+        "text": "step 3: 2.4 s, compiled 2 times on rank 1, the slowest rank's step: rank 0; left out of the steady "
+        "state: a step in the compiled warm-up",
+    } in situ["compileSteps"]
+    assert region["chartNotes"][0] == "rank 0's calls"
 
 
 def test_the_in_situ_overlay_says_each_side_s_median_and_each_step_that_compiled() -> None:
@@ -50,4 +103,5 @@ def test_the_in_situ_overlay_says_each_side_s_median_and_each_step_that_compiled
         "compiled": "as written (compiled): 0.704 ms per step, median of the steady state",
         "eager": "compiling off (eager): 0.862 ms per step, median of the steady state",
     }
+    # separate runs (no per-step counts): the step and its compiles
     assert situ["compileSteps"] == [{"side": "compiled", "index": 0, "text": "step 0: 3.1 s, compiled 1 time"}]

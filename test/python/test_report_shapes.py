@@ -74,6 +74,7 @@ PARTS = {
     in_situ.NoStep: "#/$defs/inSitu/properties/noStep",
     in_situ.MedianText: "#/$defs/inSitu/properties/medianText",
     in_situ.CompileStep: "#/$defs/inSitu/properties/compileSteps/items",
+    in_situ.StepPoint: "#/$defs/inSitu/properties/stepPoints/items",
     in_situ.RegionInSitu: "#/$defs/inSitu",
     in_situ.ReportInSitu: "#/properties/inSitu",
     region.RegionCall: "#/$defs/regionCall",

@@ -110,8 +110,8 @@ def test_on_cpu_the_work_is_the_outermost_ops_and_a_compiled_graph_counts_as_one
     assert work == {"device": "cpu", "steps": 1, "workMsPerStep": 0.5, "kernelsPerStep": 3.0, "profiledStepMs": 1.0}
     out = step_work.compare(work, work, {"eagerMs": 1.0, "compiledMs": 1.0})
     assert out and out["text"].startswith(
-        "3 → 3 ops per step; under the profiler (steps of 1 ms → 1 ms, its overhead included) ops took "
-        "50% → 50% of the profiled step"
+        "3 → 3 ops per step; a profiled step took 1 ms → 1 ms, the profiler's own overhead in it (without it "
+        "1 ms → 1 ms), and ops took 50% → 50% of the profiled step"
     )
     assert "no separate GPU" in out["text"] and not out["eager"]["launchBound"]
     # the profiler's overhead is in every CPU op: a steady step 100x shorter than the profiled one (serve_script on

@@ -220,6 +220,11 @@ def test_in_situ_under_torchrun_switches_every_rank_on_the_same_call(tmp_path: P
     ]
     job = interleaved.compare(interleaved.slowest_calls([region["calls"], own_regions[1]["calls"]]), 40)
     assert situ["step"] == job["step"] and situ["steadySteps"] == job["steadySteps"]
+    # whose each drawn step is: the rank whose step time it is (review 3B M2)
+    times = [{c["index"]: c.get("stepMs") for c in r} for r in (region["calls"], own_regions[1]["calls"])]
+    for point in situ["stepPoints"]:
+        assert times[point["rank"]][point["index"]] == max(t[point["index"]] for t in times), point
+    assert sum(p["counted"] for p in situ["stepPoints"]) == sum(situ["steadySteps"].values())
     assert situ["step"] is not None and situ["step"]["low"] <= situ["step"]["speedup"] <= situ["step"]["high"]
     assert situ["work"] is not None and situ["work"]["eager"]["device"] == "cpu"  # the headline rank's own windows
     assert _left_over(tmp_path, run) == []

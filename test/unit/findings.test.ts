@@ -7,6 +7,7 @@ import {
   findingHover,
   findingMessage,
   findingText,
+  quotedLine,
 } from '../../extension/present/findings.ts';
 import { checkReport, type GraphBreak, type ModeResult, type Report } from '../../extension/shared/report.ts';
 import { digestReport, formatDigest } from '../../extension/present/reportDigest.ts';
@@ -437,4 +438,23 @@ test("recompiles recorded at one line are one Problems entry saying the sizes in
   assert.match(hover, /\*\*Fix:\*\* If that dimension varies in use, mark it dynamic/);
   assert.match(hover, /> \*\*PyTorch's words:\*\* tensor 'x' size mismatch at index 1\. expected 16, actual 32/);
   assert.match(formatDigest(digestReport(report)), / {2}recompile ×7: Input 'x' changed size in dimension 1: 16 → 32/);
+});
+
+test("the hover quotes PyTorch's words in about one line: a long message its heading, '…' where words were left out", async () => {
+  // review 4A M10: graphbreak.py's item break quoted whole ran to a second line, cut at the hover's bottom edge
+  const { report } = await loadReport(path.resolve(__dirname, '../fixtures/reports/graphbreak-cpu/report.json'));
+  const item = collectFindings(report).find((f) => f.kind === 'graph-break' && f.line === 22)!;
+  const quote = findingHover(item)
+    .split('\n')
+    .find((l) => l.startsWith("> **PyTorch's words:**"));
+  assert.equal(
+    quote,
+    "> **PyTorch's words:** Unsupported Tensor.item\\(\\) call with capture\\_scalar\\_outputs=False …",
+  );
+  // a short one, whole (a guard's own ": " kept)
+  assert.equal(
+    quotedLine('self.calls == 16 (guard from: self.calls += 1)'),
+    'self.calls == 16 (guard from: self.calls += 1)',
+  );
+  assert.equal(quotedLine('first line\n  second line'), 'first line …');
 });

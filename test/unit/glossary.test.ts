@@ -61,6 +61,7 @@ test("how the numbers were made is said once, in the glossary: the panel's notes
     /^replayed: the region's calls made again, back to back, on inputs saved from the script's own calls/,
   );
   assert.deepEqual(explanationsOf('next run'), [explanation('next run')]);
-  assert.match(explanation('next run'), /speedup = eager's fastest round \/ compiled's fastest round/);
+  // review 4A F11: plain words, not the code's ("fastest round … over interleaved pairs")
+  assert.match(explanation('next run'), /speedup: eager's time ÷ compiled time, each side's fastest of its runs/);
   assert.throws(() => explanation('no such term'));
 });

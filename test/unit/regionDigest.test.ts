@@ -8,7 +8,7 @@ import { digestRegion, formatRegion, formatScriptDigest, runSummary } from '../.
 import { regionStory } from '../../extension/present/regionStory.ts';
 import { regionHeadline, runHeadline } from '../../extension/present/headline.ts';
 import { formatSpeedup } from '../../extension/present/numbers.ts';
-import { lensTitle, shortLine } from '../../extension/present/lensLine.ts';
+import { lensTitle, shortLine, targetLenses } from '../../extension/present/lensLine.ts';
 import type { Region, Report } from '../../extension/shared/report.ts';
 import { cellPosition, placeLabel } from '../../extension/shared/sourcePlace.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
@@ -307,6 +307,13 @@ test("an answer from before the user's edit: the note and the answer fit the lin
   // reportC R5: the before-edit lens "from the run before your edit: re-run to chec" pushed the verdict out of view;
   // the action ("▶ Compile & Profile Script | ") now comes after the answers
   assert.ok(`${BEFORE_EDIT_LENS} | `.length <= '▶ Compile & Profile Script | '.length, BEFORE_EDIT_LENS);
+});
+
+test("a target function's lens line: the answer first, the action last, as on a script region's line", () => {
+  // review 4A F6: "▶ Compile & Profile | no verdict: 0.19×, host busy, not trusted" (a narrow editor cut the answer)
+  assert.deepEqual(targetLenses({ beforeEdit: false }), ['answer', 'profile']);
+  assert.deepEqual(targetLenses({ beforeEdit: true }), ['before-edit', 'answer', 'profile']);
+  assert.deepEqual(targetLenses(undefined), ['profile']);
 });
 
 test('a region with an in-situ number carries no notMeasured label: a replay that could not run is said as that', async () => {

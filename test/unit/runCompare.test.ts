@@ -7,53 +7,88 @@ import type { Report } from '../../extension/shared/report.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 
 const fixture = async (name: string): Promise<Report> =>
-  (await loadReport(path.resolve(__dirname, '../fixtures/reports', name, 'report.json'))).report;
+  (await loadReport(path.resolve(__dirname, '../fixtures', name, 'report.json'))).report;
 
-test("two target runs: each mode's speedup, time per call and kernels per step side by side; breaks and recompiles gone and added", async () => {
-  const [graphbreak, recompile] = [await fixture('graphbreak-cpu'), await fixture('recompile-cpu')];
-  const text = compareRuns(graphbreak, recompile);
-  // a heading of the file alone, each run's time on its own line (report3B M13: a 4-line heading in a narrow column)
-  assert.match(text, /^# mlp\.py\n\nbefore, 2026-11-22 \d\d:21:00: .*\nafter, 2026-11-22 \d\d:17:26: /);
-  // the tab says what it compares, named as the runs' tabs name them (the runner's target.displayName), at the times they say (report3B
-  // M13: "Preview Untitled-1")
+const row = (block: { rows: { measure: string; values: [string, string] }[] }, measure: string) =>
+  block.rows.find((r) => r.measure === measure)?.values;
+
+test("two target runs: each run's verdict, each mode's number, time per call and counts side by side; breaks and recompiles gone and added", async () => {
+  const [graphbreak, recompile] = [await fixture('reports/graphbreak-cpu'), await fixture('reports/recompile-cpu')];
+  const later = new Date(new Date(recompile.createdAt).getTime() + 3600_000);
+  const compared = compareRuns(graphbreak, recompile, later);
+  assert.equal(compared.name, 'mlp.py');
+  // each run at the time its Runs view row says, its day said only when not today (report4B P13)
+  assert.match(compared.runs[0].when, /^\d\d:21:00$/);
+  assert.match(compared.runs[1].when, /^\d\d:17:26$/);
+  const nextYear = compareRuns(graphbreak, recompile, new Date('2027-01-05T12:00:00Z'));
+  assert.match(nextYear.runs[0].when, /^Nov 2\d 2026 \d\d:21:00$/);
+  assert.match(nextYear.runs[1].when, /^\d\d:17:26$/);
+  // a target's run says its verdict in the runner's headline (report/sentences.py), as the Runs view does
+  assert.equal(compared.runs[0].headline, graphbreak.headline);
+  assert.match(compared.runs[1].headline!, /^stay eager: 0\.78× per call with default \(0\.66–0\.90×\)/);
+  // the tab says what it compares, named as the runs' tabs name them (targetWords), at the times they say (report4B
+  // M13: "Preview Compile Lens: compare …"); the day once, where both runs are of one day but not today
+  assert.match(compareTitle(graphbreak, recompile, later), /^Compare recompile \d\d:21:00 → \d\d:17:26$/);
   assert.match(
-    compareTitle(graphbreak, recompile, new Date(recompile.createdAt)),
-    /^Compile Lens: compare recompile \d\d:21:00 → \d\d:17:26$/,
+    compareTitle(graphbreak, recompile, new Date('2027-01-05T12:00:00Z')),
+    /^Compare recompile Nov 2\d 2026 \d\d:21:00 → \d\d:17:26$/,
   );
-  // the runner's words for each mode's number (report/sentences.py)
-  assert.match(
-    text,
-    /^\| speedup \| 1\.30× per call with default \\\(1\.05–1\.49×\\\) \| 0\.78× per call with default \\\(0\.66–0\.90×\\\) \|$/m,
+  // the runner's words for each mode's number (report/sentences.py), and the quantities compared
+  const [mode] = compared.blocks;
+  assert.equal(mode!.title, 'default');
+  assert.deepEqual(mode!.answer, [
+    '1.30× per call with default (1.05–1.49×)',
+    '0.78× per call with default (0.66–0.90×)',
+  ]);
+  assert.deepEqual(row(mode!, 'kernels / step'), ['15 → 12', '3 → 3']);
+  assert.deepEqual(row(mode!, 'graph breaks'), ['3', '0']);
+  assert.deepEqual(row(mode!, 'recompiles'), ['2', '1']);
+  assert.deepEqual(
+    mode!.rows.map((r) => r.measure),
+    ['per call', 'kernels / step', 'compile', 'graphs', 'graph breaks', 'recompiles'],
   );
-  assert.match(text, /^\| kernels \/ step \| 15 → 12 \| 3 → 3 \|$/m);
-  assert.match(text, /^\| graph breaks \| 3 \| 0 \|$/m);
-  assert.match(text, /^\| recompiles \| 2 \| 1 \|$/m);
-  const gone = text.slice(text.indexOf('Gone (5):'), text.indexOf('Added'));
-  assert.equal(gone.match(/^- graph break at graphbreak\.py:/gm)?.length, 3);
-  assert.equal(gone.match(/^- recompile at graphbreak\.py:24/gm)?.length, 2);
-  assert.match(text, /Added \(1\):\n- recompile at mlp\.py:13: Input 'x' changed size in dimension 0 from 32 to 64/);
+  assert.equal(compared.gone.filter((s) => s.startsWith('graph break at graphbreak.py:')).length, 3);
+  assert.equal(compared.gone.filter((s) => s.startsWith('recompile at graphbreak.py:24')).length, 2);
+  assert.deepEqual(compared.added, [
+    "recompile at mlp.py:13: Input 'x' changed size in dimension 0 from 32 to 64; the compiled code was specialised to 32.",
+  ]);
+  assert.equal(compared.sameSites, null);
 });
 
-test('two script runs: regions matched by name and line, one only in the earlier run; the same sites said once', async () => {
-  // a real run of train_small.py (test/fixtures/recorded/README.md), and the same run without its step region
-  const before = (await loadReport(path.resolve(__dirname, '../fixtures/recorded/train_small-cpu/report.json'))).report;
+test("two script runs: regions by function and line, each run's answer in the runner's words, the facts that changed", async () => {
+  // a real run of train_small.py (test/fixtures/recorded/README.md), and the same run without its step region and
+  // with one call fewer of normalize
+  const before = await fixture('recorded/train_small-cpu');
+  const normalize = before.regions!.find((r) => r.name === 'normalize')!;
   const after: Report = {
     ...before,
     createdAt: '2026-11-29T11:00:00+00:00',
-    regions: before.regions!.filter((r) => r.name !== 'step'),
+    regions: before
+      .regions!.filter((r) => r.name !== 'step' && r !== normalize)
+      .concat({
+        ...normalize,
+        facts: normalize.facts!.map((f) => f.replace('2 calls', '1 call')),
+      }),
   };
-  const text = compareRuns(before, after);
-  assert.match(
-    text,
-    /### TinyTransformer \\\(line 37\\\)\n\n\| \| before \| after \|\n\|---\|---\|---\|\n\| speedup \| too noisy to say, 2\.64× per call replayed .* \| too noisy to say, 2\.64× per call replayed .* \|\n/,
+  const compared = compareRuns(before, after, new Date('2026-11-29T12:00:00+00:00'));
+  // a script's run headline is one region's (" — r0 TinyTransformer", report4B P13): its regions' blocks say each
+  assert.deepEqual(
+    compared.runs.map((r) => r.headline),
+    [null, null],
   );
-  // the region's speedup cell is its headline (no number: the runner's one line), as the markdown escapes it
-  const step = before.regions!.find((r) => r.name === 'step')!.headline!.replace(/[()+]/g, '\\$&');
-  assert.ok(
-    text.includes(
-      `### step \\(line 40\\)\n\n| | before | after |\n|---|---|---|\n| speedup | ${step} | not in this run |`,
-    ),
-    text,
-  );
-  assert.match(text, /The same \d+ sites in both runs\./);
+  const titles = compared.blocks.map((b) => b.title);
+  assert.deepEqual(titles, ['TinyTransformer (line 37)', 'step (line 40)', 'Counter (line 45)', 'normalize (line 46)']);
+  const [model, step, , norm] = compared.blocks;
+  // each run's answer: the region's headline, verdict first, as the runner wrote it
+  const headline = (name: string) => before.regions!.find((r) => r.name === name)!.headline!;
+  assert.deepEqual(model!.answer, [headline('TinyTransformer'), headline('TinyTransformer')]);
+  assert.match(model!.answer[0], /^no verdict: too noisy to say, 2\.64× per call replayed/);
+  assert.deepEqual(model!.changed, [[], []]);
+  // a region in one run only: its answer says so, its cells are empty, nothing "changed" is listed
+  assert.deepEqual(step!.answer, [headline('step'), 'not in this run']);
+  assert.deepEqual(row(step!, 'recompiles'), ['7', '']);
+  assert.deepEqual(step!.changed, [[], []]);
+  // the runner's facts that differ, each run's own
+  assert.deepEqual(norm!.changed, [['2 calls'], ['1 call']]);
+  assert.deepEqual([compared.gone, compared.added, compared.sameSites], [[], [], 'The same 4 sites in both runs.']);
 });

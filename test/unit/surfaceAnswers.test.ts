@@ -165,7 +165,7 @@ function paysBackText(answer: Answer | undefined): string | null {
   return pays?.steps === undefined ? null : formatBreakEven(pays.steps, pays.unit === 'call' ? 'call' : 'step');
 }
 
-const PAYS_BACK = /(?:pays back after|break-even(?: after)?:?) (\d[\d,]* (?:steps?|calls?|tokens?))\b/g;
+const PAYS_BACK = /(?:pays back after|break-even(?: after)?:?) ((?:about )?\d[\d,]* (?:steps?|calls?|tokens?))\b/g;
 
 /** A time said as compiling: "6.5 s compiling", "Its 2.4 s compile", "compile 3.4 s", "compile inside the script: 3.1 s",
  *  "Call 0 compiled (3.7 s)", "recompiled for batch 8 (343 ms", "530 ms went to compiling", "compiling took 1.2 s". */

@@ -73,9 +73,14 @@ function regionSaid(report: Report, region: Region): Said[] {
   // the compare's block: its per-call row is of the measurement its speedup row names
   const block = compareText(report)
     .split('### ')
-    .find((b) => b.startsWith(`${d.name}${d.line !== null ? ` (line ${d.line})` : ''}\n`));
-  const cell = (measure: string) => new RegExp(String.raw`^\| ${measure} \| (.*?) \|`, 'm').exec(block ?? '')?.[1];
-  const [speedup, perCall] = [cell('speedup') ?? '', cell('per call') ?? ''];
+    .find((b) =>
+      b.startsWith(
+        `${d.name}${d.line === null ? '' : ` (${d.cell === null ? '' : `cell ${d.cell + 1}, `}line ${d.line})`}\n`,
+      ),
+    );
+  const cell = (measure: string) => new RegExp(String.raw`^${measure}: (.*?)(?: \||$)`, 'm').exec(block ?? '')?.[1];
+  const [speedup, perCall] = [cell('before') ?? '', cell('per call') ?? ''];
+  if (!block || !speedup) throw new Error(`${region.id}: no compare block or answer in\n${compareText(report)}`);
   const compared = saidIn('compare', speedup);
   said.push(...compared);
   const time = /^(\d[\d,]*(?:\.\d+)? ms)(?:\/(step|token))?$/.exec(perCall);

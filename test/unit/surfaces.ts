@@ -96,6 +96,20 @@ export function surfaces(report: Report): Record<string, string> {
 
 export const number = (text: string): number => Number(text.replace(/,/g, ''));
 
-/** The compare's markdown read as text. */
-export const compareText = (report: Report): string =>
-  compareRuns(report, report).replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1');
+/** The compare of a run with itself, as its panel's text reads (webview/runCompare.ts): a block per region or mode
+ *  ("### title", a line per run's answer, "measure: before | after"), then the sites. */
+export function compareText(report: Report): string {
+  const c = compareRuns(report, report);
+  return [
+    `# Compare ${c.name}`,
+    ...c.runs.map((r, k) => `${k ? 'after' : 'before'} ${r.when}${r.headline ? `: ${r.headline}` : ''}`),
+    ...c.blocks.flatMap((b) => [
+      `### ${b.title}`,
+      ...b.answer.map((a, k) => `${k ? 'after' : 'before'}: ${a}`),
+      ...b.rows.map((r) => `${r.measure}: ${r.values.join(' | ')}`),
+      ...b.changed.map((facts, k) => (facts.length ? `${k ? 'after' : 'before'} changed: ${facts.join(' · ')}` : '')),
+    ]),
+    ...c.gone,
+    ...c.added,
+  ].join('\n');
+}

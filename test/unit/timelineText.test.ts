@@ -1,5 +1,7 @@
-// The axis's step labels (webview/timelineText.ts axisLayout): whole, or their number once a whole label has said
-// what the numbers count, the same form from then on, and none past the pane's edge; the stretch before the trace's
+// The axis's step labels (webview/timelineText.ts axisLayout): every step in view labelled, whole or by its number
+// once a whole label has said what the numbers count, the same form from then on, steps too close for a label each
+// one label for the run of them ("2–3"), none cut and none past the pane's edge, the step the view begins inside
+// named at its left; the stretch before the trace's
 // first step named, not a negative time; and the marks' lane (webview/overlays.ts markTexts): the focused mark labelled.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -11,16 +13,22 @@ import { axisLayout, type Measure, type StepEdge } from '../../webview/timelineT
 const m: Measure = { width: (text) => 6 * text.length, ascent: 8, descent: 3 };
 const ink = { colour: '#000', alpha: 1 };
 
-const stepLabels = (xs: number[], width: number, left = 0): string[] => {
+/** The step labels drawn for step lines at `xs` (steps 1, 2, …); `begun`: the view begins inside step 1, at `left`. */
+const stepTexts = (xs: number[], width: number, left = 0, begun = false): { text: string; x: number; w: number }[] => {
   const steps: StepEdge[] = xs.map((x, k) => ({
     x,
     label: `step ${k + 1}`,
     short: String(k + 1),
-    before: k === 0 ? 'before step 1' : null,
+    before: k === 0 && !begun ? 'before step 1' : null,
+    ...(k === 0 && begun ? { begun } : {}),
   }));
-  const { texts } = axisLayout([], steps, { left, width, height: 100 }, m, ink, []);
-  return texts.map((t) => t.text);
+  const { texts, lines } = axisLayout([], steps, { left, width, height: 100 }, m, ink, []);
+  // a line for each step begun in view, none for the one begun before it
+  assert.equal(lines.length, xs.length - (begun ? 1 : 0));
+  return texts.map(({ text, x, w }) => ({ text, x, w }));
 };
+const stepLabels = (xs: number[], width: number, left = 0, begun = false): string[] =>
+  stepTexts(xs, width, left, begun).map((t) => t.text);
 
 test('room for every whole label: each whole', () => {
   assert.deepEqual(stepLabels([0, 100, 200], 400), ['step 1', 'step 2', 'step 3']);
@@ -30,14 +38,26 @@ test('a step too narrow for its whole label: numbers from there on', () => {
   assert.deepEqual(stepLabels([0, 100, 120, 300], 500), ['step 1', '2', '3', '4']);
 });
 
-test('a step with no room even for its number: the steps after it say numbers, not "step 3"', () => {
-  assert.deepEqual(stepLabels([0, 100, 104, 300], 500), ['step 1', '3', '4']);
+test('steps with no room for a number each: one label for the run of them, numbers from there on', () => {
+  assert.deepEqual(stepLabels([0, 100, 104, 300], 500), ['step 1', '2–3', '4']);
+  assert.deepEqual(stepLabels([0, 100, 104, 106, 300], 500), ['step 1', '2–4', '5']);
+  // the first ones too close for "step 1": the run said whole
+  assert.deepEqual(stepLabels([0, 2, 4, 300], 500), ['steps 1–3', 'step 4']);
+  assert.deepEqual(stepLabels([0, 2, 4, 70], 90), ['steps 1–3', '4']);
 });
 
-test("the last step at the pane's edge: its whole label or none, never a lone number", () => {
-  assert.deepEqual(stepLabels([0, 480], 500), ['step 1']);
+test("the last step near the pane's edge: its whole label or its number, ending at the edge where no room is right of its line", () => {
   assert.deepEqual(stepLabels([0, 440], 500), ['step 1', 'step 2']);
+  assert.deepEqual(stepLabels([0, 480], 500), ['step 1', '2']);
   assert.deepEqual(stepLabels([0, 100, 120, 480], 500), ['step 1', '2', '3', '4']);
+  const [, last] = stepTexts([0, 497], 500);
+  assert.deepEqual(last, { text: '2', x: 494, w: 6 });
+  assert.deepEqual(stepLabels([0, 100, 496, 498], 500), ['step 1', 'step 2', '3–4']);
+});
+
+test('the step the view begins inside: named at the left edge, with no line', () => {
+  assert.deepEqual(stepLabels([10, 200], 400, 10, true), ['step 1', 'step 2']);
+  assert.deepEqual(stepLabels([10, 30], 400, 10, true), ['steps 1–2']);
 });
 
 test('the stretch before the first step: "before step 1" left of its line where it fits', () => {

@@ -89,6 +89,25 @@ describe('scanner on real H100 traces', () => {
     }
   });
 
+  test("a repeated compiled call is the call: from its compiled call's start (its guards and set-up) to its last kernel", async () => {
+    // report4A F10: call 1 began at its first launch, 3.2 ms into its "compiled forward", and "Fit to step" cut it
+    for (const file of ['mlp-default.trace.json', 'mlp-reduce-overhead.trace.json']) {
+      const model = await scanTraceFile(fixture(file));
+      assert.equal(model.stepSource, 'repetition');
+      const regions = [...Array(model.count).keys()].filter(
+        (i) => model.depth[i] === 0 && model.names[model.name[i]!]!.startsWith('Torch-Compiled Region'),
+      );
+      assert.equal(regions.length, model.steps.length, file);
+      regions.sort((a, b) => model.start[a]! - model.start[b]!);
+      regions.forEach((i, j) => {
+        const step = model.steps[j]!;
+        const [from, to] = [model.start[i]!, model.start[i]! + model.dur[i]!];
+        assert.equal(step.start, from, `${file} ${step.label} starts with its compiled call`);
+        assert.ok(step.end >= to, `${file} ${step.label} ends at ${step.end}, its compiled call at ${to}`);
+      });
+    }
+  });
+
   test('tracks: one CPU thread per tid, GPU streams named from metadata', async () => {
     const model = await scanTraceFile(fixture('mlp-eager.trace.json'));
     const gpu = model.tracks.filter((t) => t.gpu);
@@ -349,6 +368,8 @@ describe('summary', () => {
     const text = formatTraceSummary(summary);
     assert.match(text, /kernels \/ step {4}7 /);
     assert.match(text, /profiled steps {4}3/);
+    // a library's kernel by what it does, its mangled name after (traceWords.ts)
+    assert.match(text, /library +matrix multiply \(CUTLASS\): void cutlass::Kernel2</);
   });
 
   test('compile spans inside the profiled region (recompile in region)', async () => {

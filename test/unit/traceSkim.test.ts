@@ -111,16 +111,18 @@ describe('first frame from a skim', () => {
     }
   });
 
-  test("a real trace out of time order: the first step's events come from several byte ranges, not the file's head", async () => {
+  test("a real trace out of time order: a step's events come from byte ranges apart, not the file's head", async () => {
     const path = join(FIXTURES, 'mlp-default.trace.json');
     const text = readFileSync(path, 'utf8');
     // CPU ops first, then Python functions, then kernels: the first kernel is written after slices that start later
     assert.ok(text.indexOf('"cat": "python_function"') > text.lastIndexOf('"cat": "cpu_op"'));
     assert.ok(text.indexOf('"cat": "kernel"') > text.lastIndexOf('"cat": "python_function"'));
     const skim = (await skimFile(path))!;
-    const ranges = windowRanges(skim, ...viewWindow(skim.steps, null)!, statSync(path).size);
-    assert.ok(ranges.length >= 3, `${ranges.length} ranges`);
-    const preview = (await (await openTraceFile(path, 0)).preview(null))!;
+    // the second call: the first (its compiled call's set-up included) is most of the trace
+    const view = { step: 1, domain: null };
+    const ranges = windowRanges(skim, ...viewWindow(skim.steps, view)!, statSync(path).size);
+    assert.ok(ranges.length >= 2, `${ranges.length} ranges`);
+    const preview = (await (await openTraceFile(path, 0)).preview(view))!;
     assert.ok(
       preview.kind.some((k, i) => preview.tracks[preview.track[i]!]!.gpu && k !== 0),
       'the window has its kernels',

@@ -66,10 +66,12 @@ describe('compiler views in the report panel', () => {
     // the time held to its "·" and its unit by no-break spaces: the label column wraps before "·" or not at all
     assert.match(labels[0]!, /^forward ·\u00a0[\d.]+\u00a0s$/);
     assert.match(labels[1]!, /^forward, recompile 1 ·\u00a0[\d.]+\u00a0(s|ms)$/);
-    // why it recompiled in the user's terms, PyTorch's words after, then the id, explained (glossary.ts); after them
+    // then why it recompiled in the user's terms, PyTorch's words after, then the id, explained (glossary.ts); after them
     // the phases too narrow to label at this width (narrow.test)
+    // the label whole first (a word longer than the label column ends in "…")
     const recompileTip = (await section.locator('.phase-label').nth(2).getAttribute('title'))!.split('\n');
-    assert.deepEqual(recompileTip.slice(0, 4), [
+    assert.equal(recompileTip[0], labels[1]);
+    assert.deepEqual(recompileTip.slice(1, 5), [
       "Input 'x' changed size in dimension 0 from 8 to 16; the compiled code was specialised to 8.",
       "PyTorch's words: tensor 'x' size mismatch at index 0. expected 8, actual 16",
       "Dynamo's compile id 0/1",
@@ -203,7 +205,15 @@ describe('compiler views in the report panel', () => {
     const gemm =
       'void cutlass::Kernel2<cutlass_80_simt_sgemm_64x64_8x5_tn_align1>(cutlass_80_simt_sgemm_64x64_8x5_tn_align1::Params)';
     const eager = await select(page, 0, gemm, true);
-    assert.match(eager, /^Eager\s+ATen op: aten::linear › aten::addmm\s+In your function forward: anchors\.py:18$/);
+    // the ops as the user knows them, the profiler's names in the hover
+    assert.match(
+      eager,
+      /^Eager\s+ATen op: linear: nn\.Linear › addmm: Linear's matrix multiply with bias\s+In your function forward: anchors\.py:18$/,
+    );
+    assert.equal(await page.locator('.kernel-source .aten-op').getAttribute('title'), 'aten::linear › aten::addmm');
+    // the kernel by what it does; its mangled name kept in what the profiler recorded
+    assert.equal(await page.locator('.details h3').first().innerText(), 'matrix multiply (CUTLASS)');
+    assert.ok((await page.locator('.details .raw-fields').textContent())!.includes(gemm));
     const before = (await record(page)).posted.length;
     await page.locator('.kernel-source button.link', { hasText: 'anchors.py:18' }).click();
     assert.deepEqual((await record(page)).posted.slice(before), [

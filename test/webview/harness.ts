@@ -189,6 +189,8 @@ export async function slicePoint(
   nth = 0,
   onGpu?: boolean,
 ): Promise<{ x: number; y: number }> {
+  // the frame a key or a zoom asked for drawn first: the rows move with the view (a track idle in it is not drawn)
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const local = await page.evaluate(
     ([p, n, k, g]) =>
       (

@@ -99,7 +99,7 @@ const LEGIBLE = `window.__legible = (() => {
         const legend = chart.querySelector('.chart-legend');
         const plot = chart.querySelector('svg:not(.legend-icon)');
         if (!legend || !plot) return [];
-        const drawn = new Set([...plot.querySelectorAll('.mark, .situ-mark, .run, rect.steady')].map(style));
+        const drawn = new Set([...plot.querySelectorAll('.mark, .situ-mark, .situ-point, .run, rect.steady')].map(style));
         return [{
           legend: box(legend),
           headings: [...document.querySelectorAll('h1, h2, h3, h4, summary'), plot].map(box),

@@ -2,14 +2,16 @@
 // script report: tables wrap or stack instead of scrolling sideways, labels never overlap, the legend and the
 // compare tables speak of what a CPU run has (no Triton, cuBLAS or CUDA-graph entries, no rows of zeros).
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import type { FrameLayout } from '../../webview/frameLayout.ts';
 import { contrast, over } from '../../webview/ink.ts';
-import { errorsOf, giveBackBrowser, takeBrowser, openWebview, postTimeline } from './harness.ts';
+import type { Report } from '../../extension/shared/report.ts';
+import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
+import { errorsOf, giveBackBrowser, takeBrowser, openWebview, post, postPanes, postTimeline } from './harness.ts';
 import { applyTheme, THEMES } from './themes.ts';
 
 interface Debug {
@@ -92,6 +94,63 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
     );
     assert.ok(await p.locator('ul.kernels li').count(), 'the report has a kernel list to look at');
     assert.deepEqual(broken, []);
+  });
+
+  test('a range table\'s names wrap between words, never inside a word or a cited line ("(line 2" / "5)")', async () => {
+    // report4A F4: word-break: break-all broke "recompile 1 (line 25)" wherever the line ended
+    const p = await openWebview(browser, { width: WIDTH, height: 900 });
+    page = p;
+    const fixtures = join(ROOT, 'test', 'fixtures');
+    const report = JSON.parse(
+      readFileSync(join(fixtures, 'reports', 'graphbreak-cpu', 'report.json'), 'utf8'),
+    ) as Report;
+    const source = { kind: 'report' as const, reportPath: '/r/graphbreak/report.json' };
+    await post(p, { type: 'report', title: 'graphbreak', source, report, traces: 1 });
+    const trace = await scanTraceFile(join(fixtures, 'traces', 'cpu-graphbreak-default.trace.json'));
+    await postPanes(p, 'graphbreak', source, [{ label: 'default', trace }]);
+    await applyTheme(p, THEMES[0]!);
+    const box = (await p.locator('.pane canvas').first().boundingBox())!;
+    await p.keyboard.down('Shift');
+    await p.mouse.move(box.x + 200, box.y + 40);
+    await p.mouse.down();
+    await p.mouse.move(box.x + box.width - 5, box.y + 40, { steps: 5 });
+    await p.mouse.up();
+    await p.keyboard.up('Shift');
+    await p.locator('.range-summary').waitFor();
+    const { broken, cited, whole } = await p.evaluate(() => {
+      const cells = [...document.querySelectorAll<HTMLElement>('.range-table td.name')];
+      const found: string[] = [];
+      for (const cell of cells) {
+        const texts = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+          const text = node.textContent ?? '';
+          // a cited line is one piece; elsewhere each word is
+          const pieces = node.parentElement?.classList.contains('nowrap')
+            ? [{ 0: text, index: 0 }]
+            : [...text.matchAll(/\S+/g)];
+          for (const piece of pieces) {
+            const range = document.createRange();
+            range.setStart(node, piece.index);
+            range.setEnd(node, piece.index + piece[0].length);
+            const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+            const width = rects.reduce((sum, r) => sum + r.width, 0);
+            // on more than one line, though it fits one
+            if (new Set(rects.map((r) => Math.round(r.top))).size > 1 && width <= cell.clientWidth)
+              found.push(`${piece[0]} in "${cell.textContent}"`);
+          }
+        }
+      }
+      const wrapped = cells.filter(
+        (c) => /\(line \d+\)/.test(c.textContent ?? '') && c.getClientRects()[0]!.height > 20,
+      );
+      const whole = [...document.querySelectorAll('.range-table td.name .nowrap')].map((n) => n.textContent);
+      return { broken: found, cited: wrapped.length, whole };
+    });
+    // names that wrap, among them one that cites its line
+    assert.ok(cited > 0, 'a name citing its line wraps at this width');
+    assert.deepEqual(broken, []);
+    // a cited line is one piece, never broken where the line ends
+    assert.ok(whole.includes('(line 25)') && whole.includes('(lines 21, 22)'), whole.join(', '));
   });
 
   test('CPU words only: the legend lists what the traces hold, the compare tables have no rows of zeros', async () => {
@@ -271,6 +330,38 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
     assert.deepEqual(seen.split, []);
   });
 
+  test('compile-phase row labels: one column for every row, wrapped between words, never inside one', async () => {
+    const p = await openNarrow('ddp-ranks-cpu', 'section.compile-timeline');
+    const seen = await p.locator('section.compile-timeline').evaluate((box) => {
+      // the row labels in one column, every word on one line ("DistributedDataParall / el" broke one)
+      const labels = [...box.querySelectorAll('.phase-row .phase-label')];
+      const columns = [
+        ...new Set(
+          labels.map((l) => {
+            const r = l.getBoundingClientRect();
+            const track = l.parentElement!.querySelector('svg.phase-track')!.getBoundingClientRect();
+            return `${Math.round(r.left)}–${Math.round(r.right)} | ${Math.round(track.left)}`;
+          }),
+        ),
+      ];
+      const broken = labels.flatMap((label) => {
+        const words: string[] = [];
+        const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode())
+          for (const word of n.textContent!.matchAll(/[^\s\u00a0]+/g)) {
+            const range = document.createRange();
+            range.setStart(n, word.index);
+            range.setEnd(n, word.index + word[0].length);
+            if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) words.push(word[0]);
+          }
+        return words;
+      });
+      return { columns, broken };
+    });
+    assert.equal(seen.columns.length, 1, `one label column: ${seen.columns.join(', ')}`);
+    assert.deepEqual(seen.broken, [], 'words broken across lines');
+  });
+
   test("compile phases: the generated code's loading in a colour of its own, in the legend; what the log names inside a bar and what is too narrow to label, in the hovers", async () => {
     const p = await openNarrow('fused-cpu', 'section.compile-timeline');
     await p.waitForTimeout(100); // the labels are fitted after layout
@@ -279,6 +370,7 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
         tip: g.querySelector('title')?.textContent ?? '',
         fill: getComputedStyle(g.querySelector('rect')!).fill,
         hidden: g.querySelector('text')?.style.display === 'none' ? g.querySelector('text')!.textContent : null,
+        shown: g.querySelector('text')?.style.display === 'none' ? null : g.querySelector('text')!.textContent,
         row: [...box.querySelectorAll('.phase-row')].findIndex((r) => r.contains(g)),
       }));
       const legend = [...box.querySelectorAll('.phase-legend .legend-entry')].map((e) => ({
@@ -303,6 +395,16 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
     assert.match(
       codegen,
       /Inside it the log names 10 × C\+\+ compile: 11\.8 s of 54\.6 s; it names no step of the other 42\.8 s \(/,
+    );
+    // a bar too narrow for its whole label, with room for its time: labelled by its time (its colour says the rest)
+    assert.deepEqual(
+      seen.bars.filter((b) => b.tip.startsWith('Inductor: load module: 6.8 s')).map((b) => b.shown),
+      ['6.8 s'],
+    );
+    // a label left of a recompile's bar, though a thinner bar begins where it does (the wider one's, not that one's)
+    assert.ok(
+      seen.bars.some((b) => b.row === 2 && b.shown?.startsWith('backend compile')),
+      JSON.stringify(seen.bars.filter((b) => b.row === 2)),
     );
     // a label too narrow to show is read in its row's hover
     const hidden = seen.bars.filter((b) => b.hidden !== null);

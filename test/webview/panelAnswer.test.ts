@@ -49,6 +49,19 @@ describe('one answer per region, in the runner’s words', () => {
     // the answer's reason, in any of its wordings (headline, sentence, the run's recommendation), once on the panel
     assert.equal(occurrences(await page.locator('body').innerText(), 'it would wait in its collectives'), 1);
     assert.equal(await page.locator('p.recommendation').count(), 0, "a script's answer is its regions'");
+    // review 3B M2: the step chart is the slowest rank's at each step, the call chart rank 0's; each says whose, and
+    // step 3's compile mark says which rank compiled (rank 1; rank 0 waited on it)
+    const box = page.locator('section.region[data-region="r0"]');
+    assert.equal(await box.locator('.in-situ-chart p.chart-whose').innerText(), region.inSitu!.ranksText);
+    assert.equal(
+      await box.locator('svg.in-situ circle.situ-mark[data-call="3"] > title').textContent(),
+      region.inSitu!.compileSteps!.find((c) => c.index === 3)!.text,
+    );
+    assert.match(region.inSitu!.compileSteps!.find((c) => c.index === 3)!.text, /compiled 2 times on rank 1,/);
+    assert.match(
+      await box.locator('svg.first-calls').locator('..').locator('.chart-legend').innerText(),
+      /rank 0's calls/,
+    );
     assert.deepEqual(errorsOf(page), []);
     await page.close();
   });
@@ -121,6 +134,13 @@ describe('tables say what their rows hold', () => {
       /\(eager \d+\.\d+ ms\)/,
       "eager's time in its mode's row",
     );
+    // review 4A F11: the legend is the runner's plain sentence (report.speedupNote), not the code's words
+    const legend = readReport('reports/fused-cpu').speedupNote!;
+    assert.match(
+      legend,
+      /^Speedup: eager's time ÷ compiled time, each side's fastest of \d+ runs, the two taking turns/,
+    );
+    assert.equal(await fused.locator('section.report > p.note').first().innerText(), legend);
     await fused.close();
   });
 
@@ -167,17 +187,17 @@ describe('the in-situ chart draws what the runner found', () => {
       const { legend, steady } = drawn[region.id]!;
       assert.equal(region.inSitu!.step ?? null, null, `${region.id}: the runner found no steady step`);
       assert.equal(steady, 0, `${region.id}: nothing shaded`);
-      assert.ok(!legend.includes('steady state'), `${region.id}: ${legend.join(', ')}`);
+      assert.ok(!legend.some((l) => l.startsWith('steady state')), `${region.id}: ${legend.join(', ')}`);
       const eagerSteps = region.inSitu!.series!.eager.filter((p) => p[1] !== null && p[1] > 0).length;
       assert.equal(legend.includes('compiling off (eager)'), eagerSteps > 0, `${region.id}: ${legend.join(', ')}`);
     }
     assert.ok(drawn['r0']!.legend.includes('compiling off (eager)'), 'r0 has eager steps');
     await page.close();
-    // a region with steady steps both ways shades them, and names the shading
+    // a region with steady steps both ways shades them (each run of counted steps), and names the shading
     const steady = await openReport('recorded/serve_script-cpu');
     const [chart] = Object.values(await charts(steady));
-    assert.equal(chart!.steady, 1);
-    assert.ok(chart!.legend.includes('steady state'));
+    assert.ok(chart!.steady > 1, `${chart!.steady} shaded runs`);
+    assert.ok(chart!.legend.includes('steady state (the steps counted)'), chart!.legend.join(', '));
     await steady.close();
   });
 

@@ -157,6 +157,10 @@ describe('script regions in the report panel', () => {
       [1, 2, 3, 4, 5, 6, 7],
     );
 
+    // review 4B P3: r1's failed replay said once, in its sentence; the row says it failed
+    const r1Box = page.locator('section.region[data-region="r1"]');
+    assert.match(await r1Box.locator('p.answer').innerText(), /Measuring default failed: no compiled code ran/);
+    assert.equal(await r1Box.locator('table.region-measurements td.error').innerText(), 'failed');
     assert.match(
       await page.locator('section.region[data-region="r2"] p.answer').innerText(),
       /^No verdict\b.*Counter\.calls/,
@@ -216,6 +220,8 @@ describe('script regions in the report panel', () => {
     const steady = readReport(rank).regions![0]!.steadyState!;
     assert.equal(steady.fromCall, 4);
     const page = await openReport(rank);
+    // review 4B P5: the heading says which rank's report this is (the runner's titleText)
+    assert.match(await page.locator('section.report h2').innerText(), /^ddp_train, rank 1 of 4 — /);
     const box = page.locator('section.region[data-region="r0"]');
     const shade = box.locator('svg.first-calls rect.steady');
     assert.equal(await shade.locator('title').textContent(), steady.said);
@@ -377,7 +383,8 @@ describe('in situ in the report panel', () => {
     const box = page.locator('section.region[data-region="r0"]');
     assert.match(
       situ.lines![0]!,
-      /^in situ \(6 pairs of adjacent eager\/compiled blocks in this run, one signature\): too noisy to say, 0\.94× per step in situ/,
+      // its number and "too noisy to say" are the answer's sentence's, said once there (review 4C X3): times here
+      /^in situ \(6 pairs of adjacent eager\/compiled blocks in this run, one signature\): 0\.639 ms → 0\.678 ms per step/,
     );
     // an indented line is an item under the line above it (its indent the list's)
     assert.equal(await box.locator('.in-situ-lines').innerText(), situ.lines!.map((l) => l.trimStart()).join('\n'));
@@ -396,10 +403,8 @@ describe('in situ in the report panel', () => {
       ['eager', 32, true],
       ['compiled', 31, true],
     ]);
-    assert.equal(
-      await overlay.locator('rect.steady > title').textContent(),
-      `steady state from call ${situ.steadyFromCall}\n${situ.lines![0]}`,
-    );
+    for (const title of await overlay.locator('rect.steady > title').allTextContents())
+      assert.equal(title, `steady state from call ${situ.steadyFromCall}\n${situ.lines![0]}`);
     // each median and the compile step say what the runner wrote for them (schema 1.25, report/chart_text.py)
     assert.deepEqual(await overlay.locator('line.steady-median > title').allTextContents(), [
       'as written (compiled): 0.678 ms per step, median of the steady state',
@@ -409,7 +414,7 @@ describe('in situ in the report panel', () => {
     assert.equal(await overlay.locator('circle.situ-mark.compiled').count(), 1);
     assert.equal(
       await overlay.locator('circle.situ-mark.compiled > title').textContent(),
-      'step 0: 3.8 s, compiled 1 time',
+      'step 0: 3.8 s, compiled 1 time; left out of the steady state: a step in the compiled warm-up',
     );
     assert.equal(await overlay.getAttribute('data-scale'), 'log');
     // a log axis labels whole decades only: d3's 2, 3, … 9 labels printed over each other in this short chart
@@ -420,6 +425,56 @@ describe('in situ in the report panel', () => {
       `y labels are decades: ${labels.join(' | ')}`,
     );
     assert.deepEqual(errorsOf(page), []);
+  });
+
+  test('one steady state per region: the steps shaded are the ones the number counted, one median in words and lines', async () => {
+    // review 3C N2: the overlay shaded every step from call 3, the 100-200 ms steps the lines leave out among them;
+    // review 3B M1: the story's "from call 3 … 0.536 ms" beside the call chart's band from call 20 at 0.48 ms
+    const region = readReport(SERVE).regions![0]!;
+    const situ = region.inSitu!;
+    const page = await openReport(SERVE);
+    const box = page.locator('section.region[data-region="r0"]');
+    const shaded = await box
+      .locator('svg.in-situ rect.steady')
+      .evaluateAll((nodes) =>
+        nodes.map((n) => [Number((n as SVGElement).dataset['from']), Number((n as SVGElement).dataset['to'])]),
+      );
+    const left = situ.stepPoints!.filter((p) => !p.counted);
+    assert.ok(left.length > 10 && shaded.length > 1, 'the recording has steps left out inside its steady state');
+    for (const p of left)
+      assert.ok(!shaded.some(([from, to]) => from! <= p.index && p.index <= to!), `step ${p.index} is shaded`);
+    for (const p of situ.stepPoints!.filter((p) => p.counted))
+      assert.ok(
+        shaded.some(([from, to]) => from! <= p.index && p.index <= to!),
+        `step ${p.index} is not shaded`,
+      );
+    // each left-out step drawn hollow, its reason in the runner's words (the compile step's under its compile mark)
+    const hollow = (
+      await box
+        .locator('svg.in-situ circle.situ-point.left-out')
+        .evaluateAll((nodes) =>
+          nodes.map((n) => [Number((n as SVGElement).dataset['call']), n.querySelector('title')?.textContent]),
+        )
+    ).sort((a, b) => (a[0] as number) - (b[0] as number));
+    const compiled = new Set(
+      [...situ.series!.compiled, ...situ.series!.eager].filter((p) => p[2] > 0).map((p) => p[3]!),
+    );
+    assert.deepEqual(
+      hollow,
+      left
+        .filter((p) => !compiled.has(p.index))
+        .sort((a, b) => a.index - b.index)
+        .map((p) => [p.index, p.text]),
+    );
+    // the call chart's steady state is the story's: its start, and its median line at the story's median
+    const steady = region.steadyState!;
+    assert.equal(steady.fromCall, situ.steadyFromCall);
+    const median = Number(await box.locator('svg.first-calls line.steady-median').getAttribute('data-ms'));
+    assert.equal(median, situ.call!.compiledMs);
+    const story = await box.locator('.story').innerText();
+    assert.ok(story.includes(`From call ${steady.fromCall} on, the script's own calls took 0.536 ms compiled`), story);
+    assert.equal(median.toFixed(3), '0.536');
+    await page.close();
   });
 
   test("the runner's in-situ lines (schema 1.24) are the panel's paragraph, word for word", async () => {
@@ -440,7 +495,8 @@ describe('in situ in the report panel', () => {
       // the overlay's steady state says the runner's line for the steps
       const shade = page.locator(`section.region[data-region="${region.id}"] svg.in-situ rect.steady > title`);
       if ((await shade.count()) && region.inSitu!.step) {
-        assert.equal(await shade.textContent(), `steady state from call ${region.inSitu!.steadyFromCall}\n${lines[0]}`);
+        for (const title of await shade.allTextContents())
+          assert.equal(title, `steady state from call ${region.inSitu!.steadyFromCall}\n${lines[0]}`);
         shades++;
       }
     }

@@ -1,11 +1,13 @@
 // Slice colours follow the VS Code theme: the canvas paints with the --vscode-* variables VS Code sets on
 // <body>, and repaints when the theme class changes (light → dark → high contrast); in each default theme the legend's
-// kinds are colours a reader tells apart.
+// kinds are colours a reader tells apart, and a graph break's band is told from the page.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
+import type { FrameLayout } from '../../webview/frameLayout.ts';
+import { contrast, type Rgba } from '../../webview/ink.ts';
 import { KIND_LEGEND } from '../../webview/theme.ts';
 import { deltaE2000 } from './colourDifference.ts';
 import { giveBackBrowser, takeBrowser, openWebview, postPanes, tracesSource } from './harness.ts';
@@ -102,6 +104,45 @@ test("the legend's kinds are colours told apart at a glance in light, dark and h
           close.push(`${names.get(swatches[i]!)} and ${names.get(swatches[j]!)}: ΔE ${difference.toFixed(1)}`);
       }
     assert.deepEqual(close, [], theme.name);
+  }
+  await page.close();
+});
+
+test("a graph break's band is edged in a colour that stands out from the page at 3:1 in light, dark and high contrast", async () => {
+  // report4A N15: the band's faint fill alone was (41,34,18) on high contrast's black, 1.3:1
+  const page = await openWebview(browser, { width: 1400, height: 700 });
+  const model = await scanTraceFile(join(__dirname, '..', 'fixtures', 'traces', 'cpu-graphbreak-default.trace.json'));
+  await postPanes(page, 'graphbreak', tracesSource('d'), [{ label: 'default', trace: model }]);
+  await page.waitForFunction(
+    () => (window as unknown as { __timelineDebug: { marks: unknown } }).__timelineDebug.marks !== null,
+  );
+  for (const theme of THEMES) {
+    await applyTheme(page, theme);
+    // each band edge's pixel, halfway down its longest piece, as the canvas painted it
+    const pixels = await page.evaluate(() => {
+      const { layouts } = (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug;
+      const canvas = document.querySelector('canvas')!;
+      const ratio = canvas.width / canvas.clientWidth;
+      const ctx = canvas.getContext('2d')!;
+      return layouts[0]!.lines
+        .filter((l) => l.role === 'band' && l.y1 - l.y0 >= 4)
+        .map((l) => {
+          const [r, g, b] = ctx.getImageData(
+            Math.floor((l.x + 0.5) * ratio),
+            Math.floor(((l.y0 + l.y1) / 2) * ratio),
+            1,
+            1,
+          ).data;
+          return [r!, g!, b!, 1] as const;
+        });
+    });
+    assert.ok(pixels.length >= 2, `${theme.name}: the band's edges drawn`);
+    const background = theme.colours['editor-background']!;
+    const pageColour = [1, 3, 5].map((k) => parseInt(background.slice(k, k + 2), 16)).concat(1) as unknown as Rgba;
+    for (const pixel of pixels) {
+      const ratio = contrast(pixel, pageColour);
+      assert.ok(ratio >= 3, `${theme.name}: edge ${pixel.join(',')} on ${background} is ${ratio.toFixed(2)}:1`);
+    }
   }
   await page.close();
 });

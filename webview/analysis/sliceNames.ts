@@ -2,8 +2,8 @@
 // ("Torch-Compiled Region: 0/1") by its function, Inductor's run of a compiled graph ("## Call CompiledFxGraph
 // f73ycg… ##") and the kernels it generated ("graph_1_cpp_fused_add_mul_relu_0") by the compiled call they ran in
 // and their place in it, a profiler step ("ProfilerStep#2") as "step 2", the profiler's own span as "profiling",
-// PyTorch's wrappers around a graph by what they do ("TorchDynamo Cache Lookup": "checking the compiled code's
-// guards"). The compiled call is the one enclosing
+// PyTorch's wrappers around a graph and library kernels by what they do (shared/trace/traceWords.ts: "TorchDynamo
+// Cache Lookup" is "checking the compiled code's guards", "sm80_xmma_gemm_…" "matrix multiply (cuBLAS)"). The compiled call is the one enclosing
 // the name's first slice on a CPU thread (for a kernel seen only on a GPU, its launch's): a graph's or kernel's name
 // is its graph's alone, so its first slice speaks for every one. The lines a name cites ("lines 12, 13", "forward
 // after line 24") follow the user's edits, as the report panel's do (shared/movedLines.ts).
@@ -24,20 +24,11 @@ import { lastStartingBy, levelsOf } from '../../extension/shared/trace/levels.ts
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { callsByPlace } from './compiledCalls.ts';
 import { isGraphRun, regionNames, type TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
+import { traceNameWords } from '../../extension/shared/trace/traceWords.ts';
 
 const PROFILER_STEP = /^ProfilerStep#(\d+)$/;
 // the profiler's own span on its track, numbered by its session ("PyTorch Profiler (0)"): the window it recorded
 const PROFILER_SESSION = /^PyTorch Profiler \(\d+\)$/;
-
-// PyTorch's spans around a compiled call's graph, by what they do: they hold the call's time outside its graph
-const WRAPPER_WORDS = new Map([
-  ['TorchDynamo Cache Lookup', "checking the compiled code's guards"],
-  ['Pregraph bytecode', "compiled code's set-up before its graph"],
-  ['AOTDispatcher Runtime Wrapper Prologue', "compiled code's wrapper, before its graph"],
-  ['AOTDispatcher Runtime Wrapper Epilogue', "compiled code's wrapper, after its graph"],
-  ['CompiledFunction', "compiled graph's autograd function (forward)"],
-  ['CompiledFunctionBackward', "compiled graph's backward"],
-]);
 
 /** A profiler step's name in words: "ProfilerStep#2" is "step 2"; steps found otherwise ("call 2") as they are. */
 export function stepWords(name: string): string {
@@ -75,7 +66,7 @@ export function namesSaid(
   model.names.forEach((name, id) => {
     if (PROFILER_STEP.test(name)) shown.set(id, plain(stepWords(name)));
     else if (PROFILER_SESSION.test(name)) shown.set(id, plain('profiling'));
-    else if (WRAPPER_WORDS.has(name)) shown.set(id, plain(WRAPPER_WORDS.get(name)!));
+    else if (traceNameWords(name)) shown.set(id, plain(traceNameWords(name)!));
     else if (isGraphRun(name) || readGeneratedName(name)) wanted[id] = 1;
     else {
       const frame = pythonFrameWords(name);

@@ -312,7 +312,8 @@ interface StepColumns {
 
 /**
  * ProfilerStep# spans when the trace has them; otherwise, when the device kernels' name sequence repeats
- * exactly (N profiled calls of the same model), each repetition becomes a step spanning its launches and kernels.
+ * exactly (N profiled calls of the same model), each repetition becomes a step spanning its launches and kernels
+ * and the compiled call that launches them (widenToCompiledCalls).
  */
 export function findSteps(c: StepColumns): Pick<TraceModel, 'steps' | 'stepSource'> {
   const steps: TraceModel['steps'] = [];
@@ -347,20 +348,62 @@ export function findSteps(c: StepColumns): Pick<TraceModel, 'steps' | 'stepSourc
   const launchOf = new RowsByKey();
   for (let i = 0; i < c.count; i++)
     if (c.kind[i] === SliceKind.RuntimeLaunch && c.correlation[i]! >= 0) launchOf.set(c.correlation[i]!, i);
+  // per call, its first and last launch (its first kernel where none was traced)
+  const launched: { first: number; last: number }[] = [];
   for (let first = 0; first < kernelCount; first += period) {
     let start = Infinity;
     let end = -Infinity;
+    let lastLaunch = -Infinity;
     for (let k = first; k < first + period; k++) {
       const i = byStart[k]!;
       const launch = launchOf.get(c.correlation[i]!);
       start = Math.min(start, c.start[i]!, launch >= 0 ? c.start[launch]! : Infinity);
       end = Math.max(end, c.start[i]! + c.dur[i]!);
+      lastLaunch = Math.max(lastLaunch, launch >= 0 ? c.start[launch]! : c.start[i]!);
     }
     steps.push({ start, end, label: `call ${first / period + 1}` });
+    launched.push({ first: start, last: lastLaunch });
   }
   release(byStart);
   launchOf.release();
+  widenToCompiledCalls(c, steps, launched);
   return { steps, stepSource: 'repetition' };
+}
+
+/** The profiler's span of a call of compiled code (the timeline's "compiled forward"). */
+export const COMPILED_REGION = 'Torch-Compiled Region';
+
+/**
+ * Each repeated call widened to the compiled call that launches it: a "Torch-Compiled Region" holding its first
+ * launch and none of the calls beside it. A call is then the call's CPU span (its guards and set-up, which run
+ * before its first launch) and its kernels, where the kernel span alone started the call milliseconds into its
+ * "compiled forward" (report4A F10). Regions are told by time, not thread: a skim keeps no nesting.
+ */
+function widenToCompiledCalls(
+  c: StepColumns,
+  steps: TraceModel['steps'],
+  launched: readonly { first: number; last: number }[],
+): void {
+  // by name id: a name is tested once, not once per row
+  const isRegion = c.names.map((name) => name.startsWith(COMPILED_REGION));
+  for (let i = 0; i < c.count; i++) {
+    const kind = c.kind[i]!;
+    if ((kind !== SliceKind.CpuOp && kind !== SliceKind.Other) || !isRegion[c.name[i]!] || c.onGpu(i)) continue;
+    const [from, to] = [c.start[i]!, c.start[i]! + c.dur[i]!];
+    // the last call whose first launch is at or after the region's start
+    let j = 0;
+    for (let lo = 0, hi = launched.length; lo < hi;) {
+      const mid = (lo + hi) >> 1;
+      if (launched[mid]!.first < from) lo = j = mid + 1;
+      else hi = mid;
+    }
+    const call = launched[j];
+    if (!call || call.first > to) continue;
+    if ((j > 0 && launched[j - 1]!.last >= from) || (j + 1 < launched.length && launched[j + 1]!.first <= to)) continue;
+    const step = steps[j]!;
+    step.start = Math.min(step.start, from);
+    step.end = Math.max(step.end, to);
+  }
 }
 
 /** Smallest p such that the sequence is ≥ 2 exact repetitions of its first p items; 0 when none. */

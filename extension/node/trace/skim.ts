@@ -17,6 +17,7 @@ import { ProblemLog } from './problems.ts';
 import { RawNameTable } from './rawNames.ts';
 import type { Skim, SkimmedPart, SkimPart } from './skimParts.ts';
 import { SkimRecord } from './skimRecord.ts';
+import { COMPILED_REGION } from './buildModel.ts';
 import { Cat, isDeviceCat } from '../../shared/trace/sliceKinds.ts';
 
 const PH_KEY = new TextEncoder().encode('"ph":');
@@ -24,6 +25,7 @@ const LOWER_H = 'h'.charCodeAt(0);
 const LOWER_P = 'p'.charCodeAt(0);
 const PROFILER_STEP = new TextEncoder().encode('ProfilerStep#');
 const GRAPH_LAUNCH = new TextEncoder().encode('cudaGraphLaunch');
+const COMPILED_REGION_BYTES = new TextEncoder().encode(COMPILED_REGION);
 const CORRELATION_KEY = new TextEncoder().encode('"correlation":');
 const PH_COMPLETE = 'X'.charCodeAt(0);
 const PH_METADATA = 'M'.charCodeAt(0);
@@ -326,11 +328,20 @@ export class TraceSkim extends JsonCursor {
     if (!complete) return headerEnd;
     record.events++;
     if (ts < record.origin) record.origin = ts;
-    if (!launch && !kernel && !step) return headerEnd;
+    // a compiled call's span: a repeated call is widened to it (buildModel.findSteps)
+    const region =
+      complete && !device && !launch && nameStart >= 0 && startsWith(buf, nameStart, nameEnd, COMPILED_REGION_BYTES);
+    if (!launch && !kernel && !step && !region) return headerEnd;
     if (launch && correlation >= 0 && bytesEqual(buf, nameStart, nameEnd, GRAPH_LAUNCH))
       record.graphLaunch(correlation);
-    const kind = launch ? SliceKind.RuntimeLaunch : kernel ? SliceKind.KernelExtern : SliceKind.Step;
-    record.addRow(ts, dur, kind, kernel || step ? this.nameId(nameStart, nameEnd) : 0, correlation, track);
+    const kind = launch
+      ? SliceKind.RuntimeLaunch
+      : kernel
+        ? SliceKind.KernelExtern
+        : region
+          ? SliceKind.CpuOp
+          : SliceKind.Step;
+    record.addRow(ts, dur, kind, launch ? 0 : this.nameId(nameStart, nameEnd), correlation, track);
     return resume;
   }
 

@@ -1,6 +1,7 @@
 // What a skim of a trace file keeps of the events it reads (skim.ts reads them): the tracks, the rows findSteps
-// reads (ProfilerStep spans, device kernels, runtime launches), their names, and per block of events the bytes it
-// starts at and its time span; given as a Skim at the end, or as a part for the thread that skims the part before.
+// reads (ProfilerStep spans, device kernels, runtime launches, compiled calls), their names, and per block of events
+// the bytes it starts at and its time span; given as a Skim at the end, or as a part for the thread that skims the
+// part before.
 import { findSteps } from './buildModel.ts';
 import { Column } from './memory.ts';
 import { SliceKind, usSince, wholeNs } from '../../shared/trace/model.ts';
@@ -35,7 +36,7 @@ export class SkimRecord {
   private lastTrackKey = -1;
   private lastTrack = 0;
   private readonly graphLaunches = new Set<number>();
-  // the rows findSteps reads: ProfilerStep spans, device kernels and runtime launches, in file order
+  // the rows findSteps reads: ProfilerStep spans, device kernels, runtime launches and compiled calls, in file order
   private stepRows = 0;
   private readonly rowStart = new Column(Float64Array);
   private readonly rowDur = new Column(Float64Array);
@@ -71,7 +72,7 @@ export class SkimRecord {
     this.blockMeta.data[this.blocks - 1] = 1;
   }
 
-  /** A row findSteps reads: a ProfilerStep span, a device kernel or a runtime launch (name 0 for a launch). */
+  /** A row findSteps reads: a ProfilerStep span, a device kernel, a runtime launch (name 0) or a compiled call. */
   addRow(ts: number, dur: number, kind: SliceKind, name: number, correlation: number, track: number): void {
     const row = this.stepRows++;
     this.rowStart.push(row, ts);

@@ -1,6 +1,7 @@
 // Per-trace facts for `compile-lens summarize` and the compare view. The JSON shape (TraceSummary) is public:
 // the README documents it, so field names stay plain and stable.
 import { isKernelKind, SliceKind, type TraceModel } from './model.ts';
+import { traceNameWords } from './traceWords.ts';
 
 /** Kernel families as they appear in JSON. */
 export type KernelFamily = 'generated' | 'library' | 'aten' | 'memory' | 'graph-replay';
@@ -283,10 +284,13 @@ export function formatTraceSummary(s: TraceSummary): string {
   }
   if (s.topKernels.length > 0) {
     lines.push('top kernels by total time:');
-    for (const k of s.topKernels)
+    for (const k of s.topKernels) {
+      // a library's kernel said as the timeline says it (traceWords.ts), its mangled name after
+      const words = traceNameWords(k.name);
       lines.push(
-        `  ${formatMicros(k.totalUs).padStart(10)}  ×${String(k.count).padEnd(5)} ${k.family.padEnd(12)} ${k.name}`,
+        `  ${formatMicros(k.totalUs).padStart(10)}  ×${String(k.count).padEnd(5)} ${k.family.padEnd(12)} ${words ? `${words}: ${k.name}` : k.name}`,
       );
+    }
   }
   for (const warning of s.warnings) lines.push(`warning: ${warning}`);
   return lines.join('\n');

@@ -25,10 +25,18 @@ class Pattern:
     # the setting the editor can insert as a Quick Fix (quick_fixes.py): None where the fix needs judgement
     quick_fix: str | None = None
 
+    def said_fix(self, condition: str | None = None) -> str:
+        """The fix, quoting the user's own condition where it has a place for one (item-branch: "keep the condition a
+        tensor (`h.mean() > 0`, without .item())"); generic words where the line could not be read."""
+        return self.fix.format(condition=f"`{condition}`" if condition else "x.sum() > 0")
+
 
 def _re(text: str) -> re.Pattern[str]:
     return re.compile(text, re.I | re.S)
 
+
+# the user's `if h.mean().item() > 0:` in the break's text (PyTorch quotes the line): its condition, quoted in the fix
+_ITEM_CONDITION = re.compile(r"^\s*(?:if|elif|while)\b\s*([^\n]*\.item\(\)[^\n]*?)\s*:?\s*$", re.M)
 
 _EAGER = "Dynamo stops the graph there, runs that call in Python (eagerly) and starts a new graph after it"
 
@@ -79,11 +87,11 @@ PATTERNS: tuple[Pattern, ...] = (
         # before "item": a branch on the number wants the branch's fix, not x / x.max() (review 3A M11)
         "item-branch",
         ("GB0124",),
-        re.compile(r"^\s*(?:if|elif|while)\b[^\n]*\.item\(\)", re.M),
+        _ITEM_CONDITION,
         "Tensor.item() in an if's condition",
         "Tensor.item() turns a tensor into a Python number for the branch to test, which exists only when the call "
         "runs, so {_eager}",
-        "Make it branchless: keep the condition a tensor (x.sum() > 0, without .item()) and pick with "
+        "Make it branchless: keep the condition a tensor ({condition}, without .item()) and pick with "
         "torch.where(cond, a, b), or express it with torch.cond(cond, true_fn, false_fn, (x,)).",
     ),
     Pattern(
@@ -313,17 +321,29 @@ def explain(gb_id: str | None, text: str) -> BreakExplanation | None:
     pattern = find(gb_id, text)
     if pattern is None:
         return None
-    return _said(pattern, _broke(text))
+    return _said(pattern, _broke(text), text)
 
 
-def _said(pattern: Pattern, broke: str | None) -> BreakExplanation:
+def _condition(pattern: Pattern, text: str) -> str | None:
+    """The condition of the user's line the pattern matched, without .item() ("h.mean() > 0"); None for other
+    patterns, and where the line is not in the text."""
+    if pattern.text is not _ITEM_CONDITION:
+        return None
+    match = _ITEM_CONDITION.search(text)
+    if not match:
+        return None
+    condition = match.group(1).replace(".item()", "").strip()
+    return condition[1:-1] if condition.startswith("(") and condition.endswith(")") else condition
+
+
+def _said(pattern: Pattern, broke: str | None, text: str) -> BreakExplanation:
     what = pattern.what.format(broke=f"`{broke}`" if broke else "the call", _eager=_EAGER)
     return {
         "pattern": pattern.id,
         "title": pattern.title,
         "what": what[:1].upper() + what[1:] + ".",
         "broke": broke,
-        "fix": pattern.fix,
+        "fix": pattern.said_fix(_condition(pattern, text)),
         "quickFix": quick_fixes.setting(pattern.quick_fix) if pattern.quick_fix else None,
     }
 
@@ -343,5 +363,5 @@ def explain_recorded(graph_break: GraphBreak) -> BreakExplanation | None:
         pattern = _BY_ID[known["pattern"]]
         # one matched on its id alone may have a finer pattern of that id now (item-branch on an `if`, before item)
         finer = find(graph_break.get("gbId"), kept) if pattern.text is None else None
-        return _said(finer if finer is not None and finer.text is not None else pattern, known.get("broke"))
+        return _said(finer if finer is not None and finer.text is not None else pattern, known.get("broke"), kept)
     return explain(graph_break.get("gbId"), kept)

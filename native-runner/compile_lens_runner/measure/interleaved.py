@@ -55,7 +55,16 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..shapes.common import Sides
-from ..shapes.in_situ import EagerFallback, HostShare, InSituSpeedup, NoStep, RegionInSitu, Series, SignatureSpeedup
+from ..shapes.in_situ import (
+    EagerFallback,
+    HostShare,
+    InSituSpeedup,
+    NoStep,
+    RegionInSitu,
+    Series,
+    SignatureSpeedup,
+    StepPoint,
+)
 from ..shapes.region import RegionCall
 from . import estimator, ranges
 
@@ -177,6 +186,7 @@ class Split:
     calls: dict[str, list[int]]
     dropped: dict[str, int]  # why steps were not steady -> how many
     compiled_ran: bool  # some compiled-side call ran compiled code
+    left_out: dict[int, str]  # a call's index in the list -> why the step it begins is not steady (a `dropped` key)
 
 
 def _plain(c: Call) -> bool:
@@ -221,48 +231,49 @@ def split(calls: list[Call], new_size_costs: bool = False, pool: bool = False) -
     seen: dict[str, set[str]] = {"eager": set(), "compiled": set()}
     compiled_at: dict[str, int] = {}  # the compiled side's calls so far, per signature
     unserved = _unserved(calls)
+    left_out: dict[int, str] = {}
     for i, c in enumerate(calls):
         if c.side is None:
             continue
         nxt = calls[i + 1] if i + 1 < len(calls) else None
-        # a step is a call and the next: the last call begins none, so it is no step left out (review 3C R9: "4
-        # calls" beside "4 steps left out"); its own time still counts per call
-        drop = dropped if nxt is not None else dict.fromkeys(dropped, 0)
         first = not seen[c.side] if pool else c.signature not in seen[c.side]
         seen[c.side].add(c.signature)
         size = c.size or c.signature
         if c.side == "compiled":
             compiled_at[size] = compiled_at.get(size, 0) + 1
         graph_setup = new_size_costs and c.side == "compiled" and compiled_at[size] <= CUDA_GRAPH_SETUP_CALLS
+        why: str | None = None
         if c.side == "compiled" and c.ran_compiled is not True:
-            drop["ran eagerly"] += 1
-            continue
-        if c.signature in unserved:  # eager at a size Dynamo runs eagerly as written too (past the recompile limit)
-            drop["never served compiled"] += 1
-            continue
-        if not c.block:
-            drop["warm-up"] += 1
-            continue
-        if c.compiles:
-            drop["compiled"] += 1
-            continue
-        if (first and (c.side == "eager" or pool)) or graph_setup:
-            drop["first on its signature"] += 1
-            continue
-        if _plain(c):
-            plain_calls[c.side].append(i)
-        if nxt is None or c.step_ms is None:
-            continue
-        if nxt.block != c.block:
-            dropped["switch"] += 1
-        elif c.step_compiles:
-            dropped["compiled"] += 1
-        elif not (_plain(c) and _plain(nxt)):
-            dropped["observer"] += 1
+            why = "ran eagerly"
+        elif c.signature in unserved:  # eager at a size Dynamo runs eagerly as written too (past the recompile limit)
+            why = "never served compiled"
+        elif not c.block:
+            why = "warm-up"
+        elif c.compiles:
+            why = "compiled"
+        elif (first and (c.side == "eager" or pool)) or graph_setup:
+            why = "first on its signature"
         else:
-            steps[c.side].append(i)
+            if _plain(c):
+                plain_calls[c.side].append(i)
+            if nxt is None or c.step_ms is None:
+                continue
+            if nxt.block != c.block:
+                why = "switch"
+            elif c.step_compiles:
+                why = "compiled"
+            elif not (_plain(c) and _plain(nxt)):
+                why = "observer"
+            else:
+                steps[c.side].append(i)
+                continue
+        # a step is a call and the next: the last call begins none, so it is no step left out (review 3C R9: "4
+        # calls" beside "4 steps left out"); its own time still counts per call
+        if nxt is not None:
+            dropped[why] += 1
+            left_out[i] = why
     compiled_ran = any(c.ran_compiled is True for c in calls if c.side == "compiled")
-    return Split(steps, plain_calls, {k: v for k, v in dropped.items() if v}, compiled_ran)
+    return Split(steps, plain_calls, {k: v for k, v in dropped.items() if v}, compiled_ran, left_out)
 
 
 def matched_share(calls: list[Call], s: Split) -> float:
@@ -447,6 +458,28 @@ def series(calls: list[Call]) -> Series:
     return out
 
 
+def step_points(calls: list[Call], s: Split) -> list[StepPoint]:
+    """Each step the series draws (a call with a step time, of the first MAX_SERIES), whether the number counted it
+    and if not why (its `dropped` key): the chart shades the counted steps only, as the lines count them."""
+    counted = {i for indices in s.steps.values() for i in indices}
+    points: list[StepPoint] = []
+    for i, c in enumerate(calls[:MAX_SERIES]):
+        if c.side in ("compiled", "eager") and c.step_ms is not None and c.step_ms > 0:
+            points.append({"index": c.index, "counted": i in counted, "leftOut": s.left_out.get(i)})
+    return points
+
+
+def slowest_ranks(ranks: list[list[RegionCall]]) -> dict[int, int]:
+    """Per call index all ranks made (slowest_calls' calls), the position in `ranks` of the rank whose step, or call
+    where it has no step, was the slowest: whose call slowest_calls' step time is."""
+    by_index = [{int(c["index"]): c for c in calls} for calls in ranks]
+    out: dict[int, int] = {}
+    for index in sorted(set.intersection(*(set(d) for d in by_index))) if by_index else []:
+        times = [d[index].get("stepMs") or d[index]["ms"] or 0.0 for d in by_index]
+        out[index] = times.index(max(times))
+    return out
+
+
 def slowest_calls(ranks: list[list[RegionCall]]) -> list[RegionCall]:
     """A torchrun job's calls of a region from its ranks' (the first rank's first): per call index all ranks made, the
     slowest rank's call and step, since a synchronous job's step is as long as its slowest rank's. The ranks switch on
@@ -544,4 +577,5 @@ def compare(
         else {"eager": round(1000 / step["eagerMs"], 3), "compiled": round(1000 / step["compiledMs"], 3)},
         "noStep": None if step is not None else _no_step(s, calls, fallback),
         "series": series(calls),
+        "stepPoints": step_points(calls, s),
     }

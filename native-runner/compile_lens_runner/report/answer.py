@@ -182,16 +182,17 @@ def _in_situ(region: Region) -> verdict.Decision | None:
     reasons: list[Reason] = []
     if after is not None and cost is not None:
         paid, counted = in_situ_text.warm_up_cost(region)
-        reasons.append(
-            {
-                "code": "pays-back-after",
-                "steps": after,
-                "made": made,
-                "unit": number["unit"],
-                "seconds": paid or cost,
-                "warmUp": not counted,
-            }
-        )
+        pays: Reason = {
+            "code": "pays-back-after",
+            "steps": after,
+            "made": made,
+            "unit": number["unit"],
+            "seconds": paid or cost,
+            "warmUp": not counted,
+        }
+        if mode_line.is_cold(region.get("compiler")):
+            pays["coldCache"] = True
+        reasons.append(pays)
     if after is not None and after > made and region.get("stoppedAfterCalls") is None:
         return verdict.Decision("compile-for-longer-runs", number, reasons, mode=mode)
     return verdict.Decision("compile", number, reasons, mode=mode)
@@ -510,7 +511,7 @@ def attach(report: Report) -> None:
     report["answer"] = answer
     report["recommendation"] = _recommendation(answer)
     report["headline"] = answer["headline"]
-    report["target"]["displayName"] = sentences.display_name(report)
+    report["titleText"] = sentences.title_text(report)
     report["headerText"] = sentences.header_text(report)
     note = sentences.profiler_note(report)
     if note:

@@ -1,35 +1,55 @@
 """A script region's charts in words (schema 1.25), as the report panel's first-call chart and in-situ overlay show
 them: the steady state's tooltip and label (`steadyState.said`, `.label`), the calls the chart leaves out
-(`chartNotes`), and on the in-situ overlay each side's steady median (`inSitu.medianText`) and each step that compiled
-(`inSitu.compileSteps`). Said from the region's calls and in-situ series with formats.py's numbers each time the report
+(`chartNotes`), and on the in-situ overlay each side's steady median (`inSitu.medianText`), each step that compiled
+(`inSitu.compileSteps`), each step's mark (`inSitu.stepPoints[].text`: counted, or left out and why; under torchrun
+whose step) and whose steps a torchrun job's overlay draws (`inSitu.ranksText`). Beside an in-situ number of the calls
+the region's steady state is that number's (in_situ_steady): one start and one median per region. Said from the region's calls and in-situ series with formats.py's numbers each time the report
 is written (answer.attach). A tick of an axis is a number: the panel writes it."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Literal
 
 from .. import formats
-from ..shapes.in_situ import CompileStep, InSituPoint, RegionInSitu
+from ..shapes.in_situ import CompileStep, InSituPoint, RegionInSitu, StepPoint
 from ..shapes.region import Region, SteadyState
+from . import in_situ_text
 
 # the overlay's sides, as its legend names them
 SIDE_WORDS = {"compiled": "as written (compiled)", "eager": "compiling off (eager)"}
 
 
+def in_situ_steady(region: Region) -> SteadyState | None:
+    """The region's one steady state where the story tells an in-situ number of its calls ("From call 3 on, the
+    script's own calls took 0.54 ms compiled (median, in situ)"): from the first call of the interleaved blocks, the
+    median of the compiled calls that number counted; None elsewhere. Under torchrun the in-situ number is the
+    slowest rank's, call by call, and the calls charted the headline rank's: their own steady state stays."""
+    situ = region.get("inSitu")
+    call = situ.get("call") if situ else None
+    start = situ.get("steadyFromCall") if situ else None
+    if not situ or not call or start is None or situ.get("slowestRank"):
+        return None
+    return {"fromCall": start, "medianMs": call["compiledMs"], "inSitu": True}
+
+
 def _steady(region: Region) -> None:
-    steady = region.get("steadyState")
+    # the story's in-situ number is the steady state's: a second start and median drawn from the calls beside it read
+    # as a second answer (review 3B M1: "from call 3 … 0.54 ms" in words, a band from call 20 at 0.48 ms)
+    steady = in_situ_steady(region) or region.get("steadyState")
     if not steady:
+        return
+    region["steadyState"] = steady
+    if steady.get("inSitu"):
+        ms = formats.ms(steady["medianMs"])
+        steady["said"] = (
+            f"steady state from call {steady['fromCall']}: {ms} per compiled call, median of the calls the in-situ "
+            "number counted"
+        )
+        steady["label"] = f"steady state: {ms} compiled, median"
         return
     spread = steady.get("spreadPct")
     varied = f" (calls varied {formats.pct(spread)})" if spread is not None else ""
-    # beside an in-situ number (the story's and the in-situ lines': the steady steps it kept) the chart's median of
-    # the same calls would be a second value of one quantity (0.70 ms in situ, 0.66 ms here): the shading says where
-    # the steady state is, the in-situ number what it took (issue 44)
-    situ = region.get("inSitu")
-    if situ and (situ.get("step") or situ.get("call")):
-        steady["said"] = f"steady state from call {steady['fromCall']}{varied}"
-        steady["label"] = "steady state"
-        return
     ms = formats.ms(steady["medianMs"])
     shapes = signature_words(steady)
     of = f" of {shapes}" if shapes else ""
@@ -53,6 +73,10 @@ def chart_notes(region: Region) -> list[str]:
     calls = region["calls"]
     untimed = sum(1 for c in calls if c.get("ms") is None or (c.get("ms") or 0) <= 0)
     notes = [f"{formats.plural(untimed, 'call')} without a recorded duration (not drawn)"] if untimed else []
+    situ = region.get("inSitu")
+    if situ and situ.get("slowestRank") and situ.get("ranks"):
+        # the step chart above is the slowest rank's at each step; these calls are the headline rank's (review 3B M2)
+        notes.insert(0, f"rank {situ['ranks'][0]['rank']}'s calls")
     if region.get("callsTruncated"):
         notes.append(f"first {len(calls)} of {region['callCount']} calls")
     return notes
@@ -60,6 +84,34 @@ def chart_notes(region: Region) -> list[str]:
 
 def _median(side: str, ms: float) -> str:
     return f"{SIDE_WORDS[side]}: {formats.ms(ms)} per step, median of the steady state"
+
+
+def _point_text(said: str, point: StepPoint | None) -> str:
+    """ "step 12: 0.15 ms, the slowest rank's step: rank 1; left out of the steady state: a step during which compiling
+    was switched on or off" (its mark's tooltip): `said` ("step 12: 0.15 ms"), then whose step it is and whether the
+    number counted it; a report before the runner said so (no point): `said` alone."""
+    if point is None:
+        return said
+    if "rank" in point:
+        said += f", the slowest rank's step: rank {point['rank']}"
+    why = point["leftOut"]
+    if point["counted"]:
+        return f"{said}; counted in the steady state"
+    if why is None:
+        return f"{said}; not counted: the call after it was not recorded"
+    return f"{said}; left out of the steady state: a step {in_situ_text.LEFT_OUT_WORDS.get(why, why)}"
+
+
+def ranks_text(points: list[StepPoint]) -> str | None:
+    """Whose steps a torchrun job's overlay draws: "each step drawn is the slowest rank's (a synchronous job waits for
+    it): rank 1 at 40 steps, rank 0 at 3"; None where no point names its rank."""
+    counts = Counter(p["rank"] for p in points if "rank" in p)
+    if not counts:
+        return None
+    each = ", ".join(f"rank {r} at {formats.plural(n, 'step')}" for r, n in sorted(counts.items()))
+    if len(counts) == 1:
+        each = f"all rank {next(iter(counts))}'s"
+    return f"each step drawn is the slowest rank's (a synchronous job waits for it): {each}"
 
 
 def _in_situ(s: RegionInSitu) -> None:
@@ -77,14 +129,27 @@ def _in_situ(s: RegionInSitu) -> None:
         ("compiled", series["compiled"]),
         ("eager", series["eager"]),
     )
-    for side, points in sides:
-        for position, point in enumerate(points):
-            ms, compiles = point[1], point[2]
-            if ms is not None and ms > 0 and compiles > 0:
-                index = int(point[3]) if len(point) > 3 else position  # interleaved (1.16): the call's own index
-                text = f"step {index}: {formats.ms(ms)}, compiled {formats.plural(compiles, 'time')}"
-                marks.append({"side": side, "index": index, "text": text})
+    points = {p["index"]: p for p in s.get("stepPoints") or []}
+    for side, values in sides:
+        for position, value in enumerate(values):
+            ms, compiles = value[1], value[2]
+            if ms is None or ms <= 0:
+                continue
+            index = int(value[3]) if len(value) > 3 else position  # interleaved (1.16): the call's own index
+            said = f"step {index}: {formats.ms(ms)}"
+            point = points.get(index)
+            if compiles > 0:
+                said += f", compiled {formats.plural(compiles, 'time')}"
+                ranks = point.get("compiledOn") if point else None
+                if ranks:  # under torchrun: the rank that compiled, not the one that waited on it
+                    said += f" on {'rank' if len(ranks) == 1 else 'ranks'} " + ", ".join(map(str, ranks))
+                marks.append({"side": side, "index": index, "text": _point_text(said, point)})
+            if point is not None:
+                point["text"] = _point_text(said, point)
     s["compileSteps"] = marks
+    whose = ranks_text(s.get("stepPoints") or [])
+    if whose:
+        s["ranksText"] = whose
 
 
 def attach(region: Region) -> None:

@@ -104,22 +104,16 @@ _TOO_NOISY = "too noisy to say"
 
 
 def _said(answer: Answer | None, x: InSituSpeedup, kind: str, unit: str) -> str:
-    """ "1.22× per step in situ (0.87–1.32×), 0.86 ms → 0.70 ms per step": the answer's words, then the times. A
-    number too noisy to say, where the answer's sentence already says why ("a next run could land more than 3×
-    away"), is its ratio: the line says "too noisy to say" once before it (_noisy_once)."""
+    """ "3.99× per call in situ (2.83–4.86×), 0.542 ms → 0.136 ms per call": the number's words, then the times. A
+    number the answer's sentence already says ("1.38× per step in situ (1.34–1.50×)"), or one too noisy to say where
+    the sentence says why, is its times alone (review 4C X3: the number and "too noisy to say" said twice)."""
     n = _number(answer, kind)
-    bare = f"{formats.speedup(x['speedup'])} per {unit} in situ"
-    text = n["text"] if n and "text" in n else bare
-    if _TOO_NOISY in text and _TOO_NOISY in _sentence(answer):
-        text = bare
-    return f"{text}, {formats.ms(x['eagerMs'])} → {formats.ms(x['compiledMs'])} per {unit}"
-
-
-def _noisy_once(answer: Answer | None, said: str, *kinds: str) -> str:
-    """`said` (its numbers bare, _said) led by "too noisy to say" once, where one of its numbers is too noisy and the
-    answer's sentence says so (review 3C R3: the sentence, the step's and the call's words said it three times)."""
-    noisy = any(n and _TOO_NOISY in n.get("text", "") for n in (_number(answer, k) for k in kinds))
-    return f"{_TOO_NOISY}, {said}" if noisy and _TOO_NOISY in _sentence(answer) else said
+    times = f"{formats.ms(x['eagerMs'])} → {formats.ms(x['compiledMs'])} per {unit}"
+    text = n["text"] if n and "text" in n else f"{formats.speedup(x['speedup'])} per {unit} in situ"
+    sentence = _sentence(answer)
+    if text in sentence or (_TOO_NOISY in text and _TOO_NOISY in sentence):
+        return times
+    return f"{text}, {times}"
 
 
 def _sentence(answer: Answer | None) -> str:
@@ -173,26 +167,14 @@ def warm_up_cost(region: Region) -> tuple[float | None, bool]:
 
 
 def _payback(region: Region, unit: str, answer: Answer | None, number: AnswerNumber | None) -> str | None:
-    """ "the compiled warm-up took 0.25 s beyond eager steps; pays back after 116 steps; this run made 72; eager 104
-    steps/s → compiled 134". The pay-back is said only where this number is the answer's (one pay-back, the answer's:
-    a number too noisy to point either way, or evidence beside a replay's verdict, has none), and the warm-up's time
-    only as what that pay-back pays back: alone, beside the compiler's own count in the region's facts ("6.5 s compiling"), it read
-    as a second compile time (issue 44)."""
+    """ "compiled steps are slower: it never pays back; eager 104 steps/s → compiled 134". A pay-back is the answer's
+    reason, said in its sentence with what it pays back (review 4C X3: said twice, here and there); a slower number
+    that is the answer's says here that it never pays back."""
     s = region["inSitu"]
     assert s is not None
     said = []
     ours = answer is not None and number is not None and answer["number"] is number
-    pays = next((r for r in answer["reasons"] if r["code"] == "pays-back-after"), None) if answer and ours else None
-    compile_s, counted = warm_up_cost(region)
-    if compile_s is not None and pays is not None and not counted:  # the count is in the region's facts
-        said.append(f"the compiled warm-up took {formats.compile_time(compile_s)} beyond eager {unit}s")
-    if pays is not None:
-        made = pays.get("made")
-        said.append(
-            f"pays back after {formats.break_even(pays['steps'], unit)}"
-            + (f"; this run made {formats.whole(made)}" if made is not None else "")
-        )
-    elif ours and number is not None and number.get("direction") == "slower":
+    if ours and number is not None and number.get("direction") == "slower":
         said.append(f"compiled {unit}s are slower: it never pays back")
     rate = s.get("stepsPerSecond")
     if rate:
@@ -219,8 +201,7 @@ def lines(region: Region) -> list[str]:
         # per call beside per step only where its speedup or times differ as said (one call a step gives the same
         # numbers twice, their ranges a hair apart)
         also = f"; {_said(answer, call, 'in-situ-call', 'call')}" if call and _shown(call) != _shown(step) else ""
-        said = _noisy_once(answer, f"{_said(answer, step, 'in-situ-step', unit)}{also}", "in-situ-step", "in-situ-call")
-        out.append(f"in situ ({basis}): {said}")
+        out.append(f"in situ ({basis}): {_said(answer, step, 'in-situ-step', unit)}{also}")
         payback = _payback(region, unit, answer, number)
         if payback:
             out.append(f"  {payback}")
@@ -230,7 +211,7 @@ def lines(region: Region) -> list[str]:
     elif call:  # steady calls, but every step held a compile (another region's)
         why = _unsaid(answer, reason or "no steady step")
         out.append(
-            f"in situ ({basis}): {_noisy_once(answer, _said(answer, call, 'in-situ-call', 'call'), 'in-situ-call')}"
+            f"in situ ({basis}): {_said(answer, call, 'in-situ-call', 'call')}"
             "; no step speedup" + (f" — {why}" if why else "")
         )
     elif (s.get("pairs") or reason) and _unsaid(answer, reason or "no steady step was matched"):

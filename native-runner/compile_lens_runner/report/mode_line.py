@@ -31,12 +31,17 @@ def _ms(timing: Timing | None) -> float | None:
 COLD_CACHE = "a cold compile cache: later runs load it"
 
 
-def cold_cache(compiler: CompilerInsight | None) -> str:
-    """ " (a cold compile cache: later runs load it)" where every FX graph cache lookup missed, so Inductor generated
-    and built its code afresh (review 3C R10: a 52–69 s compile of one small Linear, unexplained on screen); ""
-    otherwise, and where nothing was looked up (backend eager)."""
+def is_cold(compiler: CompilerInsight | None) -> bool:
+    """Every FX graph cache lookup missed, so Inductor generated and built its code afresh (False where nothing was
+    looked up: backend eager)."""
     fx = ((compiler.get("cache") if compiler else None) or {}).get("fxGraph") or {}
-    return f" ({COLD_CACHE})" if fx.get("miss") and not fx.get("hit") else ""
+    return bool(fx.get("miss") and not fx.get("hit"))
+
+
+def cold_cache(compiler: CompilerInsight | None) -> str:
+    """ " (a cold compile cache: later runs load it)" where is_cold (review 3C R10: a 52–69 s compile of one small
+    Linear, unexplained on screen); "" otherwise."""
+    return f" ({COLD_CACHE})" if is_cold(compiler) else ""
 
 
 def compile_text(compile_s: float, compiler: CompilerInsight | None) -> str:
@@ -110,8 +115,34 @@ def _remeasured(m: ModeResult) -> None:
             m[key] = said  # type: ignore[literal-required]
 
 
+def speedup_note(modes: list[ModeResult]) -> str | None:
+    """ "Speedup: eager's time ÷ compiled time, each side's fastest of 12 runs, the two taking turns (a busy host only
+    adds time). Next run: where another run's speedup may land." — the modes table's legend (report.speedupNote;
+    review 4A F11: "eager's fastest round / compiled's fastest round over interleaved pairs" was the code's words,
+    composed in TS); None where no mode has paired runs and a range."""
+    pairs = sorted(
+        {
+            len(t["rounds"])
+            for m in modes
+            if m["status"] == "ok" and m.get("speedupInterval") and (t := m.get("eagerTiming"))
+        }
+    )
+    if not pairs:
+        return None
+    runs = f"{formats.whole(pairs[0])} runs" if len(pairs) == 1 else "its runs"
+    return (
+        f"Speedup: eager's time ÷ compiled time, each side's fastest of {runs}, the two taking turns (a busy host only "
+        "adds time). Next run: where another run's speedup may land."
+    )
+
+
 def attach(report: Report, answer: Answer) -> None:
-    """Each measured mode's line, from the run's answer."""
+    """Each measured mode's line, from the run's answer, and the table's legend."""
+    note = speedup_note(report["modes"])
+    if note:
+        report["speedupNote"] = note
+    else:
+        report.pop("speedupNote", None)
     eager_kernels = (report.get("eager") or {}).get("kernelsPerStep")
     pays = next((r for r in answer["reasons"] if r["code"] == "pays-back-after"), None)
     for index, m in enumerate(report["modes"]):

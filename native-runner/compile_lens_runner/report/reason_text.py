@@ -69,9 +69,17 @@ def _paid(r: Reason) -> str:
 
 def _pays_back(r: Reason) -> str:
     unit = r.get("unit", "step")
-    return f"pays back after {formats.break_even(r['steps'], unit)}" + (
+    cold = " with a cold compile cache" if r.get("coldCache") else ""
+    return f"pays back after {formats.break_even(r['steps'], unit)}{cold}" + (
         f", this run made {formats.whole(r['made'])}" if r.get("made") is not None else ""
     )
+
+
+def _pays_back_sentence(r: Reason) -> str:
+    """A cold cache's pay-back says that later runs pay less (review 4C X2: a verdict resting on a cost the same
+    screen says later runs will not pay)."""
+    later = "; later runs load the cache, so it pays back sooner" if r.get("coldCache") else ""
+    return f"{_paid(r)} {_pays_back(r)}{later}."
 
 
 _FAILED_WORDS = {"out-of-memory": "ran out of memory", "timeout": "timed out", "cancelled": "cancelled"}
@@ -192,7 +200,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     ),
     "pays-back-after": (
         _pays_back,
-        lambda r: f"{_paid(r)} {_pays_back(r)}.",
+        _pays_back_sentence,
     ),
     "compile-cost-unknown": (
         lambda r: "compile cost unknown",

@@ -284,19 +284,6 @@ def region_labels(regions: list[Region]) -> dict[str, str]:
     return {r["id"]: f"{r['name']} ({r['id']})" if names.count(r["name"]) > 1 else r["name"] for r in regions}
 
 
-def display_name(report: Report) -> str:
-    """What ran, as its user wrote it (schema 1.33: target.displayName), for every title of the report (its heading,
-    its timeline's, its tab, the CLI's header): a function target "compile_target in fused.py", not its name
-    "fused-compile_target", which is for folders; else its name."""
-    target = report["target"]
-    function, file = target.get("function"), target.get("file")
-    return (
-        f"{function} in {os.path.basename(file)}"
-        if target["kind"] == "function" and function and file
-        else target["name"]
-    )
-
-
 def profiler_note(report: Report) -> ProfilerNote | None:
     """What a report's traces are, beside each timeline pane (schema 1.33, review 3C R7): they ran under the profiler,
     the answer's numbers did not. None for a report read from logs: it has no trace."""
@@ -313,12 +300,26 @@ def header_text(report: Report) -> str:
     """ "fused.py on cpu (Intel Xeon …): ok" (schema 1.29): which run, on which device, how it ended; the CLI's first
     line after the product's name. A report read from logs says what it read: "compiler logs train (2 ranks): 2 logs
     read, nothing timed"."""
-    named = report["target"].get("displayName") or display_name(report)
     if report["target"]["kind"] == "logs":
         logs = report.get("logs")
         ranks = len(report.get("ranks") or [])
         across = f" ({formats.plural(ranks, 'rank')})" if ranks else ""
         read = formats.plural(len(logs["files"]) if logs else 0, "log")
-        return f"compiler logs {named}{across}: {read} read, nothing timed"
+        return f"compiler logs {report['target']['name']}{across}: {read} read, nothing timed"
     env = report["environment"]
-    return f"{named} on {env['device']} ({env['deviceName']}): {report['status']}"
+    return f"{title_text(report)} on {env['device']} ({env['deviceName']}): {report['status']}"
+
+
+def title_text(report: Report) -> str:
+    """ "compile_target in fused.py", "ddp_train, rank 1 of 4" (report.titleText): what the report is about, as the
+    user wrote it, for every title of it (the panel's heading, its tab, the CLI's header). A function target's name
+    ("fused-compile_target") is for folders; a rank's own report says which rank it is (review 4B P5)."""
+    target = report["target"]
+    function, file = target.get("function"), target.get("file")
+    named = (
+        f"{function} in {os.path.basename(file)}"
+        if target["kind"] == "function" and function and file
+        else target["name"]
+    )
+    rank = report.get("rank")
+    return f"{named}, rank {rank['rank']} of {rank['worldSize']}" if rank else named

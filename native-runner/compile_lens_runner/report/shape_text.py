@@ -229,8 +229,9 @@ def launch_bound(r: Reason) -> str:
 
 def cpu_host(r: Reason) -> str:
     return (
-        "Timed on a CPU, whose speed moves between processes: the range holds a next process that lands "
-        f"±{formats.pct(r.get('floorPct', 0.0))} away."
+        f"Timed on a CPU: the range allows a next process ±{formats.pct(r.get('floorPct', 0.0))} away, but a "
+        "many-core CPU can move more (up to 3× between processes of one script on a 16-core VM): profile twice "
+        "to see yours."
     )
 
 

@@ -18,7 +18,7 @@ from ..shapes.answer import Answer, AnswerNumber, NumberKind, Reason
 from ..shapes.common import HostLoad, Verdict
 from ..shapes.mode import CUDAGRAPH_MODES, ModeResult
 from ..shapes.report import Report
-from . import reason_text, sentences
+from . import mode_line, reason_text, sentences
 
 MIN_USEFUL_SPEEDUP = 1.05
 DECISIVE_SPAN = 2.0
@@ -179,7 +179,10 @@ def from_numbers(
     compile_s = best.get("compileSeconds")
     calls = pays_back_after(compile_s, number)
     if calls is not None and compile_s is not None:
-        reasons.append({"code": "pays-back-after", "steps": calls, "unit": "call", "seconds": compile_s})
+        pays: Reason = {"code": "pays-back-after", "steps": calls, "unit": "call", "seconds": compile_s}
+        if mode_line.is_cold(best.get("compiler")):
+            pays["coldCache"] = True
+        reasons.append(pays)
     mode = mode_of(best)
     if mode in idle_cuda_graph_modes:
         reasons.append({"code": "cuda-graphs-idle-on-cpu", "mode": mode})

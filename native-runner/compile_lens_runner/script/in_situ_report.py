@@ -34,7 +34,7 @@ def _side_work(side: str, window: InSituWindow, entry: Region) -> step_work.Side
     return step_work.side_work(step_work.read_trace(trace), left_out)
 
 
-def _compared(entry: Region, calls: list[RegionCall]) -> RegionInSitu:
+def compared(entry: Region, calls: list[RegionCall]) -> RegionInSitu:
     fallback = next(
         (
             reason
@@ -56,10 +56,22 @@ def slowest_rank(entry: Region, ranks: list[tuple[int, Region]]) -> None:
     own = entry.get("inSitu")
     if own is None or own.get("method") != interleaved.METHOD or len(ranks) < 2:
         return
-    merged = interleaved.slowest_calls([r.get("calls") or [] for _, r in ranks])
+    each = [r.get("calls") or [] for _, r in ranks]
+    result = compared(entry, interleaved.slowest_calls(each))
+    # whose step each point is: the step chart beside the headline rank's call chart (review 3B M2)
+    slowest = interleaved.slowest_ranks(each)
+    by_index = [{c["index"]: c for c in calls} for calls in each]
+    for point in result.get("stepPoints") or []:
+        point["rank"] = ranks[slowest[point["index"]]][0]
+        # a rank that waited on another's compile has the step's time, the one that compiled its compile mark
+        compiled = [
+            k for (k, _), own in zip(ranks, by_index, strict=True) if (own[point["index"]].get("stepCompiles") or 0) > 0
+        ]
+        if compiled:
+            point["compiledOn"] = compiled
     entry["inSitu"] = {
         **own,
-        **_compared(entry, merged),
+        **result,
         "slowestRank": True,
         "ranks": [{"rank": k, "step": situ.get("step") if (situ := r.get("inSitu")) else None} for k, r in ranks],
     }
@@ -77,7 +89,7 @@ def attach_interleaved(
     (Interleaver.profile_json): the region whose steps both windows profiled gets `work`."""
     for entry in report.get("regions") or []:
         calls = entry.get("calls") or []
-        result = _compared(entry, calls)
+        result = compared(entry, calls)
         work = (
             step_work.compare(
                 _side_work("eager", windows["eager"], entry),

@@ -75,6 +75,7 @@ class Reason(_Reason, total=False):
     unit: Unit
     seconds: float  # the compile time paid back (shape-fix: the compile with the fix)
     warmUp: bool  # pays-back-after in situ (schema 1.26): seconds are the compiled warm-up's beyond eager steps
+    coldCache: bool  # pays-back-after: the compile it pays back missed every FX graph cache lookup (later runs load it)
     value: float  # another measurement's speedup (a replay beside the in-situ number, a contended one)
     low: float
     high: float

@@ -161,6 +161,21 @@ class CompileStep(TypedDict):
     text: str
 
 
+class _StepPoint(TypedDict):
+    index: int
+    counted: bool
+    leftOut: str | None
+
+
+class StepPoint(_StepPoint, total=False):
+    """s27: a step the in-situ series draws: whether the number counted it, else why not (a `dropped` key); under
+    torchrun, whose step it is and the ranks that compiled in it; its mark's words (report/chart_text.py)."""
+
+    rank: int
+    compiledOn: list[int]
+    text: str
+
+
 class _NoStep(TypedDict):
     code: Literal["eager-stance-only", "never-compiled", "before-interleaving", "no-steady-side", "no-shared-signature"]
 
@@ -209,6 +224,8 @@ class RegionInSitu(_RegionInSitu, total=False):
     series: Series
     medianText: MedianText
     compileSteps: list[CompileStep]
+    stepPoints: list[StepPoint]
+    ranksText: str
     work: StepWork | None
     lines: list[str]  # schema 1.24: these numbers in the runner's words (report/in_situ_text.py)
     failure: CompileFailure | None

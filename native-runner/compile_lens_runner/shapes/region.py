@@ -64,6 +64,7 @@ class SteadyState(_SteadyState, total=False):
     calls: int
     said: str  # schema 1.25: the first-call chart's tooltip for it (report/chart_text.py)
     label: str  # schema 1.25: its label on the chart
+    inSitu: bool  # s27: the in-situ number's steady state (report/chart_text.py)
 
 
 class _Replay(TypedDict):

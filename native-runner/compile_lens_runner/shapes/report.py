@@ -38,7 +38,6 @@ class Target(_Target, total=False):
     file: str | None
     function: str | None
     line: int | None
-    displayName: str  # schema 1.33 (report/sentences.display_name): "compile_target in fused.py"
 
 
 class _Eager(TypedDict):
@@ -75,6 +74,8 @@ class ProfilerNote(TypedDict):
 
 class Report(_Report, total=False):
     headline: str
+    speedupNote: str  # report/mode_line.speedup_note: the modes table's legend, in plain words
+    titleText: str  # report/sentences.title_text: "compile_target in fused.py", "ddp_train, rank 1 of 4"
     headerText: str  # schema 1.29 (report/sentences.header_text): "fused.py on cpu (Intel Xeon …): ok"
     profilerNote: ProfilerNote  # schema 1.33 (report/sentences.profiler_note): beside each timeline pane
     answer: Answer

@@ -1,0 +1,121 @@
+// The trace's names a user does not know, in words they do: the one table every surface that shows a trace's
+// names says them from. PyTorch's spans around a compiled graph and the profiler's own work by what they do; a
+// library's kernel (cuBLAS, cuBLASLt, CUTLASS, cuDNN) by the operation it does and its library ("matrix multiply
+// (cuBLAS)", not "sm80_xmma_gemm_f32f32_…_cublas"); ATen's own kernels by their op; an ATen op by what it is in the
+// user's model ("addmm: Linear's matrix multiply with bias"). The trace's own name stays beside the words (tooltips,
+// the details' "As the profiler recorded it"). Names are data: they go out as text, never as HTML.
+
+/** Spans of PyTorch's and of the profiler's, by what they do (the time outside a compiled call's graph is in them). */
+const SPAN_WORDS = new Map([
+  ['TorchDynamo Cache Lookup', "checking the compiled code's guards"],
+  ['Pregraph bytecode', "compiled code's set-up before its graph"],
+  ['AOTDispatcher Runtime Wrapper Prologue', "compiled code's wrapper, before its graph"],
+  ['AOTDispatcher Runtime Wrapper Epilogue', "compiled code's wrapper, after its graph"],
+  ['CompiledFunction', "compiled graph's autograd function (forward)"],
+  ['CompiledFunctionBackward', "compiled graph's backward"],
+  ['Activity Buffer Request', "the profiler's own work: a buffer for the GPU's activity records"],
+]);
+
+/** A kernel's name as a library or ATen writes it: a C++ signature, or a library's own naming scheme. */
+const KERNEL_NAME = /^(?:void |sm\d+_|ampere_|volta_|turing_|hopper_|nvjet_|cutlass|cudnn|fmha_|gemv|gemm)/;
+
+/** Whose a library kernel is, by marks in its name (the first that matches). */
+const LIBRARIES: [RegExp, string][] = [
+  [/cublasLt|nvjet_/, 'cuBLASLt'],
+  // before cuBLAS's marks: a CUTLASS kernel's name holds "sgemm_" too
+  [/cutlass/i, 'CUTLASS'],
+  [/cublas|^(?:sm\d+|ampere|volta|turing|hopper)_|sgemm_|gemv|scal_kernel/, 'cuBLAS'],
+  [/cudnn/i, 'cuDNN'],
+];
+
+/** What a library kernel does, by marks in its name (the first that matches). */
+const OPERATIONS: [RegExp, string][] = [
+  [/fmha|flash|sdpa|attention/i, 'attention'],
+  [/splitKreduce/, "split-K matrix multiply's sum of parts"],
+  [/epilogue/, "matrix multiply's epilogue"],
+  [/fprop|dgrad|wgrad|implicit_gemm|conv/i, 'convolution'],
+  [/gemv/i, 'matrix-vector multiply'],
+  [/gemm|nvjet_/i, 'matrix multiply'],
+  [/scal_kernel/, 'scaling by a number'],
+];
+
+/** What a matrix multiply kernel also does, where its name says it ("…_relubias_TNT"). */
+const FUSED: [RegExp, string][] = [
+  [/relu_?bias|bias_?relu/i, ' with bias and ReLU'],
+  [/gelu_?bias|bias_?gelu/i, ' with bias and GELU'],
+  [/bias/i, ' with bias'],
+];
+
+/** ATen's own CUDA kernels: "void at::native::vectorized_elementwise_kernel<8, at::native::CUDAFunctor_add<…>…". */
+const ATEN_KERNEL = /^void at::native::(?:\(anonymous namespace\)::)?(\w+)/;
+/** the op an elementwise kernel runs, named in its functor ("CUDAFunctor_add", "launch_clamp_scalar") */
+const ELEMENTWISE_OP = /(?:CUDAFunctor(?:OnSelf|OnOther)?_|launch_)([a-z]\w*?)(?:_scalar|_kernel)?\b/;
+
+/**
+ * A library's or ATen's kernel in words: "matrix multiply (cuBLAS)", "matrix multiply with bias and ReLU
+ * (cuBLASLt)", "add (ATen's elementwise kernel)"; null for any other name.
+ */
+export function kernelWords(name: string): string | null {
+  const aten = ATEN_KERNEL.exec(name);
+  if (aten) {
+    const kernel = aten[1]!.replace(/^vectorized_|_kernel$|_grid_stride$/g, '');
+    const op = ELEMENTWISE_OP.exec(name)?.[1];
+    return kernel === 'elementwise' && op
+      ? `${op.replace(/_/g, ' ')} (ATen's elementwise kernel)`
+      : `${kernel.replace(/_kernel\b/g, '').replace(/_/g, ' ')} (ATen)`;
+  }
+  if (!KERNEL_NAME.test(name)) return null;
+  const operation = OPERATIONS.find(([mark]) => mark.test(name))?.[1];
+  if (!operation) return null;
+  const fused = operation === 'matrix multiply' ? (FUSED.find(([mark]) => mark.test(name))?.[1] ?? '') : '';
+  const library = LIBRARIES.find(([mark]) => mark.test(name))?.[1];
+  return `${operation}${fused}${library ? ` (${library})` : ''}`;
+}
+
+/** ATen ops by what they are in the user's model: the nn module or the Python that calls them. */
+const OP_WORDS = new Map([
+  ['addmm', "Linear's matrix multiply with bias"],
+  ['mm', 'matrix multiply (a Linear without bias, or @)'],
+  ['bmm', 'batched matrix multiply'],
+  ['baddbmm', 'batched matrix multiply with bias'],
+  ['matmul', 'matrix multiply (@)'],
+  ['linear', 'nn.Linear'],
+  ['conv1d', 'nn.Conv1d'],
+  ['conv2d', 'nn.Conv2d'],
+  ['conv3d', 'nn.Conv3d'],
+  ['convolution', 'a convolution (nn.Conv*)'],
+  ['_convolution', 'a convolution (nn.Conv*)'],
+  ['relu', 'ReLU'],
+  ['gelu', 'GELU'],
+  ['silu', 'SiLU'],
+  ['layer_norm', 'nn.LayerNorm'],
+  ['native_layer_norm', 'nn.LayerNorm'],
+  ['batch_norm', 'nn.BatchNorm'],
+  ['native_batch_norm', 'nn.BatchNorm'],
+  ['softmax', 'softmax'],
+  ['_softmax', 'softmax'],
+  ['scaled_dot_product_attention', 'attention (F.scaled_dot_product_attention)'],
+  ['embedding', 'nn.Embedding'],
+  ['add', '+'],
+  ['mul', '*'],
+  ['sub', '-'],
+  ['div', '/'],
+  ['item', '.item(): a value read back to Python'],
+  ['_local_scalar_dense', '.item(): a value read back to Python'],
+  ['copy_', 'a copy (.copy_(), .to())'],
+  ['_to_copy', 'a copy (.to())'],
+]);
+
+/** An ATen op as the user knows it: "addmm: Linear's matrix multiply with bias"; "max_pool2d" for one the table
+ *  lacks; any other name as it is. */
+export function atenOpWords(name: string): string {
+  const op = /^aten::(\w+)$/.exec(name)?.[1];
+  if (!op) return name;
+  const words = OP_WORDS.get(op);
+  return words ? `${op}: ${words}` : op;
+}
+
+/** A name of the trace in words where the table has them (a span's, a kernel's), else null: said as it is. */
+export function traceNameWords(name: string): string | null {
+  return SPAN_WORDS.get(name) ?? kernelWords(name);
+}
