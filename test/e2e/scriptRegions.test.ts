@@ -179,11 +179,7 @@ test(
         "one finding: the recorded notebook run's; the recorded script run had none",
       );
       // the notebook's report drawn in its own tab (the serve_script one stays behind it)
-      const notebookFrame = await findWebviewFrame(
-        page,
-        'section.region[data-region="r0"] h3:has-text("MLP")',
-        60_000,
-      );
+      const notebookFrame = await findWebviewFrame(page, 'section.region[data-region="r0"] h3:has-text("MLP")', 60_000);
       assert.equal(
         await notebookFrame.locator('section.region[data-region="r0"] h3').innerText(),
         'MLP — explore.ipynb cell 4, line 2',
