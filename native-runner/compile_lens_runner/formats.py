@@ -77,6 +77,12 @@ def speedup(value: float, *ends: float) -> str:
     return f"{_fixed(value, max(map(_speedup_digits, (value, *ends))))}×"
 
 
+def slowdown(value: float, *ends: float) -> str:
+    """ "1.92×" for a speedup said as "0.52×": how many times as long compiled takes, from the speedup as printed, so
+    the two divide to each other (1 / 0.516 = 1.94× beside "0.52×" read as two numbers for one quantity)."""
+    return speedup(1 / float(speedup(value, *ends).removesuffix("×").replace(",", "")))
+
+
 def interval(low: float, high: float, point: float | None = None) -> str:
     """ "0.87–1.32×", "0.0054–0.0061×", "0.068–0.180×": where the next run's speedup may land, both ends to one
     precision, the finer end's (two decimals, more where an end is under 0.1×): "0.068–0.18×" read as two; with the

@@ -58,3 +58,9 @@ def test_a_compile_time_reads_as_the_compile_rows_say_it() -> None:
     """encoder_fastpath: "0.78 s trying to compile" beside the compile row's "783 ms" (numbers.ts formatMs)."""
     assert formats.compile_time(0.7834) == formats.ms(783.4) == "783 ms"
     assert formats.compile_time(68.94) == "68.9 s"
+
+
+def test_a_slowdown_divides_to_the_speedup_printed_beside_it() -> None:
+    """ "0.52× (compiled takes 1.94× as long)": 1 / 0.516 beside a printed 0.52, which gives 1.92×."""
+    assert formats.speedup(0.516) == "0.52×" and formats.slowdown(0.516) == "1.92×"
+    assert formats.slowdown(0.0516, 0.04, 0.06) == formats.speedup(1 / 0.052)

@@ -181,7 +181,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         lambda r: "slower compiled",
         # the slowdown as a user reads it: "0.52× (slower)" read as 52 % slower (review 3B N9)
         lambda r: (
-            f"Compiled takes {formats.speedup(1 / r['value'])} as long as eager."
+            f"Compiled takes {formats.slowdown(r['value'], *[r[e] for e in ('low', 'high') if e in r])} as long as eager."
             if "value" in r
             else "Compiled is slower than eager."
         ),

@@ -84,7 +84,8 @@ def direction_text(n: AnswerNumber) -> str:
     nowhere."""
     direction = n["direction"]  # verdict.directed gives every number its direction
     if direction == "slower":  # "0.52× (slower)" read as 52 % slower (review 3B N9): the slowdown as a user reads it
-        return f"compiled takes {formats.speedup(1 / n['value'])} as long"
+        ends = [n[end] for end in ("low", "high") if end in n]
+        return f"compiled takes {formats.slowdown(n['value'], *ends)} as long"
     if direction != "too-noisy":
         return _DIRECTION_WORDS[direction]
     noisy = n.get("tooNoisy")
