@@ -90,15 +90,15 @@ const CASES: Case[] = [
     // Kineto's thread 0 holds other threads' Python stacks; its two tracks of its own: its overhead and its window
     // the Python frames last, each thread's stack folded to a row: the launches and kernels come first
     inView: {
-      // call 1: the profiler's own work (CUPTI's buffer requests) is elsewhere
+      // call 1, from its compiled region's start (s27 F10): the profiler's own work (CUPTI's buffer requests) in it
       step: [
         [
+          'profiler overhead',
           'thread 1661 (python3)',
           'profiled window',
           'GPU 0 · stream 7',
           '▸ other Python threads',
           '▸ Python · thread 1661',
-          '1 track idle here',
         ],
       ],
       all: [
