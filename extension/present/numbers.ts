@@ -8,24 +8,28 @@ export const plural = (n: number, word: string, many = `${word}s`): string => `$
 /** "19,467": a whole count with thousands separators (steps, calls) */
 export const formatWhole = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
-/** "61.3 s", "8.2 s", "0.62 s", "1.60 ms": compile time, wall time (under 0.1 s in ms, where "0.00 s" would hide it) */
+/** "0.5" for "0.500", "1" for "1.00": a time's trailing zeros read as digits measured (review 3C: "0.500 ms") */
+const trimmed = (text: string): string => (text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text);
+
+/** "61.3 s", "8.2 s", "0.62 s", "2 s", "1.6 ms": compile time, wall time (under 0.1 s in ms, where "0.00 s" would
+ *  hide it) */
 export function formatSeconds(seconds: number): string {
   if (seconds < 0.1) return formatMs(seconds * 1000);
-  return `${seconds >= 1 ? seconds.toFixed(1) : seconds.toFixed(2)} s`;
+  return `${trimmed(seconds.toFixed(seconds >= 1 ? 1 : 2))} s`;
 }
 
 /** "783 ms", "68.9 s": a compile's seconds as the compile phases' rows say them (formatMs), and as the runner's
  *  formats.compile_time says them in its sentences: "0.78 s" beside a row's "783 ms" read as another value */
 export const formatCompileTime = (seconds: number): string => formatMs(seconds * 1000);
 
-/** "61.7 s", "412 ms", "14.2 ms", "5.42 ms", "0.542 ms", "0.0523 ms", "0 ms": time per call or step, to three
- *  significant digits, so that times beside a ratio divide to it ("0.54 ms → 0.14 ms" read as 3.86× beside 3.99×) */
+/** "61.7 s", "412 ms", "14.2 ms", "5.42 ms", "0.542 ms", "0.0523 ms", "0.5 ms", "0 ms": time per call or step, to
+ *  three significant digits, so that times beside a ratio divide to it ("0.54 ms → 0.14 ms" read as 3.86× beside
+ *  3.99×), without trailing zeros */
 export function formatMs(ms: number): string {
   if (ms === 0) return '0 ms';
   if (ms >= 1000) return formatSeconds(ms / 1000);
-  if (ms >= 100) return `${ms.toFixed(0)} ms`;
-  if (ms >= 10) return `${ms.toFixed(1)} ms`;
-  return `${ms.toFixed(ms >= 1 ? 2 : ms >= 0.1 ? 3 : ms >= 0.01 ? 4 : 5)} ms`;
+  const digits = ms >= 100 ? 0 : ms >= 10 ? 1 : ms >= 1 ? 2 : ms >= 0.1 ? 3 : ms >= 0.01 ? 4 : 5;
+  return `${trimmed(ms.toFixed(digits))} ms`;
 }
 
 /** "14.2 ms", "868.6 µs": a profiled step's time, from the trace's microseconds (from 1 ms on, as formatMs) */
@@ -71,15 +75,22 @@ export function timeOnTicks(ticksUs: number[]): (us: number) => string {
 /** Two decimals, more under 0.1× so that a small speedup keeps two significant digits (0.0057×, not 0.01×) */
 const speedupDigits = (value: number): number => (value >= 0.1 ? 2 : value >= 0.01 ? 3 : 4);
 
-/** "1.84×", "0.052×", "0.0057×" */
-export const formatSpeedup = (speedup: number): string => `${speedup.toFixed(speedupDigits(speedup))}×`;
+/** "1.84×", "0.052×", "0.0057×"; beside its range's ends, to their precision where finer: "0.150×" beside
+ *  "0.099–0.162×" (review 3C J9: "0.15× (0.099–0.162×)" read as two precisions) */
+export const formatSpeedup = (speedup: number, ...ends: number[]): string =>
+  `${speedup.toFixed(Math.max(...[speedup, ...ends].map(speedupDigits)))}×`;
 
 /** "0.87–1.32×", "0.0054–0.0061×", "0.068–0.180×": where the next run's speedup may land (the one interval form of
- *  every surface), both ends to one precision, the finer end's: "0.068–0.18×" read as two */
-export const formatInterval = (low: number, high: number): string => {
-  const digits = Math.max(speedupDigits(low), speedupDigits(high));
+ *  every surface), both ends to one precision, the finer end's: "0.068–0.18×" read as two; with the point it is the
+ *  range of, the point's where finer ("0.050× (0.120–0.200×)") */
+export const formatInterval = (low: number, high: number, point?: number): string => {
+  const digits = Math.max(...[low, high, ...(point === undefined ? [] : [point])].map(speedupDigits));
   return `${low.toFixed(digits)}–${high.toFixed(digits)}×`;
 };
+
+/** "0.150× (0.099–0.162×)", "1.31× (1.22–1.40×)": a speedup and its range, to one precision */
+export const formatSpeedupRange = (speedup: number, low: number, high: number): string =>
+  `${formatSpeedup(speedup, low, high)} (${formatInterval(low, high, speedup)})`;
 
 /** "57%": a share or a spread (GPU idle, how much the rounds' ratios varied) */
 export const formatPct = (pct: number): string => `${pct.toFixed(0)}%`;

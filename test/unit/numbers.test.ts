@@ -14,6 +14,7 @@ const TABLE = JSON.parse(readFileSync(path.resolve(__dirname, '../fixtures/numbe
 const FORMAT: Record<string, (input: never) => string> = {
   speedup: (v: number) => numbers.formatSpeedup(v),
   interval: ([low, high]: [number, number]) => numbers.formatInterval(low, high),
+  speedupRange: ([speedup, low, high]: [number, number, number]) => numbers.formatSpeedupRange(speedup, low, high),
   ms: (v: number) => numbers.formatMs(v),
   seconds: (v: number) => numbers.formatSeconds(v),
   pct: (v: number) => numbers.formatPct(v),
