@@ -125,6 +125,25 @@ def graphs_per_call(compiler: CompilerInsight) -> int | None:
     return None if graphs is None else min(graphs, len(frames)) if frames else graphs
 
 
+def _times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{formats.whole(n)} times")
+
+
+def _recompiled_graphs(compiler: CompilerInsight) -> str | None:
+    """Which graphs recompiled, by the name of their frame's first compile (review 4A F8: "2 recompiles compiled 2
+    more versions of them" named none): "the graph of forward after line 24 recompiled twice"; None where a
+    recompiled frame's first compile has no name on record."""
+    names = {f["compileId"]: f.get("nameText") for f in compiler.get("frames") or [] if f.get("compileId")}
+    counts: dict[str | None, int] = {}
+    for r in compiler.get("recompiles") or []:
+        name = names.get(str(r.get("compileId") or "").rsplit("/", 1)[0] + "/0")
+        counts[name] = counts.get(name, 0) + 1
+    if not counts or None in counts:
+        return None
+    said = [f"the graph of {name} recompiled {_times(n)}" for name, n in counts.items()]
+    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
+
+
 def break_cost(compiler: CompilerInsight, outside_ms: float | None) -> str | None:
     """What the graph breaks of one compiler record cost: the graphs one call runs, the time outside them; the
     graphs recompiles added said apart (a call runs one version of each)."""
@@ -138,14 +157,14 @@ def break_cost(compiler: CompilerInsight, outside_ms: float | None) -> str | Non
         if outside_ms is None
         else f" ({formats.ms(outside_ms)} per call is spent outside the graphs: eager code, guards, Python)"
     )
-    recompiles = len(compiler.get("recompiles") or [])
+    recompiled = _recompiled_graphs(compiler)
     versions = formats.plural(graphs - per_call, "more version")
     them = "it" if per_call == 1 else "them"
     more = (
         ""
         if per_call == graphs
-        else f"; {formats.plural(recompiles, 'recompile')} compiled {versions} of {them} ({graphs} graphs in all)"
-        if recompiles
+        else f"; {recompiled} ({graphs} graphs in all)"
+        if recompiled
         else f"; {versions} of {them} were compiled ({graphs} graphs in all)"
     )
     if per_call == 1:
