@@ -9,10 +9,13 @@ contended host (its answer's words: reason_text.py's host-contended)."""
 
 from __future__ import annotations
 
+import statistics
+
 from .. import formats
 from ..shapes.answer import Answer
 from ..shapes.compiler import CompilerInsight
 from ..shapes.mode import Correctness, ModeResult
+from ..shapes.region import Region
 from ..shapes.report import Report
 from . import reason_text, verdict
 
@@ -88,6 +91,41 @@ def mode_notes(m: ModeResult) -> list[str]:
         notes += [run_eager(m), None if busy else slow_host(m)]
     notes.append(busy)
     return [n for n in notes if n]
+
+
+# the script's own eager calls and the replay's eager time further apart than this are said apart (review 4B P6)
+APART = 2.0
+
+
+def replay_against_script(region: Region, m: ModeResult) -> str | None:
+    """Why a replay's eager time and the script's own eager calls at its inputs are more than APART× apart, in one
+    sentence (review 4B P6: "eager 6.20 ms" over a chart of eager calls at 50–90 ms, nothing said): where the replay's
+    own eager rounds took as long as the script's calls, its number is its fastest round (a busy host only adds time);
+    else Compile Lens does not know. Calls in which Compile Lens saved inputs are left out where others remain."""
+    timing, signature = m.get("eagerTiming"), m.get("signature")
+    replay_ms = timing.get("estimateMs") if timing else None
+    eager = [c for c in region["calls"] if c.get("side") == "eager" and c.get("signature") == signature]
+    timed = [(c["ms"], bool(c.get("observer"))) for c in eager if c["ms"] is not None]
+    plain = [ms for ms, observer in timed if not observer] or [ms for ms, _ in timed]
+    if timing is None or not replay_ms or not plain:
+        return None
+    script_ms = statistics.median(plain)
+    apart = max(script_ms, replay_ms) / min(script_ms, replay_ms)
+    if apart <= APART:
+        return None
+    rounds = timing.get("medianMs")
+    times = f"{formats.whole(apart) if apart >= 10 else f'{apart:.1f}'}×"
+    said = f"The script's own eager calls at these inputs took {formats.ms(script_ms)} (median), " + (
+        f"{times} as long as the replay's eager {formats.ms(replay_ms)}"
+        if script_ms > replay_ms
+        else f"and the replay's eager {formats.ms(replay_ms)} took {times} as long"
+    )
+    if script_ms > replay_ms and rounds and max(rounds, script_ms) / min(rounds, script_ms) <= APART:
+        return (
+            f"{said}: most of the replay's eager rounds took as long ({formats.ms(rounds)} median), and its number is "
+            "its fastest round (a busy host only adds time)."
+        )
+    return f"{said}; Compile Lens does not know why."
 
 
 def said_by_answer(modes: list[ModeResult], answer: Answer) -> None:
@@ -184,6 +222,11 @@ def attach(report: Report) -> None:
         cost = break_cost(compiler, outside) if compiler else None
         if compiler is not None and cost is not None:
             compiler["breakCost"] = cost
+    for region in report.get("regions") or []:
+        for m in region["measurements"]:
+            apart = replay_against_script(region, m)
+            if apart is not None:
+                m["notes"] = [*m["notes"], apart]
     eager = report.get("eager")
     text = launch_bound(report)
     if eager is not None and text is not None:
