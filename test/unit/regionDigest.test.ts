@@ -127,6 +127,21 @@ test('CLI block: what-if modes by name, a failed measurement in words, numbers o
   for (const line of lines) assert.doesNotMatch(line, /—\/|±—|: —$|null|undefined|NaN/);
 });
 
+test('CLI block: a failed replay the recommendation explains says "failed" once, not its error again (4B P3)', async () => {
+  const r1 = await region(TRAIN_SMALL, 'r1');
+  const error = r1.measurements[0]!.error!.message;
+  const lines = formatRegion(digestRegion(r1));
+  assert.ok(
+    lines.some((l) => /^ {4}replay: .*: failed$/.test(l)),
+    lines.join('\n'),
+  );
+  assert.equal(lines.filter((l) => l.includes(error)).length, 1);
+  assert.match(
+    lines.find((l) => l.includes(error))!,
+    /^ {4}recommendation: /,
+  );
+});
+
 test('CLI block: what a replay made as the script let go of the region left out is said, after its measurements', async () => {
   const r0 = await region(TRAIN_SMALL, 'r0');
   const leftOut =
