@@ -117,7 +117,7 @@ export function compareRuns(before: Report, after: Report, now = new Date()): Ru
   const [was, is] = whens(before, after, now);
   const run = (report: Report, when: string): ComparedRun => ({
     when,
-    // a script's run headline is one region's (" — r0 scale"): its regions' blocks say each
+    // a script's run headline is one region's (" — scale"): its regions' blocks say each
     headline: script ? null : runHeadline(report),
   });
   const blocks: ComparedBlock[] = [];

@@ -13,7 +13,7 @@ export interface RunListEntry {
   /** the row's label: what ran and when it finished, "serve_script.py 14:02:07" (reportC J10: at the row's end, the
    *  time was cut away, and two runs of one file read alike); the run's tab says the same time (runTabTitle) */
   label: string;
-  /** the runner's headline: "stay eager: 0.82× per call replayed (0.77–0.88×) · 1 graph — r0 TinyTransformer" */
+  /** the runner's headline: "stay eager: 0.82× per call replayed (0.77–0.88×) · 1 graph — TinyTransformer" */
   description: string;
   /** when, with its date; every region's or mode's line, the status and the report's path */
   tooltip: string;

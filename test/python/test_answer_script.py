@@ -18,7 +18,7 @@ from test_answer import FIXTURES, NOTEBOOK, TRAIN_SMALL, answered, codes, fixtur
 
 def test_a_script_is_answered_by_the_region_that_decides_it_and_says_every_region() -> None:
     report = answered(fixture(TRAIN_SMALL))
-    assert report["answer"]["region"] == "r1" and report["headline"].endswith(" — r1 step, +3 more regions")
+    assert report["answer"]["region"] == "r1" and report["headline"].endswith(" — step, +3 more regions")
     assert report["headline"].startswith(report["regions"][1]["headline"])
     # the deciding region's line first, then every other region's
     said = re.findall(r"(?:^|; )(\w+ \(line \d+\)): ", report["recommendation"]["reason"])

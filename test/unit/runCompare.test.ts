@@ -71,7 +71,7 @@ test("two script runs: regions by function and line, each run's answer in the ru
       }),
   };
   const compared = compareRuns(before, after, new Date('2026-11-29T12:00:00+00:00'));
-  // a script's run headline is one region's (" — r0 TinyTransformer", report4B P13): its regions' blocks say each
+  // a script's run headline is one region's (" — TinyTransformer", report4B P13): its regions' blocks say each
   assert.deepEqual(
     compared.runs.map((r) => r.headline),
     [null, null],

@@ -460,7 +460,8 @@ def script_answer(report: Report) -> Answer:
         lines = [f"{_where(region)}: {story} {rest[:1].upper()}{rest[1:]}", *lines[:lead], *lines[lead + 1 :]]
     return {
         **answers[lead],
-        "headline": f"{answers[lead]['headline']} — {region['id']} {region['name']}{more}",
+        # the region said by its name, as every surface says it (its id only where two share a name: region.label)
+        "headline": f"{answers[lead]['headline']} — {region.get('label') or region['name']}{more}",
         "sentence": "; ".join(lines) + ".",
         "region": region["id"],
     }
