@@ -79,9 +79,9 @@ def test_a_growing_cache_is_a_decode_loop_read_per_token_and_its_second_compile_
     entry = region(calls, shapes, {"pairs": 4, "step": step, "dropped": {"warm-up": 3, "switch": 5}, "stepsMade": 30})
     assert step_unit(entry) == "token"  # type: ignore[arg-type]
     # the headline's one fact; the sentence says it in full
-    assert lead(entry) == "sizes changed at call 1: one size-generic recompile (1.5 s)"
+    assert lead(entry) == "sizes changed at call 1: one size-generic recompile (1.50 s)"
     assert shape_text.automatic_in_full(shape_reasons(entry)[0]) == (  # type: ignore[arg-type]
-        "sizes changed at call 1: a second compile (1.5 s) made one size-generic graph, which served the next 28 "
+        "sizes changed at call 1: a second compile (1.50 s) made one size-generic graph, which served the next 28 "
         "calls without compiling"
     )
     by_code = {r["code"]: r for r in shape_reasons(entry)}  # type: ignore[arg-type]
@@ -165,7 +165,7 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used() -> 
     assert shapes is not None
     assert lead(region(calls, shapes)) == "the warm-up at batch 1 (line 7) compiled a graph batch 5 never used"
     assert shape_text.warmup_in_full(shape_reasons(region(calls, shapes))[0]) == (  # type: ignore[arg-type]
-        "the warm-up at batch 1 (line 7) compiled a graph the real call at batch 5 never used; that call paid 4.6 s "
+        "the warm-up at batch 1 (line 7) compiled a graph the real call at batch 5 never used; that call paid 4.60 s "
         "recompiling"
     )
     shapes["fixes"] = [
@@ -181,7 +181,7 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used() -> 
     ]
     fix = shape_reasons(region(calls, shapes))[1]  # type: ignore[arg-type]
     assert reason_text.clause(fix) == (
-        "with a warm-up at batch 5: 1 graph instead of 2, the first real call 0.500 ms instead of 1.00 ms, compile 2.0 s"
+        "with a warm-up at batch 5: 1 graph instead of 2, the first real call 0.500 ms instead of 1.00 ms, compile 2.00 s"
     )
     # the script's run compiled from a warm Inductor cache and the fix run from an empty one of its own: each said
     entry = region(calls, shapes)
@@ -191,9 +191,9 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used() -> 
     fix = shape_reasons(entry)[1]  # type: ignore[arg-type]
     assert (fix["cacheHits"], fix["wasCacheHits"]) == (0, 2)
     # one unit for both sides of a comparison: "0.40 s" beside "2.0 s", not "400 ms"
-    assert reason_text.clause(fix).endswith(", compile 2.0 s from a cold cache instead of 0.40 s from a warm cache")
+    assert reason_text.clause(fix).endswith(", compile 2.00 s from a cold cache instead of 0.400 s from a warm cache")
     cache["script"]["hits"] = 0  # both cold: compared as they are
-    assert reason_text.clause(shape_reasons(entry)[1]).endswith(", compile 2.0 s instead of 0.40 s")  # type: ignore[arg-type]
+    assert reason_text.clause(shape_reasons(entry)[1]).endswith(", compile 2.00 s instead of 0.400 s")  # type: ignore[arg-type]
 
 
 def test_cuda_graphs_recorded_per_size_are_counted_under_reduce_overhead_on_a_gpu_only() -> None:

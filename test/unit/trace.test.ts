@@ -9,7 +9,8 @@ import { scanTraceBytes, TraceScanner } from '../../extension/node/trace/byteSca
 import { compareTraces } from '../../webview/analysis/compare.ts';
 import { KERNEL_ARG_FIELDS, SliceKind, type TraceModel } from '../../extension/shared/trace/model.ts';
 import { packRows, type PackedRows } from '../../extension/shared/trace/rowsWire.ts';
-import { formatTraceSummary, kernelStats, summarizeTrace } from '../../extension/shared/trace/summary.ts';
+import { kernelStats, summarizeTrace } from '../../extension/shared/trace/summary.ts';
+import { formatTraceSummary } from '../../extension/present/traceSummaryText.ts';
 import { previewOfModel, TraceReading } from '../../extension/node/trace/traceReading.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 
@@ -379,7 +380,7 @@ describe('summary', () => {
     assert.equal(summary.compileSpans.length, 1);
     assert.equal(summary.compileSpans[0]!.name, 'dynamo');
     assert.ok(Math.abs(summary.compileSpans[0]!.durUs - 327446.301) < 1e-3);
-    assert.match(formatTraceSummary(summary), /compile in region 327\.45 ms/);
+    assert.match(formatTraceSummary(summary), /compile in region 327 ms/);
   });
 });
 
