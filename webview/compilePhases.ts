@@ -277,7 +277,7 @@ function modeSection(mode: ModeResult, regions: Map<string, string>): HTMLElemen
     el(
       'summary',
       undefined,
-      `Compile phases — ${mode.mode}: ${plural(order.length, 'compile')}, ${formatMs(total)}${hits ? `, ${plural(hits, 'cache hit')}` : ''}`,
+      `Compile phases — ${mode.modeText ?? mode.mode}: ${plural(order.length, 'compile')}, ${formatMs(total)}${hits ? `, ${plural(hits, 'cache hit')}` : ''}`,
     ),
   );
   // 97: room at the right for a late compile's cache marker and its thinnest bars, not cut at the panel's edge

@@ -529,7 +529,7 @@ function paneNotes(): void {
     const text = paneStepsNote(
       stepsOverlapped(model.steps, t0 + offset, t1 + offset),
       model.steps,
-      state.report !== null,
+      state.report?.profilerNote ?? null,
       pane.timeline.callsNamedByPlace,
     );
     const note = notes[p];

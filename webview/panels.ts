@@ -207,11 +207,7 @@ function modesTable(digest: ReportDigest): HTMLElement {
       );
     }
     table.append(row);
-    for (const text of [
-      mode.mismatch && `numeric mismatch vs eager: ${mode.mismatch}`,
-      ...mode.notes,
-      mode.remeasured && `re-measured: ${mode.remeasured}`,
-    ]) {
+    for (const text of [mode.mismatch, ...mode.notes, mode.remeasured]) {
       if (text) note(text);
     }
   }

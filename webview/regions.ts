@@ -88,10 +88,7 @@ function measurementTable(digest: RegionDigest, region: Region): HTMLTableElemen
       if (td.colSpan === 1 && !td.classList.contains('error') && titles[k]) td.dataset['label'] = titles[k];
     });
     table.append(row);
-    for (const note of [
-      m.mismatch && `numeric mismatch vs eager: ${m.mismatch}`,
-      m.remeasured && `re-measured: ${m.remeasured}`,
-    ]) {
+    for (const note of [m.mismatch, m.remeasured]) {
       if (!note) continue;
       const noteRow = el('tr');
       const text = termEl('td', 'note', note);
@@ -151,7 +148,7 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
     const digest = digestRegion(region);
     const box = el('section', 'region');
     box.dataset['region'] = region.id;
-    const title = el('h3', undefined, `${region.id} ${region.name}`);
+    const title = el('h3', undefined, digest.label);
     const at = region.location;
     if (at)
       title.append(
@@ -166,7 +163,7 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
         ? saidEl('p', 'no-compiled-code', digest.noCompiledCode, at ?? null)
         : saidEl('p', 'answer', answerSentence(region, digest), at ?? null),
     );
-    box.append(termEl('p', 'region-facts', `${digest.facts.join(' · ')} · compiled with mode ${digest.mode}`));
+    box.append(termEl('p', 'region-facts', `${digest.facts.join(' · ')} · compiled with ${digest.modeText}`));
     if (digest.story) box.append(saidEl('p', 'story', digest.story, at ?? null));
     const guards = region.calls.filter((c) => c.event === 'recompiled' && c.recompileReason);
     if (guards.length) box.append(failedGuards(guards));

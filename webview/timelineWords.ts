@@ -49,14 +49,16 @@ export function idleTracksNote(
 
 /**
  * The line under a pane's title, one short line: which of its steps are in view, by the numbers its markers say
- * (the title counts them all), and that they ran under the profiler, so they are not the timed numbers: "steps 2–3
- * in view (of steps 2–4) · under the profiler (slower than timed)"; where its compiled calls are named
- * by their place (`callsByPlace`: no report and no Python stacks name their code), a word of it. `tooltip` says why.
+ * (the title counts them all), and that they ran under the profiler: "steps 2–3 in view (of steps 2–4) · under the
+ * profiler (slower than timed)"; where its compiled calls are named by their place (`callsByPlace`: no report and
+ * no Python stacks name their code), a word of it. `tooltip` says why. `profiled`: the report's words for its traces
+ * (schema 1.33's profilerNote, the runner's: they were not timed, the answer's numbers were); a trace opened without
+ * a report (or one before 1.33) is said here, where the timeline's own words are.
  */
 export function paneStepsNote(
   inView: StepsCompared | null,
   steps: { label: string }[],
-  timedElsewhere: boolean,
+  profiled: { label: string; text: string } | null,
   callsByPlace = false,
 ): { text: string; tooltip: string } {
   const unit = stepUnit(steps);
@@ -71,13 +73,13 @@ export function paneStepsNote(
     : inView
       ? `${stepsText(inView, unit)} in view${stepsText(inView, unit) === all ? ` (all ${steps.length})` : ` (of ${all})`} · `
       : `none of its ${plural(steps.length, unit)} in view · `;
-  const timed = timedElsewhere ? 'slower than timed' : 'its overhead included';
+  const { label, text } = profiled ?? {
+    label: 'its overhead included',
+    text: 'This trace ran under the profiler: its overhead is in every time here.',
+  };
   return {
-    text: `${shown}under the profiler (${timed})${callsByPlace ? ' · calls named by order' : ''}`,
-    tooltip: [
-      `This trace ran under the profiler: its overhead is in every time here${timedElsewhere ? ", and the verdict's times are timed without it" : ''}.`,
-      ...(callsByPlace ? [CALLS_BY_PLACE] : []),
-    ].join(' '),
+    text: `${shown}under the profiler (${label})${callsByPlace ? ' · calls named by order' : ''}`,
+    tooltip: [text, ...(callsByPlace ? [CALLS_BY_PLACE] : [])].join(' '),
   };
 }
 

@@ -5,12 +5,12 @@ import * as vscode from 'vscode';
 import { findCompileSites, findCompileSitesInCells } from '../editor/compileSites.ts';
 import { FindingStore } from '../editor/findingStore.ts';
 import { regionAfterEdit } from '../editor/followEdits.ts';
-import { BEFORE_EDIT, findingHover, findingMessage, type Finding } from '../present/findings.ts';
+import { BEFORE_EDIT, BEFORE_EDIT_LENS, findingHover, findingMessage, type Finding } from '../present/findings.ts';
 import { digestRegion, regionLine, type RegionDigest } from '../present/regionDigest.ts';
 import { runHeadline } from '../present/headline.ts';
 import { cellLineLabel, placeOf, samePlace, type SourcePlace } from '../shared/sourcePlace.ts';
 import { findTargetFunctions } from '../editor/targets.ts';
-import { BEFORE_EDIT_LENS, LENS_CHARACTERS, lensTitle, shortLine, targetLenses } from '../present/lensLine.ts';
+import { LENS_CHARACTERS, lensTitle, shortLine, targetLenses } from '../present/lensLine.ts';
 import type { LoadedReport } from '../node/reportFile.ts';
 import { cellLocation, notebookCellTexts, placeOfDocument } from './notebooks.ts';
 

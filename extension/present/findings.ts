@@ -68,6 +68,11 @@ export interface Finding {
  *  not the report's: the runner cannot know of the edit. */
 export const BEFORE_EDIT = 'from the run before your edit: re-run to check';
 
+/** BEFORE_EDIT on the lens before the answer (its tooltip: BEFORE_EDIT in full): short (reportC R5: "from the run
+ *  before your edit: re-run to chec" pushed the verdict out of view). With the answer after it, the line is no longer
+ *  than the answer after "▶ Compile & Profile Script | " was, which now comes last. */
+export const BEFORE_EDIT_LENS = 'before your edit: re-run';
+
 const GRAPH_BREAK_DOCS = 'https://docs.pytorch.org/docs/stable/torch.compiler_troubleshooting.html#graph-breaks';
 const RECOMPILE_DOCS = 'https://docs.pytorch.org/docs/stable/torch.compiler_troubleshooting.html#recompilations';
 const CUDA_GRAPH_DOCS = 'https://docs.pytorch.org/docs/stable/torch.compiler_cudagraph_trees.html';

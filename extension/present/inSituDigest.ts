@@ -6,7 +6,7 @@ import { inSituNumber, paysBackOf } from './answer.ts';
 import type { AnswerNumber, InSituSpeedup, Recommendation, Region, Report } from '../shared/report.ts';
 import {
   formatBreakEven,
-  formatInterval,
+  formatSpeedupRange,
   formatMs,
   formatRate,
   formatSeconds,
@@ -52,7 +52,7 @@ const number = (s: InSituSpeedup | null | undefined): InSituNumber | null =>
 
 /** A number as the answer holds it (its words), else as recorded: speedup and range; then its times. */
 function numberField(said: AnswerNumber | null, n: InSituNumber): string {
-  const value = said?.text ?? `${formatSpeedup(n.speedup)} (${formatInterval(n.low, n.high)})`;
+  const value = said?.text ?? formatSpeedupRange(n.speedup, n.low, n.high);
   return `${value} · eager ${formatMs(n.eagerMs)} · compiled ${formatMs(n.compiledMs)}`;
 }
 

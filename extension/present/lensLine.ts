@@ -86,11 +86,6 @@ function numberClauseCut(verdict: string): string {
   return [speedup, ...asides].join(', ');
 }
 
-/** The lens before an answer the user has edited since (its tooltip: BEFORE_EDIT in full): short (reportC R5: "from
- *  the run before your edit: re-run to chec" pushed the verdict out of view). With the answer after it, the line is no
- *  longer than the answer after "▶ Compile & Profile Script | " was, which now comes last. */
-export const BEFORE_EDIT_LENS = 'before your edit: re-run';
-
 /** A target function's lenses on its def line, in order: its last run's answer first (the before-edit note, then the
  *  answer), the action last, as on a script region's line (review 4A F6: "▶ Compile & Profile | no verdict: …" put
  *  the action where a narrow editor keeps it and cut the answer). */

@@ -8,19 +8,23 @@ export const plural = (n: number, word: string, many = `${word}s`): string => `$
 /** "19,467": a whole count with thousands separators (steps, calls) */
 export const formatWhole = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
-/** `value` (positive) to three significant digits: "412", "14.2", "5.42", "0.542", "0.0523", "0.00050"; the rounded
- *  value's digits ("100", not "100.0", from 99.95), so that "437.6" and "0.53" never stand beside "412" and "1.20" */
+/** "0.5" for "0.500", "1" for "1.00": a time's trailing zeros read as digits measured (review 3C: "0.500 ms") */
+const trimmed = (text: string): string => (text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text);
+
+/** `value` (positive) to three significant digits, without trailing zeros: "412", "14.2", "5.42", "0.542", "0.0523",
+ *  "0.5"; the rounded value's digits ("100", not "100.0", from 99.95), so that "437.6" and "0.531" never stand
+ *  beside "412" and "1.2" */
 function threeDigits(value: number): string {
   const decimals = value >= 100 ? 0 : value >= 10 ? 1 : value >= 1 ? 2 : value >= 0.1 ? 3 : value >= 0.01 ? 4 : 5;
   const text = value.toFixed(decimals);
-  return decimals > 0 && Number(text) >= 10 ** (3 - decimals) ? value.toFixed(decimals - 1) : text;
+  return trimmed(decimals > 0 && Number(text) >= 10 ** (3 - decimals) ? value.toFixed(decimals - 1) : text);
 }
 
-/** "61.7 s", "6.04 s", "525 ms", "1.60 ms": a compile time or a wall time, by the rule of every time (formatMs's) */
+/** "61.7 s", "6.04 s", "525 ms", "1.6 ms": a compile time or a wall time, by the rule of every time (formatMs's) */
 export const formatSeconds = (seconds: number): string => formatMs(seconds * 1000);
 
-/** "61.7 s", "6.04 s", "412 ms", "14.2 ms", "0.542 ms", "0.0523 ms", "0 ms": every time a user reads, to three
- *  significant digits, so that times beside a ratio divide to it ("0.54 ms → 0.14 ms" read as 3.86× beside 3.99×)
+/** "61.7 s", "6.04 s", "412 ms", "14.2 ms", "0.542 ms", "0.0523 ms", "0.5 ms", "0 ms": every time a user reads, to three
+ *  significant digits without trailing zeros, so that times beside a ratio divide to it ("0.54 ms → 0.14 ms" read as 3.86× beside 3.99×)
  *  and rows add up to their total ("6.0 s" + "525 ms" under "6.6 s" read as 6.5 s) */
 export function formatMs(ms: number): string {
   if (ms === 0) return '0 ms';
@@ -36,7 +40,7 @@ export function formatUs(us: number): string {
   return Number(text) >= 1000 ? formatMs(us / 1000) : `${text} µs`;
 }
 
-/** A time in the unit formatUs gives `largestUs`, so the times of one row read alike: "0.869 ms" beside "13.0 ms" */
+/** A time in the unit formatUs gives `largestUs`, so the times of one row read alike: "0.869 ms" beside "13 ms" */
 export function formatUsLike(us: number, largestUs: number): string {
   const unit = formatUs(largestUs).split(' ')[1];
   if (unit === 'µs') return formatUs(us);
@@ -79,15 +83,22 @@ export function timeOnTicks(ticksUs: number[]): (us: number) => string {
 const speedupDigits = (value: number): number =>
   value >= 100 ? 0 : value >= 10 ? 1 : value >= 0.1 ? 2 : value >= 0.01 ? 3 : 4;
 
-/** "1.84×", "0.052×", "0.0057×", "12.3×", "314×" */
-export const formatSpeedup = (speedup: number): string => `${speedup.toFixed(speedupDigits(speedup))}×`;
+/** "1.84×", "0.052×", "0.0057×", "12.3×", "314×"; beside its range's ends, to their precision where finer: "0.150×" beside
+ *  "0.099–0.162×" (review 3C J9: "0.15× (0.099–0.162×)" read as two precisions) */
+export const formatSpeedup = (speedup: number, ...ends: number[]): string =>
+  `${speedup.toFixed(Math.max(...[speedup, ...ends].map(speedupDigits)))}×`;
 
 /** "0.87–1.32×", "0.0054–0.0061×", "0.068–0.180×": where the next run's speedup may land (the one interval form of
- *  every surface), both ends to one precision, the finer end's: "0.068–0.18×" read as two */
-export const formatInterval = (low: number, high: number): string => {
-  const digits = Math.max(speedupDigits(low), speedupDigits(high));
+ *  every surface), both ends to one precision, the finer end's: "0.068–0.18×" read as two; with the point it is the
+ *  range of, the point's where finer ("0.050× (0.120–0.200×)") */
+export const formatInterval = (low: number, high: number, point?: number): string => {
+  const digits = Math.max(...[low, high, ...(point === undefined ? [] : [point])].map(speedupDigits));
   return `${low.toFixed(digits)}–${high.toFixed(digits)}×`;
 };
+
+/** "0.150× (0.099–0.162×)", "1.31× (1.22–1.40×)": a speedup and its range, to one precision */
+export const formatSpeedupRange = (speedup: number, low: number, high: number): string =>
+  `${formatSpeedup(speedup, low, high)} (${formatInterval(low, high, speedup)})`;
 
 /** "57%": a share or a spread (GPU idle, how much the rounds' ratios varied) */
 export const formatPct = (pct: number): string => `${pct.toFixed(0)}%`;

@@ -36,6 +36,9 @@ export interface RegionMeasurementDigest extends ModeDigest {
 export interface RegionDigest {
   id: string;
   name: string;
+  /** schema 1.33: the region as every heading says it, the runner's: its name, its id after it only where another
+   *  region shares the name ("forward (r1)"); a report before it: "r0 TinyTransformer" */
+  label: string;
   kind: Region['kind'];
   file: string | null;
   line: number | null;
@@ -43,6 +46,8 @@ export interface RegionDigest {
   cell: number | null;
   /** the mode the script compiled with: its own torch.compile(mode=...), 'default' when it gave none */
   mode: string;
+  /** schema 1.33: that mode as written in torch.compile, the runner's: "mode='default'" (scriptModeText) */
+  modeText: string;
   calls: number;
   /** calls in which the region compiled or recompiled */
   compiles: number;
@@ -88,13 +93,21 @@ export interface RegionDigest {
   measureShapeFix: string | null;
 }
 
-/** The mode the script itself asked for, as written in its torch.compile call. */
+/** The region as every heading and pane says it: the runner's label (schema 1.33); a report before it, its id and name */
+export const regionLabel = (region: Region): string => region.label ?? `${region.id} ${region.name}`;
+
+/** The mode the script itself asked for, by its names in its torch.compile call ("default", "max-autotune, backend
+ *  eager"): --json's `mode` */
 export function scriptMode(region: Region): string {
   const { mode, backend } = region.options ?? {};
   const modeText = typeof mode === 'string' ? mode : 'default';
   const backendText = typeof backend === 'string' && backend !== 'inductor' ? `, backend ${backend}` : '';
   return `${modeText}${backendText}`;
 }
+
+/** That mode as written in torch.compile, the runner's (schema 1.33's modeText: "mode='default', backend='eager'");
+ *  a report before it: its names */
+export const scriptModeText = (region: Region): string => region.modeText ?? `mode ${scriptMode(region)}`;
 
 function digestMeasurement(region: Region, m: RegionMeasurement, index: number): RegionMeasurementDigest {
   const signature = m.signature ?? null;
@@ -104,7 +117,8 @@ function digestMeasurement(region: Region, m: RegionMeasurement, index: number):
     // the script's own callable: its compile is the script's, said once in the region's facts; a what-if mode's is
     // the replay's own, on these inputs
     compileSeconds: m.mode === 'as-written' ? null : digest.compileSeconds,
-    label: m.mode === 'as-written' ? `${scriptMode(region)} (as written)` : m.mode,
+    // the runner's (schema 1.33: "mode='default' (as written)"); a report before it: the mode's name
+    label: m.modeText ?? (m.mode === 'as-written' ? `${scriptMode(region)} (as written)` : m.mode),
     signature,
     why: m.why ?? null,
     signatureCalls:
@@ -143,12 +157,14 @@ export function digestRegion(region: Region): RegionDigest {
   const elsewhere = (region.compiler?.recompiles ?? []).filter((r) => r.ranks && !r.ranks.includes(0));
   const digest: Omit<RegionDigest, 'facts'> = {
     id: region.id,
+    label: regionLabel(region),
     name: region.name,
     kind: region.kind,
     file: region.location?.file ?? null,
     line: region.location?.line ?? null,
     cell: region.location?.cell ?? null,
     mode: scriptMode(region),
+    modeText: scriptModeText(region),
     calls: region.callCount,
     compiles: compileCalls.length,
     // the compiler's own list counts past the recorded calls' cut-off; the calls say it when there is no such list
@@ -204,7 +220,8 @@ export function measurementCells(m: RegionMeasurementDigest): {
   breakEven: string | null;
 } {
   return {
-    speedup: m.speedup === null ? null : formatSpeedup(m.speedup),
+    speedup:
+      m.speedup === null ? null : formatSpeedup(m.speedup, ...(m.interval ? [m.interval.low, m.interval.high] : [])),
     direction: m.direction,
     directionText: m.directionText,
     // where another run may land; reports before the interval have the rounds' spread, said as what it is
@@ -212,7 +229,7 @@ export function measurementCells(m: RegionMeasurementDigest): {
       m.speedup === null
         ? null
         : m.interval
-          ? formatInterval(m.interval.low, m.interval.high)
+          ? formatInterval(m.interval.low, m.interval.high, m.speedup)
           : m.spreadPct === null || m.numberText
             ? null
             : formatSpread(m.spreadPct),
@@ -271,7 +288,7 @@ export function formatRegion(d: RegionDigest): string[] {
   // in situ first (the script's own steps); the replay's numbers after it, labelled as what they measured
   const replay = d.inSitu ? 'replay: ' : '';
   const lines = [
-    `  ${d.id} ${d.name}${where} (${KIND_TEXT[d.kind]}, mode ${d.mode}): ${d.facts.join(', ')}`,
+    `  ${d.label}${where} (${KIND_TEXT[d.kind]}, ${d.modeText}): ${d.facts.join(', ')}`,
     `    ${d.headline}`,
   ];
   lines.push(...d.cudaGraphs.map((line) => `    ${line}`));
@@ -283,8 +300,8 @@ export function formatRegion(d: RegionDigest): string[] {
   if (d.inSitu) lines.push(...d.inSitu.lines.map((line) => `    ${line}`));
   for (const m of d.measurements) {
     lines.push(`    ${replay}${measurementLine(m)}`);
-    if (m.mismatch) lines.push(`      numeric mismatch vs eager: ${m.mismatch}`);
-    if (m.remeasured) lines.push(`      re-measured: ${m.remeasured}`);
+    if (m.mismatch) lines.push(`      ${m.mismatch}`);
+    if (m.remeasured) lines.push(`      ${m.remeasured}`);
     for (const note of m.notes) lines.push(`      ${note}`);
   }
   if (d.replayLeftOut) lines.push(`    ${replay}left out: ${d.replayLeftOut}`);
@@ -321,9 +338,9 @@ export function formatScriptDigest(report: Report): string {
   return out.join('\n');
 }
 
-/** A region's headline and then which region it is: "compile it: 1.84× (default) · 2 graphs — r0 TinyTransformer" (the
+/** A region's headline and then which region it is: "compile it: 1.84× (default) · 2 graphs — TinyTransformer" (the
  * answer first, so that a line cut to fit keeps it). */
-export const regionLine = (d: RegionDigest): string => `${d.headline} — ${d.id} ${d.name}`;
+export const regionLine = (d: RegionDigest): string => `${d.headline} — ${d.label}`;
 
 /** A finished run in a few lines (the extension's log): a target's headline, or one line per region of a script. */
 export function runSummary(report: Report): string {
@@ -336,7 +353,7 @@ export function runSummary(report: Report): string {
   return regions
     .map(
       (r) =>
-        `${r.id} ${r.name}${r.file !== null && r.line !== null ? ` (${placeLabel({ file: r.file, line: r.line, cell: r.cell })})` : ''}: ${r.headline}`,
+        `${r.label}${r.file !== null && r.line !== null ? ` (${placeLabel({ file: r.file, line: r.line, cell: r.cell })})` : ''}: ${r.headline}`,
     )
     .join('\n');
 }

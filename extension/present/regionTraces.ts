@@ -1,12 +1,13 @@
 // A script report's traces and their pane labels: the host opens them as a timeline's panes (node/timelineSource.ts),
 // and a pane's label finds its kernels again (kernelLinks.ts).
-import { scriptMode } from './regionDigest.ts';
+import { regionLabel, scriptModeText } from './regionDigest.ts';
 import type { Region, Report, RegionMeasurement } from '../shared/report.ts';
 
 /**
  * A script report's traces: per measured region its eager trace (once per file) and each measurement's compiled
- * trace, compared with the eager trace of the same inputs. Labels name the region and the mode in words (reportB D22:
- * "r1 TinyMLP default" read as three names): "Model (r0), eager", "Model (r0), mode default".
+ * trace, compared with the eager trace of the same inputs. Labels name the region as its heading does and the mode as
+ * written in torch.compile (reportB D22: "r1 TinyMLP default" read as three names): "Model, eager",
+ * "Model, mode='default'".
  */
 export interface RegionTrace {
   label: string;
@@ -16,8 +17,6 @@ export interface RegionTrace {
   /** the compiled side's measurement; null for an eager trace */
   measurement: RegionMeasurement | null;
 }
-
-const regionName = (region: Region): string => `${region.name} (${region.id})`;
 
 export function regionTraces(report: Report): RegionTrace[] {
   const out: RegionTrace[] = [];
@@ -31,15 +30,16 @@ export function regionTraces(report: Report): RegionTrace[] {
     for (const m of traced) {
       let compareWith: string | null = null;
       if (m.eagerTrace) {
-        compareWith = eagerLabels.get(m.eagerTrace) ?? `${regionName(region)}, eager${inputs(m)}`;
+        compareWith = eagerLabels.get(m.eagerTrace) ?? `${regionLabel(region)}, eager${inputs(m)}`;
         if (!eagerLabels.has(m.eagerTrace)) {
           eagerLabels.set(m.eagerTrace, compareWith);
           out.push({ label: compareWith, trace: m.eagerTrace, compareWith: null, region, measurement: null });
         }
       }
-      const mode = m.mode === 'as-written' ? scriptMode(region) : m.mode;
+      // the runner's (schema 1.33); a report before it: the mode by its name
+      const mode = m.mode === 'as-written' ? scriptModeText(region) : (m.modeText ?? `mode ${m.mode}`);
       out.push({
-        label: `${regionName(region)}, mode ${mode}${inputs(m)}`,
+        label: `${regionLabel(region)}, ${mode}${inputs(m)}`,
         trace: m.trace!,
         compareWith,
         region,

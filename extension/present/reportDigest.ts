@@ -9,6 +9,7 @@ import {
   formatPct,
   formatSeconds,
   formatSpeedup,
+  formatSpeedupRange,
   formatSpread,
 } from './numbers.ts';
 import type { ModeResult, PrecisionSettings, Report } from '../shared/report.ts';
@@ -43,9 +44,11 @@ export interface ModeDigest {
   graphBreaks: number;
   recompiles: number;
   error: string | null;
-  /** compiled output is less accurate than eager (against a higher-precision reference when one was needed) */
+  /** compiled output is less accurate than eager (against a higher-precision reference when one was needed): the
+   *  runner's sentence, schema 1.33's mismatchText */
   mismatch: string | null;
-  /** why a first measurement was thrown away and re-taken (e.g. a recompile inside the timed region) */
+  /** why a first measurement was thrown away and re-taken (e.g. a recompile inside the timed region): the runner's
+   *  sentence, schema 1.33's remeasuredText */
   remeasured: string | null;
   /** schema 1.24: the runner's notes beside the number (outputs that differ no more than eager's, eager from another
    * mode's pairs, a host slow through the pairs, a contended host); before them, those fields listed */
@@ -166,11 +169,14 @@ export function digestMode(m: ModeResult, said: Said | null): ModeDigest {
     graphBreaks: m.compiler?.graphBreaks.length ?? 0,
     recompiles: m.compiler?.recompiles.length ?? 0,
     error: m.status === 'error' && m.error ? `${m.error.message} — ${m.error.fix}` : null,
+    // the runner's sentence (schema 1.33); a report before it: the comparison's message, said as the runner says it
     mismatch:
-      m.correctness && !m.correctness.ok
-        ? (m.correctness.message ?? `max abs error ${m.correctness.maxAbsError}`)
-        : null,
-    remeasured: m.discardedTimings?.find((t) => t.valid === false)?.invalidReason ?? null,
+      m.mismatchText ??
+      (m.correctness && !m.correctness.ok
+        ? `Compiled outputs differ from eager's: ${m.correctness.message ?? `max abs error ${m.correctness.maxAbsError}`}`
+        : null),
+    // the runner's sentence (schema 1.33); a report before it: the discarded timing's reason as the runner wrote it
+    remeasured: m.remeasuredText ?? m.discardedTimings?.find((t) => t.valid === false)?.invalidReason ?? null,
     notes: m.notes ?? noteFields(m, !invalid),
     measuredText: m.measuredText ?? null,
     notMeasured: invalid,
@@ -239,7 +245,7 @@ export function digestReport(report: Report): ReportDigest {
 /** The runner's words for a measured mode's number; a report made before answers: its recorded speedup and range. */
 export const speedupText = (m: ModeDigest): string =>
   m.numberText ??
-  `${formatSpeedup(m.speedup ?? 0)}${m.interval ? ` (${formatInterval(m.interval.low, m.interval.high)})` : ''}`;
+  (m.interval ? formatSpeedupRange(m.speedup ?? 0, m.interval.low, m.interval.high) : formatSpeedup(m.speedup ?? 0));
 
 /** Eager's launch-bound note, the runner's (schema 1.24); before it, the field listed. */
 function launchBoundNote(report: Report): string | null {
@@ -283,12 +289,13 @@ export function modeCells(
     };
   }
   return {
-    speedup: m.speedup === null ? '' : formatSpeedup(m.speedup),
+    speedup:
+      m.speedup === null ? '' : formatSpeedup(m.speedup, ...(m.interval ? [m.interval.low, m.interval.high] : [])),
     direction: m.direction,
     directionText: m.directionText,
     // the answer's range (schema 1.21: none where too noisy or not recorded); a report before answers: its spread
     nextRun: m.interval
-      ? formatInterval(m.interval.low, m.interval.high)
+      ? formatInterval(m.interval.low, m.interval.high, m.speedup ?? undefined)
       : m.spreadPct !== null && !m.numberText
         ? formatSpread(m.spreadPct)
         : '',
@@ -337,9 +344,9 @@ export function formatDigest(digest: ReportDigest): string {
     } else {
       out.push(`  ${m.measuredText ?? modeFields(m, digest)}`);
     }
-    if (m.mismatch) out.push(`    numeric mismatch vs eager: ${m.mismatch}`);
+    if (m.mismatch) out.push(`    ${m.mismatch}`);
     for (const note of m.notes) out.push(`    ${note}`);
-    if (m.remeasured) out.push(`    re-measured: ${m.remeasured}`);
+    if (m.remeasured) out.push(`    ${m.remeasured}`);
   }
   if (digest.precision) out.push(`  precision: ${digest.precision}`);
   if (digest.findings.length) {

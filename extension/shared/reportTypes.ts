@@ -189,6 +189,19 @@ export interface Report {
    * schema 1.29: which run, on which device, how it ended (report/sentences.header_text): 'fused.py on cpu (Intel Xeon …): ok', the CLI's first line after 'Compile Lens — ', written each time the report is written. Absent: a report before 1.29 (the CLI says it from the fields)
    */
   headerText?: string;
+  /**
+   * schema 1.33: what the report's traces are, beside each timeline pane (report/sentences.profiler_note): its note 'under the profiler (slower than timed)', its tooltip. Absent: a report read from logs (no trace), older reports
+   */
+  profilerNote?: {
+    /**
+     * 'slower than timed'
+     */
+    label: string;
+    /**
+     * 'This trace ran under the profiler: its overhead is in every time here. The answer's numbers come from runs without it.'
+     */
+    text: string;
+  };
   answer?: Answer;
   /**
    * script mode: every callable that torch.compile (or nn.Module.compile) returned while the script ran, in the order they were created
@@ -471,6 +484,18 @@ export interface ModeResult {
    * schema 1.25, a target's measured mode: its measurement in one line, as the CLI shows it (report/mode_line.py): the answer's words for its number, compiled per call vs the eager it rests on, kernels per step, graphs, breaks, recompiles, compile time, break-even; schema 1.28, a region's replay: which callable on which inputs, the answer's words for its number, its times and kernels, a what-if mode's own compile, the break-even where it is the answer's. Absent: a measurement without a number, or a report before 1.25 (1.28 for a replay: the CLI lists the fields)
    */
   measuredText?: string;
+  /**
+   * schema 1.33: why its first timing was discarded and it was timed again, in words (report/mode_line.remeasured_text): 'Timed again, its first timing discarded: a recompile ran while timing …'; every surface shows it as it is. Absent: timed once, older reports
+   */
+  remeasuredText?: string;
+  /**
+   * schema 1.33: compiled outputs that differ from eager's, in words (report/mode_line.mismatch_text): 'Compiled outputs differ from eager's: max abs error 0.5 > atol 1e-4'; every surface shows it as it is. Absent: outputs that agree or were not compared, older reports
+   */
+  mismatchText?: string;
+  /**
+   * schema 1.33: its mode as written in torch.compile (report/mode_line.mode_code): "mode='max-autotune'"; a script's own call "mode='default', backend='eager' (as written)". Absent: older reports
+   */
+  modeText?: string;
   /**
    * schema 1.24: the runner's sentences beside this number, as every surface shows them (report/notes.py): outputs that differ from eager no more than eager differs from the reference, eager taken from another mode's pairs, a side that never ran at the host's fast state, a contended host. Absent: a surface lists the fields
    */
@@ -1284,6 +1309,14 @@ export interface Region {
    * schema 1.32: what the script did with the region, counted, in the runner's words (report/sentences.region_facts): '6 calls', '1 graph on rank 0', '2 graph breaks', 'recompiled at call 3 on rank 1: 2 frames', '3.5 s compiling in the script's own calls'; the CLI's region line and the report panel show them as they are. Absent: older reports
    */
   facts?: string[];
+  /**
+   * schema 1.33: the region as its headings and timeline panes say it (report/sentences.region_labels): its name, 'TinyTransformer'; its id after it only where another region has the same name, 'forward (r1)'. Absent: older reports
+   */
+  label?: string;
+  /**
+   * schema 1.33: the mode the script compiled it with, as written in torch.compile (report/mode_line.script_mode): "mode='default'", "mode='default', backend='eager'". Absent: older reports
+   */
+  modeText?: string;
   /**
    * schema 1.18: the region in one line, its verdict first ("compile it: 1.84× per call replayed with default (1.70–1.95×) · 2 graphs · 1 recompile", "no verdict: not replayable: mutates self.calls"), written by the runner (1.21: answer.headline): the CodeLens on its torch.compile line shows it as it is. Absent: older reports
    */

@@ -17,6 +17,11 @@ def _fixed(value: float, digits: int) -> str:
     return str(decimal.Decimal(value).quantize(decimal.Decimal(1).scaleb(-digits), context=_CONTEXT))
 
 
+def _trimmed(text: str) -> str:
+    """ "0.5" for "0.500", "1" for "1.00": a time's trailing zeros read as digits measured (review 3C: "0.500 ms")."""
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
 def plural(n: int, word: str, many: str | None = None) -> str:
     """ "1 call", "3 graphs"."""
     return f"{n} {word if n == 1 else many or word + 's'}"
@@ -28,8 +33,8 @@ def whole(n: float) -> str:
 
 
 def _three_digits(value: float) -> str:
-    """`value` (positive) to three significant digits: "412", "14.2", "0.542", "0.0523", "0.00050"; the rounded value's
-    digits ("100", not "100.0", from 99.95), as numbers.ts threeDigits."""
+    """`value` (positive) to three significant digits, without trailing zeros: "412", "14.2", "0.542", "0.0523", "0.5";
+    the rounded value's digits ("100", not "100.0", from 99.95), as numbers.ts threeDigits."""
     decimals = (
         0
         if value >= 100
@@ -44,12 +49,12 @@ def _three_digits(value: float) -> str:
         else 5
     )
     text = _fixed(value, decimals)
-    return _fixed(value, decimals - 1) if decimals > 0 and float(text) >= 10 ** (3 - decimals) else text
+    return _trimmed(_fixed(value, decimals - 1) if decimals > 0 and float(text) >= 10 ** (3 - decimals) else text)
 
 
 def ms(value: float) -> str:
-    """ "61.7 s", "6.04 s", "412 ms", "14.2 ms", "0.542 ms", "0.0523 ms", "0 ms": every time a user reads, to three
-    significant digits, so that times beside a ratio divide to it ("0.54 ms → 0.14 ms" read as 3.86× beside 3.99×)
+    """ "61.7 s", "6.04 s", "412 ms", "14.2 ms", "0.542 ms", "0.0523 ms", "0.5 ms", "0 ms": every time a user reads, to three
+    significant digits without trailing zeros, so that times beside a ratio divide to it ("0.54 ms → 0.14 ms" read as 3.86× beside 3.99×)
     and rows add up to their total ("6.0 s" + "525 ms" under "6.6 s" read as 6.5 s); from 1000 ms on, seconds."""
     if value == 0:
         return "0 ms"
@@ -66,7 +71,7 @@ def ms_as(value: float, said: str) -> str:
 
 
 def seconds(value: float) -> str:
-    """ "61.7 s", "6.04 s", "525 ms", "1.60 ms": a compile time or a wall time, by the rule of every time (ms's), so
+    """ "61.7 s", "6.04 s", "525 ms", "1.6 ms": a compile time or a wall time, by the rule of every time (ms's), so
     that a compile's seconds read as the compile phases' rows say them ("0.78 s" beside "783 ms" read as another)."""
     return ms(value * 1000)
 
@@ -77,16 +82,29 @@ def _speedup_digits(value: float) -> int:
     return 0 if value >= 100 else 1 if value >= 10 else 2 if value >= 0.1 else 3 if value >= 0.01 else 4
 
 
-def speedup(value: float) -> str:
-    """ "1.84×", "0.052×", "0.0057×", "12.3×", "314×"."""
-    return f"{_fixed(value, _speedup_digits(value))}×"
+def speedup(value: float, *ends: float) -> str:
+    """ "1.84×", "0.052×", "0.0057×", "12.3×", "314×"; beside its range's ends, to their precision where finer: "0.150×" beside
+    "0.099–0.162×" (review 3C J9: "0.15× (0.099–0.162×)" read as two precisions)."""
+    return f"{_fixed(value, max(map(_speedup_digits, (value, *ends))))}×"
 
 
-def interval(low: float, high: float) -> str:
+def slowdown(value: float, *ends: float) -> str:
+    """ "1.92×" for a speedup said as "0.52×": how many times as long compiled takes, from the speedup as printed, so
+    the two divide to each other (1 / 0.516 = 1.94× beside "0.52×" read as two numbers for one quantity)."""
+    return speedup(1 / float(speedup(value, *ends).removesuffix("×").replace(",", "")))
+
+
+def interval(low: float, high: float, point: float | None = None) -> str:
     """ "0.87–1.32×", "0.0054–0.0061×", "0.068–0.180×": where the next run's speedup may land, both ends to one
-    precision, the finer end's (two decimals, more where an end is under 0.1×): "0.068–0.18×" read as two."""
-    digits = max(_speedup_digits(low), _speedup_digits(high))
+    precision, the finer end's (two decimals, more where an end is under 0.1×): "0.068–0.18×" read as two; with the
+    point it is the range of, the point's where finer ("0.050× (0.120–0.200×)")."""
+    digits = max(map(_speedup_digits, (low, high) if point is None else (low, high, point)))
     return f"{_fixed(low, digits)}–{_fixed(high, digits)}×"
+
+
+def speedup_range(value: float, low: float, high: float) -> str:
+    """ "0.150× (0.099–0.162×)", "1.31× (1.22–1.40×)": a speedup and its range, to one precision."""
+    return f"{speedup(value, low, high)} ({interval(low, high, value)})"
 
 
 def pct(value: float) -> str:

@@ -221,7 +221,7 @@ test(
         .compiler!.kernels!.filter((k) => k.name.startsWith('cpp_fused'));
       assert.ok(kernels.length > 0, 'the script report lists its generated kernels');
       const paneLabels = await frame.locator('.pane-label').allInnerTexts();
-      const pane = paneLabels.findIndex((l) => l.startsWith('scale (r0), mode default'));
+      const pane = paneLabels.findIndex((l) => l.startsWith("scale, mode='default'"));
       assert.ok(pane >= 0, `a compiled pane of r0: ${paneLabels.join(' | ')}`);
       const canvas = frame.locator('.pane canvas').nth(pane);
       await canvas.scrollIntoViewIfNeeded();
@@ -369,7 +369,7 @@ test(
         runs.join(' | '),
       );
       assert.ok(
-        runs.some((r) => r.includes('a_print.py') && r.includes(' — r0 Net')),
+        runs.some((r) => r.includes('a_print.py') && r.includes(' — Net')),
         'a run with its headline, the answer first',
       );
       assert.ok(existsSync(path.join(workspace, '.compile-lens', '.gitignore')), '.compile-lens is git-ignored');

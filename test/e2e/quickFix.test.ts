@@ -22,8 +22,8 @@ import path from 'node:path';
 import { before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { lensTitle } from '../../extension/present/lensLine.ts';
-import { BEFORE_EDIT } from '../../extension/present/findings.ts';
-import { BEFORE_EDIT_LENS, LENS_CHARACTERS, shortLine } from '../../extension/present/lensLine.ts';
+import { BEFORE_EDIT, BEFORE_EDIT_LENS } from '../../extension/present/findings.ts';
+import { LENS_CHARACTERS, shortLine } from '../../extension/present/lensLine.ts';
 import {
   findWebviewFrame,
   makeTestWorkspace,

@@ -118,7 +118,7 @@ test(
       await runCommand(page, 'Compile & Profile Model');
       const frame = await findWebviewFrame(page, 'section.regions', 120_000);
       const region = frame.locator('section.region[data-region="r0"]');
-      assert.match(await region.locator('h3').innerText(), /^r0 TinyTransformer — serve_script\.py:17$/);
+      assert.match(await region.locator('h3').innerText(), /^TinyTransformer — serve_script\.py:17$/);
       // the recorded run of this file: 64 calls of range(64), compiled once
       assert.match(await region.locator('p.region-facts').innerText(), /^64 calls · 1 graph · /);
       assert.match(await region.locator('p.story').innerText(), /^Call 0 compiled \(\d+\.\d s\)\./);
@@ -179,14 +179,10 @@ test(
         "one finding: the recorded notebook run's; the recorded script run had none",
       );
       // the notebook's report drawn in its own tab (the serve_script one stays behind it)
-      const notebookFrame = await findWebviewFrame(
-        page,
-        'section.region[data-region="r0"] h3:has-text("r0 MLP")',
-        60_000,
-      );
+      const notebookFrame = await findWebviewFrame(page, 'section.region[data-region="r0"] h3:has-text("MLP")', 60_000);
       assert.equal(
         await notebookFrame.locator('section.region[data-region="r0"] h3').innerText(),
-        'r0 MLP — explore.ipynb cell 4, line 2',
+        'MLP — explore.ipynb cell 4, line 2',
       );
       const titles = (await tabTitles(page)).filter((t) => t.startsWith('Compile Lens'));
       assert.equal(titles.length, 2, `a report tab per run: ${titles.join(', ')}`);
@@ -216,13 +212,13 @@ test(
       await runCommand(page, 'Compile & Profile Model');
       const serviceFrame = await findWebviewFrame(
         page,
-        'section.region[data-region="r0"] h3:has-text("r0 Sequential")',
+        'section.region[data-region="r0"] h3:has-text("Sequential")',
         120_000,
       );
       const service = recordedRegion('gated_service-cpu');
       assert.match(service.answer.sentence, /^Compile \(default\)/, 'the recording is a verdict to compile');
       const serviceRegion = serviceFrame.locator('section.region[data-region="r0"]');
-      assert.equal(await serviceRegion.locator('h3').innerText(), 'r0 Sequential — gated_service.py:22');
+      assert.equal(await serviceRegion.locator('h3').innerText(), 'Sequential — gated_service.py:22');
       // the region's first line is the runner's answer in full
       assert.equal(
         await serviceRegion.locator('h3 + p.answer').innerText(),

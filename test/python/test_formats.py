@@ -15,6 +15,7 @@ TABLE = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "numbers.
 FORMAT: dict[str, Callable[[Any], str]] = {
     "speedup": formats.speedup,
     "interval": lambda v: formats.interval(*v),
+    "speedupRange": lambda v: formats.speedup_range(*v),
     "ms": formats.ms,
     "seconds": formats.seconds,
     "pct": formats.pct,
@@ -42,7 +43,7 @@ def test_a_comparison_says_both_sides_in_one_unit() -> None:
     assert formats.ms_as(500.6, formats.seconds(0.0743)) == "501 ms"
     assert formats.ms_as(74.3, formats.seconds(3.4)) == "0.0743 s"
     assert formats.ms_as(3400, formats.ms(0.17)) == "3,400 ms"
-    assert formats.ms_as(400, formats.seconds(2.0)) == "0.400 s"
+    assert formats.ms_as(400, formats.seconds(2.0)) == "0.4 s"
 
 
 def test_times_beside_a_ratio_divide_to_it() -> None:
@@ -59,3 +60,9 @@ def test_a_compile_time_reads_as_the_compile_rows_say_it() -> None:
     assert formats.seconds(0.7834) == formats.ms(783.4) == "783 ms"
     assert formats.seconds(68.94) == "68.9 s"
     assert formats.seconds(6.0412) == "6.04 s"
+
+
+def test_a_slowdown_divides_to_the_speedup_printed_beside_it() -> None:
+    """ "0.52× (compiled takes 1.94× as long)": 1 / 0.516 beside a printed 0.52, which gives 1.92×."""
+    assert formats.speedup(0.516) == "0.52×" and formats.slowdown(0.516) == "1.92×"
+    assert formats.slowdown(0.0516, 0.04, 0.06) == formats.speedup(1 / 0.052)

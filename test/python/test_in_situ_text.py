@@ -32,7 +32,7 @@ def test_the_step_line_then_its_pay_back_why_what_it_rests_on_the_steps_left_out
         {"signature": "float32[1, 512, 512]; inference", "eagerMs": 1.2, "compiledMs": 1.3, "speedup": 0.923,
          "steps": {"eager": 30, "compiled": 31}, "calls": 1},
     ]  # fmt: skip
-    work = "GPU work 4.00 ms → 2.10 ms per step, 290 → 114 kernels"
+    work = "GPU work 4 ms → 2.1 ms per step, 290 → 114 kernels"
     region = _region(
         step=_step(0.91, comparedBy="matched-mix", signatures=signatures),
         steadySteps={"eager": 70, "compiled": 69},
@@ -45,14 +45,14 @@ def test_the_step_line_then_its_pay_back_why_what_it_rests_on_the_steps_left_out
     )
     assert in_situ_text.lines(region) == [  # type: ignore[arg-type]
         "in situ (14 pairs of adjacent eager/compiled blocks in this run, per signature, over the script's mix): "
-        "0.91× per step in situ, 1.82 ms → 2.00 ms per step",
+        "0.91× per step in situ, 1.82 ms → 2 ms per step",
         "  eager 549 steps/s → compiled 500",
         f"  why: {work}",
         "  steady steps: eager 70, compiled 69; 48 steps left out: 3 in the compiled warm-up, 12 first at its input "
         "shape, 29 during which compiling was switched on or off, 4 in which Compile Lens saved inputs or checked for "
         "changes",
-        "  float32[1, 37, 512]; inference: 0.89×, 0.800 ms → 0.900 ms (41 calls)",
-        "  float32[1, 512, 512]; inference: 0.92×, 1.20 ms → 1.30 ms (1 call)",
+        "  float32[1, 37, 512]; inference: 0.89×, 0.8 ms → 0.9 ms (41 calls)",
+        "  float32[1, 512, 512]; inference: 0.92×, 1.2 ms → 1.3 ms (1 call)",
     ]
 
 
@@ -92,7 +92,7 @@ def test_per_call_where_every_step_held_a_compile_and_no_number_where_no_step_wa
     why = "something compiled in every step after the region's warm-up: no step without compiling"
     call_only = _region(call=_step(1.22), reason=why, steadySteps={"eager": 9, "compiled": 9}, dropped={"compiled": 1})
     lines = in_situ_text.lines(call_only)  # type: ignore[arg-type]
-    assert lines[0].endswith(f": 1.22× per call in situ, 2.44 ms → 2.00 ms per call; no step speedup — {why}")
+    assert lines[0].endswith(f": 1.22× per call in situ, 2.44 ms → 2 ms per call; no step speedup — {why}")
     assert lines[1] == "  steady steps: eager 9, compiled 9; 1 step left out: 1 compiling"
     none = _region(pairs=0, reason="no call of it ran compiled code: every call ran eagerly", regionSeconds=None)
     assert in_situ_text.lines(none) == [  # type: ignore[arg-type]
@@ -203,7 +203,7 @@ def test_the_per_call_numbers_are_said_beside_the_per_step_ones_only_where_they_
     assert line.endswith(": 1.22× per step in situ (0.87–1.41×), 0.862 ms → 0.704 ms per step")
     call["compiledMs"] = 0.60  # per call, other times: said
     (line,) = [x for x in in_situ_text.lines(region) if x.startswith("in situ (")]
-    assert "0.862 ms → 0.600 ms per call" in line
+    assert "0.862 ms → 0.6 ms per call" in line
 
 
 def test_what_the_answer_s_sentence_says_the_lines_do_not_say_again() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
+from typing import Any
 
 from compile_lens_runner.report import answer, mode_line, sentences
 from conftest import REPO
@@ -31,7 +32,7 @@ def test_a_measured_mode_says_its_number_in_the_answer_s_words_then_its_times_co
 
 
 def test_the_compile_time_is_said_whole_the_recompile_beside_the_first_call_s() -> None:
-    """fused-cpu: its first call compiled in 63.4 s (a cold Inductor cache) and a recompile while timing took 0.90 s
+    """fused-cpu: its first call compiled in 63.4 s (a cold Inductor cache) and a recompile while timing took 0.9 s
     more; the line and the headline said only the first call's compile beside the phases' total (review 25, B D2)."""
     report = json.loads((FIXTURES / "fused-cpu" / "report.json").read_text())
     mode = report["modes"][0]
@@ -39,7 +40,7 @@ def test_the_compile_time_is_said_whole_the_recompile_beside_the_first_call_s() 
     said = mode_line.compile_text(mode["compileSeconds"], mode["compiler"])
     assert said == "compile 63.4 s + 901 ms recompiling"
     assert f", {said}" in mode["measuredText"] and report["headline"].endswith(f" · {said}")
-    assert mode_line.compile_text(3.0, None) == "compile 3.00 s"
+    assert mode_line.compile_text(3.0, None) == "compile 3 s"
 
 
 def test_the_break_even_is_the_answer_s_pay_back_only() -> None:
@@ -76,7 +77,7 @@ def test_a_region_s_replay_says_its_callable_inputs_number_times_and_the_answer_
     report = json.loads((FIXTURES / "script-in-situ-cpu" / "report.json").read_text())
     r0 = report["regions"][0]
     line = (
-        "default (as written) on the most frequent inputs float32[256, 1024]; grad (40 calls): 1.19× per call replayed "
+        "mode='default' (as written) on the most frequent inputs float32[256, 1024]; grad (40 calls): 1.19× per call replayed "
         "(1.12–1.26×), 0.674 ms/call vs eager 0.801 ms in the same rounds, kernels/call 9 → 1, break-even after about 51,000 "
         "calls"
     )
@@ -102,11 +103,13 @@ def test_a_region_s_replay_says_its_callable_inputs_number_times_and_the_answer_
     what_if = dict(copy.deepcopy(r0["measurements"][0]), mode="max-autotune", compileSeconds=12.5)
     number = {"kind": "replay-call", "value": 1.5, "text": "1.50× per call replayed with max-autotune"}
     said = mode_line.replay_line({**r0, "options": {"backend": "inductor"}}, what_if, number)  # type: ignore[arg-type,typeddict-item]
-    assert said.startswith("max-autotune on the most frequent inputs float32[256, 1024]; grad (40 calls): 1.50×")
-    assert said.endswith(", the replay compiled these inputs with max-autotune in 12.5 s")
+    assert said.startswith("mode='max-autotune' on the most frequent inputs float32[256, 1024]; grad (40 calls): 1.50×")
+    assert said.endswith(", the replay compiled these inputs with mode='max-autotune' in 12.5 s")
+    # a mode as the user writes it (review 3B D22: "mode default" read the name as a word)
     assert mode_line.script_mode({"options": {"mode": "max-autotune", "backend": "aot_eager"}}) == (  # type: ignore[typeddict-item]
-        "max-autotune, backend aot_eager"
+        "mode='max-autotune', backend='aot_eager'"
     )
+    assert r0["modeText"] == "mode='default'" and r0["measurements"][0]["modeText"] == "mode='default' (as written)"
 
 
 def test_the_cli_header_says_which_run_on_which_device_and_how_it_ended_each_time_the_report_is_written() -> None:
@@ -120,6 +123,11 @@ def test_the_cli_header_says_which_run_on_which_device_and_how_it_ended_each_tim
     # a function target, as its user wrote it, not the folder name "fused-compile_target"
     fused = json.loads((FIXTURES / "fused-cpu" / "report.json").read_text())
     assert fused["headerText"].startswith("compile_target in fused.py on cpu (")
+    # schema 1.33: what its traces are, beside each timeline pane (review 3C R7: composed in TypeScript); a report
+    # read from logs has no trace
+    assert report["profilerNote"]["label"] == "slower than timed"
+    assert report["profilerNote"]["text"].endswith("The answer's numbers come from runs without it.")
+    assert sentences.profiler_note({**report, "target": {"kind": "logs", "name": "train"}}) is None
     # review 4B P5: a rank's own report says which rank it is, in every title of it (report.titleText)
     report["rank"] = {"rank": 1, "worldSize": 4}
     answer.attach(report)
@@ -140,6 +148,34 @@ def test_a_compile_whose_fx_graph_cache_lookups_all_missed_says_the_cache_was_co
     assert sentences.region_facts(region)[-1] == (
         "52.5 s compiling in the script's own calls (a cold compile cache: later runs load it)"
     )
+
+
+def test_a_measurement_timed_again_says_why_in_one_sentence() -> None:
+    """Schema 1.33 (review 3C R8: the surfaces led the discarded timing's reason with a bare "re-measured:")."""
+    fused = json.loads((FIXTURES / "fused-cpu" / "report.json").read_text())
+    said = fused["modes"][0]["remeasuredText"]
+    assert said.startswith("Timed again, its first timing discarded: input 'x' changed size in dimension 0")
+    graphbreak = json.loads((FIXTURES / "graphbreak-cpu" / "report.json").read_text())
+    assert not any("remeasuredText" in m for m in graphbreak["modes"] if not m.get("discardedTimings"))
+
+
+def test_a_region_is_said_by_its_name_its_id_only_where_another_region_shares_it() -> None:
+    """Schema 1.33 (review 3B D22: "r0"/"r1" led every region heading and pane)."""
+    regions: Any = [{"id": "r0", "name": "forward"}, {"id": "r1", "name": "Net"}, {"id": "r2", "name": "forward"}]
+    assert sentences.region_labels(regions) == {"r0": "forward (r0)", "r1": "Net", "r2": "forward (r2)"}
+    report = json.loads((FIXTURES / "script-kernels-cpu" / "report.json").read_text())
+    assert [r["label"] for r in report["regions"]] == ["normalize", "TinyMLP"]
+
+
+def test_outputs_that_differ_from_eager_s_are_the_runner_s_sentence() -> None:
+    """Schema 1.33: every surface composed "numeric mismatch vs eager: …" on its own."""
+    report = json.loads((FIXTURES / "graphbreak-cpu" / "report.json").read_text())
+    mode = report["modes"][0]
+    mode["correctness"] = {"ok": False, "maxAbsError": 0.5, "message": "max abs error 0.5 > atol 1e-4"}
+    answer.attach(report)
+    assert mode["mismatchText"] == "Compiled outputs differ from eager's: max abs error 0.5 > atol 1e-4"
+    mode["correctness"] = {"ok": True, "maxAbsError": 0.0}
+    assert mode_line.mismatch_text(mode) is None
 
 
 def test_the_modes_table_legend_is_the_runner_s_plain_sentence() -> None:

@@ -39,11 +39,11 @@ def test_eager_from_another_mode_s_pairs_and_a_slow_host_are_said_only_beside_a_
                 "slowHost": {"eager": 1.19, "compiled": 1.26}}  # fmt: skip
     said = notes.mode_notes(_mode(speedupInterval=interval))  # type: ignore[arg-type]
     assert said == [
-        "eager took 12.0 ms per call at best in these pairs but 6.27 ms in another mode's pairs of this run; the host "
+        "eager took 12 ms per call at best in these pairs but 6.27 ms in another mode's pairs of this run; the host "
         "CPU does not limit compiled (CUDA graphs, or a busy GPU): the speedup uses eager's 6.27 ms (the range's upper "
         "end is what a host as slow as during these pairs gives)",
         # what the probe read, not a cause it cannot see: a quiet 16-CPU host's read 1.5× slower (review 26, item 9)
-        "the host CPU ran slower through these pairs than at its fastest in this run (a 1.00 ms CPU probe read 1.19× "
+        "the host CPU ran slower through these pairs than at its fastest in this run (a 1 ms CPU probe read 1.19× "
         "slower beside eager and 1.26× slower beside compiled: other processes, or a lower CPU clock), so the range "
         "reaches what the CPU at its fastest may give; rerun for a firmer number",
     ]
@@ -60,7 +60,7 @@ def test_a_contended_host_is_said_in_the_answer_s_words() -> None:
         "The host was contended while timing. Fix: run with OMP_NUM_THREADS=1."
     ]
     # the slower CPU the range was widened for is that contention: said once, not again as the probe's reading
-    # (review 3A M6: "a 1.00 ms CPU probe read 1.81× slower …" above "13 threads ready to run on its 2 CPUs …")
+    # (review 3A M6: "a 1 ms CPU probe read 1.81× slower …" above "13 threads ready to run on its 2 CPUs …")
     slow = {"low": 0.17, "high": 0.52, "slowHost": {"eager": 1.81, "compiled": 1.70}}
     busy = _mode(speedupInterval=slow, timing={"valid": True, "medianMs": 0.7, "hostLoad": load})
     assert notes.mode_notes(busy) == notes.mode_notes(mode)  # type: ignore[arg-type]

@@ -98,6 +98,7 @@ PARTS = {
     ranks.RankEntry: "#/$defs/rankEntry",
     ranks.Divergence: "#/$defs/divergence",
     ranks.RankSelf: "#/properties/rank",
+    report.ProfilerNote: "#/properties/profilerNote",
     ranks.LogFile: "#/properties/logs/properties/files/items",
     ranks.EarlierAttempt: "#/properties/logs/properties/attempts/items",
     ranks.LogsRead: "#/properties/logs",

@@ -79,13 +79,13 @@ def test_a_growing_cache_is_a_decode_loop_read_per_token_and_its_second_compile_
     entry = region(calls, shapes, {"pairs": 4, "step": step, "dropped": {"warm-up": 3, "switch": 5}, "stepsMade": 30})
     assert step_unit(entry) == "token"  # type: ignore[arg-type]
     # the headline's one fact; the sentence says it in full
-    assert lead(entry) == "sizes changed at call 1: one size-generic recompile (1.50 s)"
+    assert lead(entry) == "sizes changed at call 1: one size-generic recompile (1.5 s)"
     assert shape_text.automatic_in_full(shape_reasons(entry)[0]) == (  # type: ignore[arg-type]
-        "sizes changed at call 1: a second compile (1.50 s) made one size-generic graph, which served the next 28 "
+        "sizes changed at call 1: a second compile (1.5 s) made one size-generic graph, which served the next 28 "
         "calls without compiling"
     )
     by_code = {r["code"]: r for r in shape_reasons(entry)}  # type: ignore[arg-type]
-    assert reason_text.clause(by_code["decode-loop"]) == "per sequence of 10 tokens: 5.00 ms → 2.50 ms"
+    assert reason_text.clause(by_code["decode-loop"]) == "per sequence of 10 tokens: 5 ms → 2.5 ms"
     # the warm-up's 3 calls are left out of the number: said, with the steps across a switch the per-token number
     # leaves out too, in its unit
     assert by_code["in-situ-left-out"]["count"] == 8 and reason_text.sentence(by_code["in-situ-left-out"]) == (
@@ -165,7 +165,7 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used() -> 
     assert shapes is not None
     assert lead(region(calls, shapes)) == "the warm-up at batch 1 (line 7) compiled a graph batch 5 never used"
     assert shape_text.warmup_in_full(shape_reasons(region(calls, shapes))[0]) == (  # type: ignore[arg-type]
-        "the warm-up at batch 1 (line 7) compiled a graph the real call at batch 5 never used; that call paid 4.60 s "
+        "the warm-up at batch 1 (line 7) compiled a graph the real call at batch 5 never used; that call paid 4.6 s "
         "recompiling"
     )
     shapes["fixes"] = [
@@ -181,7 +181,7 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used() -> 
     ]
     fix = shape_reasons(region(calls, shapes))[1]  # type: ignore[arg-type]
     assert reason_text.clause(fix) == (
-        "with a warm-up at batch 5: 1 graph instead of 2, the first real call 0.500 ms instead of 1.00 ms, compile 2.00 s"
+        "with a warm-up at batch 5: 1 graph instead of 2, the first real call 0.5 ms instead of 1 ms, compile 2 s"
     )
     # the script's run compiled from a warm Inductor cache and the fix run from an empty one of its own: each said
     entry = region(calls, shapes)
@@ -190,10 +190,10 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used() -> 
     shapes["fixes"][0]["compileCache"] = cache
     fix = shape_reasons(entry)[1]  # type: ignore[arg-type]
     assert (fix["cacheHits"], fix["wasCacheHits"]) == (0, 2)
-    # one unit for both sides of a comparison: "0.40 s" beside "2.0 s", not "400 ms"
-    assert reason_text.clause(fix).endswith(", compile 2.00 s from a cold cache instead of 0.400 s from a warm cache")
+    # one unit for both sides of a comparison: "0.4 s" beside "2 s", not "400 ms"
+    assert reason_text.clause(fix).endswith(", compile 2 s from a cold cache instead of 0.4 s from a warm cache")
     cache["script"]["hits"] = 0  # both cold: compared as they are
-    assert reason_text.clause(shape_reasons(entry)[1]).endswith(", compile 2.00 s instead of 0.400 s")  # type: ignore[arg-type]
+    assert reason_text.clause(shape_reasons(entry)[1]).endswith(", compile 2 s instead of 0.4 s")  # type: ignore[arg-type]
 
 
 def test_cuda_graphs_recorded_per_size_are_counted_under_reduce_overhead_on_a_gpu_only() -> None:
@@ -248,10 +248,10 @@ def test_the_fix_runs_by_default_only_while_the_profile_stays_within_its_budget(
     assert why["measured"] is False and why["fix"] == "dynamic=True" and "--shape-fix on" in (why["why"] or "")
     assert "runs the script 2 more times (about 26 s)" in (why["why"] or "")
     assert (
-        shape_text.shape_fix_measure_title(1, 13.0) == "Measure the shape fix (runs the script once more, about 13.0 s)"
+        shape_text.shape_fix_measure_title(1, 13.0) == "Measure the shape fix (runs the script once more, about 13 s)"
     )
     # what the budget left out is one click away: the editor's title for it says the runs and their time
-    title = "Measure the shape fix (runs the script 2 more times, about 26.0 s)"
+    title = "Measure the shape fix (runs the script 2 more times, about 26 s)"
     assert shape_fix._measure_offer([why], 2, plain) == {"runs": 2, "seconds": 26.0, "title": title}
     measured = {**why, "measured": True, "whyCode": None, "why": None}
     assert shape_fix._measure_offer([measured], 0, plain) is None  # type: ignore[list-item]
@@ -300,7 +300,7 @@ def test_a_sentence_that_starts_with_code_keeps_the_code_s_case() -> None:
 
 
 def test_a_measured_fix_compares_each_quantity_in_one_unit() -> None:
-    """Recorded (warmup_step-cpu-shape-fix-on): the fix's compile was 74.3 ms against the script's 0.50 s, said in one
+    """Recorded (warmup_step-cpu-shape-fix-on): the fix's compile was 74.3 ms against the script's 0.5 s, said in one
     unit; the first real call likewise."""
     report = json.loads(
         (REPO / "test" / "fixtures" / "recorded" / "warmup_step-cpu-shape-fix-on" / "report.json").read_text()
@@ -316,6 +316,6 @@ def test_a_measured_fix_compares_each_quantity_in_one_unit() -> None:
     # the call that paid the recompile, said as the fix says it: one value (review 3C R14: "paid 355 ms recompiling"
     # beside "instead of 359 ms")
     assert "the first took 359 ms, recompiling" in sentence and "355 ms" not in sentence
-    # the Quick Fix that makes the edit says the same words (re-derived from the recorded '… instead of 0.50 s')
+    # the Quick Fix that makes the edit says the same words (re-derived from the recorded '… instead of 0.5 s')
     titles = [r["explanation"]["quickFix"]["title"] for r in report["regions"][0]["compiler"]["recompiles"]]
     assert titles and all(t.endswith("compile 74.3 ms instead of 501 ms)") for t in titles)

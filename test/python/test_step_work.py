@@ -72,14 +72,14 @@ def test_a_step_whose_gpu_idles_a_launch_bound_share_is_launch_bound_and_the_lin
     assert out["eager"]["launchBound"] and not out["compiled"]["launchBound"]
     assert 100.0 - LAUNCH_BOUND_IDLE_PCT < 80.0
     assert out["text"] == (
-        "GPU work 0.200 ms → 0.400 ms per step, 20 → 4 kernels; GPU busy 20% → 80% of the wall step: "
-        "eager was launch-bound: the CPU launches were the rest; the step is 0.500 ms shorter though "
-        "the GPU worked 0.200 ms more: it idled 0.700 ms less (the CPU's side)"
+        "GPU work 0.2 ms → 0.4 ms per step, 20 → 4 kernels; GPU busy 20% → 80% of the wall step: "
+        "eager was launch-bound: the CPU launches were the rest; the step is 0.5 ms shorter though "
+        "the GPU worked 0.2 ms more: it idled 0.7 ms less (the CPU's side)"
     )
     # wall = GPU busy + GPU idle: a saving splits into the two
     split = step_work.compare(compiled, eager, {"eagerMs": 1.0, "compiledMs": 0.5})
     assert split and split["text"].endswith(
-        "of the 0.500 ms saved per step, 0.200 ms is GPU work and 0.300 ms the GPU's idle time (the CPU's side)"
+        "of the 0.5 ms saved per step, 0.2 ms is GPU work and 0.3 ms the GPU's idle time (the CPU's side)"
     )
     both = step_work.compare(eager, eager, {"eagerMs": 1.0, "compiledMs": 1.0})
     assert (
@@ -110,8 +110,8 @@ def test_on_cpu_the_work_is_the_outermost_ops_and_a_compiled_graph_counts_as_one
     assert work == {"device": "cpu", "steps": 1, "workMsPerStep": 0.5, "kernelsPerStep": 3.0, "profiledStepMs": 1.0}
     out = step_work.compare(work, work, {"eagerMs": 1.0, "compiledMs": 1.0})
     assert out and out["text"].startswith(
-        "3 → 3 ops per step; a profiled step took 1.00 ms → 1.00 ms, the profiler's own overhead in it (without it "
-        "1.00 ms → 1.00 ms), and ops took 50% → 50% of the profiled step"
+        "3 → 3 ops per step; a profiled step took 1 ms → 1 ms, the profiler's own overhead in it (without it "
+        "1 ms → 1 ms), and ops took 50% → 50% of the profiled step"
     )
     assert "no separate GPU" in out["text"] and not out["eager"]["launchBound"]
     # the profiler's overhead is in every CPU op: a steady step 100x shorter than the profiled one (serve_script on

@@ -214,7 +214,7 @@ def test_numbers_side_by_side_agree_or_say_why() -> None:
 
 def test_in_situ_the_story_tells_the_script_own_calls() -> None:
     assert story.region_story(region("script-in-situ-cpu", "r0")) == (
-        "Call 0 compiled (6.50 s). From call 1 on, the script's own calls took 0.701 ms compiled (median, in situ) against "
+        "Call 0 compiled (6.5 s). From call 1 on, the script's own calls took 0.701 ms compiled (median, in situ) against "
         "0.856 ms with compiling off."
     )
 
@@ -248,4 +248,4 @@ def test_a_compile_that_made_no_graph_is_said_as_the_attempt_it_was() -> None:
         f" code): {fast_path}"
     )
     compiled = region("script-in-situ-cpu", "r0")
-    assert story.region_story(compiled).startswith("Call 0 compiled (6.50 s). From call 1 on,")  # type: ignore[union-attr]
+    assert story.region_story(compiled).startswith("Call 0 compiled (6.5 s). From call 1 on,")  # type: ignore[union-attr]

@@ -94,7 +94,7 @@ test('the Runs view lists a run by its file, time and headline, newest first', (
   assert.match(runTabTitle(rerun, new Date('2028-06-01T12:00:00Z')), / 2026 \d\d:\d\d:\d\d$/);
   assert.ok(compareTitle(script, rerun, today).endsWith(` ${clock}`), compareTitle(script, rerun, today));
   assert.equal(compareRuns(script, rerun, today).runs[1].when, clock);
-  assert.match(entry.tooltip, / — r3 normalize$/m);
+  assert.match(entry.tooltip, / — normalize$/m); // a region by its name (the runner's label)
   // a report before schema 1.18 has no headline: the runner's verdict sentence stands in, nothing composed
   const { headline: _, ...older } = script;
   assert.equal(runHeadline(older), script.recommendation.reason);

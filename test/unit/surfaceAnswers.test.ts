@@ -105,9 +105,10 @@ function inconsistencies(report: Report, said: Record<string, string>): string[]
   ) => {
     if (!n?.number) return;
     const { value, low, high } = n.number;
-    if (cell.speedup !== formatSpeedup(value))
+    const ends = low !== undefined && high !== undefined ? [low, high] : [];
+    if (cell.speedup !== formatSpeedup(value, ...ends))
       problems.push(`${where}: speedup cell ${cell.speedup} for ${n.number.text ?? ''}`);
-    const range = low !== undefined && high !== undefined ? formatInterval(low, high) : '';
+    const range = low !== undefined && high !== undefined ? formatInterval(low, high, value) : '';
     if ((cell.nextRun ?? '') !== range)
       problems.push(`${where}: range cell ${cell.nextRun} for ${n.number.text ?? ''}`);
     const noisy = n.number.tooNoisy !== undefined || (low !== undefined && high !== undefined && high > 2 * low);

@@ -150,7 +150,7 @@ test('a report before the notes: eager taken from the run and a slow host listed
   assert.ok(checkReport(report).ok);
   const text = formatDigest(digestReport(report));
   assert.match(text, /2\.94× \(1\.24–2\.42×\)/);
-  assert.match(text, /\n {4}eager taken from the run: 6\.27 ms per call · in these pairs 12\.0 ms\n/);
+  assert.match(text, /\n {4}eager taken from the run: 6\.27 ms per call · in these pairs 12 ms\n/);
   assert.match(text, /\n {4}host slower than its fastest: eager 1\.19× · compiled 1\.26×\n/);
   report.modes[0]!.speedupInterval = { low: 1.28, high: 1.93, slowHost: {} };
   assert.ok(!formatDigest(digestReport(report)).includes('host slower'));

@@ -159,7 +159,11 @@ def _in_situ(region: Region) -> verdict.Decision | None:
         return verdict.Decision(
             "stay-eager",
             number,
-            [{"code": "slower"} if high < 1.0 else {"code": "not-faster", "value": verdict.MIN_USEFUL_SPEEDUP}],
+            [
+                {"code": "slower", "value": number["value"]}
+                if high < 1.0
+                else {"code": "not-faster", "value": verdict.MIN_USEFUL_SPEEDUP}
+            ],
         )
     if (
         low < verdict.MIN_USEFUL_SPEEDUP <= number["value"]
@@ -485,7 +489,9 @@ def attach(report: Report) -> None:
         mode_line.attach(report, answer)
     else:
         failed, no_in_situ, rank = verdict.failed_reason(report), _no_in_situ(report), view_rank(report)
+        labels = sentences.region_labels(report.get("regions") or [])
         for region in report.get("regions") or []:
+            region["label"] = labels[region["id"]]
             story.attach(region, rank)
             in_situ_text.attach_reason(region)
             region["answer"] = region_answer(region, failed, no_in_situ, rank)
@@ -507,3 +513,6 @@ def attach(report: Report) -> None:
     report["headline"] = answer["headline"]
     report["titleText"] = sentences.title_text(report)
     report["headerText"] = sentences.header_text(report)
+    note = sentences.profiler_note(report)
+    if note:
+        report["profilerNote"] = note

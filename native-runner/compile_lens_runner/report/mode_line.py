@@ -90,6 +90,31 @@ def line(m: ModeResult, number: AnswerNumber, eager_kernels: float | None, pays:
     return f"{m['mode']}: {', '.join(parts)}"
 
 
+def remeasured_text(m: ModeResult) -> str | None:
+    """ "Timed again, its first timing discarded: input 'x' changed size …" (schema 1.33, review 3C R8: the surfaces
+    led it with a bare "re-measured:"); None for a measurement timed once."""
+    why = next((t.get("invalidReason") for t in m.get("discardedTimings") or [] if t.get("valid") is False), None)
+    return f"Timed again, its first timing discarded: {why}" if why else None
+
+
+def mismatch_text(m: ModeResult) -> str | None:
+    """ "Compiled outputs differ from eager's: max abs error 0.5 > atol 1e-4" (schema 1.33: the surfaces composed
+    "numeric mismatch vs eager: …" each); None where they agree, or were not compared."""
+    c = m.get("correctness")
+    if not c or c["ok"]:
+        return None
+    said = c.get("message") or f"max abs error {c['maxAbsError']}"
+    return f"Compiled outputs differ from eager's: {said}"
+
+
+def _remeasured(m: ModeResult) -> None:
+    """The sentences beside a measurement that are the runner's, not the surfaces': why it was timed again, outputs
+    that differ from eager's."""
+    for key, said in (("remeasuredText", remeasured_text(m)), ("mismatchText", mismatch_text(m))):
+        if said:
+            m[key] = said  # type: ignore[literal-required]
+
+
 def speedup_note(modes: list[ModeResult]) -> str | None:
     """ "Speedup: eager's time ÷ compiled time, each side's fastest of 12 runs, the two taking turns (a busy host only
     adds time). Next run: where another run's speedup may land." — the modes table's legend (report.speedupNote;
@@ -121,6 +146,8 @@ def attach(report: Report, answer: Answer) -> None:
     eager_kernels = (report.get("eager") or {}).get("kernelsPerStep")
     pays = next((r for r in answer["reasons"] if r["code"] == "pays-back-after"), None)
     for index, m in enumerate(report["modes"]):
+        _remeasured(m)
+        m["modeText"] = mode_code(m["mode"])
         number = _number(answer, index) if m["status"] == "ok" else None
         if number is not None:
             m["measuredText"] = line(m, number, eager_kernels, pays if number is answer["number"] else None)
@@ -129,12 +156,24 @@ def attach(report: Report, answer: Answer) -> None:
 _WHY_INPUTS = {"last": "the last", "most-frequent": "the most frequent"}
 
 
+def mode_code(mode: str) -> str:
+    """ "mode='max-autotune'": a mode as the user writes it in torch.compile (review 3B D22: "mode default", "compiled
+    with mode default" read the name as a word)."""
+    return f"mode='{mode}'"
+
+
 def script_mode(region: Region) -> str:
-    """The mode the script asked for in its torch.compile call: "default", "max-autotune, backend eager"."""
+    """The mode the script asked for in its torch.compile call, as written there: "mode='default'",
+    "mode='max-autotune', backend='eager'"."""
     options = region.get("options") or {}
     mode, backend = options.get("mode"), options.get("backend")
-    said = mode if isinstance(mode, str) else "default"
-    return f"{said}, backend {backend}" if isinstance(backend, str) and backend != "inductor" else said
+    said = mode_code(mode if isinstance(mode, str) else "default")
+    return f"{said}, backend='{backend}'" if isinstance(backend, str) and backend != "inductor" else said
+
+
+def replay_mode(region: Region, m: RegionMeasurement) -> str:
+    """ "mode='default', backend='eager' (as written)": the script's own call; "mode='max-autotune'": a what-if."""
+    return f"{script_mode(region)} (as written)" if m["mode"] == "as-written" else mode_code(m["mode"])
 
 
 def replay_line(region: Region, m: RegionMeasurement, number: AnswerNumber, pays: Reason | None = None) -> str:
@@ -142,7 +181,7 @@ def replay_line(region: Region, m: RegionMeasurement, number: AnswerNumber, pays
     (1.12–1.26×), 0.67 ms/call vs eager 0.80 ms in the same rounds, kernels/call 9 → 1, break-even after 51,204
     calls". The script's own callable's compile is the script's (the region's facts say it); a what-if mode's is the
     replay's own, on these inputs. pays: the answer's pay-back, where this is the answer's number."""
-    label = f"{script_mode(region)} (as written)" if m["mode"] == "as-written" else m["mode"]
+    label = replay_mode(region, m)
     signature = m.get("signature")
     inputs = ""
     if signature is not None:
@@ -166,7 +205,11 @@ def replay_line(region: Region, m: RegionMeasurement, number: AnswerNumber, pays
 
 
 def attach_region(region: Region) -> None:
-    """Each replay of the region with a number of its answer's, in one line."""
+    """The region's mode as written, each replay's, and each replay with a number of its answer's in one line."""
+    region["modeText"] = script_mode(region)
+    for m in region["measurements"]:
+        _remeasured(m)
+        m["modeText"] = replay_mode(region, m)
     answer = region.get("answer")
     if answer is None:
         return

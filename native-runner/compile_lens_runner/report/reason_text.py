@@ -175,7 +175,15 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         lambda r: "no range measured",
         lambda r: "A report from before ranges: where a next run lands is unknown, so no verdict rests on it.",
     ),
-    "slower": (lambda r: "slower compiled", lambda r: "Compiled is slower than eager."),
+    "slower": (
+        lambda r: "slower compiled",
+        # the slowdown as a user reads it: "0.52× (slower)" read as 52 % slower (review 3B N9)
+        lambda r: (
+            f"Compiled takes {formats.slowdown(r['value'], *[r[e] for e in ('low', 'high') if e in r])} as long as eager."
+            if "value" in r
+            else "Compiled is slower than eager."
+        ),
+    ),
     "not-faster": (
         lambda r: "not faster compiled",
         lambda r: f"Compiled is not faster: the range stays under {formats.speedup(r['value'])}.",
@@ -238,15 +246,16 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     "replay-disagrees": (
         lambda r: "the replay disagrees",
         lambda r: (
-            f"The replay gave {formats.speedup(r['value'])} per call ({formats.interval(r['low'], r['high'])}), apart "
+            f"The replay gave {formats.speedup(r['value'], r['low'], r['high'])} per call "
+            f"({formats.interval(r['low'], r['high'], r['value'])}), apart "
             "from the in-situ range: the verdict rests on the script's own steps."
         ),
     ),
     "in-situ-undecided": (
         lambda r: f"in situ {r.get('what')}",
         lambda r: (
-            f"In situ, {formats.speedup(r['value'])} per {r.get('unit', 'step')}"
-            + (f" ({formats.interval(r['low'], r['high'])})" if "low" in r and "high" in r else "")
+            f"In situ, {formats.speedup(r['value'], *(r[e] for e in ('low', 'high') if e in r))} per {r.get('unit', 'step')}"
+            + (f" ({formats.interval(r['low'], r['high'], r['value'])})" if "low" in r and "high" in r else "")
             + f" supports no verdict: {r.get('what')}."
         ),
     ),

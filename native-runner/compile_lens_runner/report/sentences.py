@@ -14,7 +14,7 @@ from .. import formats
 from ..shapes.answer import Answer, AnswerNumber
 from ..shapes.compiler import CompilerInsight, Recompile
 from ..shapes.region import Region
-from ..shapes.report import Report
+from ..shapes.report import ProfilerNote, Report
 from . import in_situ_text, mode_line, reason_text
 
 VERDICT_WORDS = {
@@ -48,12 +48,13 @@ def number_text(n: AnswerNumber) -> str:
     "0.90× per call replayed (0.85–0.96×), host busy, not trusted"."""
     mode = f" with {n['mode']}" if n.get("mode") and n["kind"] in ("replay-call", "target-rounds") else ""
     how = f"per {n['unit']} in situ" if n["kind"] == "in-situ-step" else _HOW[n["kind"]]
-    text = f"{formats.speedup(n['value'])} {how}{mode}"
+    ends = (n["low"], n["high"]) if "low" in n and "high" in n else ()
+    text = f"{formats.speedup(n['value'], *ends)} {how}{mode}"
     noisy = n.get("tooNoisy")
     if noisy:
         text = f"{_NO_DIRECTION[noisy['why']]}, {text} ({_why_no_range(n)})"
-    elif "low" in n and "high" in n:
-        text = f"{text} ({formats.interval(n['low'], n['high'])})"
+    elif ends:
+        text = f"{text} ({formats.interval(*ends, n['value'])})"
     direction = n.get("direction")  # absent in a number said before verdict.directed (a report before 1.26)
     if direction == "too-noisy" and not noisy and _one_way(n):  # it points one way: the number first, as it does
         text = f"{text}, {direction_text(n)}"
@@ -65,7 +66,7 @@ def number_text(n: AnswerNumber) -> str:
 
 
 # the word beside a number (schema 1.26: its directionText), by its direction; too noisy: why no range is said
-_DIRECTION_WORDS = {"faster": "faster", "slower": "slower", "host-busy": "host busy, not trusted"}
+_DIRECTION_WORDS = {"faster": "faster", "host-busy": "host busy, not trusted"}
 _NO_DIRECTION = {"range-too-wide": "too noisy to say", "too-few-pairs": "too few blocks to say"}
 
 
@@ -78,10 +79,13 @@ def _one_way(n: AnswerNumber) -> str | None:
 
 
 def direction_text(n: AnswerNumber) -> str:
-    """ "faster", "slower"; "faster but too wide to decide" where the range points one way but spans too much
+    """ "faster", "compiled takes 1.92× as long" (a slowdown); "faster but too wide to decide" where the range points one way but spans too much
     to stand by; "too noisy to say", "no range measured" or "host busy, not trusted" where the number points
     nowhere."""
     direction = n["direction"]  # verdict.directed gives every number its direction
+    if direction == "slower":  # "0.52× (slower)" read as 52 % slower (review 3B N9): the slowdown as a user reads it
+        ends = [n[end] for end in ("low", "high") if end in n]
+        return f"compiled takes {formats.slowdown(n['value'], *ends)} as long"
     if direction != "too-noisy":
         return _DIRECTION_WORDS[direction]
     noisy = n.get("tooNoisy")
@@ -272,6 +276,25 @@ def region_facts(region: Region, rank: int | None = None) -> list[str]:
         cold = mode_line.cold_cache(region.get("compiler")) if graphs else ""
         out.append(f"{formats.seconds(reported)} {doing} in the script's own calls{cold}")
     return out
+
+
+def region_labels(regions: list[Region]) -> dict[str, str]:
+    """Each region as its headings and panes say it (schema 1.33: region.label, review 3B D22: "r0"/"r1" before every
+    name): its name, "TinyTransformer"; its id after it only where another region has the same name, "forward (r1)"."""
+    names = [r["name"] for r in regions]
+    return {r["id"]: f"{r['name']} ({r['id']})" if names.count(r["name"]) > 1 else r["name"] for r in regions}
+
+
+def profiler_note(report: Report) -> ProfilerNote | None:
+    """What a report's traces are, beside each timeline pane (schema 1.33, review 3C R7): they ran under the profiler,
+    the answer's numbers did not. None for a report read from logs: it has no trace."""
+    if report["target"]["kind"] == "logs":
+        return None
+    return {
+        "label": "slower than timed",
+        "text": "This trace ran under the profiler: its overhead is in every time here. The answer's numbers come "
+        "from runs without it.",
+    }
 
 
 def header_text(report: Report) -> str:

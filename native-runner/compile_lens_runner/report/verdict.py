@@ -172,7 +172,7 @@ def from_numbers(
     assert said is not None  # decisive
     low, high = said
     if high < 1.0:
-        return Decision("stay-eager", number, [{"code": "slower"}])
+        return Decision("stay-eager", number, [{"code": "slower", "value": number["value"]}])
     if low < MIN_USEFUL_SPEEDUP:
         return Decision("stay-eager", number, [{"code": "may-be-no-faster", "value": MIN_USEFUL_SPEEDUP}])
     reasons: list[Reason] = []

@@ -99,6 +99,9 @@ class ModeResult(_ModeResult, total=False):
     scriptExitCode: int
     notes: list[str]  # schema 1.24: the sentences beside its number (report/notes.py)
     measuredText: str  # schema 1.25: a target mode's measurement in one line (report/mode_line.py)
+    remeasuredText: str  # schema 1.33: why it was timed again (report/mode_line.remeasured_text)
+    mismatchText: str  # schema 1.33: outputs that differ from eager's (report/mode_line.mismatch_text)
+    modeText: str  # schema 1.33: its mode as written in torch.compile (report/mode_line.mode_code)
 
 
 class RegionMeasurement(ModeResult, total=False):

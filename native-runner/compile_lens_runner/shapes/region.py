@@ -205,6 +205,8 @@ class Region(_Region, total=False):
     stoppedAfterCalls: int | None
     headline: str
     facts: list[str]  # schema 1.32: what the script did with it, counted, in words (report/sentences.region_facts)
+    label: str  # schema 1.33: its name, its id after it where another region shares it (sentences.region_labels)
+    modeText: str  # schema 1.33: the script's mode as written (report/mode_line.script_mode): "mode='default'"
     story: str | None
     chartNotes: list[str]  # schema 1.25: what the first-call chart leaves out, in words (report/chart_text.py)
     answer: Answer

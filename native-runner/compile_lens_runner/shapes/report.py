@@ -67,11 +67,17 @@ class _Report(TypedDict):
     recommendation: Recommendation
 
 
+class ProfilerNote(TypedDict):
+    label: str
+    text: str
+
+
 class Report(_Report, total=False):
     headline: str
     speedupNote: str  # report/mode_line.speedup_note: the modes table's legend, in plain words
     titleText: str  # report/sentences.title_text: "compile_target in fused.py", "ddp_train, rank 1 of 4"
     headerText: str  # schema 1.29 (report/sentences.header_text): "fused.py on cpu (Intel Xeon …): ok"
+    profilerNote: ProfilerNote  # schema 1.33 (report/sentences.profiler_note): beside each timeline pane
     answer: Answer
     regions: list[Region]
     inSitu: ReportInSitu
