@@ -244,6 +244,14 @@ _OLD_LIMIT = re.compile(
 )
 
 
+def _call_code(region: dict[str, Any], call: dict[str, Any]) -> str | None:
+    """The user's line that made a recompiled call, from the region's recompile of its guard (explain.named_input)."""
+    recompiles = (region.get("compiler") or {}).get("recompiles") or []
+    ids = call.get("compileIds") or []
+    found = next((r for r in recompiles if r["compileId"] in ids and r["reason"] == call["recompileReason"]), None)
+    return (found.get("location") or {}).get("code") if found else None
+
+
 def _limit_fallback(call: dict[str, Any]) -> None:
     """An older runner's reason for a call past the recompile limit, in the words and with the limit recorded now."""
     old = _OLD_LIMIT.match(call.get("fallbackReason") or "")
@@ -444,7 +452,7 @@ def rederive(report: dict[str, Any], folder: str | None = None) -> dict[str, Any
         for call in region["calls"]:
             _limit_fallback(call)
             if call.get("recompileReason"):
-                call["recompileWhy"] = explain.guard_sentence(call["recompileReason"])
+                call["recompileWhy"] = explain.guard_sentence(call["recompileReason"], _call_code(region, call))
         situ = region.get("inSitu")
         if situ and situ.get("method") == "interleaved" and situ.get("reason") and "noStep" not in situ:
             situ["noStep"] = _no_step(situ["reason"])

@@ -138,6 +138,7 @@ export function renderInSituChart(region: Region): HTMLElement | null {
     .defined((p) => p !== null)
     .x((p) => x(p!.index))
     .y((p) => y(p!.ms));
+  let drewLeftOut = false; // a left-out step that compiled is drawn as a compile mark, not hollow
   for (const side of ['eager', 'compiled'] as const) {
     const trace = svg('path', `run ${side}`);
     trace.setAttribute('d', path(withGaps(sides[side], sides[side === 'eager' ? 'compiled' : 'eager'])) ?? '');
@@ -160,6 +161,7 @@ export function renderInSituChart(region: Region): HTMLElement | null {
         mark.setAttribute('cy', String(y(p.ms)));
         mark.setAttribute('r', point.counted ? '1.5' : '2.5');
         mark.dataset['call'] = String(p.index);
+        drewLeftOut ||= !point.counted;
         chart.append(withTitle(mark, point.text));
       }
     }
@@ -171,7 +173,7 @@ export function renderInSituChart(region: Region): HTMLElement | null {
     if (sides[side].length) legend.append(legendEntry(runMark(side), SIDE_TEXT[side]));
   legend.append(legendEntry(stepMark('compiled', 0, 0), 'a step that compiled'));
   if (from != null && from <= last) legend.append(legendEntry(steadyMark(), 'steady state (the steps counted)'));
-  if ([...points.values()].some((p) => !p.counted)) {
+  if (drewLeftOut) {
     const hollow = svg('circle', 'situ-point left-out');
     hollow.setAttribute('r', '2.5');
     legend.append(legendEntry(hollow, 'a step left out (its tooltip says why)'));

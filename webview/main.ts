@@ -319,10 +319,13 @@ function load(message: Opening): void {
       });
       const [before, after] = [state.panes[base]!.timeline, state.panes[p]!.timeline];
       app.append(
-        renderComparison(state.panes[base]!.label, state.panes[p]!.label, comparison, {
-          before: (name) => before.sayName(name),
-          after: (name) => after.sayName(name),
-        }),
+        renderComparison(
+          state.panes[base]!.label,
+          state.panes[p]!.label,
+          comparison,
+          { before: (name) => before.sayName(name), after: (name) => after.sayName(name) },
+          paneBreaks(state.report, state.panes[p]!.label)?.length ?? 0,
+        ),
       );
     }
   }

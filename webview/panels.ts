@@ -9,7 +9,14 @@ import { placeLabel } from '../extension/shared/sourcePlace.ts';
 import { explanation, splitTerms } from '../extension/present/glossary.ts';
 import { kernelArg } from '../extension/present/kernelArgs.ts';
 import { followSaid, sourceLink, type Reveal } from './sourceLinks.ts';
-import { calledAsHeading, calledAsName, comparisonCaveat, comparisonTitle } from './timelineWords.ts';
+import {
+  calledAsHeading,
+  calledAsName,
+  comparisonCaveat,
+  comparisonTitle,
+  insideKernelsTooltip,
+  stepLostOutsideKernels,
+} from './timelineWords.ts';
 
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -331,12 +338,33 @@ function findArgsRow(model: TraceModel, i: number): number {
 /**
  * One table per compared pair; each number cell carries its raw value in data-value. `say`: a kernel's name as each
  * side's timeline says it (a generated kernel by its graph and place; the trace's name in its tooltip).
+ * `afterBreaks`: the graph breaks the report names in the after side's code (0 without a report).
  */
+/** Why a side's step is longer though its kernels took less, where its step rows show it (stepLostOutsideKernels). */
+function lostOutsideKernels(comparison: TraceComparison, after: string, breaks: number): string | null {
+  const [step, inside, outside] = (['step', 'inside', 'outside'] as const).map((part) =>
+    comparison.rows.find((r) => r.ofStep === part),
+  );
+  if (!step || !inside || !outside) return null;
+  const said = (row: typeof step): { before: string; after: string } => {
+    const largest = Math.max(row.before, row.after);
+    return { before: formatUsLike(row.before, largest), after: formatUsLike(row.after, largest) };
+  };
+  return stepLostOutsideKernels(
+    after,
+    { ...said(step), longer: step.after > step.before },
+    { ...said(inside), fell: inside.after < inside.before },
+    { ...said(outside), grew: outside.after > outside.before },
+    breaks,
+  );
+}
+
 export function renderComparison(
   beforeLabel: string,
   afterLabel: string,
   comparison: TraceComparison,
   say: Record<'before' | 'after', (name: string) => string>,
+  afterBreaks = 0,
 ): HTMLElement {
   const section = el('section', 'compare');
   section.append(el('h3', undefined, comparisonTitle(beforeLabel, afterLabel, comparison.steps)));
@@ -358,10 +386,19 @@ export function renderComparison(
       return td;
     };
     const change = row.before === 0 ? (row.after === 0 ? '—' : 'new') : formatChange(row.after / row.before - 1);
-    tr.append(el('th', undefined, row.metric), cell(row.before), cell(row.after), el('td', 'num', change));
+    // the step's parts under it, indented: a drop in kernel time reads as a part of the step, not as the step
+    const name = el(
+      'th',
+      row.ofStep && row.ofStep !== 'step' && comparison.per === 'step' ? 'part' : undefined,
+      row.metric,
+    );
+    if (row.ofStep === 'inside') name.title = insideKernelsTooltip;
+    tr.append(name, cell(row.before), cell(row.after), el('td', 'num', change));
     table.append(tr);
   }
   section.append(table);
+  const lost = lostOutsideKernels(comparison, afterLabel, afterBreaks);
+  if (lost) section.append(el('p', 'compare-why', lost));
   const kernelList = (title: string, kernels: TraceComparison['newKernels'], side: 'before' | 'after'): void => {
     if (kernels.length === 0) return;
     section.append(el('h4', undefined, `${title} (${kernels.length})`));

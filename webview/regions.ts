@@ -47,7 +47,10 @@ function measurementTable(digest: RegionDigest, region: Region): HTMLTableElemen
   const answer = answerSentence(region, digest);
   const rows = digest.measurements.map((m, k) => {
     const failure = region.measurements[k]?.error?.message;
-    return { m, cells: m.status === 'error' ? null : rowCells(m), said: !!failure && answer.includes(failure) };
+    // the runner's notes beside the number (a replay far from the script's own calls, review 4B P6), less those the
+    // answer above says (a contended host)
+    const notes = m.notes.filter((n) => !answer.includes(n));
+    return { m, cells: m.status === 'error' ? null : rowCells(m), said: !!failure && answer.includes(failure), notes };
   });
   // a column no row has a value for says nothing: left out
   const columns = COLUMNS.filter(([key]) => rows.some((r) => r.cells?.[key]));
@@ -55,7 +58,7 @@ function measurementTable(digest: RegionDigest, region: Region): HTMLTableElemen
   const head = el('tr');
   for (const title of titles) head.append(el('th', undefined, title));
   table.append(head);
-  for (const { m, cells, said } of rows) {
+  for (const { m, cells, said, notes } of rows) {
     const row = el('tr');
     const inputs = el('td', 'inputs', m.signature ?? '');
     if (m.why)
@@ -88,7 +91,7 @@ function measurementTable(digest: RegionDigest, region: Region): HTMLTableElemen
       if (td.colSpan === 1 && !td.classList.contains('error') && titles[k]) td.dataset['label'] = titles[k];
     });
     table.append(row);
-    for (const note of [m.mismatch, m.remeasured]) {
+    for (const note of [m.mismatch, m.remeasured, ...notes]) {
       if (!note) continue;
       const noteRow = el('tr');
       const text = termEl('td', 'note', note);

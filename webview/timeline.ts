@@ -488,7 +488,7 @@ export class TimelineCanvas extends TimelineNames {
       const first = step === this.model.steps[0];
       const short = /(\d+)$/.exec(label)?.[1] ?? null;
       if (begun) edges.push({ x: LABEL_WIDTH, label, short, before: null, begun });
-      else edges.push({ x, label, short, before: first ? `before ${label}` : null });
+      else edges.push({ x, label, short, before: first ? [`before ${label}`, 'before'] : null });
       lastLineX = Math.max(x, LABEL_WIDTH);
     }
     return edges;

@@ -115,8 +115,9 @@ export interface StepEdge {
   x: number;
   label: string;
   short: string | null;
-  /** the trace's first step: what the stretch before its line is ("before step 1"); null for the others */
-  before: string | null;
+  /** the trace's first step: what the stretch before its line is, in the forms it may take, longest first ("before
+   *  step 1", "before"); null for the others */
+  before: readonly string[] | null;
   /** the step the view begins inside: labelled at the view's left edge, its line off-screen */
   begun?: boolean;
 }
@@ -168,11 +169,13 @@ export function axisLayout(
   }
   for (const { x, begun } of steps) if (!begun) lines.push({ role: 'step', x, w: 1, y0: AXIS_ROW, y1: height });
   const middle = AXIS_ROW + AXIS_ROW / 2;
-  const lead = steps[0]?.before;
-  // the trace's first step in view: the stretch before it named, where the axis has no time (its ticks start at 0)
+  // the trace's first step in view: the stretch before it named, where the axis has no time (its ticks start at 0);
+  // short ("before │ step 2") where the whole does not fit, so its line reads as the step's start: a rank that began
+  // its step after the earliest one's has that stretch at any width, and its line alone read as a stray
+  const lead = steps[0]?.before?.find((text) => steps[0]!.x - PAD - m.width(text) >= left + PAD);
   /** where the last step label ended */
   let stepFree = left;
-  if (lead && steps[0]!.x - PAD - m.width(lead) >= left + PAD) {
+  if (lead) {
     texts.push(placeText(m, 'step', lead, steps[0]!.x - PAD - m.width(lead), middle, ink, under));
     stepFree = steps[0]!.x;
   }

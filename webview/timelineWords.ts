@@ -144,6 +144,37 @@ export function comparisonTitle(
 export const comparisonCaveat =
   'Under the profiler (its overhead is in every time here): what ran, not how fast. The verdict above is timed without the profiler.';
 
+/** The compare table's step rows: the step's mean length leads (what a verdict is about), then its two parts, the
+ *  kernel one named so its drop reads as a part of the step ("−93%" of kernel time under a slower step). */
+export const stepRowNames = {
+  step: 'step, under the profiler',
+  inside: (device: 'GPU' | 'CPU'): string => `time inside ${device} kernels only`,
+  outside: 'rest of the step, outside kernels',
+};
+
+/** The kernel row's tooltip: what it leaves out. */
+export const insideKernelsTooltip =
+  "Only the time a kernel ran: the rest of the step (dispatch, Python, eager code between graphs) is in the row under it; the step's length is the row above.";
+
+/**
+ * Under the compare table, where the trace shows why a side's step is longer though its kernels took less: its time
+ * outside kernels grew ("default's steps took longer here (0.35 ms → 0.42 ms) though its time inside kernels fell
+ * (106 µs → 7.6 µs): the rest of its step — dispatch, Python, the graph break's eager code — grew 0.24 ms → 0.41 ms,
+ * and that is where default lost."); null where it does not (a shorter step, or kernels that took longer too).
+ * `graphBreaks`: the report names a graph break in the after side's code, so its eager code is in that rest.
+ */
+export function stepLostOutsideKernels(
+  after: string,
+  step: { before: string; after: string; longer: boolean },
+  inside: { before: string; after: string; fell: boolean },
+  outside: { before: string; after: string; grew: boolean },
+  graphBreaks: number,
+): string | null {
+  if (!step.longer || !inside.fell || !outside.grew) return null;
+  const rest = `dispatch, Python${graphBreaks ? `, the eager code of ${graphBreaks === 1 ? 'its graph break' : 'its graph breaks'}` : ''}`;
+  return `${after}'s steps took longer here (${step.before} → ${step.after}) though its time inside kernels fell (${inside.before} → ${inside.after}): the rest of its step — ${rest} — grew ${outside.before} → ${outside.after}, and that is where ${after} lost.`;
+}
+
 /** A selected range of a pane: "default: 1.2 ms – 3.4 ms on its axis (2.2 ms)" (times on the pane's axis, said
  *  as its ticks are). */
 export const rangeTitle = (pane: string, from: string, to: string, length: string): string =>

@@ -89,11 +89,10 @@ export function compiledCallName(frames: readonly CompiledFrame[] | null | undef
 }
 
 /** Inductor's call of a compiled graph's code on a timeline ("## Call CompiledFxGraph f73ycg… ##"), inside the
- *  compiled call `compileId` where one encloses it: "graph of forward runs", "compiled graph 2 runs". */
+ *  compiled call `compileId` where one encloses it: "Inductor's code of forward", "Inductor's code of compiled graph
+ *  2". Whose code it is, as "compiled forward" beside it is the whole call (guards and wrappers too, review 4A). */
 export function graphRunName(frames: readonly CompiledFrame[] | null | undefined, compileId: string | null): string {
-  if (!compileId) return 'a compiled graph runs';
-  const name = tracedCompileName(frames, compileId);
-  return functionNamed(frames, compileId) ? `graph of ${name} runs` : `${name} runs`;
+  return `Inductor's code of ${compileId ? tracedCompileName(frames, compileId) : 'a compiled graph'}`;
 }
 
 /** Which compile of its function: "first compile", "recompile 2" (where the function is named already). */

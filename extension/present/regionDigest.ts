@@ -31,6 +31,9 @@ export interface RegionMeasurementDigest extends ModeDigest {
   /** how many of the script's calls had these inputs */
   signatureCalls: number | null;
   eagerKernelsPerStep: number | null;
+  /** its failure is in the region's recommendation, which the CLI prints below it: the line says "failed" only
+   *  (review 4B P3: the error twice) */
+  errorSaid: boolean;
 }
 
 export interface RegionDigest {
@@ -124,6 +127,7 @@ function digestMeasurement(region: Region, m: RegionMeasurement, index: number):
     signatureCalls:
       signature === null ? null : (region.signatures?.find((s) => s.signature === signature)?.calls ?? null),
     eagerKernelsPerStep: m.eagerKernelsPerStep ?? null,
+    errorSaid: !!m.error?.message && !!region.recommendation?.reason.includes(m.error.message),
   };
 }
 
@@ -249,7 +253,8 @@ function measurementLine(m: RegionMeasurementDigest): string {
   const inputs = m.signature
     ? ` on ${m.why === 'last' ? 'the last' : m.why === 'most-frequent' ? 'the most frequent' : 'captured'} inputs ${m.signature}${m.signatureCalls !== null ? ` (${plural(m.signatureCalls, 'call')})` : ''}`
     : '';
-  if (m.status === 'error') return `${m.label}${inputs}: failed — ${m.error ?? 'unknown error'}`;
+  if (m.status === 'error')
+    return `${m.label}${inputs}: failed${m.errorSaid ? '' : ` — ${m.error ?? 'unknown error'}`}`;
   if (m.notMeasured) return `${m.label}${inputs}: not measured. ${m.notMeasured}`;
   // the runner's line (schema 1.28: report/mode_line.py); a report before it: its fields, said the same way
   if (m.measuredText) return m.measuredText;

@@ -1474,7 +1474,7 @@ export interface RegionInSitu {
    */
   steadySteps?: Sides;
   /**
-   * schema 1.16, interleaved: steps left out, by why: warm-up, switch (the step spans a stance switch), first on its signature (eager's first call of a signature; a compiled call's first at a size only where it records a CUDA graph; pooled: each side's first step), compiled (a compile started in it), observer (Compile Lens's own work or the profiler), ran eagerly (on the compiled side, no compiled code ran), never served compiled (1.21: eager at a signature whose compiled-side calls all ran eagerly, past the recompile limit)
+   * schema 1.16, interleaved: steps left out, by why: warm-up, switch (the step spans a stance switch), first eager call (eager's first call of all, whatever its signature), first on its signature (eager's first call of a later signature; a compiled call's first at a size only where it records a CUDA graph; pooled: each side's first step), compiled (a compile started in it), observer (Compile Lens's own work or the profiler), ran eagerly (on the compiled side, no compiled code ran), never served compiled (1.21: eager at a signature whose compiled-side calls all ran eagerly, past the recompile limit)
    */
   dropped?: {
     [k: string]: number;

@@ -92,7 +92,7 @@ def test_a_torchrun_job_s_step_chart_says_whose_steps_it_draws() -> None:
         "side": "compiled",
         "index": 3,
         "text": "step 3: 2.35 s, compiled 2 times on rank 1, the slowest rank's step: rank 0; left out of the steady "
-        "state: a step in the compiled warm-up",
+        "state: a step in Compile Lens's compiled warm-up",
     } in situ["compileSteps"]
     assert region["chartNotes"][0] == "rank 0's calls"
 

@@ -69,9 +69,9 @@ def test_the_call_that_recompiled_says_the_users_change_not_ddps_view_of_it() ->
     ids = sorted({r.compile_id for r in records if r.compile_id})
     own = region_entry.RegionRecords(SimpleNamespace(compile_ids=ids), records)  # type: ignore[arg-type]
     assert sorted(own.recompiles) == ["0/1", "4/1"]  # DDP's frame first, then the user's forward
-    reason = region_entry._recompile_reason(["0/1", "4/1"], own)
-    assert reason == "tensor 'x' size mismatch at index 0. expected 16, actual 8"
-    assert explain.guard_sentence(reason) == "input 'x' changed size in dimension 0 from 16 to 8"
+    said = region_entry._recompile_reason(["0/1", "4/1"], own)
+    assert said is not None and said[0] == "tensor 'x' size mismatch at index 0. expected 16, actual 8"
+    assert explain.guard_sentence(*said) == "input 'x' changed size in dimension 0 from 16 to 8"
 
 
 def test_without_region_calls_each_recompiled_frame_is_named_at_its_line() -> None:

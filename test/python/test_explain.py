@@ -48,7 +48,7 @@ def test_autograd_only_dispatch_key_difference_is_a_grad_mode_mismatch() -> None
         "AutogradCUDA), actual DispatchKeySet(CUDA, BackendSelect)"
     )
     found = explain.explain(reason)
-    assert found and "differ in grad mode" in found["what"] and "input 0 (args[0])" in found["what"]
+    assert found and "differ in grad mode" in found["what"] and "the call's 1st argument" in found["what"]
     assert "then arrived under torch.inference_mode()" in found["what"]
     assert found["fix"].startswith("Warm up under the same grad mode you serve with")
     reverse = explain.explain(
@@ -231,7 +231,7 @@ def test_library_frame_names_the_compiled_library_function_only_when_user_code_c
     wrapper = start(user, ("/venv/site-packages/torch/_dynamo/external_utils.py", "inner"))
     assert library_frame(wrapper) is None
     said = explain.explain("tensor 'args[0]' size mismatch at index 0. expected 8, actual 256", library_frame=None)
-    assert said and said["what"].startswith("Input 0 (args[0]) changed size in dimension 0 from 8 to 256")
+    assert said and said["what"].startswith("The call's 1st argument changed size in dimension 0 from 8 to 256")
     assert "torch._dynamo.mark_dynamic(x, 0)" in said["fix"]
 
 

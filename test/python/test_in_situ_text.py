@@ -48,7 +48,7 @@ def test_the_step_line_then_its_pay_back_why_what_it_rests_on_the_steps_left_out
         "0.91× per step in situ, 1.82 ms → 2 ms per step",
         "  eager 549 steps/s → compiled 500",
         f"  why: {work}",
-        "  steady steps: eager 70, compiled 69; 48 steps left out: 3 in the compiled warm-up, 12 first at its input "
+        "  steady steps: eager 70, compiled 69; 48 steps left out: 3 in Compile Lens's compiled warm-up, 12 first at its input "
         "shape, 29 during which compiling was switched on or off, 4 in which Compile Lens saved inputs or checked for "
         "changes",
         "  float32[1, 37, 512]; inference: 0.89×, 0.8 ms → 0.9 ms (41 calls)",
@@ -152,7 +152,7 @@ def test_the_answer_and_the_in_situ_lines_give_one_count_of_the_steps_a_per_step
     region = {"id": "r0", "calls": [], "callCount": 300, "shapes": None, "inSitu": copy.deepcopy(AMP_H200)}
     (left,) = [r for r in shape_reasons.shape_reasons(region) if r["code"] == "in-situ-left-out"]  # type: ignore[arg-type]
     whys = (
-        "3 in the compiled warm-up, 1 first at its input shape, 72 during which compiling was switched on or off, 13 in "
+        "3 in Compile Lens's compiled warm-up, 1 first at its input shape, 72 during which compiling was switched on or off, 13 in "
         "which Compile Lens saved inputs or checked for changes"
     )
     assert reason_text.sentence(left) == f"In situ, the number leaves out 89 steps: {whys}."
@@ -163,7 +163,7 @@ def test_the_answer_and_the_in_situ_lines_give_one_count_of_the_steps_a_per_step
     region["inSitu"] = per_call
     (left,) = [r for r in shape_reasons.shape_reasons(region) if r["code"] == "in-situ-left-out"]  # type: ignore[arg-type]
     assert reason_text.sentence(left) == (
-        "In situ, the number leaves out 4 calls: 3 in the compiled warm-up, 1 first at its input shape."
+        "In situ, the number leaves out 4 calls: 3 in Compile Lens's compiled warm-up, 1 first at its input shape."
     )
 
 

@@ -70,7 +70,9 @@ def test_launch_bound_eager_and_attach_writes_every_mode_s_notes() -> None:
     report: dict[str, Any] = {
         "eager": {"timing": None, "trace": None, "kernelsPerStep": 60, "gpuIdlePct": 62.4, "launchBound": True},
         "modes": [_mode()],
-        "regions": [{"measurements": [_mode(speedupInterval={"low": 1, "high": 2, "slowHost": {"eager": 1.5}})]}],
+        "regions": [
+            {"calls": [], "measurements": [_mode(speedupInterval={"low": 1, "high": 2, "slowHost": {"eager": 1.5}})]}
+        ],
     }
     notes.attach(report)  # type: ignore[arg-type]
     assert report["eager"]["launchBoundText"].startswith(
@@ -105,8 +107,13 @@ def test_graph_breaks_cost_the_graphs_one_call_runs_and_recompiles_are_said_apar
     assert compiler["graphCount"] == 6 and len(compiler["recompiles"]) == 2 and len(compiler["graphBreaks"]) == 3
     assert notes.graphs_per_call(compiler) == 4
     assert notes.break_cost(compiler, None) == (
-        "the compiled code is split into 4 graphs; code between them runs eagerly; 2 recompiles compiled 2 more "
-        "versions of them (6 graphs in all)."
+        "the compiled code is split into 4 graphs; code between them runs eagerly; the graph of forward after line 24 "
+        "recompiled twice (6 graphs in all)."
+    )  # review 4A F8: which graph recompiled, by its frame's name
+    unnamed = {**compiler, "frames": [f for f in compiler["frames"] if f["compileId"] != "3/0"]}
+    assert notes.break_cost(unnamed, None) == (  # type: ignore[arg-type]
+        "the compiled code is split into 4 graphs; code between them runs eagerly; 2 more versions of them were "
+        "compiled (6 graphs in all)."
     )
     assert compiler["breakCost"] == notes.break_cost(compiler, report["modes"][0].get("outsideGraphsMsPerStep"))
     # a frame recompiled with no tensor work made no graph: one graph a call
@@ -115,3 +122,26 @@ def test_graph_breaks_cost_the_graphs_one_call_runs_and_recompiles_are_said_apar
     assert notes.break_cost(one, None) == (  # type: ignore[arg-type]
         "one graph holds the compiled code; the code the break left out of it runs eagerly."
     )
+
+
+def test_a_replay_far_from_the_script_s_own_eager_calls_says_why_or_that_it_does_not_know() -> None:
+    """Review 4B P6: train_small's r0 replay read "eager 6.20 ms" over a chart of the script's own eager calls at
+    50–90 ms, nothing said: its eager rounds took about as long as those calls, its number is its fastest round."""
+    report = json.loads((FIXTURES.parent / "recorded" / "train_small-cpu" / "report.json").read_text())
+    r0 = report["regions"][0]
+    m = r0["measurements"][0]
+    said = (
+        "The script's own eager calls at these inputs took 51.1 ms (median), 8.2× as long as the replay's eager 6.2 "
+        "ms: most of the replay's eager rounds took as long (56 ms median); the 6.2 ms is its fastest round (a busy "
+        "host only adds time)."
+    )
+    assert notes.replay_against_script(r0, m) == said and m["notes"][-1] == said
+    # rounds that all ran fast: nothing known of the script's slower calls, and said so
+    fast = {**m, "eagerTiming": {**m["eagerTiming"], "medianMs": 6.5}}
+    assert notes.replay_against_script(r0, fast) == (
+        "The script's own eager calls at these inputs took 51.1 ms (median), 8.2× as long as the replay's eager 6.2 "
+        "ms; Compile Lens does not know why."
+    )
+    # within 2×: nothing to say
+    near = {**m, "eagerTiming": {**m["eagerTiming"], "estimateMs": 40.0}}
+    assert notes.replay_against_script(r0, near) is None

@@ -99,7 +99,26 @@ def test_recompiles_one_call_set_off_are_said_as_that_one_event_by_rank() -> Non
     assert sentences.recompiles_text(other, " on rank 1") == "2 recompiles on rank 1"  # two calls: two events
     # the region's facts (schema 1.32) say them once for every surface: the CLI's region line, the report panel
     assert sentences.region_facts(region, 0)[1:4] == [
-        "1 graph on rank 0",
+        "5 compiles made 1 graph on rank 0 (4 made none)",
         "2 graph breaks",
         "recompiled at call 3 on rank 1: 2 frames",
     ]
+
+
+def test_the_facts_count_the_compiles_their_rows_show() -> None:
+    """Review 4B M6: train_small's r2 (Counter, recorded) read "1 graph · 1 graph break · 3 recompiles" above five
+    compile rows: its forward breaks at a print before any tensor work, so it and its 3 recompiles made no graph."""
+    from compile_lens_runner.report import sentences
+
+    r2 = next(r for r in _recorded("train_small-cpu")["regions"] if r["id"] == "r2")
+    assert len(r2["compiler"]["frames"]) == 5
+    assert sentences.region_facts(r2)[1:4] == [
+        "5 compiles made 1 graph (4 made none)",
+        "1 graph break",
+        "3 recompiles",
+    ]
+    # where every compile made a graph the facts say the graphs alone
+    fused = json.loads((FIXTURES / "reports" / "fused-cpu" / "report.json").read_text())
+    region = {"callCount": 1, "calls": [], "compiler": fused["modes"][0]["compiler"]}
+    assert fused["modes"][0]["compiler"]["compiledFrames"] == fused["modes"][0]["compiler"]["graphCount"]
+    assert sentences.region_facts(region)[1].endswith("graph") or sentences.region_facts(region)[1].endswith("graphs")

@@ -89,7 +89,7 @@ def test_a_growing_cache_is_a_decode_loop_read_per_token_and_its_second_compile_
     # the warm-up's 3 calls are left out of the number: said, with the steps across a switch the per-token number
     # leaves out too, in its unit
     assert by_code["in-situ-left-out"]["count"] == 8 and reason_text.sentence(by_code["in-situ-left-out"]) == (
-        "In situ, the number leaves out 8 tokens: 3 in the compiled warm-up, 5 during which compiling was switched on "
+        "In situ, the number leaves out 8 tokens: 3 in Compile Lens's compiled warm-up, 5 during which compiling was switched on "
         "or off."
     )
 

@@ -52,9 +52,15 @@ def test_a_failed_guard_as_a_sentence() -> None:
         "input 'x' arrived as float16 after the code was compiled for float32"
     )
     assert explain.guard_sentence("something Compile Lens has no words for") is None
-    # a wrapper's positional argument (DistributedDataParallel's forward) has no name: never a made-up one
-    assert explain.guard_sentence("tensor 'args[0]' size mismatch at index 0. expected 16, actual 8") == (
-        "input 0 (args[0]) changed size in dimension 0 from 16 to 8"
+    # a wrapper's positional argument (DistributedDataParallel's forward) has no name: never a made-up one, and not
+    # Dynamo's args[0] (review 4B D21: the raw guard says it); the user's line names it where it makes one such call
+    ddp = "tensor 'args[0]' size mismatch at index 0. expected 16, actual 8"
+    assert explain.guard_sentence(ddp) == "the call's 1st argument changed size in dimension 0 from 16 to 8"
+    assert explain.guard_sentence(ddp, "loss = train_model(x).square().mean()") == (
+        "input 'x' changed size in dimension 0 from 16 to 8"
+    )
+    assert explain.guard_sentence(ddp, "loss = train_model(x) + head(y)") == (  # two calls: which one is not known
+        "the call's 1st argument changed size in dimension 0 from 16 to 8"
     )
     # one wording of one change: the finding's, whose first clause it is (review 25 D6)
     found = explain.explain("tensor 'x' size mismatch at index 0. expected 8, actual 16")
@@ -144,8 +150,8 @@ def test_one_compile_and_one_recompile_that_later_calls_reuse_with_the_guard_as_
     assert r0["story"] == said
     # rank 1 of a torchrun job under attach (test/fixtures/attach-2x2): the calls after its recompile, its steady state
     assert story.region_story(region("attach-2x2/job/ranks/rank1", "r0")) == (
-        "Call 0 compiled (4.58 s); call 3 recompiled for batch 8 (343 ms; input 0 (args[0]) changed size in dimension 0 "
-        "from 16 to 8). "
+        "Call 0 compiled (4.58 s); call 3 recompiled for batch 8 (343 ms; input 'x' changed size in dimension 0 from 16 "
+        "to 8). "
         "(2 recompiles in all in 1 call: one call recompiles each of its graphs whose guard failed, e.g. the parts "
         "around a graph break.) From call 4 on, calls took 0.497 ms (median) without compiling."
     )

@@ -36,7 +36,7 @@ test("a region's facts are the runner's (schema 1.32: sentences.region_facts); n
   assert.deepEqual(d.facts, ddp.facts);
   assert.match(
     formatRegion(d)[0]!,
-    /: 6 calls, 1 graph on rank 0, 2 graph breaks, recompiled at call 3 on rank 1: 2 frames, /,
+    /: 6 calls, 5 compiles made 1 graph on rank 0 \(4 made none\), 2 graph breaks, recompiled at call 3 on rank 1: 2 frames, /,
   );
   // a report before 1.32: its counts, with no words of the runner's to show
   const { facts: _, ...older } = ddp;
@@ -125,6 +125,21 @@ test('CLI block: what-if modes by name, a failed measurement in words, numbers o
     "    replay: mode='reduce-overhead' on the most frequent inputs float32[8, 256, 64]; inference (6 calls): failed — CUDA graphs need a GPU — Run on CUDA.",
   ]);
   for (const line of lines) assert.doesNotMatch(line, /—\/|±—|: —$|null|undefined|NaN/);
+});
+
+test('CLI block: a failed replay the recommendation explains says "failed" once, not its error again (4B P3)', async () => {
+  const r1 = await region(TRAIN_SMALL, 'r1');
+  const error = r1.measurements[0]!.error!.message;
+  const lines = formatRegion(digestRegion(r1));
+  assert.ok(
+    lines.some((l) => /^ {4}replay: .*: failed$/.test(l)),
+    lines.join('\n'),
+  );
+  assert.equal(lines.filter((l) => l.includes(error)).length, 1);
+  assert.match(
+    lines.find((l) => l.includes(error))!,
+    /^ {4}recommendation: /,
+  );
 });
 
 test('CLI block: what a replay made as the script let go of the region left out is said, after its measurements', async () => {

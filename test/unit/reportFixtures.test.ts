@@ -31,7 +31,7 @@ test("CPU kernels per step from the scanner equal the runner's count for the sam
     await scanTraceFile(path.join(TRACES, 'cpu-graphbreak-default.trace.json')),
   ).rows;
   assert.ok(
-    rows.some((r) => r.metric === 'CPU kernels busy') && !rows.some((r) => r.metric.startsWith('GPU')),
+    rows.some((r) => r.metric === 'time inside CPU kernels only') && !rows.some((r) => r.metric.startsWith('GPU')),
     'a CPU comparison does not speak of a GPU',
   );
 });

@@ -12,6 +12,7 @@ import { generatedKernelWords, readGeneratedName } from '../../extension/present
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { ordinal } from '../../webview/analysis/compiledCalls.ts';
 import { compilesOfTrace, namesSaid, pythonFrameWords, tracedFrames } from '../../webview/analysis/sliceNames.ts';
+import { traceNameWords } from '../../extension/shared/trace/traceWords.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 
@@ -44,7 +45,7 @@ test("a target's CPU kernel: its compile by function, which recompile, the user'
   const names = await said('reports/fused-cpu/default.trace.json', 'reports/fused-cpu/report.json', 'default');
   assert.equal(names.get('graph_3_cpp_fused_add_mul_relu_0'), 'fused kernel 1 of forward, recompile 1 (lines 12, 13)');
   assert.equal(names.get('Torch-Compiled Region: 0/1'), 'compiled forward, recompile 1');
-  assert.deepEqual(graphRun(names), ['graph of forward, recompile 1 runs']);
+  assert.deepEqual(graphRun(names), ["Inductor's code of forward, recompile 1"]);
   assert.equal(names.get('ProfilerStep#2'), 'step 2');
   assert.equal(names.get('PyTorch Profiler (0)'), 'profiling', "the profiler's own span, without its session number");
 });
@@ -64,7 +65,10 @@ test('a trace opened alone: kernels and graph runs by the compiled call around t
   const cpu = await said('traces/cpu-graphbreak-default.trace.json', null, '');
   assert.equal(cpu.get('Torch-Compiled Region: 1/0'), '2nd compiled call in the step (sum_view)');
   assert.equal(cpu.get('graph_1_cpp_fused_sum_view_0'), 'fused kernel 1 of 2nd compiled call in the step (sum_view)');
-  assert.ok(graphRun(cpu).includes('2nd compiled call in the step (sum_view) runs'), graphRun(cpu).join(' | '));
+  assert.ok(
+    graphRun(cpu).includes("Inductor's code of 2nd compiled call in the step (sum_view)"),
+    graphRun(cpu).join(' | '),
+  );
   // Dynamo's second compile of the 4th call's code: the same place, said a recompile
   assert.equal(cpu.get('Torch-Compiled Region: 3/0'), '4th compiled call in the step (addmm, gelu)');
   assert.equal(cpu.get('Torch-Compiled Region: 3/1'), '4th compiled call in the step (addmm, gelu), recompile 1');
@@ -94,8 +98,11 @@ test('a trace opened alone: kernels and graph runs by the compiled call around t
 test("PyTorch's wrappers around a compiled graph by what they do", async () => {
   const cpu = await said('traces/cpu-graphbreak-default.trace.json', null, '');
   assert.equal(cpu.get('TorchDynamo Cache Lookup'), "checking the compiled code's guards");
-  assert.equal(cpu.get('Pregraph bytecode'), "compiled code's set-up before its graph");
-  assert.equal(cpu.get('AOTDispatcher Runtime Wrapper Prologue'), "compiled code's wrapper, before its graph");
+  // whose span each is, Dynamo's or AOTAutograd's: review 4A read "compiled code's wrapper, before its graph" and
+  // "compiled code's set-up before its graph" as one thing twice in a range's table
+  assert.equal(cpu.get('Pregraph bytecode'), "Dynamo's bytecode before the graph (gathers its inputs)");
+  assert.equal(cpu.get('AOTDispatcher Runtime Wrapper Prologue'), "AOTAutograd's wrapper before the graph");
+  assert.equal(traceNameWords('AOTDispatcher Runtime Wrapper Epilogue'), "AOTAutograd's wrapper after the graph");
 });
 
 test("a region's profiled copy is not a recompile: the timeline says none where the report says none", async () => {
@@ -106,7 +113,7 @@ test("a region's profiled copy is not a recompile: the timeline says none where 
   );
   // the trace's compiled call is Dynamo's second compile of scale (the profile's copy); the report lists 0/0, 1/0
   assert.equal(names.get('Torch-Compiled Region: 0/1'), 'compiled scale');
-  assert.deepEqual(graphRun(names), ['graph of scale runs']);
+  assert.deepEqual(graphRun(names), ["Inductor's code of scale"]);
   assert.equal(names.get('graph_1_cpp_fused_add_gelu_mul_sum_0'), 'fused kernel 1 of scale (lines 6, 7)');
   for (const words of names.values()) assert.doesNotMatch(words, /recompile/);
 });
@@ -118,7 +125,7 @@ test("the observed run's compiled window is named by the script's own compiles (
     'in situ compiled',
   );
   assert.equal(names.get('Torch-Compiled Region: 0/0'), 'compiled forward');
-  assert.deepEqual(graphRun(names), ['graph of forward runs']);
+  assert.deepEqual(graphRun(names), ["Inductor's code of forward"]);
 });
 
 test("Python frames: Inductor's generated module by what it is, no memory address, this tool's frames as its", async () => {
@@ -152,7 +159,7 @@ test('a trace without its report: a compiled call by the code it ran, from its P
   assert.equal(byRaw.get('Torch-Compiled Region: 0/0'), 'compiled forward');
   assert.deepEqual(
     [...byRaw].filter(([raw]) => raw.startsWith('## Call CompiledFxGraph ')).map(([, w]) => w),
-    ['graph of forward runs'],
+    ["Inductor's code of forward"],
   );
   // no Python stacks (profiled without with_stack): nothing to name them by
   assert.deepEqual(

@@ -7,6 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { buildModelInParts } from '../../extension/node/trace/buildModel.ts';
 import { scanTraceBytes, TraceScanner } from '../../extension/node/trace/byteScanner.ts';
 import { compareTraces } from '../../webview/analysis/compare.ts';
+import { stepLostOutsideKernels } from '../../webview/timelineWords.ts';
 import { KERNEL_ARG_FIELDS, SliceKind, type TraceModel } from '../../extension/shared/trace/model.ts';
 import { packRows, type PackedRows } from '../../extension/shared/trace/rowsWire.ts';
 import { kernelStats, summarizeTrace } from '../../extension/shared/trace/summary.ts';
@@ -406,7 +407,17 @@ describe('compare', () => {
       before: { first: 2, last: 3, coldStep: 1 },
       after: { first: 2, last: 3, coldStep: 1 },
     });
-    assert.equal(row('GPU busy')[0], comparison.before.gpuBusyUs / 2);
+    assert.equal(row('time inside GPU kernels only')[0], comparison.before.gpuBusyUs / 2);
+    // the step's mean length leads, its time inside and outside kernels its parts (review 4C R12: a kernel-time
+    // drop read alone as the answer)
+    assert.deepEqual(
+      comparison.rows.slice(0, 3).map((r) => r.ofStep),
+      ['step', 'inside', 'outside'],
+    );
+    const [step, inside, outside] = comparison.rows;
+    const stepsUs = (m: typeof eager): number => m.steps.slice(1).reduce((sum, s) => sum + s.end - s.start, 0) / 2;
+    assert.deepEqual([step!.before, step!.after], [stepsUs(eager), stepsUs(compiled)]);
+    assert.ok(Math.abs(inside!.after + outside!.after - step!.after) < 1e-9);
     // a kernel's time in the lists is per step, as the rows are: its total over the compared steps, divided
     const window = { fromUs: compiled.steps[1]!.start, toUs: compiled.steps[2]!.end };
     const total = kernelStats(compiled, window).find((k) => k.name === 'triton_poi_fused_addmm_relu_0')!.totalUs;
@@ -418,7 +429,7 @@ describe('compare', () => {
   test("a cold first step does not make the per-step numbers: eager's 39 ms step 1 beside 1.5–1.8 ms steps", async () => {
     const eager = await scanTraceFile(fixture('cpu-graphbreak-eager.trace.json'));
     const comparison = compareTraces(eager, await scanTraceFile(fixture('cpu-graphbreak-default.trace.json')));
-    const busy = comparison.rows.find((r) => r.metric === 'CPU kernels busy')!;
+    const busy = comparison.rows.find((r) => r.metric === 'time inside CPU kernels only')!;
     // no compared step holds more kernel time than it lasts
     const longest = Math.max(...eager.steps.slice(1).map((s) => s.end - s.start));
     assert.ok(busy.before <= longest, `eager busy ${busy.before} µs per step, its steps 2–3 at most ${longest} µs`);
@@ -429,6 +440,25 @@ describe('compare', () => {
     );
     assert.ok(!comparison.disappearedKernels.some((k) => k.name === 'aten::conv2d'));
     assert.ok(!comparison.newKernels.some((k) => k.name === 'aten::convolution'));
+  });
+
+  test("why a step is longer though its kernels took less: its graph break's eager code where the report names one", () => {
+    const times = (before: string, after: string) => ({ before, after });
+    const words = (longer: boolean, breaks: number): string | null =>
+      stepLostOutsideKernels(
+        'default',
+        { ...times('0.35 ms', '0.42 ms'), longer },
+        { ...times('106 µs', '7.6 µs'), fell: true },
+        { ...times('0.24 ms', '0.41 ms'), grew: longer },
+        breaks,
+      );
+    assert.equal(
+      words(true, 1),
+      "default's steps took longer here (0.35 ms → 0.42 ms) though its time inside kernels fell (106 µs → 7.6 µs): the rest of its step — dispatch, Python, the eager code of its graph break — grew 0.24 ms → 0.41 ms, and that is where default lost.",
+    );
+    assert.match(words(true, 2)!, /— dispatch, Python, the eager code of its graph breaks —/);
+    // a shorter step lost nothing: no sentence says why
+    assert.equal(words(false, 1), null);
   });
 
   test('eager vs reduce-overhead: CUDA-graph replays appear, launches drop', async () => {

@@ -161,6 +161,13 @@ describe('script regions in the report panel', () => {
     const r1Box = page.locator('section.region[data-region="r1"]');
     assert.match(await r1Box.locator('p.answer').innerText(), /Measuring default failed: no compiled code ran/);
     assert.equal(await r1Box.locator('table.region-measurements td.error').innerText(), 'failed');
+    // review 4B P6: r0's replayed eager 6.2 ms under a chart of the script's eager calls at 50–90 ms says why, once
+    // (its contended host is the answer's, not said again here)
+    const r0Notes = await page
+      .locator('section.region[data-region="r0"] table.region-measurements td.note')
+      .allInnerTexts();
+    assert.deepEqual(r0Notes, [recorded.regions![0]!.measurements[0]!.notes!.at(-1)]);
+    assert.match(r0Notes[0]!, /^The script's own eager calls at these inputs took 51\.1 ms \(median\), 8\.2× as long/);
     assert.match(
       await page.locator('section.region[data-region="r2"] p.answer').innerText(),
       /^No verdict\b.*Counter\.calls/,
@@ -414,7 +421,7 @@ describe('in situ in the report panel', () => {
     assert.equal(await overlay.locator('circle.situ-mark.compiled').count(), 1);
     assert.equal(
       await overlay.locator('circle.situ-mark.compiled > title').textContent(),
-      'step 0: 3.82 s, compiled 1 time; left out of the steady state: a step in the compiled warm-up',
+      "step 0: 3.82 s, compiled 1 time; left out of the steady state: a step in Compile Lens's compiled warm-up",
     );
     assert.equal(await overlay.getAttribute('data-scale'), 'log');
     // a log axis labels whole decades only: d3's 2, 3, … 9 labels printed over each other in this short chart

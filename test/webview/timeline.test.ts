@@ -188,6 +188,41 @@ describe('timeline webview', () => {
     await page.close();
   });
 
+  // review 4C R12: "CPU kernels busy 105.8 µs → 7.6 µs −93%" under a slower verdict read as a 14× win
+  test("the compare leads with the step's length; a drop in kernel time reads as a part of a longer step", async () => {
+    const page = await openWebview(browser);
+    const [eager, compiled] = await Promise.all([
+      scanTraceFile(fixture('mlp-eager.trace.json')),
+      scanTraceFile(fixture('mlp-default.trace.json')),
+    ]);
+    await postPanes(page, 'cmp', tracesSource('e', 'd'), [
+      { label: 'eager', trace: eager },
+      { label: 'default', trace: compiled },
+    ]);
+    const names = await page.locator('.compare-table tr[data-metric] th').allInnerTexts();
+    assert.deepEqual(names.slice(0, 3), [
+      'step, under the profiler',
+      'time inside GPU kernels only',
+      'rest of the step, outside kernels',
+    ]);
+    const inside = page.locator('.compare-table tr[data-metric="time inside GPU kernels only"] th');
+    assert.equal(await inside.getAttribute('class'), 'part');
+    assert.match((await inside.getAttribute('title')) ?? '', /^Only the time a kernel ran/);
+    // default's steps are longer under the profiler though its kernels took less: the rest of its step grew
+    const why = await page.locator('.compare .compare-why').innerText();
+    // (the digits are the formatters' own: 152 → 571 µs, 25.9 → 23.3 µs, 126 → 548 µs)
+    const time = (lead: string): string => `${lead}[\\d.]* µs`;
+    assert.match(
+      why,
+      new RegExp(
+        `^default's steps took longer here \\(${time('15')} → ${time('57')}\\) though its time inside kernels fell \\(${time('2')} → ${time('2')}\\): ` +
+          `the rest of its step — dispatch, Python — grew ${time('12')} → ${time('54')}, and that is where default lost\\.$`,
+      ),
+    );
+    await page.locator('section.compare').screenshot({ path: join(ARTIFACTS, 'compare-step-leads.png') });
+    await page.close();
+  });
+
   test('view state (zoom, search, selection) survives a hide/show reload', async () => {
     const page = await openWebview(browser);
     const model = await scanTraceFile(fixture('mlp-eager.trace.json'));

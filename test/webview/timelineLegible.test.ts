@@ -8,7 +8,7 @@
 // label right of its tick, every text at WCAG 4.5:1 against what lies under it (a slice's label against its
 // slice), and no compiler code as a label (a compiled region by its code, or without Python stacks by its place,
 // "1st compiled call in the step (convolution, …)", never "Torch-Compiled Region: 0/0" nor "compiled graph 1";
-// "… runs", never "## Call CompiledFxGraph f73y…"; "fused kernel 1 of …", never "graph_1_cpp_fused_…"; PyTorch's
+// "Inductor's code of …", never "## Call CompiledFxGraph f73y…"; "fused kernel 1 of …", never "graph_1_cpp_fused_…"; PyTorch's
 // wrappers by what they do, never "TorchDynamo Cache Lookup"), and a pane whose calls are named by their place
 // says once that the trace has no Python stacks to name their code.
 // Screenshots of the panes: test-results/timeline-legible-*.png.
@@ -90,15 +90,15 @@ const CASES: Case[] = [
     // Kineto's thread 0 holds other threads' Python stacks; its two tracks of its own: its overhead and its window
     // the Python frames last, each thread's stack folded to a row: the launches and kernels come first
     inView: {
-      // call 1: the profiler's own work (CUPTI's buffer requests) is elsewhere
+      // call 1, from its compiled region's start (s27 F10): the profiler's own work (CUPTI's buffer requests) in it
       step: [
         [
+          'profiler overhead',
           'thread 1661 (python3)',
           'profiled window',
           'GPU 0 · stream 7',
           '▸ other Python threads',
           '▸ Python · thread 1661',
-          '1 track idle here',
         ],
       ],
       all: [

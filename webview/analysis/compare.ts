@@ -2,6 +2,7 @@
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { summarizeRange } from './rangeSummary.ts';
 import { coldStep, stepNumber, type StepsCompared } from './stepMap.ts';
+import { stepRowNames } from '../timelineWords.ts';
 import {
   kernelStats,
   summarizeTrace,
@@ -17,6 +18,9 @@ export interface ComparisonRow {
   unit: 'count' | 'us';
   before: number;
   after: number;
+  /** the step's mean length, or a part of it (its time inside kernels, outside them); the inside row is 'inside'
+   *  without steps too */
+  ofStep?: 'step' | 'inside' | 'outside';
 }
 
 export interface KernelChange {
@@ -37,6 +41,8 @@ export interface TraceComparison {
   steps: { before: StepsCompared | null; after: StepsCompared | null };
   before: TraceSummary;
   after: TraceSummary;
+  /** the rows: per step, the step's own length leads (the quantity a verdict is about), then its time inside and
+   *  outside kernels, so a drop in kernel time is read as a part of the step, not as the step */
   rows: ComparisonRow[];
   /** kernels that ran before but not after (e.g. eager ATen kernels fused into generated ones), by total time */
   disappearedKernels: KernelChange[];
@@ -49,7 +55,9 @@ export interface TraceComparison {
 }
 
 /** The steps compared of a trace (every one but the first where it has two or more) and their window. */
-function stepsCompared(model: TraceModel): { steps: StepsCompared; count: number; window: TraceWindow } | null {
+function stepsCompared(
+  model: TraceModel,
+): { steps: StepsCompared; count: number; window: TraceWindow; stepsUs: number } | null {
   const { steps } = model;
   if (!steps.length) return null;
   const first = steps.length > 1 ? 1 : 0;
@@ -62,6 +70,8 @@ function stepsCompared(model: TraceModel): { steps: StepsCompared; count: number
     },
     count: steps.length - first,
     window: { fromUs: steps[first]!.start, toUs: steps[steps.length - 1]!.end },
+    // the steps' own lengths, not the window's: steps found as repeated calls have gaps between them
+    stepsUs: steps.slice(first).reduce((sum, s) => sum + (s.end - s.start), 0),
   };
 }
 
@@ -78,7 +88,24 @@ export function compareTraces(before: TraceModel, after: TraceModel): TraceCompa
     after: value(a) / aDivisor,
   });
   // CPU-only traces count CPU kernels (summary.ts): their busy time is the CPU's, not a GPU's
-  const device = b.gpuStreams > 0 || a.gpuStreams > 0 ? 'GPU' : 'CPU kernels';
+  const device = b.gpuStreams > 0 || a.gpuStreams > 0 ? 'GPU' : 'CPU';
+  const inside: ComparisonRow = { ...row(stepRowNames.inside(device), 'us', (s) => s.gpuBusyUs), ofStep: 'inside' };
+  const stepRows: ComparisonRow[] = [];
+  if (beforeSteps && afterSteps) {
+    const [stepBefore, stepAfter] = [beforeSteps.stepsUs / bDivisor, afterSteps.stepsUs / aDivisor];
+    stepRows.push(
+      { metric: stepRowNames.step, unit: 'us', before: stepBefore, after: stepAfter, ofStep: 'step' },
+      inside,
+      // the rest of the step: dispatch, Python, eager code between graphs (on a GPU side, the GPU's gaps)
+      {
+        metric: stepRowNames.outside,
+        unit: 'us',
+        before: Math.max(0, stepBefore - inside.before),
+        after: Math.max(0, stepAfter - inside.after),
+        ofStep: 'outside',
+      },
+    );
+  } else stepRows.push(inside);
   const beforeStats = kernelStats(before, beforeSteps?.window);
   const afterStats = kernelStats(after, afterSteps?.window);
   const only = (stats: KernelStat[], other: KernelStat[], by: number): KernelChange[] => {
@@ -107,6 +134,9 @@ export function compareTraces(before: TraceModel, after: TraceModel): TraceCompa
     before: b,
     after: a,
     rows: [
+      ...stepRows,
+      // on a CPU side the outside row says it where there are steps: a CPU between its kernels runs the rest
+      ...(device === 'GPU' || !beforeSteps ? [row(`${device} idle between kernels`, 'us', (s) => s.gpuIdleUs)] : []),
       row('kernels', 'count', (s) => s.kernels),
       row('launches', 'count', (s) => s.launches),
       row('generated kernels', 'count', (s) => s.kernelsByFamily.generated),
@@ -114,8 +144,6 @@ export function compareTraces(before: TraceModel, after: TraceModel): TraceCompa
       row('ATen kernels', 'count', (s) => s.kernelsByFamily.aten),
       row('memcpy/memset', 'count', (s) => s.kernelsByFamily.memory),
       row('CUDA-graph replay kernels', 'count', (s) => s.kernelsByFamily['graph-replay']),
-      row(`${device} busy`, 'us', (s) => s.gpuBusyUs),
-      row(`${device} idle between kernels`, 'us', (s) => s.gpuIdleUs),
       { metric: 'compile in profiled region (whole trace)', unit: 'us', before: b.compileUs, after: a.compileUs },
     ],
     disappearedKernels: gone,

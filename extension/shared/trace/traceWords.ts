@@ -5,12 +5,14 @@
 // user's model ("addmm: Linear's matrix multiply with bias"). The trace's own name stays beside the words (tooltips,
 // the details' "As the profiler recorded it"). Names are data: they go out as text, never as HTML.
 
-/** Spans of PyTorch's and of the profiler's, by what they do (the time outside a compiled call's graph is in them). */
+/** Spans of PyTorch's and of the profiler's, by what they do (the time outside a compiled call's graph is in them).
+ *  The ones around a graph say whose they are, Dynamo's or AOTAutograd's: "set-up" and "wrapper" alone read as one
+ *  thing twice in a range's table (review 4A). */
 const SPAN_WORDS = new Map([
   ['TorchDynamo Cache Lookup', "checking the compiled code's guards"],
-  ['Pregraph bytecode', "compiled code's set-up before its graph"],
-  ['AOTDispatcher Runtime Wrapper Prologue', "compiled code's wrapper, before its graph"],
-  ['AOTDispatcher Runtime Wrapper Epilogue', "compiled code's wrapper, after its graph"],
+  ['Pregraph bytecode', "Dynamo's bytecode before the graph (gathers its inputs)"],
+  ['AOTDispatcher Runtime Wrapper Prologue', "AOTAutograd's wrapper before the graph"],
+  ['AOTDispatcher Runtime Wrapper Epilogue', "AOTAutograd's wrapper after the graph"],
   ['CompiledFunction', "compiled graph's autograd function (forward)"],
   ['CompiledFunctionBackward', "compiled graph's backward"],
   ['Activity Buffer Request', "the profiler's own work: a buffer for the GPU's activity records"],

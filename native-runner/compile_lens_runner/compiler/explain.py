@@ -3,6 +3,7 @@ recur at one site, and names why Dynamo ran a compiled frame eagerly (recompile 
 
 from __future__ import annotations
 
+import ast
 import re
 
 from ..shapes.compiler import CompilerInsight, Explanation, Recompile, RecompileSite
@@ -40,12 +41,40 @@ def pytorch_hint(text: str) -> str | None:
 
 
 def _user_name(name: str) -> str:
-    """`x` or `L['x']` -> `input 'x'`; `args[0]` -> `input 0 (args[0])`: a positional argument Dynamo knows no name for."""
+    """`x` or `L['x']` -> `input 'x'`; `args[0]` -> `the call's 1st argument`: a positional argument Dynamo knows no
+    name for (a wrapper's *args), said without Dynamo's `args[0]` (review 4B D21: the raw guard says it)."""
     match = re.fullmatch(r"L\['([^']+)'\]", name)
     if match:
         return f"input '{match[1]}'"
     match = re.fullmatch(r"args\[(\d+)\]", name)
-    return f"input {match[1]} ({name})" if match else f"input '{name}'"
+    if not match:
+        return f"input '{name}'"
+    n = int(match[1]) + 1
+    return f"the call's {n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'} argument"
+
+
+_ARGS = re.compile(r"tensor 'args\[(\d+)\]'")
+
+
+def named_input(reason: str, call_code: str | None) -> str:
+    """A guard on a wrapper's `args[N]` (DDP's forward, nn.Module's call) with the name the user's call gave that
+    argument, where the user's line (call_code: the recompile's innermost user frame) makes exactly one call with that
+    many positional arguments, the argument a plain name: `train_model(x)` -> "tensor 'x'"; else as it was."""
+    match = _ARGS.search(reason)
+    if not match or not call_code:
+        return reason
+    try:
+        tree = ast.parse(call_code.strip())
+    except SyntaxError:
+        return reason
+    n = int(match[1])
+    calls = [c for c in ast.walk(tree) if isinstance(c, ast.Call) and len(c.args) > n]
+    if len(calls) != 1 or any(isinstance(a, ast.Starred) for a in calls[0].args[: n + 1]):
+        return reason
+    arg = calls[0].args[n]
+    if not isinstance(arg, ast.Name | ast.Attribute):
+        return reason
+    return reason[: match.start()] + f"tensor '{ast.unparse(arg)}'" + reason[match.end() :]
 
 
 def _code_name(name: str) -> str:
@@ -59,13 +88,18 @@ def _keys(text: str) -> set[str]:
 
 
 def explain(
-    reason: str, raw: str = "", library_frame: str | None = None, cuda_graphs: bool = False
+    reason: str,
+    raw: str = "",
+    library_frame: str | None = None,
+    cuda_graphs: bool = False,
+    call_code: str | None = None,
 ) -> Explanation | None:
     """{what, fix} for a guard failure, or None when it is not one Compile Lens knows how to put in words.
     library_frame: the compiled frame is library code the user called (e.g. "forward in modeling_llama.py", reached
     from the user's `model.generate(...)`), so its tensors are not ones the user holds: the fix is at the user's level.
-    cuda_graphs: the run recorded CUDA graphs, whose one graph per size a fix by dynamic shapes does not spare."""
-    found = _explain(reason, raw, library_frame, cuda_graphs)
+    cuda_graphs: the run recorded CUDA graphs, whose one graph per size a fix by dynamic shapes does not spare.
+    call_code: the user's line that made the call (named_input)."""
+    found = _explain(named_input(reason, call_code), raw, library_frame, cuda_graphs)
     if found:
         found["what"] = found["what"][:1].upper() + found["what"][1:]
     return found
@@ -86,7 +120,9 @@ def explain_recorded(recompile: Recompile, cuda_graphs: bool) -> Explanation | N
     # PyTorch's hint decides some sentences (an nn.Module's integer attribute): recorded apart from the first line
     hint = recompile.get("hint")
     raw = (recompile.get("allReasons") or [""])[0] + (f"\n(HINT: {hint})" if hint else "")
-    return explain(recompile["reason"], raw, library[1] if library else None, cuda_graphs)
+    location = recompile.get("location")
+    code = location["code"] if location else None
+    return explain(recompile["reason"], raw, library[1] if library else None, cuda_graphs, code)
 
 
 def _explain(reason: str, raw: str, library_frame: str | None, cuda_graphs: bool) -> Explanation | None:
@@ -231,13 +267,13 @@ def without_compile_id(reason: str) -> str:
     return re.sub(r"^\d+/\d+: ", "", reason.strip())
 
 
-def guard_sentence(reason: str) -> str | None:
+def guard_sentence(reason: str, call_code: str | None = None) -> str | None:
     """A failed guard in a few words of the user's: the first clause of its explanation, as its finding says it
     ("input 'x' changed size in dimension 0 from 8 to 16", "input 'x' arrived as float16 after the code was compiled
     for float32": one wording of one change, review 25 D6); None where Compile Lens has no words for it (the guard as
-    PyTorch says it stays beside it)."""
+    PyTorch says it stays beside it). call_code: the user's line that made the call (named_input)."""
     text = without_compile_id(reason)
-    found = explain(text)
+    found = explain(text, call_code=call_code)
     if not found:
         return None
     if found["fix"] == WARMUP_FIX:  # its explanation says how the grad modes differed, at length

@@ -172,7 +172,9 @@ def recompile(
         "inTimedRegion": record.phase in TIMED_PHASES,
         "pattern": explain.pattern(reason),
         "hint": explain.pytorch_hint(first),
-        "explanation": explain.explain(reason, first, library_frame(start_frames), cudagraphs),
+        "explanation": explain.explain(
+            reason, first, library_frame(start_frames), cudagraphs, loc["code"] if loc else None
+        ),
     }
 
 

@@ -227,7 +227,7 @@ def split(calls: list[Call], new_size_costs: bool = False, pool: bool = False) -
     steps: dict[str, list[int]] = {"eager": [], "compiled": []}
     plain_calls: dict[str, list[int]] = {"eager": [], "compiled": []}
     dropped = {"warm-up": 0, "switch": 0, "first on its signature": 0, "compiled": 0, "observer": 0, "ran eagerly": 0}
-    dropped["never served compiled"] = 0
+    dropped["never served compiled"] = dropped["first eager call"] = 0
     seen: dict[str, set[str]] = {"eager": set(), "compiled": set()}
     compiled_at: dict[str, int] = {}  # the compiled side's calls so far, per signature
     unserved = _unserved(calls)
@@ -236,7 +236,8 @@ def split(calls: list[Call], new_size_costs: bool = False, pool: bool = False) -
         if c.side is None:
             continue
         nxt = calls[i + 1] if i + 1 < len(calls) else None
-        first = not seen[c.side] if pool else c.signature not in seen[c.side]
+        opening = not seen[c.side]
+        first = opening if pool else c.signature not in seen[c.side]
         seen[c.side].add(c.signature)
         size = c.size or c.signature
         if c.side == "compiled":
@@ -251,6 +252,8 @@ def split(calls: list[Call], new_size_costs: bool = False, pool: bool = False) -
             why = "warm-up"
         elif c.compiles:
             why = "compiled"
+        elif opening and c.side == "eager":  # eager's first call of all: its costs are eager's, whatever the shape
+            why = "first eager call"
         elif (first and (c.side == "eager" or pool)) or graph_setup:
             why = "first on its signature"
         else:

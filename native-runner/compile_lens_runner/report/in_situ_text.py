@@ -23,10 +23,11 @@ _COMPARED = {
 }
 
 
-# why a step was left out, in words that follow its count ("3 in the compiled warm-up"), the number's own costs first
+# why a step was left out, in words that follow its count ("3 in Compile Lens's compiled warm-up"), the number's own costs first
 # and the measurement's seams last (the keys are the report's codes: `dropped`)
 LEFT_OUT_WORDS = {
-    "warm-up": "in the compiled warm-up",
+    "warm-up": "in Compile Lens's compiled warm-up",
+    "first eager call": "at eager's first call",
     "first on its signature": "first at its input shape",
     "compiled": "compiling",
     "ran eagerly": "on the compiled side that ran no compiled code",
@@ -50,7 +51,7 @@ def _steps(n: int, unit: str) -> str:
 
 
 def left_out(dropped: dict[str, int], unit: str = "step") -> str | None:
-    """ "89 steps left out: 3 in the compiled warm-up, 1 first at its input shape, 72 during which compiling was
+    """ "89 steps left out: 3 in Compile Lens's compiled warm-up, 1 first at its input shape, 72 during which compiling was
     switched on or off, 13 in which Compile Lens saved inputs or checked for changes"; None when none was."""
     total, parts = _left_out_parts(dropped)
     if not total:

@@ -9,10 +9,13 @@ contended host (its answer's words: reason_text.py's host-contended)."""
 
 from __future__ import annotations
 
+import statistics
+
 from .. import formats
 from ..shapes.answer import Answer
 from ..shapes.compiler import CompilerInsight
 from ..shapes.mode import Correctness, ModeResult
+from ..shapes.region import Region
 from ..shapes.report import Report
 from . import reason_text, verdict
 
@@ -90,6 +93,41 @@ def mode_notes(m: ModeResult) -> list[str]:
     return [n for n in notes if n]
 
 
+# the script's own eager calls and the replay's eager time further apart than this are said apart (review 4B P6)
+APART = 2.0
+
+
+def replay_against_script(region: Region, m: ModeResult) -> str | None:
+    """Why a replay's eager time and the script's own eager calls at its inputs are more than APART× apart, in one
+    sentence (review 4B P6: "eager 6.20 ms" over a chart of eager calls at 50–90 ms, nothing said): where the replay's
+    own eager rounds took as long as the script's calls, its number is its fastest round (a busy host only adds time);
+    else Compile Lens does not know. Calls in which Compile Lens saved inputs are left out where others remain."""
+    timing, signature = m.get("eagerTiming"), m.get("signature")
+    replay_ms = timing.get("estimateMs") if timing else None
+    eager = [c for c in region["calls"] if c.get("side") == "eager" and c.get("signature") == signature]
+    timed = [(c["ms"], bool(c.get("observer"))) for c in eager if c["ms"] is not None]
+    plain = [ms for ms, observer in timed if not observer] or [ms for ms, _ in timed]
+    if timing is None or not replay_ms or not plain:
+        return None
+    script_ms = statistics.median(plain)
+    apart = max(script_ms, replay_ms) / min(script_ms, replay_ms)
+    if apart <= APART:
+        return None
+    rounds = timing.get("medianMs")
+    times = f"{formats.whole(apart) if apart >= 10 else f'{apart:.1f}'}×"
+    said = f"The script's own eager calls at these inputs took {formats.ms(script_ms)} (median), " + (
+        f"{times} as long as the replay's eager {formats.ms(replay_ms)}"
+        if script_ms > replay_ms
+        else f"and the replay's eager {formats.ms(replay_ms)} took {times} as long"
+    )
+    if script_ms > replay_ms and rounds and max(rounds, script_ms) / min(rounds, script_ms) <= APART:
+        return (
+            f"{said}: most of the replay's eager rounds took as long ({formats.ms(rounds)} median); the "
+            f"{formats.ms(replay_ms)} is its fastest round (a busy host only adds time)."
+        )
+    return f"{said}; Compile Lens does not know why."
+
+
 def said_by_answer(modes: list[ModeResult], answer: Answer) -> None:
     """A contended host the answer's sentence says (the recommendation) is not said again beside its mode's number:
     one screen, one paragraph of it."""
@@ -125,6 +163,25 @@ def graphs_per_call(compiler: CompilerInsight) -> int | None:
     return None if graphs is None else min(graphs, len(frames)) if frames else graphs
 
 
+def _times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{formats.whole(n)} times")
+
+
+def _recompiled_graphs(compiler: CompilerInsight) -> str | None:
+    """Which graphs recompiled, by the name of their frame's first compile (review 4A F8: "2 recompiles compiled 2
+    more versions of them" named none): "the graph of forward after line 24 recompiled twice"; None where a
+    recompiled frame's first compile has no name on record."""
+    names = {f["compileId"]: f.get("nameText") for f in compiler.get("frames") or [] if f.get("compileId")}
+    counts: dict[str | None, int] = {}
+    for r in compiler.get("recompiles") or []:
+        name = names.get(str(r.get("compileId") or "").rsplit("/", 1)[0] + "/0")
+        counts[name] = counts.get(name, 0) + 1
+    if not counts or None in counts:
+        return None
+    said = [f"the graph of {name} recompiled {_times(n)}" for name, n in counts.items()]
+    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
+
+
 def break_cost(compiler: CompilerInsight, outside_ms: float | None) -> str | None:
     """What the graph breaks of one compiler record cost: the graphs one call runs, the time outside them; the
     graphs recompiles added said apart (a call runs one version of each)."""
@@ -138,14 +195,14 @@ def break_cost(compiler: CompilerInsight, outside_ms: float | None) -> str | Non
         if outside_ms is None
         else f" ({formats.ms(outside_ms)} per call is spent outside the graphs: eager code, guards, Python)"
     )
-    recompiles = len(compiler.get("recompiles") or [])
+    recompiled = _recompiled_graphs(compiler)
     versions = formats.plural(graphs - per_call, "more version")
     them = "it" if per_call == 1 else "them"
     more = (
         ""
         if per_call == graphs
-        else f"; {formats.plural(recompiles, 'recompile')} compiled {versions} of {them} ({graphs} graphs in all)"
-        if recompiles
+        else f"; {recompiled} ({graphs} graphs in all)"
+        if recompiled
         else f"; {versions} of {them} were compiled ({graphs} graphs in all)"
     )
     if per_call == 1:
@@ -165,6 +222,11 @@ def attach(report: Report) -> None:
         cost = break_cost(compiler, outside) if compiler else None
         if compiler is not None and cost is not None:
             compiler["breakCost"] = cost
+    for region in report.get("regions") or []:
+        for m in region["measurements"]:
+            apart = replay_against_script(region, m)
+            if apart is not None:
+                m["notes"] = [*m["notes"], apart]
     eager = report.get("eager")
     text = launch_bound(report)
     if eager is not None and text is not None:

@@ -256,12 +256,24 @@ def counts(region: Region, rank: int | None = None) -> list[str]:
     return out
 
 
+def _compiles(region: Region, graphs: int | None, said: list[str]) -> list[str]:
+    """The graphs said beside the compiles where some compiles made none (a frame that broke before any tensor work,
+    recompiled): the compile rows under the facts count compiles, so the facts say both (review 4B M6: "1 graph" above
+    five compile rows): "5 compiles made 1 graph (4 made none)"."""
+    compiler = region.get("compiler")
+    compiles = (compiler.get("compiledFrames") or 0) if compiler else 0
+    if graphs is None or compiles <= graphs or not said:
+        return said
+    none = f" ({compiles - graphs} made none)" if graphs else ""
+    return [f"{formats.plural(compiles, 'compile')} made {said[0]}{none}"]
+
+
 def region_facts(region: Region, rank: int | None = None) -> list[str]:
     """What the script did with a region, counted (schema 1.32: region.facts, the CLI's region line and the report
     panel's): "12 calls", "1 graph on rank 0", "2 graph breaks", "recompiled at call 3 on rank 1: 2 frames", "3 calls
     ran eagerly", "3.5 s compiling in the script's own calls"."""
     graphs, breaks, recompiled = _recompiled(region, rank)
-    out = [formats.plural(region["callCount"], "call"), *_graphs(graphs, rank)]
+    out = [formats.plural(region["callCount"], "call"), *_compiles(region, graphs, _graphs(graphs, rank))]
     if breaks:
         out.append(formats.plural(breaks, "graph break"))
     out += recompiled

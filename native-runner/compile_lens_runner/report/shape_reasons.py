@@ -16,7 +16,14 @@ from . import story
 # the in-situ drops that are calls the number leaves out (compiles, warm-up, first-call costs, eager code): said beside
 # it where any was; a per-step number leaves out the measurement's own seams too (a step across a switch, the
 # observer's or the profiler's work), a per-call one only these calls
-_LEFT_OUT = ("warm-up", "compiled", "first on its signature", "ran eagerly", "never served compiled")
+_LEFT_OUT = (
+    "warm-up",
+    "compiled",
+    "first eager call",
+    "first on its signature",
+    "ran eagerly",
+    "never served compiled",
+)
 
 
 def step_unit(region: Region) -> Unit:

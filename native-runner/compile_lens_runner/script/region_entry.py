@@ -112,7 +112,7 @@ def _event(ids: list[str], compiled_before: bool) -> str:
     return "recompiled" if compiled_before and any(_frame(cid)[1] > 0 for cid in ids) else "compiled"
 
 
-def _recompile_reason(ids: list[str], records: RegionRecords) -> str | None:
+def _recompile_reason(ids: list[str], records: RegionRecords) -> tuple[str, str | None] | None:
     """The call's failed guard: its first recompiled frame's, but the user's own frame's where a library frame (DDP's
     forward, on its args[0]) saw the same change (explain.seen_through_library): the change the user's finding says."""
     found = [
@@ -121,7 +121,10 @@ def _recompile_reason(ids: list[str], records: RegionRecords) -> str | None:
         if cid in records.recompiles
     ]
     said = [r for r in found if not explain.seen_through_library(r, found)]
-    return str(said[0]["reason"]) if said else None
+    if not said:
+        return None
+    location = said[0].get("location")
+    return str(said[0]["reason"]), location.get("code") if location else None
 
 
 def calls_json(region: Region, records: RegionRecords) -> list[RegionCall]:
@@ -131,6 +134,8 @@ def calls_json(region: Region, records: RegionRecords) -> list[RegionCall]:
         ran, fallback, limit = _outcome(call, records)
         event = _event(call.compile_ids, compiled_before)
         compiled_before = compiled_before or bool(call.compile_ids)
+        guard = _recompile_reason(call.compile_ids, records)
+        reason, call_code = guard if guard else (None, None)
         entry: RegionCall = {
             "index": call.index,
             "ms": None if call.ms is None else round(call.ms, 4),
@@ -140,7 +145,7 @@ def calls_json(region: Region, records: RegionRecords) -> list[RegionCall]:
             "event": event,
             "compileIds": call.compile_ids,
             "compileSeconds": records.seconds(call.compile_ids),
-            "recompileReason": (reason := _recompile_reason(call.compile_ids, records)),
+            "recompileReason": reason,
             "ranCompiled": ran,
             "fallbackReason": fallback,
         }
@@ -152,7 +157,7 @@ def calls_json(region: Region, records: RegionRecords) -> list[RegionCall]:
         if call.graph_bytes is not None:
             entry["cudaGraphBytes"] = call.graph_bytes
         if reason:  # the failed guard as a sentence (the story and the chart's tooltip say it)
-            entry["recompileWhy"] = explain.guard_sentence(reason)
+            entry["recompileWhy"] = explain.guard_sentence(reason, call_code)
         if call.profiled:
             entry["profiled"] = True
         if call.observer:
