@@ -3,7 +3,7 @@
 //   node --import tsx bench/rankSteps.ts DIR      (e.g. the output of bench/rank_traces.py)
 import { rankAlignment } from '../extension/shared/trace/ranks.ts';
 import { rankStepTable } from '../webview/analysis/rankSteps.ts';
-import { formatMicros } from '../extension/shared/trace/summary.ts';
+import { formatUs } from '../extension/present/numbers.ts';
 import { resolveTimelineSelection } from '../extension/node/timelineSelection.ts';
 import { readTimelineSource } from '../extension/node/timelineSource.ts';
 import { sentTraces } from '../test/sentTraces.ts';
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const alignment = rankAlignment(panes.map((p) => ({ trace: p.trace, rank: p.rank! })));
   console.log(
     alignment.mode === 'absolute'
-      ? `one time axis; shifts ${alignment.shiftUs.map((s) => formatMicros(s)).join(', ')}`
+      ? `one time axis; shifts ${alignment.shiftUs.map((s) => formatUs(s)).join(', ')}`
       : alignment.reason,
   );
   const table = rankStepTable(panes.map((p) => p.trace));
@@ -24,15 +24,13 @@ async function main(): Promise<void> {
   for (const row of table.rows) {
     row.ranks.forEach((stat, p) => {
       const cells = stat
-        ? [stat.stepUs, stat.commUs, stat.overlappedUs, stat.workUs]
-            .map((us) => formatMicros(us).padStart(10))
-            .join(' ')
+        ? [stat.stepUs, stat.commUs, stat.overlappedUs, stat.workUs].map((us) => formatUs(us).padStart(10)).join(' ')
         : '—';
       console.log(`${(p === 0 ? row.label : '').padEnd(16)} ${labels[p]!.padEnd(8)} ${cells}`);
     });
     const slowest = row.slowest;
     console.log(
-      `${''.padEnd(16)} slowest: ${slowest ? `${labels[slowest.pane]} +${formatMicros(slowest.leadUs)} of work${slowest.even ? ' (even)' : ''}` : '—'}`,
+      `${''.padEnd(16)} slowest: ${slowest ? `${labels[slowest.pane]} +${formatUs(slowest.leadUs)} of work${slowest.even ? ' (even)' : ''}` : '—'}`,
     );
   }
   console.log('columns: step time, communication, overlapped, work');

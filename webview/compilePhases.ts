@@ -261,25 +261,35 @@ function regionsByCompile(report: Report | null): Map<string, string> {
   return regions;
 }
 
+/** Each compile's row time, in ms: its outermost phases (a cache lookup is drawn over them, not added) */
+export function compileRowsMs(phases: CompilePhase[]): Map<string, number> {
+  const rows = new Map<string, number>();
+  for (const p of phases)
+    rows.set(p.compileId, (rows.get(p.compileId) ?? 0) + (p.depth === 0 && !p.cache ? p.durMs : 0));
+  return rows;
+}
+
+/** The section's heading: the runner's ("2 compiles, 239 ms": the compile total its other sentences say, which the
+ *  rows add up to); a report before phasesText, its rows' sum */
+export function phasesHeading(mode: ModeResult, rows: Map<string, number>): string {
+  const phases = mode.compiler?.phases ?? [];
+  const hits = phases.filter((p) => p.cacheHit).length;
+  const said =
+    mode.compiler?.phasesText ??
+    `${plural(rows.size, 'compile')}, ${formatMs([...rows.values()].reduce((sum, ms) => sum + ms, 0))}${hits ? `, ${plural(hits, 'cache hit')}` : ''}`;
+  return `Compile phases — ${mode.modeText ?? mode.mode}: ${said}`;
+}
+
 function modeSection(mode: ModeResult, regions: Map<string, string>): HTMLElement | null {
   const phases = mode.compiler?.phases ?? [];
   if (!phases.length) return null;
-  const order = [...new Set(phases.map((p) => p.compileId))];
+  const rowsMs = compileRowsMs(phases);
+  const order = [...rowsMs.keys()];
   const end = Math.max(...phases.map((p) => p.startMs + p.durMs));
-  const outermost = (id: string): number =>
-    phases.filter((p) => p.compileId === id && p.depth === 0 && !p.cache).reduce((sum, p) => sum + p.durMs, 0);
-  const total = order.reduce((sum, id) => sum + outermost(id), 0);
   const details = el('details', 'compile-phases');
   details.open = true;
   details.dataset['mode'] = mode.mode;
-  const hits = phases.filter((p) => p.cacheHit).length;
-  details.append(
-    el(
-      'summary',
-      undefined,
-      `Compile phases — ${mode.modeText ?? mode.mode}: ${plural(order.length, 'compile')}, ${formatMs(total)}${hits ? `, ${plural(hits, 'cache hit')}` : ''}`,
-    ),
-  );
+  details.append(el('summary', undefined, phasesHeading(mode, rowsMs)));
   // 97: room at the right for a late compile's cache marker and its thinnest bars, not cut at the panel's edge
   const x = scaleLinear()
     .domain([0, end || 1])
@@ -312,7 +322,7 @@ function modeSection(mode: ModeResult, regions: Map<string, string>): HTMLElemen
     const name = region && !compile.startsWith(region) ? `${region}: ${compile}` : compile;
     const recompile = mode.compiler?.recompiles.find((r) => r.compileId === id);
     // a time never split from its unit, nor from its "·", where the label column wraps ("2.8 / s")
-    const label = `${name} ·\u00a0${formatMs(outermost(id)).replace(/ /g, '\u00a0')}`;
+    const label = `${name} ·\u00a0${formatMs(rowsMs.get(id)!).replace(/ /g, '\u00a0')}`;
     // why it recompiled, in the user's terms, PyTorch's words after; the compile id only here, explained
     const why = recompile
       ? [recompile.explanation?.what, `PyTorch's words: ${recompile.reason}`].filter(Boolean).join('\n')

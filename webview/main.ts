@@ -7,7 +7,8 @@ import type { Report } from '../extension/shared/report.ts';
 import { communicationNames, hasCommunication } from './analysis/communication.ts';
 import { compareTraces } from './analysis/compare.ts';
 import { flowLinks, linkedSlices } from '../extension/shared/trace/flowLinks.ts';
-import { formatMicros, kernelIndices } from '../extension/shared/trace/summary.ts';
+import { kernelIndices } from '../extension/shared/trace/summary.ts';
+import { formatUs } from '../extension/present/numbers.ts';
 import type { TimelineTarget } from '../extension/shared/trace/timelineMarks.ts';
 import { paneOffsets } from '../extension/shared/trace/ranks.ts';
 import { renderCompilePhases } from './compilePhases.ts';
@@ -454,7 +455,7 @@ function selectSlice(pane: number, slice: number, details: HTMLElement): void {
         links.more,
         state.panes[pane]!.label,
         // to the axis's 0, at a detail's precision (the axis's own rounding, set by the zoom when clicked, reads "1 ms")
-        formatMicros(timeline.model.start[slice]! - timeline.offset),
+        formatUs(timeline.model.start[slice]! - timeline.offset),
         (j) => revealSlice(pane, j, details),
       ),
     );

@@ -8,7 +8,6 @@ import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extensi
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
 import { explanation, splitTerms } from '../extension/present/glossary.ts';
 import { kernelArg } from '../extension/present/kernelArgs.ts';
-import { formatMicros } from '../extension/shared/trace/summary.ts';
 import { followSaid, sourceLink, type Reveal } from './sourceLinks.ts';
 import {
   calledAsHeading,
@@ -251,12 +250,12 @@ export function renderDetails(
     // as the axis under it says it (its 0 is a step's start, not the profile's); "at …": a bare "582.1 µs" read as a
     // duration (reportB D22)
     ['started', `at ${startedOnAxis} on the axis`],
-    ['this one took', formatMicros(model.dur[i]!)],
+    ['this one took', formatUs(model.dur[i]!)],
   ];
   const raw: [string, string][] = [
     ['name in the trace', model.names[nameId] ?? '?'],
     ['nesting depth (0: outermost)', String(model.depth[i])],
-    ["started, from the profile's start", formatMicros(model.start[i]!)],
+    ["started, from the profile's start", formatUs(model.start[i]!)],
   ];
   if (model.correlation[i]! >= 0) raw.push(['correlation (launch ↔ kernel id)', String(model.correlation[i])]);
   const argRow = findArgsRow(model, i);
@@ -305,7 +304,7 @@ export function renderDetails(
         if (event.key === 'Enter') follow(j);
       });
       // no line break inside "(3.2 µs)"
-      item.append(link, `\u00a0(${formatMicros(model.dur[j]!).replace(' ', '\u00a0')})`);
+      item.append(link, `\u00a0(${formatUs(model.dur[j]!).replace(' ', '\u00a0')})`);
       list.append(item);
     }
     if (linked.length > 50) list.append(el('li', undefined, `… ${linked.length - 50} more`));

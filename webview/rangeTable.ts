@@ -10,8 +10,7 @@ import {
   type RangeSummary,
   type SortDirection,
 } from './analysis/rangeSummary.ts';
-import { formatMicros } from '../extension/shared/trace/summary.ts';
-import { formatRangeEnds, formatUsLike } from '../extension/present/numbers.ts';
+import { formatRangeEnds, formatUs, formatUsLike } from '../extension/present/numbers.ts';
 import type { StepsCompared } from './analysis/stepMap.ts';
 import { calledAsName, notCalledText, rangePairTitle, rangeTitle, traceNamed } from './timelineWords.ts';
 import { el, formatChange } from './panels.ts';
@@ -149,10 +148,17 @@ type Say = (name: string) => string;
 
 const rowColumns = (say: Say): Column<RangeRow>[] => [
   { title: 'name', key: 'name', value: (r) => r.name, text: (r) => say(r.name), numeric: false },
-  { title: 'count', key: 'count', value: (r) => r.count, text: (r) => String(r.count), numeric: true },
-  { title: 'total', key: 'totalUs', value: (r) => r.totalUs, text: (r) => formatMicros(r.totalUs), numeric: true },
-  { title: 'self', key: 'selfUs', value: (r) => r.selfUs, text: (r) => formatMicros(r.selfUs), numeric: true },
-  { title: 'average', key: 'avgUs', value: (r) => r.avgUs, text: (r) => formatMicros(r.avgUs), numeric: true },
+  {
+    title: 'count',
+    key: 'count',
+    value: (r) => r.count,
+    // a call inside another of its name: counted, its time in that one's (the total says each moment once)
+    text: (r) => (r.nested ? `${r.count} (${r.nested} nested)` : String(r.count)),
+    numeric: true,
+  },
+  { title: 'total', key: 'totalUs', value: (r) => r.totalUs, text: (r) => formatUs(r.totalUs), numeric: true },
+  { title: 'self', key: 'selfUs', value: (r) => r.selfUs, text: (r) => formatUs(r.selfUs), numeric: true },
+  { title: 'average', key: 'avgUs', value: (r) => r.avgUs, text: (r) => formatUs(r.avgUs), numeric: true },
 ];
 
 const initialKey: RangeSortKey = 'totalUs';
@@ -198,7 +204,7 @@ export function renderRangeSummary(
   section.append(
     sortableTable(
       'range-cpu',
-      `CPU ops (${summary.cpuOps.length} names)`,
+      `CPU ops (${summary.cpuOps.length} names)${summary.cpuOps.some((r) => r.nested) ? ": a call nested in another of its name is counted, its time in that one's total" : ''}`,
       sortRangeRows(summary.cpuOps, initialKey, 'descending'),
       rowColumns(say),
       initial,

@@ -6,8 +6,7 @@ import type { TraceModel } from '../extension/shared/trace/model.ts';
 import { meanWorkUs, RANKS_SHOWN_FIRST, slowestAndFastest } from './analysis/rankOrder.ts';
 import { rankStepTable, type RankStepStat, type RankStepTable } from './analysis/rankSteps.ts';
 import { hostsOf, rankAlignment, type RankAlignment } from '../extension/shared/trace/ranks.ts';
-import { formatMs } from '../extension/present/numbers.ts';
-import { formatMicros } from '../extension/shared/trace/summary.ts';
+import { formatUsLike } from '../extension/present/numbers.ts';
 import type { TraceHead } from '../extension/shared/trace/traceHead.ts';
 import { el, swatchEntry } from './panels.ts';
 
@@ -153,7 +152,7 @@ export function renderRankSteps(
     );
   // one unit in the table: ms where a step takes one or more (no "0.0 µs" beside "43.58 ms")
   const longest = Math.max(0, ...table.rows.flatMap((row) => row.ranks.map((stat) => stat?.stepUs ?? 0)));
-  const time = longest >= 1000 ? (us: number): string => formatMs(us / 1000) : formatMicros;
+  const time = (us: number): string => formatUsLike(us, longest);
   const grid = el('table', 'rank-steps-table');
   const head = el('tr');
   for (const title of [

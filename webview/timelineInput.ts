@@ -2,7 +2,7 @@
 // the hover tooltip, a click to select a slice, the keys that zoom and pan, and the fits (a step, all time, a span).
 import { select, zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } from 'd3';
 import { traceEnd } from '../extension/shared/trace/model.ts';
-import { formatMicros } from '../extension/shared/trace/summary.ts';
+import { formatUs } from '../extension/present/numbers.ts';
 import type { RangeSelection } from './rangeSelection.ts';
 import { LABEL_WIDTH, type TimeScale } from './timeline.ts';
 import { state } from './viewState.ts';
@@ -109,7 +109,7 @@ export class TimelineInput {
         const model = pane.timeline.model;
         const text =
           i >= 0
-            ? `${pane.timeline.sliceTitle(model.name[i]!)}\n${formatMicros(model.dur[i]!)} · ${pane.timeline.trackNames[model.track[i]!]}`
+            ? `${pane.timeline.sliceTitle(model.name[i]!)}\n${formatUs(model.dur[i]!)} · ${pane.timeline.trackNames[model.track[i]!]}`
             : event.offsetX < LABEL_WIDTH
               ? pane.timeline.trackNameAt(event.offsetY)
               : null;

@@ -2,9 +2,8 @@
 // a finding was placed), written here and nowhere else in the webview. Words about the report's data are the
 // runner's (native-runner/compile_lens_runner/report/), shown as carried; these are only the timeline's state, from
 // its panes, times and counts.
-import { formatWhole, plural } from '../extension/present/numbers.ts';
+import { formatUs, formatWhole, plural } from '../extension/present/numbers.ts';
 import { stepNumber, type StepsCompared } from './analysis/stepMap.ts';
-import { formatMicros } from '../extension/shared/trace/summary.ts';
 
 /** While the traces are read: "Reading the trace…", "Reading 2 more traces…". */
 export const readingTraces = (count: number, more = false): string =>
@@ -190,7 +189,7 @@ export function rangePairTitle(
   after: { label: string; steps: StepsCompared | null; us: number },
 ): string {
   if (!before.steps || !after.steps)
-    return `${before.label} → ${after.label}, the same range of each: ${formatMicros(before.us)}`;
+    return `${before.label} → ${after.label}, the same range of each: ${formatUs(before.us)}`;
   const steps = stepsText(before.steps);
   const which =
     steps === stepsText(after.steps)
@@ -201,7 +200,7 @@ export function rangePairTitle(
     cold === undefined
       ? ''
       : ` — step ${cold} is the first, with one-time work in it (the profiler's start-up, the first call's own costs): later steps compare like with like`;
-  return `${before.label} → ${after.label}, ${which}: ${before.label} ${formatMicros(before.us)}, ${after.label} ${formatMicros(after.us)}${caveat}`;
+  return `${before.label} → ${after.label}, ${which}: ${before.label} ${formatUs(before.us)}, ${after.label} ${formatUs(after.us)}${caveat}`;
 }
 
 /** A range pair's row for an op the compiled side calls under another name, nested in it on the eager side:

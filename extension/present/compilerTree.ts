@@ -6,7 +6,7 @@
 import { attemptName, compileName, functionName } from './compileNames.ts';
 import { explanationsOf } from './glossary.ts';
 import { placeLabel } from '../shared/sourcePlace.ts';
-import { formatCompileTime, plural } from './numbers.ts';
+import { formatSeconds, plural } from './numbers.ts';
 import { formatUsPerStep, kernelLensTitle } from './kernelLinks.ts';
 import { generatedKernelWords, kernelOps } from './kernelNames.ts';
 import type {
@@ -186,7 +186,7 @@ function framesNode(c: CompilerInsight, callOf: Map<string, RegionCall>): Compil
         : {
             tooltip: `Dynamo compiled a function that is not in your files (${first.function ?? 'unnamed'}): library or PyTorch code your call reached.`,
           }),
-      description: `${plural(compiles.length, 'compile')}, ${formatCompileTime(compiles.reduce((sum, f) => sum + f.seconds, 0))}`,
+      description: `${plural(compiles.length, 'compile')}, ${formatSeconds(compiles.reduce((sum, f) => sum + f.seconds, 0))}`,
       ...(first.location ? { location: first.location } : {}),
       children: compiles.map((compile) => {
         const recompile = c.recompiles.find((r) => r.compileId === compile.compileId);
@@ -200,8 +200,8 @@ function framesNode(c: CompilerInsight, callOf: Map<string, RegionCall>): Compil
           label: attemptName(compile.compileId),
           description: [
             shared
-              ? `${formatCompileTime(compile.seconds)} of call ${call.index}'s ${formatCompileTime(shared)}`
-              : formatCompileTime(compile.seconds),
+              ? `${formatSeconds(compile.seconds)} of call ${call.index}'s ${formatSeconds(shared)}`
+              : formatSeconds(compile.seconds),
             words ? `recompiled: ${words.said}` : null,
             graph ? `CUDA graph ${graph.status}` : null,
           ]
@@ -268,8 +268,8 @@ function modeNode(mode: ModeResult, callOf: Map<string, RegionCall>): CompilerTr
   if (phases.length) {
     children.push({
       label: 'Compile time',
-      ...(mode.compileSeconds !== null ? { description: `${formatCompileTime(mode.compileSeconds)} first call` } : {}),
-      children: phases.sort((a, b) => b[1] - a[1]).map(([phase, s]) => leaf(phase, formatCompileTime(s))),
+      ...(mode.compileSeconds !== null ? { description: `${formatSeconds(mode.compileSeconds)} first call` } : {}),
+      children: phases.sort((a, b) => b[1] - a[1]).map(([phase, s]) => leaf(phase, formatSeconds(s))),
     });
   }
   const summary = `${plural(c.graphCount, 'graph')}, ${plural(c.graphBreaks.length, 'break')}, ${plural(c.recompiles.length, 'recompile')}`;

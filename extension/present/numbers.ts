@@ -11,40 +11,46 @@ export const formatWhole = (n: number): string => String(Math.round(n)).replace(
 /** "0.5" for "0.500", "1" for "1.00": a time's trailing zeros read as digits measured (review 3C: "0.500 ms") */
 const trimmed = (text: string): string => (text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text);
 
-/** "61.3 s", "8.2 s", "0.62 s", "2 s", "1.6 ms": compile time, wall time (under 0.1 s in ms, where "0.00 s" would
- *  hide it) */
-export function formatSeconds(seconds: number): string {
-  if (seconds < 0.1) return formatMs(seconds * 1000);
-  return `${trimmed(seconds.toFixed(seconds >= 1 ? 1 : 2))} s`;
+/** `value` (positive) to three significant digits, without trailing zeros: "412", "14.2", "5.42", "0.542", "0.0523",
+ *  "0.5"; the rounded value's digits ("100", not "100.0", from 99.95), so that "437.6" and "0.531" never stand
+ *  beside "412" and "1.2" */
+function threeDigits(value: number): string {
+  const decimals = value >= 100 ? 0 : value >= 10 ? 1 : value >= 1 ? 2 : value >= 0.1 ? 3 : value >= 0.01 ? 4 : 5;
+  const text = value.toFixed(decimals);
+  return trimmed(decimals > 0 && Number(text) >= 10 ** (3 - decimals) ? value.toFixed(decimals - 1) : text);
 }
 
-/** "783 ms", "68.9 s": a compile's seconds as the compile phases' rows say them (formatMs), and as the runner's
- *  formats.compile_time says them in its sentences: "0.78 s" beside a row's "783 ms" read as another value */
-export const formatCompileTime = (seconds: number): string => formatMs(seconds * 1000);
+/** "61.7 s", "6.04 s", "525 ms", "1.6 ms": a compile time or a wall time, by the rule of every time (formatMs's) */
+export const formatSeconds = (seconds: number): string => formatMs(seconds * 1000);
 
-/** "61.7 s", "412 ms", "14.2 ms", "5.42 ms", "0.542 ms", "0.0523 ms", "0.5 ms", "0 ms": time per call or step, to
- *  three significant digits, so that times beside a ratio divide to it ("0.54 ms → 0.14 ms" read as 3.86× beside
- *  3.99×), without trailing zeros */
+/** "61.7 s", "6.04 s", "412 ms", "14.2 ms", "0.542 ms", "0.0523 ms", "0.5 ms", "0 ms": every time a user reads, to three
+ *  significant digits without trailing zeros, so that times beside a ratio divide to it ("0.54 ms → 0.14 ms" read as 3.86× beside 3.99×)
+ *  and rows add up to their total ("6.0 s" + "525 ms" under "6.6 s" read as 6.5 s) */
 export function formatMs(ms: number): string {
   if (ms === 0) return '0 ms';
-  if (ms >= 1000) return formatSeconds(ms / 1000);
-  const digits = ms >= 100 ? 0 : ms >= 10 ? 1 : ms >= 1 ? 2 : ms >= 0.1 ? 3 : ms >= 0.01 ? 4 : 5;
-  return `${trimmed(ms.toFixed(digits))} ms`;
+  const text = threeDigits(ms);
+  return Number(text) >= 1000 ? `${threeDigits(ms / 1000)} s` : `${text} ms`;
 }
 
-/** "14.2 ms", "868.6 µs": a profiled step's time, from the trace's microseconds (from 1 ms on, as formatMs) */
-export const formatUs = (us: number): string => (us >= 1000 ? formatMs(us / 1000) : `${us.toFixed(1)} µs`);
+/** "14.2 ms", "869 µs", "27.9 µs": a trace's time, from its microseconds (from 1 ms on, as formatMs) */
+export function formatUs(us: number): string {
+  if (us === 0) return '0 µs';
+  if (us < 0) return `−${formatUs(-us)}`;
+  const text = threeDigits(us);
+  return Number(text) >= 1000 ? formatMs(us / 1000) : `${text} µs`;
+}
 
-/** A time in the unit formatUs gives `largestUs`, so the times of one row read alike: "0.87 ms" beside "13.0 ms" */
+/** A time in the unit formatUs gives `largestUs`, so the times of one row read alike: "0.869 ms" beside "13 ms" */
 export function formatUsLike(us: number, largestUs: number): string {
-  if (largestUs < 1000) return `${us.toFixed(1)} µs`;
-  if (largestUs >= 1e6) return `${(us / 1e6).toFixed(us >= 1e6 ? 1 : 2)} s`;
-  const ms = us / 1000;
-  return `${ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms >= 0.1 || ms === 0 ? ms.toFixed(2) : ms.toFixed(3)} ms`;
+  const unit = formatUs(largestUs).split(' ')[1];
+  if (unit === 'µs') return formatUs(us);
+  if (us === 0) return `0 ${unit}`;
+  return `${threeDigits(us / (unit === 's' ? 1e6 : 1e3))} ${unit}`;
 }
 
-/** A range's ends and length in one unit (`unit`: the axis's), with digits enough for 3 significant ones in its
- *  length, which is the rounded ends' difference: "1.4 ms – 38.6 ms (37.2 ms)", never "1 ms – 39 ms (37 ms)" */
+/** A range's ends in one unit (`unit`: the axis's), with digits enough for 3 significant ones in its length, and that
+ *  length (the rounded ends' difference) as formatUs says every length: "1.4 ms – 38.7 ms (37.3 ms)", never "1 ms –
+ *  39 ms (37 ms)"; "59 µs – 1,790 µs (1.73 ms)", as the range's pair says it, not "(1,731 µs)" */
 export function formatRangeEnds(fromUs: number, toUs: number, unit: 'µs' | 'ms' | 's'): [string, string, string] {
   const perUnit = unit === 's' ? 1e6 : unit === 'ms' ? 1e3 : 1;
   const length = (toUs - fromUs) / perUnit;
@@ -52,7 +58,7 @@ export function formatRangeEnds(fromUs: number, toUs: number, unit: 'µs' | 'ms'
   const [from, to] = [fromUs / perUnit, toUs / perUnit].map((v) => Number(v.toFixed(digits)));
   const say = (v: number): string =>
     `${v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }).replace('-', '−')} ${unit}`;
-  return [say(from!), say(to!), say(to! - from!)];
+  return [say(from!), say(to!), formatUs((to! - from!) * perUnit)];
 }
 
 /** "−5 ms", "0 ms", "40 ms", "250 µs", "1.5 s": a time axis's tick labels (ticks in µs, evenly spaced), each in the
@@ -72,10 +78,12 @@ export function timeOnTicks(ticksUs: number[]): (us: number) => string {
       .replace('-', '−')} ${unit}`;
 }
 
-/** Two decimals, more under 0.1× so that a small speedup keeps two significant digits (0.0057×, not 0.01×) */
-const speedupDigits = (value: number): number => (value >= 0.1 ? 2 : value >= 0.01 ? 3 : 4);
+/** Two decimals, more under 0.1× so that a small speedup keeps two significant digits (0.0057×, not 0.01×), fewer
+ *  from 10× on so that a large one keeps three ("314×": "313.96×" claims a precision no replay has) */
+const speedupDigits = (value: number): number =>
+  value >= 100 ? 0 : value >= 10 ? 1 : value >= 0.1 ? 2 : value >= 0.01 ? 3 : 4;
 
-/** "1.84×", "0.052×", "0.0057×"; beside its range's ends, to their precision where finer: "0.150×" beside
+/** "1.84×", "0.052×", "0.0057×", "12.3×", "314×"; beside its range's ends, to their precision where finer: "0.150×" beside
  *  "0.099–0.162×" (review 3C J9: "0.15× (0.099–0.162×)" read as two precisions) */
 export const formatSpeedup = (speedup: number, ...ends: number[]): string =>
   `${speedup.toFixed(Math.max(...[speedup, ...ends].map(speedupDigits)))}×`;

@@ -522,6 +522,10 @@ export interface CompilerInsight {
    */
   compileTimeText?: string;
   /**
+   * the compile phases' heading in the runner's words (report/compiler_text.py): '2 compiles, 239 ms, 1 cache hit', its total compileSeconds.total (the compile total the region's facts and a rank's row say), which the rows of phases (a compile's outermost phases each) add up to. Absent: no phases, or an older report
+   */
+  phasesText?: string;
+  /**
    * schema 1.27, a report read from logs: the caches' lookups (report/compiler_text.py): 'FX graph 2 hits, 1 miss; AOT autograd 1 hit'. Absent: none recorded, a report before 1.27, or a profile's
    */
   cacheText?: string;

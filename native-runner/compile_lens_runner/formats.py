@@ -32,47 +32,58 @@ def whole(n: float) -> str:
     return f"{math.floor(n + 0.5):,}"
 
 
+def _three_digits(value: float) -> str:
+    """`value` (positive) to three significant digits, without trailing zeros: "412", "14.2", "0.542", "0.0523", "0.5";
+    the rounded value's digits ("100", not "100.0", from 99.95), as numbers.ts threeDigits."""
+    decimals = (
+        0
+        if value >= 100
+        else 1
+        if value >= 10
+        else 2
+        if value >= 1
+        else 3
+        if value >= 0.1
+        else 4
+        if value >= 0.01
+        else 5
+    )
+    text = _fixed(value, decimals)
+    return _trimmed(_fixed(value, decimals - 1) if decimals > 0 and float(text) >= 10 ** (3 - decimals) else text)
+
+
 def ms(value: float) -> str:
-    """ "412 ms", "14.2 ms", "5.42 ms", "0.542 ms", "0.0523 ms", "0.5 ms", "0 ms": three significant digits, so that
-    times beside a ratio divide to it ("0.54 ms → 0.14 ms" read as 3.86× beside 3.99×), without trailing zeros; from
-    1000 ms on, seconds."""
+    """ "61.7 s", "6.04 s", "412 ms", "14.2 ms", "0.542 ms", "0.0523 ms", "0.5 ms", "0 ms": every time a user reads, to three
+    significant digits without trailing zeros, so that times beside a ratio divide to it ("0.54 ms → 0.14 ms" read as 3.86× beside 3.99×)
+    and rows add up to their total ("6.0 s" + "525 ms" under "6.6 s" read as 6.5 s); from 1000 ms on, seconds."""
     if value == 0:
         return "0 ms"
-    if value >= 1000:
-        return seconds(value / 1000)
-    digits = 0 if value >= 100 else 1 if value >= 10 else 2 if value >= 1 else 3 if value >= 0.1 else 4
-    return f"{_trimmed(_fixed(value, digits if value >= 0.01 else 5))} ms"
+    text = _three_digits(value)
+    return f"{_three_digits(value / 1000)} s" if float(text) >= 1000 else f"{text} ms"
 
 
 def ms_as(value: float, said: str) -> str:
     """`value` (ms) in the unit `said` is in, for "A instead of B" with A said as ms() or seconds() say it: "501 ms"
-    beside "74.3 ms" (not "0.50 s"), "0.074 s" beside "3.4 s", "3,400 ms" beside "0.17 ms"."""
+    beside "74.3 ms" (not "0.50 s"), "0.0743 s" beside "3.40 s", "3,400 ms" beside "0.17 ms"."""
     if said.endswith(" ms"):
         return ms(value) if value < 1000 else f"{whole(value)} ms"
-    s = value / 1000
-    return f"{_trimmed(_fixed(s, 1 if s >= 1 else 2 if s >= 0.1 else 3 if s >= 0.01 else 4))} s"
-
-
-def compile_time(value: float) -> str:
-    """A compile's seconds as the compile phases' rows say them (numbers.ts formatMs): "783 ms", "68.9 s"; "0.78 s"
-    beside the row's "783 ms" read as another value."""
-    return ms(value * 1000)
+    return f"{_three_digits(value / 1000)} s"
 
 
 def seconds(value: float) -> str:
-    """ "61.3 s", "0.62 s", "2 s"; under 0.1 s in ms, where "0.00 s" would hide it."""
-    if value < 0.1:
-        return ms(value * 1000)
-    return f"{_trimmed(_fixed(value, 1 if value >= 1 else 2))} s"
+    """ "61.7 s", "6.04 s", "525 ms", "1.6 ms": a compile time or a wall time, by the rule of every time (ms's), so
+    that a compile's seconds read as the compile phases' rows say them ("0.78 s" beside "783 ms" read as another)."""
+    return ms(value * 1000)
 
 
 def _speedup_digits(value: float) -> int:
-    """Two decimals, more under 0.1× so that a small speedup keeps two significant digits (0.0057×, not 0.01×)."""
-    return 2 if value >= 0.1 else 3 if value >= 0.01 else 4
+    """Two decimals, more under 0.1× so that a small speedup keeps two significant digits (0.0057×, not 0.01×), fewer
+    from 10× on so that a large one keeps three ("314×": "313.96×" claims a precision no replay has)."""
+    return 0 if value >= 100 else 1 if value >= 10 else 2 if value >= 0.1 else 3 if value >= 0.01 else 4
 
 
 def speedup(value: float, *ends: float) -> str:
-    """ "1.84×", "0.052×", "0.0057×"; beside its range's ends, to their precision where finer: "0.150×" beside
+    """ "1.84×", "0.052×", "0.0057×", "12.3×", "314×"; beside its range's ends, to their precision where finer: "0.150×" beside
     "0.099–0.162×" (review 3C J9: "0.15× (0.099–0.162×)" read as two precisions)."""
     return f"{_fixed(value, max(map(_speedup_digits, (value, *ends))))}×"
 

@@ -112,12 +112,12 @@ def test_a_target_says_the_verdict_its_number_with_mode_and_range_then_its_facts
     assert a["verdict"] == "compile" and a["mode"] == "default" and a["number"]["kind"] == "target-rounds"
     assert report["headline"] == (
         "compile it: 1.30× per call with default (1.25–1.36×) · pays back after about 1,800 calls · 6 graphs · 3 breaks · "
-        "2 recompiles · compile 3.4 s + 0.27 s recompiling"
+        "2 recompiles · compile 3.45 s + 270 ms recompiling"
     )
     assert report["recommendation"] == {"mode": "default", "verdict": "compile", "reason": a["sentence"]}
     assert (
         a["sentence"]
-        == "Compile: 1.30× per call with default (1.25–1.36×). Its 3.4 s compile pays back after about 1,800 calls. "
+        == "Compile: 1.30× per call with default (1.25–1.36×). Its 3.45 s compile pays back after about 1,800 calls. "
         "Timed on a CPU: the range allows a next process ±15% away, but a many-core CPU can move more (up to 3× "
         "between processes of one script on a 16-core VM): profile twice to see yours."
     )

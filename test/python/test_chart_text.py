@@ -91,7 +91,7 @@ def test_a_torchrun_job_s_step_chart_says_whose_steps_it_draws() -> None:
     assert {
         "side": "compiled",
         "index": 3,
-        "text": "step 3: 2.4 s, compiled 2 times on rank 1, the slowest rank's step: rank 0; left out of the steady "
+        "text": "step 3: 2.35 s, compiled 2 times on rank 1, the slowest rank's step: rank 0; left out of the steady "
         "state: a step in Compile Lens's compiled warm-up",
     } in situ["compileSteps"]
     assert region["chartNotes"][0] == "rank 0's calls"
@@ -104,4 +104,4 @@ def test_the_in_situ_overlay_says_each_side_s_median_and_each_step_that_compiled
         "eager": "compiling off (eager): 0.862 ms per step, median of the steady state",
     }
     # separate runs (no per-step counts): the step and its compiles
-    assert situ["compileSteps"] == [{"side": "compiled", "index": 0, "text": "step 0: 3.1 s, compiled 1 time"}]
+    assert situ["compileSteps"] == [{"side": "compiled", "index": 0, "text": "step 0: 3.08 s, compiled 1 time"}]

@@ -84,7 +84,7 @@ def test_a_report_read_from_logs_says_what_the_compiler_did_its_compile_time_and
     assert compiler["countsText"] == (
         "5 compiles, 3 graphs, 4 graph breaks at 2 sites, 2 recompiles at 1 site, 0 failed compiles, 1 restart"
     )
-    assert compiler["compileTimeText"] == "3.4 s (dynamo 1.2 s, aot 0.5 s, codegen 0.3 s)"
+    assert compiler["compileTimeText"] == "3.4 s (dynamo 1.2 s, aot 500 ms, codegen 300 ms)"
     assert compiler["cacheText"] == "FX graph 2 hits, 1 miss; AOT autograd 1 hit"
     quiet: dict[str, Any] = {"graphCount": 1, "graphBreaks": [], "recompiles": []}
     logs: Any = {"target": {"kind": "logs"}, "modes": [{"compiler": quiet}]}

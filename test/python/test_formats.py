@@ -41,7 +41,7 @@ def test_a_comparison_says_both_sides_in_one_unit() -> None:
     """ "compile 74.3 ms instead of 0.50 s" read as two units for one comparison (a runner-only form: the extension
     shows the runner's sentences): the other side in the unit the first is said in."""
     assert formats.ms_as(500.6, formats.seconds(0.0743)) == "501 ms"
-    assert formats.ms_as(74.3, formats.seconds(3.4)) == "0.074 s"
+    assert formats.ms_as(74.3, formats.seconds(3.4)) == "0.0743 s"
     assert formats.ms_as(3400, formats.ms(0.17)) == "3,400 ms"
     assert formats.ms_as(400, formats.seconds(2.0)) == "0.4 s"
 
@@ -55,9 +55,11 @@ def test_times_beside_a_ratio_divide_to_it() -> None:
 
 
 def test_a_compile_time_reads_as_the_compile_rows_say_it() -> None:
-    """encoder_fastpath: "0.78 s trying to compile" beside the compile row's "783 ms" (numbers.ts formatMs)."""
-    assert formats.compile_time(0.7834) == formats.ms(783.4) == "783 ms"
-    assert formats.compile_time(68.94) == "68.9 s"
+    """encoder_fastpath: "0.78 s trying to compile" beside the compile row's "783 ms" (numbers.ts formatMs); timeline's
+    "6.0 s" row beside "525 ms" under a "6.6 s" total (review 4A F2): seconds to three significant digits too."""
+    assert formats.seconds(0.7834) == formats.ms(783.4) == "783 ms"
+    assert formats.seconds(68.94) == "68.9 s"
+    assert formats.seconds(6.0412) == "6.04 s"
 
 
 def test_a_slowdown_divides_to_the_speedup_printed_beside_it() -> None:

@@ -119,7 +119,7 @@ def test_a_contended_number_gets_no_verdict_but_why_and_the_fix() -> None:
     rec = recommend([_mode(704.5, CONTENDED)])
     assert rec["verdict"] == "none" and rec["mode"] is None
     assert rec["reason"].startswith(
-        "No verdict: 704.50× per call with default (669.27–739.73×), host busy, not trusted. The host was contended while timing"
+        "No verdict: 705× per call with default (669–740×), host busy, not trusted. The host was contended while timing"
     )
     assert rec["reason"].endswith(
         "Fix: run with OMP_NUM_THREADS=1 (or torch.set_num_threads(1) in the script) so torch's "
@@ -162,7 +162,7 @@ def test_a_contended_replay_gives_its_region_and_the_script_no_verdict() -> None
     script = answer.script_answer({"regions": [region]})  # type: ignore[typeddict-item]
     assert script["verdict"] == "none"
     assert script["sentence"].startswith(
-        "scale (line 4): no verdict: 704.50× per call replayed (669.27–739.73×), host busy, not trusted"
+        "scale (line 4): no verdict: 705× per call replayed (669–740×), host busy, not trusted"
     )
 
 
@@ -324,11 +324,11 @@ def test_the_headline_says_a_contended_number_is_so() -> None:
     replay_only["inSitu"] = None
     assert (
         region_answer(replay_only)["headline"]
-        == "no verdict: 704.50× per call replayed (669.27–739.73×), host busy, not trusted"
+        == "no verdict: 705× per call replayed (669–740×), host busy, not trusted"
     )
     mode = dict(_mode(704.5, CONTENDED), compiler={"graphCount": 1, "graphBreaks": [], "recompiles": []})
     assert answer.target_answer(_target([mode]))["headline"].startswith(
-        "no verdict: 704.50× per call with default (669.27–739.73×), host busy, not trusted · 1 graph"
+        "no verdict: 705× per call with default (669–740×), host busy, not trusted · 1 graph"
     )
 
 

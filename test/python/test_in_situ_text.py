@@ -123,7 +123,7 @@ def test_separate_runs_read_in_the_words_of_an_interleaved_run_resting_on_whole_
 def test_the_whole_script_both_ways_as_the_separate_runs_recorded_it() -> None:
     wall = {"compiled": [5.4501, 22.9706], "eager": [0.6941, 1.1654]}
     said = in_situ_text.wall_text(wall)
-    assert said == "whole script, fastest of 2 runs each: as written 5.5 s · compiling off 0.69 s"
+    assert said == "whole script, fastest of 2 runs each: as written 5.45 s · compiling off 694 ms"
     assert in_situ_text.wall_text({"compiled": [5.0], "eager": []}) is None and in_situ_text.wall_text(None) is None
 
 

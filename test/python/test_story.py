@@ -136,7 +136,7 @@ def test_one_compile_and_one_recompile_that_later_calls_reuse_with_the_guard_as_
     r0 = region(TRAIN_SMALL, "r0")
     said = story.region_story(r0)
     assert said == (
-        "Call 0 compiled (1.5 s); call 6 recompiled for float32[8, 256, 64] (452 ms; input 'x' changed size in "
+        "Call 0 compiled (1.51 s); call 6 recompiled for float32[8, 256, 64] (452 ms; input 'x' changed size in "
         "dimension 1 from 128 to 256)."
     )
     # the fixture says what region_entry writes: the guard as a sentence beside PyTorch's words
@@ -150,7 +150,7 @@ def test_one_compile_and_one_recompile_that_later_calls_reuse_with_the_guard_as_
     assert r0["story"] == said
     # rank 1 of a torchrun job under attach (test/fixtures/attach-2x2): the calls after its recompile, its steady state
     assert story.region_story(region("attach-2x2/job/ranks/rank1", "r0")) == (
-        "Call 0 compiled (4.6 s); call 3 recompiled for batch 8 (343 ms; input 'x' changed size in dimension 0 from 16 "
+        "Call 0 compiled (4.58 s); call 3 recompiled for batch 8 (343 ms; input 'x' changed size in dimension 0 from 16 "
         "to 8). "
         "(2 recompiles in all in 1 call: one call recompiles each of its graphs whose guard failed, e.g. the parts "
         "around a graph break.) From call 4 on, calls took 0.497 ms (median) without compiling."

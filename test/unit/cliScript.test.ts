@@ -73,7 +73,7 @@ test('profile --script prints one block per region with real numbers, no placeho
   assert.doesNotMatch(out, /eager: /, 'no target-style eager row');
   assert.match(
     out,
-    /^ {2}TinyTransformer — train_small\.py:3 \(torch\.compile\(module\), mode='default'\): 12 calls, 2 graphs, 1 recompile, 2 s compiling in the script's own calls$/m,
+    /^ {2}TinyTransformer — train_small\.py:3 \(torch\.compile\(module\), mode='default'\): 12 calls, 2 graphs, 1 recompile, 1\.96 s compiling in the script's own calls$/m,
   );
   assert.match(
     out,

@@ -41,7 +41,7 @@ test("a report of the separate runs reads in the words of an interleaved one (th
   assert.ok(!lines.some((l) => /break-even: |pays back after about 19,000/.test(l)), lines.join('\n'));
   // the compile inside the script's own calls, one value: the region's facts (the runner's, schema 1.32)
   assert.ok(lines.some((l) => l.includes("6.5 s compiling in the script's own calls")));
-  assert.ok(lines.includes('  whole script, fastest of 2 runs each: as written 5.5 s · compiling off 0.69 s'));
+  assert.ok(lines.includes('  whole script, fastest of 2 runs each: as written 5.45 s · compiling off 694 ms'));
   assert.match(
     regionStory(report.regions![0]!)!,
     /From call 1 on, the script's own calls took 0\.701 ms compiled \(median, in situ\) against 0\.856 ms with compiling off\./,

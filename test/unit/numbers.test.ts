@@ -45,11 +45,27 @@ test("a time axis's ticks read in the unit of their spacing: 40 ms, not 40,000 �
   assert.deepEqual(numbers.formatTimeTicks([0, 1_000_000, 2_000_000]), ['0 s', '1 s', '2 s']);
 });
 
-test("a range's ends and length in one unit, with the digits that make them add up; a row's times in one unit", () => {
+test("a trace's times in µs to three significant digits, as formatMs says every other time (review 4A F3)", () => {
+  const said = (us: number): string => numbers.formatUs(us);
+  // "437.6 µs → 412.1 µs" (four digits) and "1.20 ms → 0.53 ms" (two) in one panel
+  assert.deepEqual([0, 0.5, 27.94, 437.6, 971.7].map(said), ['0 µs', '0.5 µs', '27.9 µs', '438 µs', '972 µs']);
+  // the rounded value decides the unit: "1000 µs" is four digits
+  assert.deepEqual([999.7, 1_731, 6_041_200].map(said), ['1 ms', '1.73 ms', '6.04 s']);
+  assert.equal(said(-571.2), '−571 µs');
+});
+
+test("a range's ends in one unit, with the digits that make them add up, its length as every length; a row's times in one unit", () => {
   // the review's "1 ms – 39 ms … (37 ms)": 38 by eye
   assert.deepEqual(numbers.formatRangeEnds(1_420, 38_660, 'ms'), ['1.4 ms', '38.7 ms', '37.3 ms']);
   assert.deepEqual(numbers.formatRangeEnds(0, 420, 'µs'), ['0 µs', '420 µs', '420 µs']);
-  assert.deepEqual(numbers.formatRangeEnds(7_800, 8_050, 'ms'), ['7.800 ms', '8.050 ms', '0.250 ms']);
-  assert.deepEqual([numbers.formatUsLike(13_000, 13_000), numbers.formatUsLike(868.6, 13_000)], ['13.0 ms', '0.87 ms']);
-  assert.equal(numbers.formatUsLike(868.6, 900), '868.6 µs');
+  assert.deepEqual(numbers.formatRangeEnds(7_800, 8_050, 'ms'), ['7.800 ms', '8.050 ms', '250 µs']);
+  // review 4A F3: "(1,731 µs)" over the range, "1.73 ms" in its pair's title
+  assert.deepEqual(numbers.formatRangeEnds(59, 1_790, 'µs'), ['59 µs', '1,790 µs', numbers.formatUs(1_731)]);
+  assert.deepEqual(
+    [13_000, 868.6, 0].map((us) => numbers.formatUsLike(us, 13_000)),
+    ['13 ms', '0.869 ms', '0 ms'],
+  );
+  assert.equal(numbers.formatUsLike(531.4, 1_204), '0.531 ms');
+  assert.equal(numbers.formatUsLike(868.6, 900), '869 µs');
+  assert.equal(numbers.formatUsLike(525_000, 6_041_200), '0.525 s');
 });

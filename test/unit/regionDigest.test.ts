@@ -50,7 +50,7 @@ test("a region's first-call story is the runner's as written (report/story.py: t
   const r0 = await region(TRAIN_SMALL, 'r0');
   assert.equal(
     regionStory(r0),
-    "Call 0 compiled (1.5 s); call 6 recompiled for float32[8, 256, 64] (452 ms; input 'x' changed size in dimension 1 from 128 to 256).",
+    "Call 0 compiled (1.51 s); call 6 recompiled for float32[8, 256, 64] (452 ms; input 'x' changed size in dimension 1 from 128 to 256).",
   );
   assert.equal(digestRegion(r0).story, r0.story);
   // an older report: no sentence made up, the compiles and eager calls listed
@@ -121,7 +121,7 @@ test('CLI block: what-if modes by name, a failed measurement in words, numbers o
   assert.equal(lines[1], `    ${r0.headline}`);
   const replays = lines.filter((l) => l.startsWith('    replay: '));
   assert.deepEqual(replays, [
-    "    replay: mode='max-autotune' on the most frequent inputs float32[8, 256, 64]; inference (6 calls): 2.64× (0.52–3.30×), the replay compiled these inputs with mode='max-autotune' in 2 s",
+    "    replay: mode='max-autotune' on the most frequent inputs float32[8, 256, 64]; inference (6 calls): 2.64× (0.52–3.30×), the replay compiled these inputs with mode='max-autotune' in 1.96 s",
     "    replay: mode='reduce-overhead' on the most frequent inputs float32[8, 256, 64]; inference (6 calls): failed — CUDA graphs need a GPU — Run on CUDA.",
   ]);
   for (const line of lines) assert.doesNotMatch(line, /—\/|±—|: —$|null|undefined|NaN/);

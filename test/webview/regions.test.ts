@@ -421,7 +421,7 @@ describe('in situ in the report panel', () => {
     assert.equal(await overlay.locator('circle.situ-mark.compiled').count(), 1);
     assert.equal(
       await overlay.locator('circle.situ-mark.compiled > title').textContent(),
-      "step 0: 3.8 s, compiled 1 time; left out of the steady state: a step in Compile Lens's compiled warm-up",
+      "step 0: 3.82 s, compiled 1 time; left out of the steady state: a step in Compile Lens's compiled warm-up",
     );
     assert.equal(await overlay.getAttribute('data-scale'), 'log');
     // a log axis labels whole decades only: d3's 2, 3, … 9 labels printed over each other in this short chart

@@ -1,7 +1,6 @@
 // Per-trace facts for `compile-lens summarize` and the compare view. The JSON shape (TraceSummary) is public:
 // the README documents it, so field names stay plain and stable.
 import { isKernelKind, SliceKind, type TraceModel } from './model.ts';
-import { traceNameWords } from './traceWords.ts';
 
 /** Kernel families as they appear in JSON. */
 export type KernelFamily = 'generated' | 'library' | 'aten' | 'memory' | 'graph-replay';
@@ -250,48 +249,4 @@ function busyTime(intervals: [number, number][]): { busyUs: number; windowUs: nu
   busyUs += runEnd - runStart;
   const windowUs = runEnd - first[0];
   return { busyUs, windowUs: Math.max(windowUs, busyUs) };
-}
-
-export function formatMicros(us: number): string {
-  if (us >= 1e6) return `${(us / 1e6).toFixed(2)} s`;
-  if (us >= 1e3) return `${(us / 1e3).toFixed(2)} ms`;
-  return `${us.toFixed(1)} µs`;
-}
-
-const perStepText = (value: number | null, unit = ''): string =>
-  value === null ? 'n/a (no steps found)' : `${Number.isInteger(value) ? value : value.toFixed(1)}${unit}`;
-
-export function formatTraceSummary(s: TraceSummary): string {
-  const stepNote =
-    s.stepSource === 'repetition'
-      ? ' (found as repetitions of the kernel sequence)'
-      : s.stepSource === 'none'
-        ? ' (no ProfilerStep spans and no repeating kernel sequence)'
-        : '';
-  const lines = [
-    `events            ${s.events} on ${s.cpuThreads} CPU thread(s) and ${s.gpuStreams} GPU stream(s), spanning ${formatMicros(s.spanUs)}`,
-    `profiled steps    ${s.steps}${stepNote}`,
-    `kernels           ${s.kernels} (generated ${s.kernelsByFamily.generated}, library ${s.kernelsByFamily.library}, ATen ${s.kernelsByFamily.aten}, memcpy/memset ${s.kernelsByFamily.memory}, CUDA-graph replay ${s.kernelsByFamily['graph-replay']})`,
-    `kernels / step    ${perStepText(s.kernelsPerStep)}   (all GPU events / step: ${perStepText(s.gpuEventsPerStep)})`,
-    `launches / step   ${perStepText(s.launchesPerStep)}`,
-    `${s.gpuStreams ? 'GPU' : 'CPU kernels'} busy${s.gpuStreams ? '         ' : ' '}${formatMicros(s.gpuBusyUs)}${s.gpuBusyPerStepUs === null ? '' : ` (${formatMicros(s.gpuBusyPerStepUs)} / step)`}`,
-    `${s.gpuStreams ? 'GPU' : 'CPU kernels'} idle${s.gpuStreams ? '         ' : ' '}${formatMicros(s.gpuIdleUs)}${s.gpuIdlePerStepUs === null ? '' : ` (${formatMicros(s.gpuIdlePerStepUs)} / step)`} between the first and last kernel`,
-  ];
-  if (s.compileSpans.length > 0) {
-    lines.push(
-      `compile in region ${formatMicros(s.compileUs)} in ${s.compileSpans.length} span(s): ${s.compileSpans.map((c) => `${c.name} ${formatMicros(c.durUs)}`).join(', ')}`,
-    );
-  }
-  if (s.topKernels.length > 0) {
-    lines.push('top kernels by total time:');
-    for (const k of s.topKernels) {
-      // a library's kernel said as the timeline says it (traceWords.ts), its mangled name after
-      const words = traceNameWords(k.name);
-      lines.push(
-        `  ${formatMicros(k.totalUs).padStart(10)}  ×${String(k.count).padEnd(5)} ${k.family.padEnd(12)} ${words ? `${words}: ${k.name}` : k.name}`,
-      );
-    }
-  }
-  for (const warning of s.warnings) lines.push(`warning: ${warning}`);
-  return lines.join('\n');
 }

@@ -2,8 +2,8 @@
 them: the CUDA-graph outcome (`cudaGraphsLines`: how many graphs were captured, each skip with its line and fix, what
 a log cannot say), a graph break's or recompile site's count (`countText`: the hover's title) and, in a report read
 from logs, where Dynamo compiled frames and made no graph of them, that no
-compiled code ran (`noGraphText`; a script's region says it as its answer: noCompiledCode), and (schema 1.27) what the
-compiler did, counted (`countsText`), its compile time by phase (`compileTimeText`) and its caches (`cacheText`). Said from the record with formats.py's numbers each time the report is written (answer.attach)."""
+compiled code ran (`noGraphText`; a script's region says it as its answer: noCompiledCode), the compile phases' heading
+(`phasesText`: compiles and the compile total), and (schema 1.27) what the compiler did, counted (`countsText`), its compile time by phase (`compileTimeText`) and its caches (`cacheText`). Said from the record with formats.py's numbers each time the report is written (answer.attach)."""
 
 from __future__ import annotations
 
@@ -108,6 +108,28 @@ def compile_time(compiler: CompilerInsight) -> str | None:
     return formats.seconds(total) + (f" ({', '.join(shares)})" if shares else "")
 
 
+def phases_text(compiler: CompilerInsight) -> str | None:
+    """The compile phases' heading: "2 compiles, 239 ms, 1 cache hit", its total the compile total every other
+    sentence says (compileSeconds.total: the region's facts, a rank's "compiling", compileTimeText), which its rows (one
+    per compile, its outermost phases) add up to; review 4A F2: "2 compiles, 6.6 s" over rows adding up to 6.5 s. The
+    rows' own sum where no total was counted; None without phases."""
+    phases = compiler.get("phases") or []
+    if not phases:
+        return None
+    compiles = len({p["compileId"] for p in phases})
+    total = (compiler.get("compileSeconds") or {}).get("total") or sum(
+        p["durMs"] for p in phases if p["depth"] == 0 and not p.get("cache")
+    ) / 1000
+    hits = sum(1 for p in phases if p.get("cacheHit"))
+    return ", ".join(
+        [
+            formats.plural(compiles, "compile"),
+            formats.seconds(total),
+            *([formats.plural(hits, "cache hit")] if hits else []),
+        ]
+    )
+
+
 _CACHES = (("fxGraph", "FX graph"), ("aotAutograd", "AOT autograd"))
 
 
@@ -149,6 +171,9 @@ def attach(report: Report) -> None:
         lines = cuda_graph_lines(compiler.get("cudaGraphs") or [])
         if lines:
             compiler["cudaGraphsLines"] = lines
+        phases = phases_text(compiler)
+        if phases is not None:
+            compiler["phasesText"] = phases
         if report["target"]["kind"] != "logs":
             continue  # a region says it as its answer (noCompiledCode), and its facts in its headline
         text, seconds, cache = no_graph(compiler), compile_time(compiler), caches(compiler)

@@ -61,10 +61,8 @@ def _paid(r: Reason) -> str:
     """What a pay-back pays back: the compiler's time, or in situ the compiled warm-up's time beyond eager steps
     (a different measurement from the compiler's own count beside it, so said as what it is)."""
     if r.get("warmUp"):
-        return (
-            f"The {formats.compile_time(r['seconds'])} its compiled warm-up took beyond eager {r.get('unit', 'step')}s"
-        )
-    return f"Its {formats.compile_time(r['seconds'])} compile"
+        return f"The {formats.seconds(r['seconds'])} its compiled warm-up took beyond eager {r.get('unit', 'step')}s"
+    return f"Its {formats.seconds(r['seconds'])} compile"
 
 
 def _pays_back(r: Reason) -> str:

@@ -286,7 +286,7 @@ def region_facts(region: Region, rank: int | None = None) -> list[str]:
     if reported is not None:
         doing = "trying to compile" if graphs == 0 else "compiling"
         cold = mode_line.cold_cache(region.get("compiler")) if graphs else ""
-        out.append(f"{formats.compile_time(reported)} {doing} in the script's own calls{cold}")
+        out.append(f"{formats.seconds(reported)} {doing} in the script's own calls{cold}")
     return out
 
 

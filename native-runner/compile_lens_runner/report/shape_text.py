@@ -76,7 +76,7 @@ def warmup_in_full(r: Reason) -> str:
         # recompile's 355 ms beside it read as a second value of one cost
         f"; {first} took {formats.ms(ms)}, recompiling"
         if ms is not None
-        else f"; {first} paid {formats.compile_time(seconds)} recompiling"
+        else f"; {first} paid {formats.seconds(seconds)} recompiling"
         if seconds is not None
         else "; the first recompiled"
     )

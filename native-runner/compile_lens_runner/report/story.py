@@ -86,7 +86,7 @@ def holds_its_compile(call: RegionCall) -> bool:
 def _compile_cost(call: RegionCall) -> str | None:
     """ "8.2 s" of compiling, or "the call took 8.6 s" when only the call's duration is known; None when neither is."""
     if call.get("compileSeconds") is not None:
-        return formats.compile_time(call["compileSeconds"])  # type: ignore[arg-type]
+        return formats.seconds(call["compileSeconds"])  # type: ignore[arg-type]
     if call.get("ms") is not None:
         return f"the call took {formats.ms(call['ms'])}"  # type: ignore[arg-type]
     return None
@@ -115,7 +115,7 @@ def _unused_first_graph(calls: list[RegionCall]) -> str | None:
         # the call's whole time, as the measured fix and the shape reason say it ("359 ms"), not its recompile's 355
         f"took {formats.ms(ms)}, recompiling"
         if ms is not None and holds_its_compile(recompile)
-        else f"paid {formats.compile_time(seconds)} recompiling"
+        else f"paid {formats.seconds(seconds)} recompiling"
         if seconds is not None
         else "recompiled"
     )
@@ -153,7 +153,7 @@ def _recompile_churn(calls: list[RegionCall], recompiles: list[RegionCall]) -> s
         for r, was in zip(recompiles, before, strict=True)
     ]
     cost = (
-        f"; {formats.compile_time(total)} went to compiling"
+        f"; {formats.seconds(total)} went to compiling"
         + (" (in the calls that reported it)" if len(known) < len(compiles) else "")
         if known
         else ""
@@ -316,7 +316,7 @@ def call_said(call: RegionCall, no_graph: bool = False) -> str | None:
         parts.append("tried to compile and made no graph" if no_graph else "compiled")
     if event in ("compiled", "recompiled") and call.get("compileSeconds") is not None:
         took = "the attempt" if no_graph and event == "compiled" else "compiling"
-        parts.append(f"{took} took {formats.compile_time(call['compileSeconds'] or 0.0)}")
+        parts.append(f"{took} took {formats.seconds(call['compileSeconds'] or 0.0)}")
     if call.get("ranCompiled") is False:
         fallback = call.get("fallbackReason")
         parts.append("ran eagerly (Dynamo fell back to the original code)" + (f": {fallback}" if fallback else ""))

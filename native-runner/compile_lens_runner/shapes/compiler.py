@@ -233,3 +233,4 @@ class CompilerInsight(_CompilerInsight, total=False):
     countsText: str  # schema 1.27, a report read from logs: compiles, graphs, breaks, recompiles, failures, restarts
     compileTimeText: str  # schema 1.27, logs: the compile time by phase
     cacheText: str  # schema 1.27, logs: the FX graph and AOT autograd caches' lookups
+    phasesText: str  # the compile phases' heading: compiles, the compile total, cache hits (report/compiler_text.py)
