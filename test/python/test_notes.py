@@ -132,7 +132,7 @@ def test_a_replay_far_from_the_script_s_own_eager_calls_says_why_or_that_it_does
     m = r0["measurements"][0]
     said = (
         "The script's own eager calls at these inputs took 51.1 ms (median), 8.2× as long as the replay's eager 6.2 "
-        "ms: most of the replay's eager rounds took as long (56 ms median); the 6.2 ms is its fastest round (a busy "
+        "ms: most of the replay's eager rounds took as long (their median 56 ms); the 6.2 ms is its fastest round (a busy "
         "host only adds time)."
     )
     assert notes.replay_against_script(r0, m) == said and m["notes"][-1] == said

@@ -122,7 +122,7 @@ def replay_against_script(region: Region, m: ModeResult) -> str | None:
     )
     if script_ms > replay_ms and rounds and max(rounds, script_ms) / min(rounds, script_ms) <= APART:
         return (
-            f"{said}: most of the replay's eager rounds took as long ({formats.ms(rounds)} median); the "
+            f"{said}: most of the replay's eager rounds took as long (their median {formats.ms(rounds)}); the "
             f"{formats.ms(replay_ms)} is its fastest round (a busy host only adds time)."
         )
     return f"{said}; Compile Lens does not know why."
