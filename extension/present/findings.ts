@@ -418,10 +418,10 @@ export function findingHover(finding: Finding): string {
   const said = findingText(finding);
   const quoted = said !== finding.reason && finding.quote !== null;
   // the answer first: what to do, then why and what it cost
-  if (finding.fix) lines.push('', `**Fix:** ${esc(finding.fix)}`);
+  if (finding.fix) lines.push('', `**Fix:** ${escapeSaid(finding.fix)}`);
   // a CUDA-graph skip's `what` is its cost; PyTorch's own message is its hint
   if (finding.what && !quoted && finding.what !== said)
-    lines.push('', `**${finding.kind === 'cuda-graphs' ? 'Cost' : 'What happened'}:** ${esc(finding.what)}`);
+    lines.push('', `**${finding.kind === 'cuda-graphs' ? 'Cost' : 'What happened'}:** ${escapeSaid(finding.what)}`);
   if (finding.trigger) lines.push('', `**Triggered by:** ${esc(finding.trigger)}`);
   // a break the runner explained needs no hint into PyTorch's internals (a Google doc, a config flag): its fix is above
   const explained = finding.kind === 'graph-break' && finding.what !== null;
@@ -473,3 +473,11 @@ export function quotedLine(text: string): string {
 export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-!<>|~]/g, (c) => `\\${c}`);
 }
+
+/** The runner's sentence for markdown: escaped, but its `code` (the user's own condition, an op) kept as code: a
+ *  code span shows its text literally, so nothing in it is read as markup. */
+export const escapeSaid = (text: string): string =>
+  text
+    .split(/`([^`]+)`/)
+    .map((part, k) => (k % 2 ? `\`${part}\`` : escapeMarkdown(part)))
+    .join('');

@@ -190,6 +190,11 @@ def test_an_item_branch_fix_quotes_the_user_s_own_condition() -> None:
     assert bare is not None and "(`h.mean() > 0`, without .item())" in bare["fix"]
     unread = break_patterns.get("item-branch").said_fix(None)
     assert "(x.sum() > 0, without .item())" in unread and "{" not in unread
+    # the condition alone, not the line's colon and comment (review 5A G1: "x.sum() > 0: # graph break: …")
+    commented = break_patterns.explain("GB0124", "Tensor.item()\n    if x.sum().item() > 0:  # graph break: .item()")
+    assert commented is not None and "(`x.sum() > 0`, without .item())" in commented["fix"]
+    both = break_patterns.explain("GB0124", "Tensor.item()\n    if (a.item()) and (b.item()):")
+    assert both is not None and "(`(a) and (b)`, without .item())" in both["fix"]
 
 
 def test_an_item_in_an_if_gets_the_branch_fix_also_where_an_older_runner_matched_it() -> None:

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import {
   collectFindings,
   escapeMarkdown,
+  escapeSaid,
   findingHover,
   findingMessage,
   findingText,
@@ -457,4 +458,10 @@ test("the hover quotes PyTorch's words in about one line: a long message its hea
     'self.calls == 16 (guard from: self.calls += 1)',
   );
   assert.equal(quotedLine('first line\n  second line'), 'first line …');
+});
+
+test("the hover shows the runner's quoted code as code, never as backslashed backticks (review 5A G1)", () => {
+  const fix = 'keep the condition a tensor (`h.mean() > 0`, without .item())';
+  assert.equal(escapeSaid(fix), 'keep the condition a tensor \\(`h.mean() > 0`, without .item\\(\\)\\)');
+  assert.equal(escapeSaid('no code *here*'), escapeMarkdown('no code *here*'));
 });

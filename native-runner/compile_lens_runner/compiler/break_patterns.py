@@ -6,6 +6,7 @@ agree), and test/fixtures/break_patterns/ holds a script per pattern that makes 
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
 
@@ -332,8 +333,34 @@ def _condition(pattern: Pattern, text: str) -> str | None:
     match = _ITEM_CONDITION.search(text)
     if not match:
         return None
-    condition = match.group(1).replace(".item()", "").strip()
-    return condition[1:-1] if condition.startswith("(") and condition.endswith(")") else condition
+    # the condition alone: the line's comment and the colon before it are not (review 5A G1 quoted
+    # "x.sum() > 0: # graph break: data-dependent", its comment's ".item()" cut too)
+    line = match.group(1)
+    for end in range(len(line), 0, -1):
+        condition = line[:end].rstrip().removesuffix(":").strip()
+        if condition and _expression(condition):
+            break
+    else:
+        return None
+    condition = condition.replace(".item()", "")
+    if not _expression(condition):
+        return None
+    inner = condition[1:-1].strip()
+    # one parenthesized expression said without its parentheses; "(a) and (b)" keeps them
+    whole = condition.startswith("(") and condition.endswith(")") and _expression(inner)
+    return (
+        inner
+        if whole and ast.dump(ast.parse(inner, mode="eval")) == ast.dump(ast.parse(condition, mode="eval"))
+        else condition
+    )
+
+
+def _expression(text: str) -> bool:
+    try:
+        ast.parse(text, mode="eval")
+    except SyntaxError:
+        return False
+    return True
 
 
 def _said(pattern: Pattern, broke: str | None, text: str) -> BreakExplanation:
