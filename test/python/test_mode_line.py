@@ -110,6 +110,10 @@ def test_a_region_s_replay_says_its_callable_inputs_number_times_and_the_answer_
         "mode='max-autotune', backend='aot_eager'"
     )
     assert r0["modeText"] == "mode='default'" and r0["measurements"][0]["modeText"] == "mode='default' (as written)"
+    # what else the call set that changes what compiles (review 5C Y2: dynamic=True said as "mode='default'")
+    options = {"dynamic": True, "fullgraph": True, "backend": "inductor"}
+    assert mode_line.script_mode({"options": options}) == "mode='default', dynamic=True, fullgraph=True"  # type: ignore[typeddict-item]
+    assert mode_line.script_mode({"options": {"dynamic": None, "fullgraph": False}}) == "mode='default'"  # type: ignore[typeddict-item]
 
 
 def test_the_cli_header_says_which_run_on_which_device_and_how_it_ended_each_time_the_report_is_written() -> None:

@@ -167,8 +167,16 @@ def script_mode(region: Region) -> str:
     "mode='max-autotune', backend='eager'"."""
     options = region.get("options") or {}
     mode, backend = options.get("mode"), options.get("backend")
-    said = mode_code(mode if isinstance(mode, str) else "default")
-    return f"{said}, backend='{backend}'" if isinstance(backend, str) and backend != "inductor" else said
+    said = [mode_code(mode if isinstance(mode, str) else "default")]
+    if isinstance(backend, str) and backend != "inductor":
+        said.append(f"backend='{backend}'")
+    # what else the call set that changes what compiles: dynamic=True/False, fullgraph=True (review 5C Y2: a
+    # dynamic=True call said as "mode='default'" on the screen that checks the dynamic Quick Fix)
+    if isinstance(options.get("dynamic"), bool):
+        said.append(f"dynamic={options['dynamic']}")
+    if options.get("fullgraph") is True:
+        said.append("fullgraph=True")
+    return ", ".join(said)
 
 
 def replay_mode(region: Region, m: RegionMeasurement) -> str:
