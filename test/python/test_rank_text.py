@@ -21,7 +21,7 @@ def test_each_rank_says_what_it_compiled_and_ran_and_its_regions_calls() -> None
         "2 graphs, 2 graph breaks, 2 recompiles, 50.5 s compiling, FX graph cache 0 hits, 4 misses, 3 collectives in "
         "the profiled steps"
     )
-    assert rank1["regionsText"] == ["r0 DistributedDataParallel: 6 calls, 0.863 ms/call from call 4"]
+    assert rank1["regionsText"] == ["DistributedDataParallel: 6 calls, 0.863 ms/call from call 4"]
     assert rank1["labelText"] == "rank 1: ok"
     for entry in report["ranks"]:  # the fixture carries them (scripts/rederive_fixtures.py)
         assert entry["factsText"] == rank_text.facts(entry) and entry["regionsText"] == rank_text.regions(entry)

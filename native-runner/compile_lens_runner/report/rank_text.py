@@ -58,12 +58,12 @@ def facts(entry: RankEntry) -> str | None:
 
 
 def regions(entry: RankEntry) -> list[str]:
-    """ "r0 Model: 6 calls, 0.94 ms/call from call 4", one per region."""
+    """ "Model: 6 calls, 0.94 ms/call from call 4", one per region, said by its name as every surface says it."""
     out = []
     for r in entry.get("regions") or []:
         steady = r.get("steadyState")
         time = f", {formats.ms(steady['medianMs'])}/call from call {steady['fromCall']}" if steady else ""
-        out.append(f"{r['id']} {r['name']}: {formats.plural(r['callCount'], 'call')}{time}")
+        out.append(f"{r.get('label') or r['name']}: {formats.plural(r['callCount'], 'call')}{time}")
     return out
 
 
