@@ -201,7 +201,7 @@ describe('timeline webview', () => {
     ]);
     const names = await page.locator('.compare-table tr[data-metric] th').allInnerTexts();
     assert.deepEqual(names.slice(0, 3), [
-      'step, under the profiler',
+      'step under the profiler (slowed by it; not the timed verdict)',
       'time inside GPU kernels only',
       'rest of the step, outside kernels',
     ]);
