@@ -490,7 +490,7 @@ test(
       const frame = await findWebviewFrame(page, 'section.region[data-region="r0"] p.no-compiled-code', 120_000);
       assert.match(
         await frame.locator('section.region[data-region="r0"] p.no-compiled-code').innerText(),
-        /^No compiled code ran: `aten\._transformer_encoder_layer_fwd` broke the graph at encoder_fastpath\.py:13 /,
+        /^No compiled code ran: aten\._transformer_encoder_layer_fwd broke the graph at encoder_fastpath\.py:13 /,
       );
       const breakLine =
         readFileSync(path.join(WHY, 'encoder_fastpath.py'), 'utf8')
