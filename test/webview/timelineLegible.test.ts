@@ -25,6 +25,15 @@ import { sentTraces, type TraceMessage } from '../sentTraces.ts';
 import { errorsOf, giveBackBrowser, takeBrowser, openWebview, postPanes } from './harness.ts';
 import { applyTheme, THEMES } from './themes.ts';
 
+const GPU_MLP_TRACKS = [
+  'profiler overhead',
+  'thread 1661 (python3)',
+  'profiled window',
+  'GPU 0 · stream 7',
+  '▸ other Python threads',
+  '▸ Python · thread 1661',
+];
+
 const ROOT = path.join(__dirname, '..', '..');
 const TRACES = path.join(ROOT, 'test', 'fixtures', 'traces');
 const ARTIFACTS = path.join(ROOT, 'test-results');
@@ -89,29 +98,9 @@ const CASES: Case[] = [
     sliceLabel: /^compiled forward$/,
     // Kineto's thread 0 holds other threads' Python stacks; its two tracks of its own: its overhead and its window
     // the Python frames last, each thread's stack folded to a row: the launches and kernels come first
-    inView: {
-      // call 1, from its compiled region's start (s27 F10): the profiler's own work (CUPTI's buffer requests) in it
-      step: [
-        [
-          'profiler overhead',
-          'thread 1661 (python3)',
-          'profiled window',
-          'GPU 0 · stream 7',
-          '▸ other Python threads',
-          '▸ Python · thread 1661',
-        ],
-      ],
-      all: [
-        [
-          'profiler overhead',
-          'thread 1661 (python3)',
-          'profiled window',
-          'GPU 0 · stream 7',
-          '▸ other Python threads',
-          '▸ Python · thread 1661',
-        ],
-      ],
-    },
+    // call 1, from its compiled region's start (s27 F10), holds every track the whole trace has: the profiler's own
+    // work (CUPTI's buffer requests) in it too
+    inView: { step: [GPU_MLP_TRACKS], all: [GPU_MLP_TRACKS] },
     noStacks: [false],
   },
 ];
