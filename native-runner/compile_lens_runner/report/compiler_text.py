@@ -10,6 +10,7 @@ from __future__ import annotations
 from .. import formats
 from ..shapes.compiler import CompilerInsight, CudaGraphSkip, CudaGraphStatus
 from ..shapes.report import Report
+from . import mode_line
 
 
 def _skip_key(status: CudaGraphStatus) -> str:
@@ -121,10 +122,18 @@ def phases_text(compiler: CompilerInsight) -> str | None:
         p["durMs"] for p in phases if p["depth"] == 0 and not p.get("cache")
     ) / 1000
     hits = sum(1 for p in phases if p.get("cacheHit"))
+    # compiles that made no graph said beside the count (review 5A G3: "1 compile, 783 ms" beside "made no graph"), and
+    # a cold cache beside a long total (review 5C X6: fused's 64.3 s with no word on why)
+    graphs = compiler.get("graphCount")
+    made = (
+        f" ({'no graph' if graphs == 0 else formats.plural(graphs, 'graph')})"
+        if graphs is not None and graphs < compiles
+        else ""
+    )
     return ", ".join(
         [
-            formats.plural(compiles, "compile"),
-            formats.seconds(total),
+            formats.plural(compiles, "compile") + made,
+            formats.seconds(total) + (mode_line.cold_cache(compiler) if graphs else ""),
             *([formats.plural(hits, "cache hit")] if hits else []),
         ]
     )
