@@ -45,7 +45,7 @@ test("two target runs: each run's verdict, each mode's number, time per call and
   assert.deepEqual(row(mode!, 'recompiles'), ['2', '1']);
   assert.deepEqual(
     mode!.rows.map((r) => r.measure),
-    ['per call', 'kernels / step', 'compile', 'graphs', 'graph breaks', 'recompiles'],
+    ['compiled per call', 'kernels / step', 'compile', 'graphs', 'graph breaks', 'recompiles'],
   );
   assert.equal(compared.gone.filter((s) => s.startsWith('graph break at graphbreak.py:')).length, 3);
   assert.equal(compared.gone.filter((s) => s.startsWith('recompile at graphbreak.py:24')).length, 2);

@@ -79,7 +79,7 @@ function regionSaid(report: Report, region: Region): Said[] {
       ),
     );
   const cell = (measure: string) => new RegExp(String.raw`^${measure}: (.*?)(?: \||$)`, 'm').exec(block ?? '')?.[1];
-  const [speedup, perCall] = [cell('before') ?? '', cell('per call') ?? ''];
+  const [speedup, perCall] = [cell('before') ?? '', cell('compiled per call') ?? ''];
   if (!block || !speedup) throw new Error(`${region.id}: no compare block or answer in\n${compareText(report)}`);
   const compared = saidIn('compare', speedup);
   said.push(...compared);
