@@ -58,7 +58,7 @@ describe('compiler views in the report panel', () => {
     await section.waitFor();
     assert.match(
       await section.locator('summary').innerText(),
-      /^Compile phases — mode='default': 2 compiles, [\d.]+ s$/,
+      /^Compile phases — mode='default': 2 compiles, [\d.]+ s \(a cold compile cache: later runs load it\)$/,
     );
     const labels = await section.locator('.phase-row:not(.phase-axis) .phase-label').allInnerTexts();
     assert.equal(labels.length, 2);
