@@ -6,10 +6,10 @@
 import type { FlowArrow } from '../extension/shared/trace/flowLinks.ts';
 import { SliceKind, SLICE_KIND_COUNT, type TraceModel, type TrackInfo } from '../extension/shared/trace/model.ts';
 import { mayHaveMarks } from '../extension/shared/trace/timelineMarks.ts';
-import { formatTimeTicks, timeOnTicks } from '../extension/present/numbers.ts';
+import { formatTimeTicks } from '../extension/present/numbers.ts';
 import type { LinesNow } from '../extension/shared/movedLines.ts';
 import { stepWords } from './analysis/sliceNames.ts';
-import type { FrameLayout, LineSegment, Paint, TextBox } from './frameLayout.ts';
+import type { FrameLayout, Paint, TextBox } from './frameLayout.ts';
 import { composite, readableInk } from './ink.ts';
 import {
   bandEdges,
@@ -22,22 +22,25 @@ import {
   type MarkBand,
 } from './overlays.ts';
 import type { Theme } from './theme.ts';
+import { drawLines, drawText } from './canvasPaint.ts';
 import {
   axisLayout,
   AXIS_HEIGHT,
   canvasMeasure,
   cutLines,
-  fitEnd,
+  LABEL_WIDTH,
   placeText,
+  sliceLabel,
+  tickCount,
   type Measure,
   type StepEdge,
   type Tick,
+  type TimeScale,
 } from './timelineText.ts';
 import { distinctTrackNames, fitNames } from './trackNames.ts';
 import { TimelineNames } from './timelineNames.ts';
 import { idleTracksNote } from './timelineWords.ts';
 
-export const LABEL_WIDTH = 190;
 const ROW_HEIGHT = 15;
 const TRACK_GAP = 6;
 /** a track name's inset in the label column */
@@ -53,8 +56,6 @@ const COLOURS = SLICE_KIND_COUNT + 1;
 /** dimmed slices (not matching the search) are drawn in a second bucket per colour */
 const DIM_OFFSET = COLOURS;
 const DIM_ALPHA = 0.2;
-/** step lines are faint: the slices stay the eye's first read */
-const STEP_LINE_ALPHA = 0.6;
 
 /** A level of a shown track: its slices [first, end) of the model. */
 interface TrackRow {
@@ -68,13 +69,6 @@ interface Row extends TrackRow {
   y: number;
   /** a level of a folded Python stack, drawn in its track's one row */
   folded: boolean;
-}
-
-/** Maps pane time (µs since the aligned step's start) to canvas x and back. */
-export interface TimeScale {
-  (t: number): number;
-  invert(x: number): number;
-  ticks(count: number): number[];
 }
 
 export interface DrawStats {
@@ -596,49 +590,6 @@ export class TimelineCanvas extends TimelineNames {
     }
     return -1;
   }
-}
-
-/**
- * A slice's label in `room` px: its name, or where that does not fit, the name less its namespace ("all_reduce" of
- * "gloo:all_reduce", "addmm" of "aten::addmm": the op says more than "gloo:all_…"; the colour, the tooltip and the
- * details say the rest), cut with "…" where that does not fit either; null where under 3 characters would show.
- */
-function sliceLabel(name: string, room: number, m: Measure): string | null {
-  if (m.width(name) <= room) return name;
-  const namespace = /^[A-Za-z_][\w.]*::?(?=\S)/.exec(name)?.[0] ?? '';
-  return fitEnd(name.slice(namespace.length), room, m, 3); // "st…" says nothing
-}
-
-/** How many ticks the axis asks its scale for at this width: as many as their labels fit. */
-const tickCount = (width: number): number => Math.max(2, Math.min(8, Math.floor((width - LABEL_WIDTH) / 90)));
-
-/** A time on the panes' axis in the axis's unit and digits ("7,870 µs" beside ticks "7,800 µs", never "7.87 ms"). */
-export function axisTime(us: number, scale: TimeScale, width: number): string {
-  return timeOnTicks(scale.ticks(tickCount(width)))(us);
-}
-
-function drawText(ctx: CanvasRenderingContext2D, text: TextBox): void {
-  ctx.globalAlpha = text.ink.alpha;
-  ctx.fillStyle = text.ink.colour;
-  ctx.fillText(text.text, text.x, text.middle);
-  ctx.globalAlpha = 1;
-}
-
-/** Step lines faint, tick lines whole, both in the muted colour. */
-function drawLines(ctx: CanvasRenderingContext2D, lines: readonly LineSegment[], theme: Theme): void {
-  ctx.fillStyle = theme.muted;
-  for (const role of ['step', 'tick'] as const) {
-    ctx.globalAlpha = role === 'step' ? STEP_LINE_ALPHA : 1;
-    ctx.beginPath();
-    for (const l of lines) if (l.role === role) ctx.rect(l.x, l.y0, l.w, l.y1 - l.y0);
-    ctx.fill();
-  }
-  ctx.globalAlpha = 1;
-  for (const l of lines)
-    if (l.role === 'band') {
-      ctx.fillStyle = l.colour!;
-      ctx.fillRect(l.x, l.y0, l.w, l.y1 - l.y0);
-    }
 }
 
 /** First index in [from, to) whose start is ≥ t. */

@@ -4,7 +4,7 @@ import { select, zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavi
 import { traceEnd } from '../extension/shared/trace/model.ts';
 import { formatUs } from '../extension/present/numbers.ts';
 import type { RangeSelection } from './rangeSelection.ts';
-import { LABEL_WIDTH, type TimeScale } from './timeline.ts';
+import { LABEL_WIDTH, type TimeScale } from './timelineText.ts';
 import { state } from './viewState.ts';
 
 /** What the input needs of the webview. */

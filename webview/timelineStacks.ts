@@ -1,7 +1,8 @@
 // A fold button over each Python stack track's name, which the canvas draws in its label column: Tab reaches it,
 // Enter or Space folds or unfolds the stack, a screen reader hears the track's name and whether its frames are
 // shown (aria-expanded), and a click on the name lands on it; a stack idle in the view has none.
-import { LABEL_WIDTH, type TimelineCanvas } from './timeline.ts';
+import type { TimelineCanvas } from './timeline.ts';
+import { LABEL_WIDTH } from './timelineText.ts';
 
 /** The buttons of `timeline`'s stack tracks, in a box laid over its canvas; `redraw`: the canvas changed height. */
 export function stackToggles(timeline: TimelineCanvas, redraw: () => void): HTMLElement {

@@ -1,7 +1,11 @@
 // Where the timeline's texts go, and the lines around them: the axis (tick labels in its first row, step labels in
 // its second), texts cut with "…" to the room they have, and the vertical lines (ticks, step boundaries) cut where
 // a text lies, so no line runs through a text and no text runs past the canvas or over another.
+import { timeOnTicks } from '../extension/present/numbers.ts';
 import type { LineSegment, Paint, TextBox, TextRole } from './frameLayout.ts';
+
+/** The track-name column's width, left of every pane's time axis. */
+export const LABEL_WIDTH = 190;
 
 /** A text's width and the font's box above and below the middle (textBaseline 'middle'). */
 export interface Measure {
@@ -237,4 +241,30 @@ export function cutLines(lines: readonly LineSegment[], texts: readonly TextBox[
     if (line.y1 - y >= MIN_LINE) out.push({ ...line, y0: y });
   }
   return out;
+}
+
+/** Maps pane time (µs since the aligned step's start) to canvas x and back. */
+export interface TimeScale {
+  (t: number): number;
+  invert(x: number): number;
+  ticks(count: number): number[];
+}
+
+/** How many ticks the axis asks its scale for at this width: as many as their labels fit. */
+export const tickCount = (width: number): number => Math.max(2, Math.min(8, Math.floor((width - LABEL_WIDTH) / 90)));
+
+/** A time on the panes' axis in the axis's unit and digits ("7,870 µs" beside ticks "7,800 µs", never "7.87 ms"). */
+export function axisTime(us: number, scale: TimeScale, width: number): string {
+  return timeOnTicks(scale.ticks(tickCount(width)))(us);
+}
+
+/**
+ * A slice's label in `room` px: its name, or where that does not fit, the name less its namespace ("all_reduce" of
+ * "gloo:all_reduce", "addmm" of "aten::addmm": the op says more than "gloo:all_…"; the colour, the tooltip and the
+ * details say the rest), cut with "…" where that does not fit either; null where under 3 characters would show.
+ */
+export function sliceLabel(name: string, room: number, m: Measure): string | null {
+  if (m.width(name) <= room) return name;
+  const namespace = /^[A-Za-z_][\w.]*::?(?=\S)/.exec(name)?.[0] ?? '';
+  return fitEnd(name.slice(namespace.length), room, m, 3); // "st…" says nothing
 }

@@ -8,7 +8,8 @@ import type { TimelineTarget } from '../extension/shared/trace/timelineMarks.ts'
 import type { Assembly, Opening } from './opening.ts';
 import type { RankView } from './ranks.ts';
 import type { Theme } from './theme.ts';
-import { LABEL_WIDTH, type DrawStats, type TimelineCanvas } from './timeline.ts';
+import type { DrawStats, TimelineCanvas } from './timeline.ts';
+import { LABEL_WIDTH } from './timelineText.ts';
 
 /** `preview`: its model holds only the slices around the first view (its full one comes later) */
 export interface PaneView {

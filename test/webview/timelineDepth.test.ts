@@ -11,7 +11,7 @@ import type { Report } from '../../extension/shared/report.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import type { FrameLayout } from '../../webview/frameLayout.ts';
 import { summarizeRange } from '../../webview/analysis/rangeSummary.ts';
-import { LABEL_WIDTH } from '../../webview/timeline.ts';
+import { LABEL_WIDTH } from '../../webview/timelineText.ts';
 import { namesSaid } from '../../webview/analysis/sliceNames.ts';
 import { sliceWindow, viewWindow } from '../../extension/shared/trace/window.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
