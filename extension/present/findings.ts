@@ -386,14 +386,18 @@ const beforeEdit = (finding: Finding): string => (finding.beforeEdit ? `${BEFORE
 
 export function findingMessage(finding: Finding): string {
   // the runner's sentence begins "No compiled code ran:"
-  if (finding.kind === 'no-compiled-code') return `${beforeEdit(finding)}${finding.reason}`;
+  if (finding.kind === 'no-compiled-code') return `${beforeEdit(finding)}${plainSaid(finding.reason)}`;
   const kind =
     finding.kind !== 'divergence' && finding.count > 1
       ? `${KIND_TITLE[finding.kind]} ×${finding.count}`
       : KIND_TITLE[finding.kind];
   const ranks = finding.kind === 'divergence' ? null : rankText(finding);
-  return `${beforeEdit(finding)}${kind}: ${findingText(finding)}${ranks ? ` (${ranks})` : ''}`;
+  return `${beforeEdit(finding)}${kind}: ${plainSaid(findingText(finding))}${ranks ? ` (${ranks})` : ''}`;
 }
+
+/** The runner's sentence as plain text (Problems, the CLI): its `code` quoted as compilers quote code in a message,
+ *  not shown with literal backticks (review 6C Y5). */
+const plainSaid = (text: string): string => text.replace(/`([^`]+)`/g, "'$1'");
 
 /**
  * Markdown for the hover over the finding's line: what Problems does not say. VS Code shows the line's diagnostic
