@@ -511,7 +511,6 @@ function applyFocus(target: TimelineTarget): void {
       alignPanes();
     },
     (from, to) => input.zoomTo(from, to),
-    onAxis,
   );
   scheduleDraw();
 }
