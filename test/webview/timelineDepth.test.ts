@@ -137,7 +137,7 @@ describe('timeline depth', () => {
     await page.locator('.range-pair').waitFor();
     const toolbar = await page.locator('.toolbar').evaluate((bar) => bar.getBoundingClientRect().height);
     assert.ok(toolbar > 56, `the toolbar wraps: ${toolbar} px`);
-    for (const target of ['.range-summary', '.range-pair', '.pane:nth-child(2) canvas']) {
+    for (const target of ['.range-summary', '.range-pair', '.pane:nth-child(2)']) {
       const [top, toolbarBottom] = await page.locator(target).evaluate(async (e) => {
         window.scrollTo(0, document.documentElement.scrollHeight);
         e.scrollIntoView({ block: 'start' });
@@ -146,6 +146,50 @@ describe('timeline depth', () => {
       });
       assert.ok(top >= toolbarBottom - 0.5, `${target} at ${top} px, under the toolbar (to ${toolbarBottom} px)`);
     }
+    // a slice revealed from the range's table (its row, Enter) from the page's foot: its pane's title in view below
+    // the toolbar, and its axis below the title (review 5C L5: the title and ticks were under the toolbar)
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.locator('.range-summary .range-kernels tbody tr').first().press('Enter');
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const titleSeen = (pane: number): Promise<{ title: DOMRect; canvas: DOMRect; toolbar: DOMRect; shown: boolean }> =>
+      page
+        .locator('.pane')
+        .nth(pane)
+        .evaluate((box) => {
+          const title = box.querySelector('.pane-label')!.getBoundingClientRect();
+          const hit = document.elementFromPoint(title.left + 4, title.top + title.height / 2);
+          return {
+            title: title.toJSON() as DOMRect,
+            canvas: box.querySelector('canvas')!.getBoundingClientRect().toJSON() as DOMRect,
+            toolbar: document.querySelector('.toolbar')!.getBoundingClientRect().toJSON() as DOMRect,
+            shown: hit?.closest('.pane-label') === box.querySelector('.pane-label'),
+          };
+        });
+    const revealed = await titleSeen(0);
+    assert.ok(
+      revealed.shown &&
+        revealed.title.top >= revealed.toolbar.bottom - 0.5 &&
+        revealed.canvas.top >= revealed.title.bottom,
+      `revealed: ${JSON.stringify(revealed)}`,
+    );
+    // a pane scrolled by hand part under the toolbar keeps its title in view just below it
+    await page
+      .locator('.pane')
+      .nth(1)
+      .evaluate(async (box) => {
+        const toolbar = document.querySelector('.toolbar')!.getBoundingClientRect();
+        window.scrollBy(0, box.getBoundingClientRect().top - toolbar.bottom + 40);
+        await new Promise((r) => requestAnimationFrame(r));
+      });
+    const scrolled = await titleSeen(1);
+    assert.ok(
+      scrolled.canvas.top < scrolled.toolbar.bottom + scrolled.title.height,
+      'the pane is part under the toolbar',
+    );
+    assert.ok(
+      scrolled.shown && Math.abs(scrolled.title.top - scrolled.toolbar.bottom) < 8,
+      `scrolled: ${JSON.stringify(scrolled)}`,
+    );
     await page.close();
   });
 
