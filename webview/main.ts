@@ -496,7 +496,8 @@ function revealSlice(pane: number, slice: number, details: HTMLElement): void {
     input.zoomTo((start + end) / 2 - half, (start + end) / 2 + half);
   }
   selectSlice(pane, slice, details);
-  timeline.canvas.scrollIntoView({ block: 'nearest' });
+  // the pane with its title, not the canvas alone: its title would sit under the sticky toolbar (review 5C L5)
+  (timeline.canvas.closest('.pane') ?? timeline.canvas).scrollIntoView({ block: 'nearest' });
 }
 
 /** A pane time as the panes' axis says it now. */
@@ -515,7 +516,6 @@ function applyFocus(target: TimelineTarget): void {
       alignPanes();
     },
     (from, to) => input.zoomTo(from, to),
-    onAxis,
   );
   scheduleDraw();
 }

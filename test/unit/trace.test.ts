@@ -429,6 +429,10 @@ describe('compare', () => {
     const stepsUs = (m: typeof eager): number => m.steps.slice(1).reduce((sum, s) => sum + s.end - s.start, 0) / 2;
     assert.deepEqual([step!.before, step!.after], [stepsUs(eager), stepsUs(compiled)]);
     assert.ok(Math.abs(inside!.after + outside!.after - step!.after) < 1e-9);
+    // no time per step is longer than the step (review 6C Z1: 'GPU idle between kernels 153 µs' in a 152 µs step)
+    const perStepTimes = comparison.rows.filter((r) => r.unit === 'us' && !r.metric.includes('whole trace'));
+    assert.ok(perStepTimes.length >= 3);
+    for (const r of perStepTimes) assert.ok(r.before <= step!.before && r.after <= step!.after, r.metric);
     // a kernel's time in the lists is per step, as the rows are: its total over the compared steps, divided
     const window = { fromUs: compiled.steps[1]!.start, toUs: compiled.steps[2]!.end };
     const total = kernelStats(compiled, window).find((k) => k.name === 'triton_poi_fused_addmm_relu_0')!.totalUs;
