@@ -299,7 +299,9 @@ export function collectFindings(report: Report): Finding[] {
       const finding = perfHintFinding(item);
       if (finding) addFinding(found, finding, label, worldSize);
     }
-    for (const item of mode.compiler?.graphBreaks ?? []) {
+    // the runner lists the breaks one per line and fix (s28: breakSites, DDP's two calls at one line one site); an
+    // older report each reason at a line
+    for (const item of mode.compiler?.breakSites ?? mode.compiler?.graphBreaks ?? []) {
       const finding = graphBreakFinding(item, mode);
       if (finding) addFinding(found, finding, label, worldSize);
     }

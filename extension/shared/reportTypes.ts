@@ -538,6 +538,10 @@ export interface CompilerInsight {
    */
   recompiles: Recompile[];
   recompileSites?: RecompileSite[];
+  /**
+   * s28: the graph breaks as every surface lists them (report/compiler_text.break_sites, each time the report is written): one per line and fix, its count the breaks it stands for, its explanation naming each call that broke (DDP's two bookkeeping calls at one line: one site, one fix). Absent: no break, or an older report (graphBreaks then)
+   */
+  breakSites?: GraphBreak[];
   guardCount?: number | null;
   /**
    * breakdown by phase, each phase's own share: total, dynamo, aot, inductor, codegen (from compilation_metrics), autotune (compile-log spans, part of codegen)

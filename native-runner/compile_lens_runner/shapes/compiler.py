@@ -214,6 +214,7 @@ class _CompilerInsight(TypedDict):
 
 class CompilerInsight(_CompilerInsight, total=False):
     recompileSites: list[RecompileSite]
+    breakSites: list[GraphBreak]  # s28: graphBreaks one per line and fix (report/compiler_text.py)
     guardCount: int | None
     compileSeconds: dict[str, float]  # by phase
     torchTraceLog: str | None
