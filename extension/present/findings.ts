@@ -138,7 +138,8 @@ function graphBreakFinding(
 }
 
 function recompileFinding(item: Recompile | RecompileSite): FindingOf | null {
-  if (!item.location) return null;
+  // a torchrun job's recompile on some ranks is said once, by the divergence at the line that made the call (s28)
+  if (!item.location || ('inDivergence' in item && item.inDivergence)) return null;
   const count = typeof item.count === 'number' ? item.count : 1;
   // a recurring site reads as its pattern (self.calls == N), a single recompile as its own reason
   const reason = count > 1 && item.pattern ? item.pattern : item.reason;
@@ -184,7 +185,7 @@ function divergenceFinding(item: Divergence): FindingOf | null {
     count: 1,
     countText: null,
     ranks: item.ranks,
-    quickFixes: [],
+    quickFixes: item.quickFixes ?? [], // the recompile sites' it says (s28)
   };
 }
 
@@ -393,8 +394,10 @@ export function findingMessage(finding: Finding): string {
     finding.kind !== 'divergence' && finding.count > 1
       ? `${KIND_TITLE[finding.kind]} ×${finding.count}`
       : KIND_TITLE[finding.kind];
+  // the ranks beside the kind, before the sentence (a sentence's full stop then "(on ranks 1, 3)" read as a stray
+  // ". (", review 5C); a divergence's sentence names its ranks itself
   const ranks = finding.kind === 'divergence' ? null : rankText(finding);
-  return `${beforeEdit(finding)}${kind}: ${findingText(finding)}${ranks ? ` (${ranks})` : ''}`;
+  return `${beforeEdit(finding)}${kind}${ranks ? ` (${ranks})` : ''}: ${findingText(finding)}`;
 }
 
 /**

@@ -746,6 +746,10 @@ export interface RecompileSite {
   hint?: string | null;
   explanation?: null | Explanation;
   ranks?: RankList;
+  /**
+   * s28, a torchrun job: the ranks' divergence (report.divergence, a recompile on these ranks) says this recompile, at the line that made the call, with its Quick Fixes: one finding, not two (report/rank_text.py). Absent: said as its own finding
+   */
+  inDivergence?: boolean;
 }
 export interface CompiledFrame {
   compileId: string | null;
@@ -2308,6 +2312,10 @@ export interface Divergence {
   details?: {
     [k: string]: unknown;
   };
+  /**
+   * s28, a recompile on some ranks: the Quick Fixes of the recompile sites it says (each site then marked inDivergence, report/rank_text.py), offered at its line. Absent: none
+   */
+  quickFixes?: QuickFix[];
 }
 /**
  * a report `inspect` read from compiler logs (schema 1.14): the logs it read and what it could not use

@@ -102,6 +102,7 @@ class RecompileSite(_RecompileSite, total=False):
     hint: str | None
     explanation: Explanation | None
     ranks: list[int]
+    inDivergence: bool  # s28, a torchrun job: the ranks' divergence says it (report/rank_text.divergences)
 
 
 class _CompiledFrame(TypedDict):
