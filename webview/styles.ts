@@ -147,7 +147,10 @@ ul.linked a.follow:focus-visible { outline: 1px solid var(--vscode-focusBorder);
 .phase-backend { --bar: var(--vscode-charts-lines, #8b8b8b); }
 .phase-aot { --bar: var(--vscode-charts-purple, #b180d7); }
 .phase-inductor { --bar: var(--vscode-charts-orange, #d18616); }
-.phase-codegen { --bar: var(--vscode-charts-yellow, #cca700); }
+/* not charts-yellow: drawn under Inductor's orange it was ΔE 6 from it in Light Modern, 1 to a red-green colour-blind
+   eye (review 5C X7); this dark teal is ΔE ≥ 16 from every other bar and the page in light, dark and high contrast, and
+   from Inductor, the bars beside it and the cache marker on it under protan, deutan and tritan simulation too */
+.phase-codegen { --bar: #225555; }
 .phase-kernel { --bar: var(--vscode-charts-green, #388a34); }
 .phase-autotune { --bar: var(--vscode-charts-red, #f14c4c); }
 .phase-cache { --bar: var(--vscode-terminal-ansiCyan, #11a8cd); }
