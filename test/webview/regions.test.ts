@@ -161,6 +161,9 @@ describe('script regions in the report panel', () => {
     const r1Box = page.locator('section.region[data-region="r1"]');
     assert.match(await r1Box.locator('p.answer').innerText(), /Measuring default failed: no compiled code ran/);
     assert.equal(await r1Box.locator('table.region-measurements td.error').innerText(), 'failed');
+    // its one row failed: the failure sits under a heading of its own, not alone past the headings (review 6B R)
+    assert.deepEqual(await r1Box.locator('table.region-measurements th').allInnerTexts(), ['inputs', 'mode', 'result']);
+    assert.equal(await r1Box.locator('table.region-measurements tr:nth-child(2) > td').count(), 3);
     // review 4B P6: r0's replayed eager 6.2 ms under a chart of the script's eager calls at 50–90 ms says why, once
     // (its contended host is the answer's, not said again here)
     const r0Notes = await page
