@@ -1577,6 +1577,10 @@ export interface RegionInSitu {
     eager: string;
   };
   /**
+   * a step speedup with its steadyFromCall: the in-situ overlay's shaded steady state in the runner's words, its start and each side's median (report/chart_text.py). Absent: no step speedup, or a report before it
+   */
+  steadyText?: string;
+  /**
    * schema 1.25: each step of the series that compiled, as its mark on the in-situ overlay says it (report/chart_text.py)
    */
   compileSteps?: {
