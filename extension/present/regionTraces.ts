@@ -1,6 +1,6 @@
 // A script report's traces and their pane labels: the host opens them as a timeline's panes (node/timelineSource.ts),
 // and a pane's label finds its kernels again (kernelLinks.ts).
-import { regionLabel, scriptModeText } from './regionDigest.ts';
+import { regionLabel } from './regionDigest.ts';
 import type { Region, Report, RegionMeasurement } from '../shared/report.ts';
 
 /**
@@ -37,7 +37,7 @@ export function regionTraces(report: Report): RegionTrace[] {
         }
       }
       // the runner's (schema 1.33); a report before it: the mode by its name
-      const mode = m.mode === 'as-written' ? scriptModeText(region) : (m.modeText ?? `mode ${m.mode}`);
+      const mode = m.mode === 'as-written' ? (region.modeText ?? 'as written') : (m.modeText ?? `mode ${m.mode}`);
       out.push({
         label: `${regionLabel(region)}, ${mode}${inputs(m)}`,
         trace: m.trace!,

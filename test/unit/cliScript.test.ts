@@ -73,11 +73,11 @@ test('profile --script prints one block per region with real numbers, no placeho
   assert.doesNotMatch(out, /eager: /, 'no target-style eager row');
   assert.match(
     out,
-    /^ {2}TinyTransformer — train_small\.py:3 \(torch\.compile\(module\), mode='default'\): 12 calls, 2 graphs, 1 recompile, 1\.96 s compiling in the script's own calls$/m,
+    /^ {2}TinyTransformer — train_small\.py:3 \(torch\.compile\(module\), torch\.compile's defaults\): 12 calls, 2 graphs, 1 recompile, 1\.96 s compiling in the script's own calls$/m,
   );
   assert.match(
     out,
-    /^ {4}replay: mode='default' \(as written\) on the most frequent inputs float32\[8, 256, 64\]; inference \(6 calls\): too noisy to say, 2\.64× per call replayed .*, 2\.35 ms\/call vs eager 6\.2 ms in the same rounds, kernels\/call 5 → 5$/m,
+    /^ {4}replay: torch\.compile's defaults \(as written\) on the most frequent inputs float32\[8, 256, 64\]; inference \(6 calls\): too noisy to say, 2\.64× per call replayed .*, 2\.35 ms\/call vs eager 6\.2 ms in the same rounds, kernels\/call 5 → 5$/m,
   );
   // each region's answer first, then its sentence as the runner wrote it (why there is no number where there is none)
   assert.match(

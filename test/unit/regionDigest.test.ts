@@ -378,6 +378,15 @@ test("a replay's CLI line is the runner's (schema 1.28), and a report before it 
   assert.ok(said >= 4, `${said} replay lines`);
 });
 
+test("a region's mode is the runner's words for its torch.compile call; a report before schema 1.33 says none, not 'mode default' (6C Y2)", async () => {
+  const r0 = await region(TRAIN_SMALL, 'r0'); // torch.compile(module): no argument given
+  assert.match(formatRegion(digestRegion(r0))[0]!, /\(torch\.compile\(module\), torch\.compile's defaults\): /);
+  const { modeText: _said, ...before } = r0;
+  const line = formatRegion(digestRegion(before))[0]!;
+  assert.match(line, /\(torch\.compile\(module\)\): 12 calls/);
+  assert.doesNotMatch(line, /mode/);
+});
+
 test("the CLI's header is the runner's (schema 1.29: 'fused.py on cpu (…): ok'), and a report before it gets the same words from its fields", () => {
   let said = 0;
   for (const { name, report } of FIXTURE_REPORTS) {
