@@ -98,8 +98,10 @@ def test_recompiles_one_call_set_off_are_said_as_that_one_event_by_rank() -> Non
     other = [recompiles[0], {**recompiles[1], "trigger": "call 5 of DistributedDataParallel with float32[4, 64]; grad"}]
     assert sentences.recompiles_text(other, " on rank 1") == "2 recompiles on rank 1"  # two calls: two events
     # the region's facts (schema 1.32) say them once for every surface: the CLI's region line, the report panel
+    # counted as the rank table below them counts (review 6C Z4: "5 compiles made 1 graph on rank 0 (4 made none)"
+    # above rank 0's "recompiles 0")
     assert sentences.region_facts(region, 0)[1:4] == [
-        "5 compiles made 1 graph on rank 0 (4 made none)",
+        "1 graph on rank 0",
         "2 graph breaks",
         "recompiled at call 3 on rank 1: 2 frames",
     ]
@@ -113,10 +115,15 @@ def test_the_facts_count_the_compiles_their_rows_show() -> None:
     r2 = next(r for r in _recorded("train_small-cpu")["regions"] if r["id"] == "r2")
     assert len(r2["compiler"]["frames"]) == 5
     assert sentences.region_facts(r2)[1:4] == [
-        "5 compiles made 1 graph (4 made none)",
+        "5 compiles (1 graph)",
         "1 graph break",
         "3 recompiles",
     ]
+    # the facts and the compile phases' heading say a compile that made nothing alike (review 6C Z6: "1 compile made 0
+    # graphs" beside "1 compile (no graph)"), from the report's own record
+    encoder = _recorded("encoder_fastpath-h200")
+    assert sentences.region_facts(encoder["regions"][0])[1] == "1 compile (no graph)"
+    assert encoder["modes"][0]["compiler"]["phasesText"].startswith("1 compile (no graph), ")
     # where every compile made a graph the facts say the graphs alone
     fused = json.loads((FIXTURES / "reports" / "fused-cpu" / "report.json").read_text())
     region = {"callCount": 1, "calls": [], "compiler": fused["modes"][0]["compiler"]}
