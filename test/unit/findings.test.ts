@@ -21,6 +21,7 @@ const MODEL = '/ws/model.py';
 function mode(name: string, overrides: Partial<ModeResult> = {}): ModeResult {
   return {
     mode: name,
+    modeText: `mode='${name}'`, // as the runner writes it (report/mode_line.mode_code)
     status: 'ok',
     error: null,
     compileSeconds: 9.5,
@@ -186,7 +187,14 @@ test("hover adds to Problems' sentence, never says it again: the fix, then cost 
   // VS Code shows the diagnostic's message above the hover (reportA N4: the sentence was said twice)
   assert.match(
     findingHover(print!),
-    /^\*\*Compile Lens — Graph break\*\* \(modes default, reduce\\-overhead\)\n\n\*\*Fix:\*\*[^\n]*logging[\s\S]*\*\*Cost:\*\* graphs 3 · outside the graphs 0\.242 ms per call\n[\s\S]*> \*\*PyTorch's words:\*\* Unsupported builtin print/,
+    /^\*\*Compile Lens — Graph break\*\* \(mode='default', mode='reduce\\-overhead'\)\n\n\*\*Fix:\*\*[^\n]*logging[\s\S]*\*\*Cost:\*\* graphs 3 · outside the graphs 0\.242 ms per call\n[\s\S]*> \*\*PyTorch's words:\*\* Unsupported builtin print/,
+  );
+  // the modes as the panel says them, the report's modeText (review 5A G9: "(mode default)" beside "mode='default'");
+  // a report before it (schema 1.33) as it was shown
+  const older = { ...report, modes: report.modes.map(({ modeText: _, ...m }) => m) };
+  assert.match(
+    findingHover(collectFindings(older)[0]!),
+    /^\*\*Compile Lens — Graph break\*\* \(mode default, mode reduce/,
   );
   for (const finding of [print!, item!, recompile!])
     assert.ok(!findingHover(finding).includes(escapeMarkdown(findingText(finding))), findingHover(finding));

@@ -100,6 +100,11 @@ describe('scanner on real H100 traces', () => {
         (i) => model.depth[i] === 0 && model.names[model.name[i]!]!.startsWith('Torch-Compiled Region'),
       );
       assert.equal(regions.length, model.steps.length, file);
+      // numbered from 0, as the runner numbers a script's calls ("Call 0 compiled"; review 5A G2)
+      assert.deepEqual(
+        model.steps.map((s) => s.label),
+        model.steps.map((_, k) => `call ${k}`),
+      );
       regions.sort((a, b) => model.start[a]! - model.start[b]!);
       regions.forEach((i, j) => {
         const step = model.steps[j]!;
@@ -402,10 +407,10 @@ describe('compare', () => {
     assert.deepEqual(row('ATen kernels'), [1, 0]);
     assert.ok(comparison.disappearedKernels.some((k) => k.family === 'aten' && k.name.includes('launch_clamp_scalar')));
     assert.ok(comparison.newKernels.some((k) => k.name === 'triton_poi_fused_addmm_relu_0' && k.countPer === 1));
-    // per step over steps 2 to the last: step 1 carries the profiler's start-up
+    // per call over calls 1 to the last (numbered from 0): call 0 carries the profiler's start-up
     assert.deepEqual(comparison.steps, {
-      before: { first: 2, last: 3, coldStep: 1 },
-      after: { first: 2, last: 3, coldStep: 1 },
+      before: { first: 1, last: 2, coldStep: 0 },
+      after: { first: 1, last: 2, coldStep: 0 },
     });
     assert.equal(row('time inside GPU kernels only')[0], comparison.before.gpuBusyUs / 2);
     // the step's mean length leads, its time inside and outside kernels its parts (review 4C R12: a kernel-time
