@@ -7,7 +7,7 @@ import type { Region, Report, RegionMeasurement } from '../shared/report.ts';
  * A script report's traces: per measured region its eager trace (once per file) and each measurement's compiled
  * trace, compared with the eager trace of the same inputs. Labels name the region as its heading does and the mode as
  * written in torch.compile (reportB D22: "r1 TinyMLP default" read as three names): "Model, eager",
- * "Model, mode='default'".
+ * "Model, torch.compile's defaults" (a call that set nothing).
  */
 export interface RegionTrace {
   label: string;

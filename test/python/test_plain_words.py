@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from compile_lens_runner.measure import step_work
-from compile_lens_runner.report import in_situ_text, shape_text
+from compile_lens_runner.report import in_situ_text, shape_text, step_work_text
 from compile_lens_runner.script import replay
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -54,9 +54,11 @@ def test_each_sentence_says_what_happened_in_plain_words() -> None:
     over = shape_text.shape_fix_over_budget(3, 37.5, 2.5)
     assert over.endswith("(the editor's Measure the shape fix, or the command line's --shape-fix on)")
     side = {"device": "cpu", "steps": 3, "kernelsPerStep": 21.0, "profiledStepMs": 1.5, "workMsPerStep": 1.2}
-    work = step_work.compare(side, {**side, "kernelsPerStep": 2.0}, None)  # type: ignore[arg-type]
-    assert work is not None and work["text"].endswith("the rest is Python and PyTorch's own work between ops")
-    for said in (failed, before, over, work["text"]):
+    sides = step_work.compare(side, {**side, "kernelsPerStep": 2.0}, None)  # type: ignore[arg-type]
+    assert sides is not None
+    work = step_work_text.text(sides, None)
+    assert work.endswith("the rest is Python and PyTorch's own work between ops")
+    for said in (failed, before, over, work):
         assert not [word for word in JARGON if word in said], said
 
 
