@@ -1785,7 +1785,7 @@ export interface InSituSpeedup {
   [k: string]: unknown;
 }
 /**
- * schema 1.17: why, per step (measure/step_work.py)
+ * schema 1.17: why, per step (measure/step_work.py counts it, report/step_work_text.py says it)
  */
 export interface StepWork {
   eager: StepWorkSide;

@@ -132,7 +132,7 @@ describe('script regions in the report panel', () => {
     // for either, and its number in the runner's words
     assert.match(
       cells.join('\t'),
-      /^float32\[8, 256, 64\]; inference \(most frequent, 6 calls\)\tmode='default' \(as written\)\ttoo noisy to say, \d\.\d+× per call replayed [^\t]*\t\d\.\d+ ms\t\d\.\d+ ms\t\d+ → \d+$/,
+      /^float32\[8, 256, 64\]; inference \(most frequent, 6 calls\)\ttorch\.compile's defaults \(as written\)\ttoo noisy to say, \d\.\d+× per call replayed [^\t]*\t\d\.\d+ ms\t\d\.\d+ ms\t\d+ → \d+$/,
     );
     // no direction word or colour on a number the answer calls untrusted: the runner's word for it instead
     const speedup = r0Box.locator('table.region-measurements tr').nth(1).locator('td').nth(2);
@@ -188,11 +188,11 @@ describe('script regions in the report panel', () => {
     const d = await debug(page);
     assert.deepEqual(
       d.panes.map((p) => p.label),
-      ['TinyTransformer, eager', "TinyTransformer, mode='default'", 'in situ eager'],
+      ['TinyTransformer, eager', "TinyTransformer, torch.compile's defaults", 'in situ eager'],
     );
     assert.deepEqual(
       d.comparisons.map((c) => [c.before, c.after]),
-      [['TinyTransformer, eager', "TinyTransformer, mode='default'"]],
+      [['TinyTransformer, eager', "TinyTransformer, torch.compile's defaults"]],
     );
     // review 5A G2: the window's profiler steps are the script's calls after the one that opened it (the runner's
     // fromCall, its numbering from 0), said as those calls, never as "step 1" of a script that has calls
