@@ -1310,7 +1310,7 @@ export interface Region {
    */
   stoppedAfterCalls?: number | null;
   /**
-   * schema 1.32: what the script did with the region, counted, in the runner's words (report/sentences.region_facts): '6 calls', '1 graph on rank 0', '2 graph breaks', 'recompiled at call 3 on rank 1: 2 frames', '3.5 s compiling in the script's own calls'; the CLI's region line and the report panel show them as they are. Absent: older reports
+   * schema 1.32: what the script did with the region, counted, in the runner's words (report/sentences.region_facts): '6 calls', '1 graph on rank 0', '2 graph breaks', 'recompiled at call 3 on rank 1', '3.5 s compiling in the script's own calls'; the CLI's region line and the report panel show them as they are. Absent: older reports
    */
   facts?: string[];
   /**

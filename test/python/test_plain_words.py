@@ -48,7 +48,9 @@ def test_each_sentence_says_what_happened_in_plain_words() -> None:
         "sides timed the same eager code"
     )
     before = in_situ_text.no_step_reason({"code": "before-interleaving", "calls": 3, "quietCalls": 2}, {})
-    assert "switching compiling off and on" in before and "none ran with compiling off" in before
+    # what happened to the user's calls, not the mechanism (review 5C J7: "switching compiling off and on")
+    assert "running its calls alternately compiled and eager" in before and "none ran eagerly to compare with" in before
+    assert "switching" not in before and "compiling off" not in before
     over = shape_text.shape_fix_over_budget(3, 37.5, 2.5)
     assert over.endswith("(the editor's Measure the shape fix, or the command line's --shape-fix on)")
     side = {"device": "cpu", "steps": 3, "kernelsPerStep": 21.0, "profiledStepMs": 1.5, "workMsPerStep": 1.2}
@@ -86,14 +88,15 @@ def test_the_fast_path_cause_is_said_once_beside_the_verdict() -> None:
 
 def test_recompiles_one_call_set_off_are_said_as_that_one_event_by_rank() -> None:
     """ddp-ranks-cpu (torchrun, 2 ranks): rank 1's call 3 (batch 16 → 8) recompiled two frames, DDP's forward and the
-    model's; "2 recompiles on rank 1" read as two events. The region's graphs are rank 0's, and said so."""
+    model's; "2 recompiles on rank 1" read as two events, and "…: 2 frames" counted what the user cannot see (review
+    5C P12: a wrapper's frame is none of theirs). The region's graphs are rank 0's, and said so."""
     from compile_lens_runner.report import sentences
 
     region = json.loads((FIXTURES / "reports" / "ddp-ranks-cpu" / "report.json").read_text())["regions"][0]
     said = sentences.counts(region, 0)
-    assert said[0].endswith(" on rank 0") and "recompiled at call 3 on rank 1: 2 frames" in said
+    assert said[0].endswith(" on rank 0") and "recompiled at call 3 on rank 1" in said
     recompiles = region["compiler"]["recompiles"]
-    assert sentences.recompiles_text(recompiles) == "recompiled at call 3: 2 frames"
+    assert sentences.recompiles_text(recompiles) == "recompiled at call 3"
     assert sentences.recompiles_text(recompiles[:1]) == "1 recompile"
     other = [recompiles[0], {**recompiles[1], "trigger": "call 5 of DistributedDataParallel with float32[4, 64]; grad"}]
     assert sentences.recompiles_text(other, " on rank 1") == "2 recompiles on rank 1"  # two calls: two events
@@ -101,7 +104,7 @@ def test_recompiles_one_call_set_off_are_said_as_that_one_event_by_rank() -> Non
     assert sentences.region_facts(region, 0)[1:4] == [
         "5 compiles made 1 graph on rank 0 (4 made none)",
         "2 graph breaks",
-        "recompiled at call 3 on rank 1: 2 frames",
+        "recompiled at call 3 on rank 1",
     ]
 
 

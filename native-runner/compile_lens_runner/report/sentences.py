@@ -211,16 +211,17 @@ _TRIGGER_CALL = re.compile(r"^call (\d+) of ")
 
 def recompiles_text(items: list[Recompile], on: str = "") -> str:
     """ "2 recompiles"; several frames recompiled by one call (DDP's forward and the model's, set off by one new
-    batch size) said as the one event it was: "recompiled at call 3: 2 frames" (on: " on rank 1", after the call)."""
+    batch size) said as the one event it was: "recompiled at call 3" (on: " on rank 1", after the call). Not how many
+    frames: the user wrote one call, and a wrapper's frame is no frame of theirs (review 5C P12)."""
     triggers = {item.get("trigger") for item in items}
     call = _TRIGGER_CALL.match(next(iter(triggers)) or "") if len(items) > 1 and len(triggers) == 1 else None
     if call:
-        return f"recompiled at call {call[1]}{on}: {len(items)} frames"
+        return f"recompiled at call {call[1]}{on}"
     return formats.plural(len(items), "recompile") + on
 
 
 def _recompiled(region: Region, rank: int | None) -> tuple[int | None, int, list[str]]:
-    """A region's graphs, graph breaks and recompiles said ("recompiled at call 3 on rank 1: 2 frames"): in a
+    """A region's graphs, graph breaks and recompiles said ("recompiled at call 3 on rank 1"): in a
     torchrun job (rank: the rank whose region it is) its graphs are that rank's, and said so (another rank may have
     more: review 25, D7); another rank's recompiles are said with its ranks."""
     compiler = region.get("compiler")
@@ -270,7 +271,7 @@ def _compiles(region: Region, graphs: int | None, said: list[str]) -> list[str]:
 
 def region_facts(region: Region, rank: int | None = None) -> list[str]:
     """What the script did with a region, counted (schema 1.32: region.facts, the CLI's region line and the report
-    panel's): "12 calls", "1 graph on rank 0", "2 graph breaks", "recompiled at call 3 on rank 1: 2 frames", "3 calls
+    panel's): "12 calls", "1 graph on rank 0", "2 graph breaks", "recompiled at call 3 on rank 1", "3 calls
     ran eagerly", "3.5 s compiling in the script's own calls"."""
     graphs, breaks, recompiled = _recompiled(region, rank)
     out = [formats.plural(region["callCount"], "call"), *_compiles(region, graphs, _graphs(graphs, rank))]
