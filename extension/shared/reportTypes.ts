@@ -1676,11 +1676,11 @@ export interface HostShare {
 }
 export interface InSituSpeedup {
   /**
-   * median steady duration in the eager runs (pooled over pairs)
+   * eager's median steady duration (interleaved: over the run, per signature over the matched mix; separate runs: pooled over pairs)
    */
   eagerMs: number;
   /**
-   * median steady duration in the compiled runs, plus (steps) the share of recurring recompiles
+   * interleaved: eagerMs / speedup, where speedup is the pairs of blocks' middle ratio (ranges.middle_ratio), or with pooled steps or no pair compiled's median over the run; separate runs: the compiled runs' median steady duration, plus (steps) the share of recurring recompiles
    */
   compiledMs: number;
   /**
