@@ -304,7 +304,7 @@ test('a region that ran no compiled code is the first finding, at the line that 
   assert.equal(findings[0]!.fix, 'torch.backends.mha.set_fastpath_enabled(False)');
   assert.match(
     findingMessage(findings[0]!),
-    /^No compiled code ran: `aten\._transformer_encoder_layer_fwd` broke the graph/,
+    /^No compiled code ran: 'aten\._transformer_encoder_layer_fwd' broke the graph/,
   );
   assert.doesNotMatch(findingMessage(findings[0]!), /ran: No compiled/);
   // the break that stopped it, in the region's compiler findings too: one finding for one cause, the break's Quick
@@ -453,7 +453,7 @@ test('a performance hint with a user line is an information finding there; one w
   );
   assert.match(
     findingMessage(found[0]!),
-    /^PyTorch's performance hint: Inductor calls ATen's own kernel for `aten\.sort`/,
+    /^PyTorch's performance hint: Inductor calls ATen's own kernel for 'aten\.sort'/,
   );
   assert.match(findingHover(found[0]!), /PyTorch's message:\*\* Using FallbackKernel/);
 });
