@@ -78,9 +78,9 @@ def compile_name(
     torch.compile(module) calls a module through, `inner` in _dynamo/external_utils.py) by the region the user
     compiled (region_name: "Sequential at gated_service.py:22"), its code being the user's module, not that wrapper;
     another frame not in the user's files (a library's forward) by where it is, "forward (in
-    transformers/models/llama/modeling_llama.py)", "__init__ after line 105 of Python's contextlib.py", "helper (not in
-    your files)" and "__init__ after a graph break (not in your files)" where the report does not say; "an unknown
-    compile" for no id."""
+    transformers/models/llama/modeling_llama.py)", "__init__ (in Python's contextlib.py), after its graph break at line
+    105", "helper (not in your files)" and "__init__ (not in your files), after a graph break" where the report does
+    not say; "an unknown compile" for no id."""
     if not compile_id:
         return "an unknown compile"
     parts = _COMPILE_ID.match(compile_id)
@@ -107,15 +107,15 @@ def compile_name(
         wrapper = library.startswith("PyTorch's") if library else unknown and function == "inner"
         if wrapper and region and not resume:
             base = region
-        elif library:  # a resumed part's line is the library file's: said as that file's
+        elif library:  # where it is said one way, a resumed part's line after it (review 6B: "… of Python's …")
             base = (
-                f"{resume.group(1)} after line {resume.group(2)} of {library}"
+                f"{resume.group(1)} (in {library}), after its graph break at line {resume.group(2)}"
                 if resume
                 else f"{function} (in {library})"
             )
         elif unknown:  # a line of a file the report does not name would mean nothing
-            base = f"{resume.group(1)} after a graph break" if resume else function
-            base += " (not in your files)"
+            base = f"{resume.group(1) if resume else function} (not in your files)"
+            base += ", after a graph break" if resume else ""
         else:
             base = function_name(function)
     if not attempt:
