@@ -1,7 +1,7 @@
 """A script region's charts in words (schema 1.25), as the report panel's first-call chart and in-situ overlay show
 them: the steady state's tooltip and label (`steadyState.said`, `.label`), the calls the chart leaves out
 (`chartNotes`), and on the in-situ overlay each side's steady median (`inSitu.medianText`), each step that compiled
-(`inSitu.compileSteps`), each step's mark (`inSitu.stepPoints[].text`: counted, or left out and why; under torchrun
+(`inSitu.compileSteps`), its shaded steady state (`inSitu.steadyText`), each step's mark (`inSitu.stepPoints[].text`: counted, or left out and why; under torchrun
 whose step) and whose steps a torchrun job's overlay draws (`inSitu.ranksText`). Beside an in-situ number of the calls
 the region's steady state is that number's (in_situ_steady): one start and one median per region. Said from the region's calls and in-situ series with formats.py's numbers each time the report
 is written (answer.attach). A tick of an axis is a number: the panel writes it."""
@@ -115,6 +115,15 @@ def ranks_text(points: list[StepPoint]) -> str | None:
     return f"each step drawn is the slowest rank's (a synchronous job waits for it): {each}"
 
 
+def _steady_steps(start: int, eager_ms: float, compiled_ms: float) -> str:
+    """ "steady state from call 3 (the steps counted): 0.639 ms per step compiling off (eager), 0.678 ms as written
+    (compiled), medians": the overlay's shaded band's tooltip (the panel composed "steady state from call 3" itself)."""
+    return (
+        f"steady state from call {start} (the steps counted): {formats.ms(eager_ms)} per step {SIDE_WORDS['eager']}, "
+        f"{formats.ms(compiled_ms)} {SIDE_WORDS['compiled']}, medians"
+    )
+
+
 def _in_situ(s: RegionInSitu) -> None:
     step = s.get("step")
     if step:
@@ -122,6 +131,9 @@ def _in_situ(s: RegionInSitu) -> None:
             "compiled": _median("compiled", step["compiledMs"], in_situ_text.compiled_at_pairs(step)),
             "eager": _median("eager", step["eagerMs"]),
         }
+        start = s.get("steadyFromCall")
+        if start is not None:
+            s["steadyText"] = _steady_steps(start, step["eagerMs"], step["compiledMs"])
     series = s.get("series")
     if not series:
         return

@@ -15,6 +15,7 @@ from ..shapes.answer import Answer, AnswerNumber, Reason
 from ..shapes.in_situ import CompileFailure, InSituSpeedup, NoStep, RegionInSitu
 from ..shapes.region import Region
 from ..shapes.report import Report
+from . import step_work_text
 
 _COMPARED = {
     "signature": "one signature",
@@ -261,9 +262,13 @@ def attach_reason(region: Region) -> None:
 
 
 def attach(region: Region) -> None:
-    """The region's in-situ lines, from its answer (answer.attach calls this once the answer is decided)."""
+    """The region's in-situ lines, from its answer (answer.attach calls this once the answer is decided), and its step
+    work's line."""
     s = region.get("inSitu")
     if s is not None:
+        work = s.get("work")
+        if work:
+            work["text"] = step_work_text.text(work, s.get("step"))
         s["lines"] = lines(region)
 
 
