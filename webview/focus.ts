@@ -1,6 +1,7 @@
 // "Show in timeline" in the webview: a finding's places (shared/trace/timelineMarks.targetSpans) in the first pane
 // that has them (panes of the modes it was seen in first), zoomed to the first, outlined, and said in a line
 // above the panes (timelineWords.ts), the other panes showing the same code; where the traces hold none, that is said.
+import { formatUs } from '../extension/present/numbers.ts';
 import { targetSpans, type TimelineTarget } from '../extension/shared/trace/timelineMarks.ts';
 import { el } from './panels.ts';
 import type { TimelineCanvas } from './timeline.ts';
@@ -8,13 +9,13 @@ import { focusFound, focusNotFound, paneMovedToCode } from './timelineWords.ts';
 import { sameCode, sameStepTime, stepNumber } from './analysis/stepMap.ts';
 
 /** Where it was found: the pane and how many places; null when nowhere. `alignStep` puts every pane's time 0 at
- *  the start of its step of that index; `zoomTo` takes pane time; `axisTime` says a pane time as the zoomed axis does. */
+ *  the start of its step of that index; `zoomTo` takes pane time. The note's times are said as every time is
+ *  ("7.87 ms", "19.6 ms"), not in the zoomed axis's digits ("19,643 µs": review 5A G4). */
 export function showTarget(
   target: TimelineTarget,
   panes: readonly { label: string; timeline: TimelineCanvas }[],
   alignStep: (step: number) => void,
   zoomTo: (from: number, to: number) => void,
-  axisTime: (us: number) => string,
 ): { pane: number; places: number } | null {
   const rank = (p: number): number => (target.modes.some((m) => panes[p]!.label.startsWith(m)) ? 0 : 1);
   const order = panes.map((_, p) => p).sort((a, b) => rank(a) - rank(b));
@@ -36,10 +37,10 @@ export function showTarget(
     const moved = alignOthers(panes, p, first);
     zoomTo(start - pad, start + first.durUs + pad);
     note.textContent = [
-      focusFound(target.label, panes[p]!.label, axisTime(start), spans.length),
+      focusFound(target.label, panes[p]!.label, formatUs(start), spans.length),
       ...moved.map((m) =>
         paneMovedToCode(
-          { pane: panes[m.pane]!.label, name: m.name, at: axisTime(m.atUs), intoStep: axisTime(m.intoStepUs) },
+          { pane: panes[m.pane]!.label, name: m.name, at: formatUs(m.atUs), intoStep: formatUs(m.intoStepUs) },
           panes[p]!.label,
           m.step,
         ),

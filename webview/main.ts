@@ -15,6 +15,7 @@ import { renderCompilePhases } from './compilePhases.ts';
 import { showTarget } from './focus.ts';
 import { renderKernelSource } from './kernelDetails.ts';
 import { paneBreaks, paneFrames, paneKernels } from '../extension/present/kernelLinks.ts';
+import { paneFromCall } from '../extension/present/regionTraces.ts';
 import {
   isPartial,
   receiveRows,
@@ -43,6 +44,7 @@ import { exposeDebugView } from './debugView.ts';
 import { state } from './viewState.ts';
 import { comparisonPending, matchingSlices, paneStepsNote, paneTitle, readingTraces } from './timelineWords.ts';
 import { stepsOverlapped } from './analysis/stepMap.ts';
+import { stepsAsCalls } from './analysis/sliceNames.ts';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -223,7 +225,8 @@ function load(message: Opening): void {
     view: rankView,
   } = rankPanesShown(
     sent,
-    sent.map((pane) => reviveModel(pane.trace)),
+    // an in-situ window's steps are the script's calls, said as the runner numbers them
+    sent.map((pane) => stepsAsCalls(reviveModel(pane.trace), paneFromCall(state.report, pane.label))),
     partial,
     state.showAllRanks,
   );
@@ -245,6 +248,7 @@ function load(message: Opening): void {
     pane.timeline.frames = paneFrames(state.report, pane.label);
     pane.timeline.kernels = state.report ? (paneKernels(state.report, pane.label)?.kernels ?? null) : null;
     pane.timeline.breaks = paneBreaks(state.report, pane.label);
+    pane.timeline.fromCall = paneFromCall(state.report, pane.label);
   }
   state.ranks = rankView;
   // a preview has none: the full trace brings them
@@ -492,7 +496,8 @@ function revealSlice(pane: number, slice: number, details: HTMLElement): void {
     input.zoomTo((start + end) / 2 - half, (start + end) / 2 + half);
   }
   selectSlice(pane, slice, details);
-  timeline.canvas.scrollIntoView({ block: 'nearest' });
+  // the pane with its title, not the canvas alone: its title would sit under the sticky toolbar (review 5C L5)
+  (timeline.canvas.closest('.pane') ?? timeline.canvas).scrollIntoView({ block: 'nearest' });
 }
 
 /** A pane time as the panes' axis says it now. */
@@ -511,7 +516,6 @@ function applyFocus(target: TimelineTarget): void {
       alignPanes();
     },
     (from, to) => input.zoomTo(from, to),
-    onAxis,
   );
   scheduleDraw();
 }

@@ -52,20 +52,41 @@ export function regionTraces(report: Report): RegionTrace[] {
 
 /**
  * The observed run's profiled windows of the script's own steps (schema 1.17 `inSitu.windows`), one per side that
- * recorded a trace: "in situ eager", "in situ compiled", the compiled one compared with the eager one.
+ * recorded a trace: "in situ eager", "in situ compiled", the compiled one compared with the eager one. `fromCall`:
+ * the script's call that opened the window (the runner's, from 0; null: not said).
  */
-export function inSituTraces(
-  report: Report,
-): { label: string; trace: string; compareWith: string | null; side: 'eager' | 'compiled' }[] {
+export function inSituTraces(report: Report): {
+  label: string;
+  trace: string;
+  compareWith: string | null;
+  side: 'eager' | 'compiled';
+  fromCall: number | null;
+}[] {
   const windows = report.inSitu?.windows ?? {};
   const eager = windows['eager']?.trace
-    ? { label: 'in situ eager', trace: windows['eager'].trace, side: 'eager' as const }
+    ? {
+        label: 'in situ eager',
+        trace: windows['eager'].trace,
+        side: 'eager' as const,
+        fromCall: windows['eager'].fromCall ?? null,
+      }
     : null;
   const compiled = windows['compiled']?.trace
-    ? { label: 'in situ compiled', trace: windows['compiled'].trace, side: 'compiled' as const }
+    ? {
+        label: 'in situ compiled',
+        trace: windows['compiled'].trace,
+        side: 'compiled' as const,
+        fromCall: windows['compiled'].fromCall ?? null,
+      }
     : null;
   return [
     ...(eager ? [{ ...eager, compareWith: null }] : []),
     ...(compiled ? [{ ...compiled, compareWith: eager?.label ?? null }] : []),
   ];
+}
+
+/** The script's call that opened the in-situ window a pane shows (its steps are the script's next calls), or null
+ *  where the pane is no in-situ window's. */
+export function paneFromCall(report: Report | null, paneLabel: string): number | null {
+  return report ? (inSituTraces(report).find((t) => t.label === paneLabel)?.fromCall ?? null) : null;
 }

@@ -237,7 +237,7 @@ def test_a_two_call_warmup_script_says_one_thing_about_its_calls(tmp_path: Path)
     assert (
         situ["step"] is None
         and situ["regionSeconds"] is None
-        and "before Compile Lens began switching compiling off and on" in situ["reason"]
+        and "before Compile Lens began running its calls alternately compiled and eager" in situ["reason"]
     )
     assert [c["side"] for c in region["calls"]] == ["compiled", "compiled"]
     assert region["recommendation"]["verdict"] == "none"

@@ -48,7 +48,9 @@ def test_each_sentence_says_what_happened_in_plain_words() -> None:
         "sides timed the same eager code"
     )
     before = in_situ_text.no_step_reason({"code": "before-interleaving", "calls": 3, "quietCalls": 2}, {})
-    assert "switching compiling off and on" in before and "none ran with compiling off" in before
+    # what happened to the user's calls, not the mechanism (review 5C J7: "switching compiling off and on")
+    assert "running its calls alternately compiled and eager" in before and "none ran eagerly to compare with" in before
+    assert "switching" not in before and "compiling off" not in before
     over = shape_text.shape_fix_over_budget(3, 37.5, 2.5)
     assert over.endswith("(the editor's Measure the shape fix, or the command line's --shape-fix on)")
     side = {"device": "cpu", "steps": 3, "kernelsPerStep": 21.0, "profiledStepMs": 1.5, "workMsPerStep": 1.2}

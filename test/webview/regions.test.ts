@@ -11,6 +11,7 @@ import type { Report } from '../../extension/shared/report.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { BEFORE_EDIT } from '../../extension/present/findings.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
+import type { FrameLayout } from '../../webview/frameLayout.ts';
 import { debug, errorsOf, giveBackBrowser, takeBrowser, openWebview, post, postTimeline, record } from './harness.ts';
 
 const ROOT = join(__dirname, '..', '..');
@@ -190,6 +191,23 @@ describe('script regions in the report panel', () => {
       d.comparisons.map((c) => [c.before, c.after]),
       [['TinyTransformer, eager', "TinyTransformer, mode='default'"]],
     );
+    // review 5A G2: the window's profiler steps are the script's calls after the one that opened it (the runner's
+    // fromCall, its numbering from 0), said as those calls, never as "step 1" of a script that has calls
+    const window = recorded.inSitu!.windows!['eager']!;
+    const calls = [1, 2, 3].map((n) => `call ${window.fromCall! + n}`);
+    const situ = page.locator('.pane').nth(2);
+    assert.match(await situ.locator('.pane-label').innerText(), /^in situ eager — [\d,]+ events, 3 calls$/);
+    assert.match(
+      await situ.locator('.pane-note').innerText(),
+      new RegExp(`^${calls[0]} in view \\(of calls ${window.fromCall! + 1}–${window.fromCall! + 3}\\) · `),
+    );
+    const situTexts = await page.evaluate(() =>
+      (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts[2]!.texts.map(
+        (t) => t.text,
+      ),
+    );
+    assert.ok(situTexts.includes(calls[0]!), situTexts.join(' | '));
+    assert.ok(!situTexts.some((t) => /\bsteps? \d/.test(t)), situTexts.join(' | '));
 
     // the compile rows name their region: TinyTransformer's and Counter's "forward" told apart
     const rows = await page.locator('.compile-phases .phase-row:not(.phase-axis) .phase-label').allInnerTexts();

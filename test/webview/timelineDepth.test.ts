@@ -15,6 +15,7 @@ import { LABEL_WIDTH } from '../../webview/timelineText.ts';
 import { namesSaid } from '../../webview/analysis/sliceNames.ts';
 import { sliceWindow, viewWindow } from '../../extension/shared/trace/window.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
+import { formatUs } from '../../extension/present/numbers.ts';
 import {
   debug,
   errorsOf,
@@ -34,6 +35,12 @@ const fixture = (name: string): string => join(fixtures, 'traces', name);
 /** A trace's name as the timeline says it, opened without its report (the profiler's span is 'profiling'). */
 const said = (model: TraceModel, name: string): string =>
   namesSaid(model, null, null).get(model.names.indexOf(name))?.text ?? name;
+/** A time as formatUs says it ("7.87 ms", "412 µs") back in µs. */
+const usOf = (text: string): number => {
+  const [, value, unit] = /^([\d.]+) (µs|ms|s)$/.exec(text) ?? [];
+  assert.ok(value && unit, `"${text}" is a number and a unit`);
+  return Number(value) * { µs: 1, ms: 1e3, s: 1e6 }[unit as 'µs' | 'ms' | 's'];
+};
 let browser: Browser;
 before(async () => {
   browser = await takeBrowser();
@@ -130,7 +137,7 @@ describe('timeline depth', () => {
     await page.locator('.range-pair').waitFor();
     const toolbar = await page.locator('.toolbar').evaluate((bar) => bar.getBoundingClientRect().height);
     assert.ok(toolbar > 56, `the toolbar wraps: ${toolbar} px`);
-    for (const target of ['.range-summary', '.range-pair', '.pane:nth-child(2) canvas']) {
+    for (const target of ['.range-summary', '.range-pair', '.pane:nth-child(2)']) {
       const [top, toolbarBottom] = await page.locator(target).evaluate(async (e) => {
         window.scrollTo(0, document.documentElement.scrollHeight);
         e.scrollIntoView({ block: 'start' });
@@ -139,6 +146,50 @@ describe('timeline depth', () => {
       });
       assert.ok(top >= toolbarBottom - 0.5, `${target} at ${top} px, under the toolbar (to ${toolbarBottom} px)`);
     }
+    // a slice revealed from the range's table (its row, Enter) from the page's foot: its pane's title in view below
+    // the toolbar, and its axis below the title (review 5C L5: the title and ticks were under the toolbar)
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.locator('.range-summary .range-kernels tbody tr').first().press('Enter');
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const titleSeen = (pane: number): Promise<{ title: DOMRect; canvas: DOMRect; toolbar: DOMRect; shown: boolean }> =>
+      page
+        .locator('.pane')
+        .nth(pane)
+        .evaluate((box) => {
+          const title = box.querySelector('.pane-label')!.getBoundingClientRect();
+          const hit = document.elementFromPoint(title.left + 4, title.top + title.height / 2);
+          return {
+            title: title.toJSON() as DOMRect,
+            canvas: box.querySelector('canvas')!.getBoundingClientRect().toJSON() as DOMRect,
+            toolbar: document.querySelector('.toolbar')!.getBoundingClientRect().toJSON() as DOMRect,
+            shown: hit?.closest('.pane-label') === box.querySelector('.pane-label'),
+          };
+        });
+    const revealed = await titleSeen(0);
+    assert.ok(
+      revealed.shown &&
+        revealed.title.top >= revealed.toolbar.bottom - 0.5 &&
+        revealed.canvas.top >= revealed.title.bottom,
+      `revealed: ${JSON.stringify(revealed)}`,
+    );
+    // a pane scrolled by hand part under the toolbar keeps its title in view just below it
+    await page
+      .locator('.pane')
+      .nth(1)
+      .evaluate(async (box) => {
+        const toolbar = document.querySelector('.toolbar')!.getBoundingClientRect();
+        window.scrollBy(0, box.getBoundingClientRect().top - toolbar.bottom + 40);
+        await new Promise((r) => requestAnimationFrame(r));
+      });
+    const scrolled = await titleSeen(1);
+    assert.ok(
+      scrolled.canvas.top < scrolled.toolbar.bottom + scrolled.title.height,
+      'the pane is part under the toolbar',
+    );
+    assert.ok(
+      scrolled.shown && Math.abs(scrolled.title.top - scrolled.toolbar.bottom) < 8,
+      `scrolled: ${JSON.stringify(scrolled)}`,
+    );
     await page.close();
   });
 
@@ -365,7 +416,8 @@ describe('timeline depth', () => {
     // the view is around the break: narrower than the step it is in
     const step = model.steps[0]!;
     assert.ok(d.domain[1] - d.domain[0] < (step.end - step.start) / 2, `zoomed in: ${d.domain.join(' to ')}`);
-    // the note says its time in the unit of the axis under it (one unit per screen: not "7.87 ms" over "7,800 µs")
+    // the note says its time as every time is said (three significant digits, the unit that fits: "7.87 ms"), not
+    // in the zoomed axis's digits ("7,869 µs": review 5A G4), and into the step the axis starts at, never negative
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const ticks = await page.evaluate(() =>
       (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts[0]!.texts.filter(
@@ -375,11 +427,9 @@ describe('timeline depth', () => {
     const unit = (text: string): string | undefined => / (µs|ms|s)\b/.exec(text)?.[1];
     const at = / in default at (\S+ \S+?)[ .]/.exec(await page.locator('.focus-note').innerText())![1]!;
     assert.ok(ticks.length > 1, `ticks drawn: ${ticks.join(', ')}`);
-    assert.doesNotMatch(at, /[−-]/, `"at ${at}" reads against the axis`);
-    assert.ok(
-      ticks.every((t) => unit(t) === unit(at)),
-      `"at ${at}" over ticks ${ticks.join(', ')}`,
-    );
+    const atUs = usOf(at);
+    assert.equal(formatUs(atUs), at, `"at ${at}" as formatUs says a time`);
+    assert.ok(atUs > d.domain[0] && atUs < d.domain[1], `"at ${at}" in the view ${d.domain.join(' to ')}`);
     // and a range dragged there, its heading's times as the axis says them
     await dragRange(page, 0, 0.4, 0.7);
     const title = await page.locator('.range-summary h3').innerText();
@@ -527,8 +577,13 @@ describe('timeline depth', () => {
     // its axis reads default's time, and the note says so: the code's time on that axis, then on eager's own step
     assert.match(
       await page.locator('.focus-note').innerText(),
-      /\. eager is shown at the same code, its axis reading default's time: its aten::(item|_local_scalar_dense) at [\d,.]+ (µs|ms), [\d,.]+ (µs|ms) into eager's own step 1\.$/,
+      /\. eager is shown at the same code, its axis reading default's time: its aten::(item|_local_scalar_dense) at [\d.]+ (µs|ms), [\d.]+ (µs|ms) into eager's own step 1\.$/,
     );
+    // both times as formatUs says them ("19.6 ms", not "19,643 µs": review 5A G4)
+    const [, itemAt, intoStep] = / at (\S+ \S+), (\S+ \S+) into eager's/.exec(
+      await page.locator('.focus-note').innerText(),
+    )!;
+    for (const time of [itemAt!, intoStep!]) assert.equal(formatUs(usOf(time)), time);
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     // at 7.9 ms into eager's 39 ms step 1 runs a conv2d; the break's .item() runs later in that step: in view
     const width = (await page.locator('canvas').nth(0).boundingBox())!.width;

@@ -361,7 +361,8 @@ export function findSteps(c: StepColumns): Pick<TraceModel, 'steps' | 'stepSourc
       end = Math.max(end, c.start[i]! + c.dur[i]!);
       lastLaunch = Math.max(lastLaunch, launch >= 0 ? c.start[launch]! : c.start[i]!);
     }
-    steps.push({ start, end, label: `call ${first / period + 1}` });
+    // numbered from 0, as the runner numbers a script's calls ("Call 0 compiled")
+    steps.push({ start, end, label: `call ${first / period}` });
     launched.push({ first: start, last: lastLaunch });
   }
   release(byStart);

@@ -86,10 +86,11 @@ def no_step_reason(no_step: NoStep, dropped: dict[str, int]) -> str:
         return f"no call of it ran compiled code{why}: every call ran eagerly, so there is nothing compiled to compare"
     if code == "before-interleaving":
         calls, quiet = no_step.get("calls", 0), no_step.get("quietCalls", 0)
+        # what the user sees happen to their calls, not the mechanism (review 5C J7: "switching compiling off and on")
         return (
-            f"the script's {formats.plural(calls, 'call')} of it all came before Compile Lens began switching compiling "
-            f"off and on between its calls (it waits for {formats.plural(quiet, 'call')} in a row that compile "
-            "nothing): none ran with compiling off to compare with"
+            f"the script's {formats.plural(calls, 'call')} of it all came before Compile Lens began running its calls "
+            f"alternately compiled and eager (it starts once {formats.plural(quiet, 'call')} in a row compile "
+            "nothing): none ran eagerly to compare with"
         )
     if code == "no-steady-side":
         return f"no steady {no_step.get('side', 'eager')} step: {left_out(dropped) or 'none was recorded'}"
