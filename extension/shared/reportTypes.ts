@@ -1577,6 +1577,10 @@ export interface RegionInSitu {
     eager: string;
   };
   /**
+   * a step speedup with its steadyFromCall: the in-situ overlay's shaded steady state in the runner's words, its start and each side's median (report/chart_text.py). Absent: no step speedup, or a report before it
+   */
+  steadyText?: string;
+  /**
    * schema 1.25: each step of the series that compiled, as its mark on the in-situ overlay says it (report/chart_text.py)
    */
   compileSteps?: {
@@ -1672,11 +1676,11 @@ export interface HostShare {
 }
 export interface InSituSpeedup {
   /**
-   * median steady duration in the eager runs (pooled over pairs)
+   * eager's median steady duration (interleaved: over the run, per signature over the matched mix; separate runs: pooled over pairs)
    */
   eagerMs: number;
   /**
-   * median steady duration in the compiled runs, plus (steps) the share of recurring recompiles
+   * interleaved: eagerMs / speedup, where speedup is the pairs of blocks' middle ratio (ranges.middle_ratio), or with pooled steps or no pair compiled's median over the run; separate runs: the compiled runs' median steady duration, plus (steps) the share of recurring recompiles
    */
   compiledMs: number;
   /**
@@ -1781,7 +1785,7 @@ export interface InSituSpeedup {
   [k: string]: unknown;
 }
 /**
- * schema 1.17: why, per step (measure/step_work.py)
+ * schema 1.17: why, per step (measure/step_work.py counts it, report/step_work_text.py says it)
  */
 export interface StepWork {
   eager: StepWorkSide;

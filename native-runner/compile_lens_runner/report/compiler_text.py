@@ -111,6 +111,15 @@ def compile_time(compiler: CompilerInsight) -> str | None:
     return formats.seconds(total) + (f" ({', '.join(shares)})" if shares else "")
 
 
+def compiles_made(compiles: int, graphs: int | None) -> str:
+    """ "5 compiles (1 graph)", "1 compile (no graph)": compiles, and beside them the graphs where some made none
+    (review 5A G3: "1 compile, 783 ms" beside "made no graph"); the compile phases' heading and a region's facts say it
+    alike (review 6C Z6: "1 compile made 0 graphs" beside "1 compile (no graph)")."""
+    if graphs is None or graphs >= compiles:
+        return formats.plural(compiles, "compile")
+    return f"{formats.plural(compiles, 'compile')} ({'no graph' if graphs == 0 else formats.plural(graphs, 'graph')})"
+
+
 def phases_text(compiler: CompilerInsight) -> str | None:
     """The compile phases' heading: "2 compiles, 239 ms, 1 cache hit", its total the compile total every other
     sentence says (compileSeconds.total: the region's facts, a rank's "compiling", compileTimeText), which its rows (one
@@ -124,17 +133,11 @@ def phases_text(compiler: CompilerInsight) -> str | None:
         p["durMs"] for p in phases if p["depth"] == 0 and not p.get("cache")
     ) / 1000
     hits = sum(1 for p in phases if p.get("cacheHit"))
-    # compiles that made no graph said beside the count (review 5A G3: "1 compile, 783 ms" beside "made no graph"), and
     # a cold cache beside a long total (review 5C X6: fused's 64.3 s with no word on why)
     graphs = compiler.get("graphCount")
-    made = (
-        f" ({'no graph' if graphs == 0 else formats.plural(graphs, 'graph')})"
-        if graphs is not None and graphs < compiles
-        else ""
-    )
     return ", ".join(
         [
-            formats.plural(compiles, "compile") + made,
+            compiles_made(compiles, graphs),
             formats.seconds(total) + (mode_line.cold_cache(compiler) if graphs else ""),
             *([formats.plural(hits, "cache hit")] if hits else []),
         ]

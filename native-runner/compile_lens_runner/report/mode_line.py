@@ -168,25 +168,29 @@ def mode_code(mode: str) -> str:
     return f"mode='{mode}'"
 
 
+# what a torch.compile call that sets nothing compiles with (review 6C Y2: a bare torch.compile(MLP()) was said as
+# "mode='default'", an argument it never wrote)
+DEFAULTS = "torch.compile's defaults"
+
+
 def script_mode(region: Region) -> str:
-    """The mode the script asked for in its torch.compile call, as written there: "mode='default'",
-    "mode='max-autotune', backend='eager'"."""
+    """What the script's torch.compile call set, as it is written there: "backend='eager', dynamic=True",
+    "mode='max-autotune'"; a call that set nothing that changes what compiles (or only torch.compile's own defaults,
+    which the region's options cannot tell apart from nothing), "torch.compile's defaults"."""
     options = region.get("options") or {}
     mode, backend = options.get("mode"), options.get("backend")
-    said = [mode_code(mode if isinstance(mode, str) else "default")]
+    said = [mode_code(mode)] if isinstance(mode, str) and mode != "default" else []
     if isinstance(backend, str) and backend != "inductor":
         said.append(f"backend='{backend}'")
-    # what else the call set that changes what compiles: dynamic=True/False, fullgraph=True (review 5C Y2: a
-    # dynamic=True call said as "mode='default'" on the screen that checks the dynamic Quick Fix)
     if isinstance(options.get("dynamic"), bool):
         said.append(f"dynamic={options['dynamic']}")
     if options.get("fullgraph") is True:
         said.append("fullgraph=True")
-    return ", ".join(said)
+    return ", ".join(said) or DEFAULTS
 
 
 def replay_mode(region: Region, m: RegionMeasurement) -> str:
-    """ "mode='default', backend='eager' (as written)": the script's own call; "mode='max-autotune'": a what-if."""
+    """ "backend='eager' (as written)": the script's own call; "mode='max-autotune'": a what-if."""
     return f"{script_mode(region)} (as written)" if m["mode"] == "as-written" else mode_code(m["mode"])
 
 
