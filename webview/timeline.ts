@@ -209,6 +209,8 @@ export class TimelineCanvas extends TimelineNames {
       let runBucket = -1;
       let runX0 = 0;
       let runX1 = 0;
+      /** the run is a labelled slice: drawn as its own bar */
+      let runLabelled = false;
       const flush = (): void => {
         if (runBucket >= 0) {
           this.pushRect(runBucket, runX0, row.y, runX1 - runX0);
@@ -234,9 +236,14 @@ export class TimelineCanvas extends TimelineNames {
               hi = lo + step;
             }
             next = lowerBoundStart(model, lo + 1, Math.min(hi, rowEnd), pixelEnd);
+            // a wide slice begun in this pixel (only the last one can be: slices of a row do not overlap) is drawn
+            // and labelled on its own, not swallowed (review 6A H4)
+            if (next - 1 > i && toX(start[next - 1]! + dur[next - 1]!) - toX(start[next - 1]!) >= MERGE_PX) next--;
           }
           x1 = Math.max(Math.floor(x0) + 1, Math.min(width, toX(start[next - 1]! + dur[next - 1]!)));
-        } else if (x1 - x0 >= MIN_LABEL_PX && model.kind[i] !== SliceKind.Step) {
+        }
+        const labelled = next === i + 1 && x1 - x0 >= MIN_LABEL_PX;
+        if (labelled && model.kind[i] !== SliceKind.Step) {
           // (a profiler step's slice is the step the axis's ruler names: said once, there)
           if (row.folded) foldedLabels.push({ i, x0, x1 });
           else labels.push(i);
@@ -246,12 +253,16 @@ export class TimelineCanvas extends TimelineNames {
           (this.communication[model.name[i]!] ? COMMUNICATION_BUCKET : model.kind[i]!) +
           (this.searching && !this.nameMatches[model.name[i]!] ? DIM_OFFSET : 0);
         const left = next > i + 1 ? Math.floor(x0) : x0;
-        if (bucket === runBucket && left <= runX1 + GAP_PX) runX1 = Math.max(runX1, x1);
+        if (bucket === runBucket && left <= runX1 + GAP_PX && !labelled && !runLabelled) runX1 = Math.max(runX1, x1);
         else {
+          // a labelled slice is a bar of its own, 1 px clear of the one before it in its colour: "aten::linear" and
+          // "aten::gelu" side by side read as one slice when merged (review 6A H1)
+          if (bucket === runBucket && left <= runX1 + GAP_PX) runX1 = Math.max(runX0 + 1, Math.min(runX1, left - 1));
           flush();
           runBucket = bucket;
           runX0 = left;
           runX1 = x1;
+          runLabelled = labelled;
         }
         i = next;
       }
