@@ -1,13 +1,13 @@
 // A script report's traces and their pane labels: the host opens them as a timeline's panes (node/timelineSource.ts),
 // and a pane's label finds its kernels again (kernelLinks.ts).
-import { regionLabel, scriptModeText } from './regionDigest.ts';
+import { regionLabel } from './regionDigest.ts';
 import type { Region, Report, RegionMeasurement } from '../shared/report.ts';
 
 /**
  * A script report's traces: per measured region its eager trace (once per file) and each measurement's compiled
  * trace, compared with the eager trace of the same inputs. Labels name the region as its heading does and the mode as
  * written in torch.compile (reportB D22: "r1 TinyMLP default" read as three names): "Model, eager",
- * "Model, mode='default'".
+ * "Model, torch.compile's defaults" (a call that set nothing).
  */
 export interface RegionTrace {
   label: string;
@@ -37,7 +37,7 @@ export function regionTraces(report: Report): RegionTrace[] {
         }
       }
       // the runner's (schema 1.33); a report before it: the mode by its name
-      const mode = m.mode === 'as-written' ? scriptModeText(region) : (m.modeText ?? `mode ${m.mode}`);
+      const mode = m.mode === 'as-written' ? (region.modeText ?? 'as written') : (m.modeText ?? `mode ${m.mode}`);
       out.push({
         label: `${regionLabel(region)}, ${mode}${inputs(m)}`,
         trace: m.trace!,

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from compile_lens_runner.measure import step_work
-from compile_lens_runner.report import in_situ_text, shape_text
+from compile_lens_runner.report import in_situ_text, shape_text, step_work_text
 from compile_lens_runner.script import replay
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -54,9 +54,11 @@ def test_each_sentence_says_what_happened_in_plain_words() -> None:
     over = shape_text.shape_fix_over_budget(3, 37.5, 2.5)
     assert over.endswith("(the editor's Measure the shape fix, or the command line's --shape-fix on)")
     side = {"device": "cpu", "steps": 3, "kernelsPerStep": 21.0, "profiledStepMs": 1.5, "workMsPerStep": 1.2}
-    work = step_work.compare(side, {**side, "kernelsPerStep": 2.0}, None)  # type: ignore[arg-type]
-    assert work is not None and work["text"].endswith("the rest is Python and PyTorch's own work between ops")
-    for said in (failed, before, over, work["text"]):
+    sides = step_work.compare(side, {**side, "kernelsPerStep": 2.0}, None)  # type: ignore[arg-type]
+    assert sides is not None
+    work = step_work_text.text(sides, None)
+    assert work.endswith("the rest is Python and PyTorch's own work between ops")
+    for said in (failed, before, over, work):
         assert not [word for word in JARGON if word in said], said
 
 
@@ -101,9 +103,11 @@ def test_recompiles_one_call_set_off_are_said_as_that_one_event_by_rank() -> Non
     other = [recompiles[0], {**recompiles[1], "trigger": "call 5 of DistributedDataParallel with float32[4, 64]; grad"}]
     assert sentences.recompiles_text(other, " on rank 1") == "2 recompiles on rank 1"  # two calls: two events
     # the region's facts (schema 1.32) say them once for every surface: the CLI's region line, the report panel
+    # counted as the rank table below them counts (review 6C Z4: "5 compiles made 1 graph on rank 0 (4 made none)"
+    # above rank 0's "recompiles 0")
     assert sentences.region_facts(region, 0)[1:4] == [
-        "5 compiles made 1 graph on rank 0 (4 made none)",
-        "2 graph breaks",
+        "1 graph on rank 0",
+        "3 graph breaks",  # DDP's Logger call once and its _inside_ddp_forward twice, all at the training line
         "recompiled at call 3 on rank 1",
     ]
 
@@ -116,10 +120,15 @@ def test_the_facts_count_the_compiles_their_rows_show() -> None:
     r2 = next(r for r in _recorded("train_small-cpu")["regions"] if r["id"] == "r2")
     assert len(r2["compiler"]["frames"]) == 5
     assert sentences.region_facts(r2)[1:4] == [
-        "5 compiles made 1 graph (4 made none)",
-        "1 graph break",
+        "5 compiles (1 graph)",
+        "4 graph breaks",  # the print's, in each of the 4 compiles: Problems' "Graph break ×4" (review 5C M9)
         "3 recompiles",
     ]
+    # the facts and the compile phases' heading say a compile that made nothing alike (review 6C Z6: "1 compile made 0
+    # graphs" beside "1 compile (no graph)"), from the report's own record
+    encoder = _recorded("encoder_fastpath-h200")
+    assert sentences.region_facts(encoder["regions"][0])[1] == "1 compile (no graph)"
+    assert encoder["modes"][0]["compiler"]["phasesText"].startswith("1 compile (no graph), ")
     # where every compile made a graph the facts say the graphs alone
     fused = json.loads((FIXTURES / "reports" / "fused-cpu" / "report.json").read_text())
     region = {"callCount": 1, "calls": [], "compiler": fused["modes"][0]["compiler"]}

@@ -15,7 +15,7 @@ from ..shapes.answer import Answer, AnswerNumber
 from ..shapes.compiler import CompilerInsight, Recompile
 from ..shapes.region import Region
 from ..shapes.report import ProfilerNote, Report
-from . import in_situ_text, mode_line, reason_text
+from . import compiler_text, in_situ_text, mode_line, reason_text
 
 VERDICT_WORDS = {
     "compile": "compile it",
@@ -187,7 +187,7 @@ def compiler_facts(compiler: CompilerInsight | None, compile_s: float | None) ->
     """A target mode's compiler facts for its headline: graphs, breaks, recompiles, compile time."""
     graphs = compiler.get("graphCount") if compiler else None
     breaks, recompiles = (
-        (len(compiler.get("graphBreaks") or []), len(compiler.get("recompiles") or [])) if compiler else (0, 0)
+        (mode_line.break_count(compiler), len(compiler.get("recompiles") or [])) if compiler else (0, 0)
     )
     out = [formats.plural(graphs or 0, "graph"), formats.plural(breaks, "break")]
     if recompiles:
@@ -233,7 +233,7 @@ def _recompiled(region: Region, rank: int | None) -> tuple[int | None, int, list
     said = [recompiles_text(own)] if own else []
     if elsewhere:
         said.append(recompiles_text(elsewhere, f" on {where}"))
-    return compiler.get("graphCount"), len(compiler.get("graphBreaks") or []), said
+    return compiler.get("graphCount"), mode_line.break_count(compiler), said
 
 
 def _graphs(graphs: int | None, rank: int | None) -> list[str]:
@@ -257,16 +257,17 @@ def counts(region: Region, rank: int | None = None) -> list[str]:
     return out
 
 
-def _compiles(region: Region, graphs: int | None, said: list[str]) -> list[str]:
+def _compiles(region: Region, graphs: int | None, rank: int | None) -> list[str]:
     """The graphs said beside the compiles where some compiles made none (a frame that broke before any tensor work,
     recompiled): the compile rows under the facts count compiles, so the facts say both (review 4B M6: "1 graph" above
-    five compile rows): "5 compiles made 1 graph (4 made none)"."""
+    five compile rows), as the rows' heading does: "5 compiles (1 graph)". A torchrun job's region counts as its rank
+    table does, graphs (review 6C Z4: "5 compiles made 1 graph on rank 0 (4 made none)" above rank 0's "recompiles
+    0": DDP's own frames, each compiled once, made none)."""
     compiler = region.get("compiler")
     compiles = (compiler.get("compiledFrames") or 0) if compiler else 0
-    if graphs is None or compiles <= graphs or not said:
-        return said
-    none = f" ({compiles - graphs} made none)" if graphs else ""
-    return [f"{formats.plural(compiles, 'compile')} made {said[0]}{none}"]
+    if graphs is None or compiles <= graphs or rank is not None:
+        return _graphs(graphs, rank)
+    return [compiler_text.compiles_made(compiles, graphs)]
 
 
 def region_facts(region: Region, rank: int | None = None) -> list[str]:
@@ -274,7 +275,7 @@ def region_facts(region: Region, rank: int | None = None) -> list[str]:
     panel's): "12 calls", "1 graph on rank 0", "2 graph breaks", "recompiled at call 3 on rank 1", "3 calls
     ran eagerly", "3.5 s compiling in the script's own calls"."""
     graphs, breaks, recompiled = _recompiled(region, rank)
-    out = [formats.plural(region["callCount"], "call"), *_compiles(region, graphs, _graphs(graphs, rank))]
+    out = [formats.plural(region["callCount"], "call"), *_compiles(region, graphs, rank)]
     if breaks:
         out.append(formats.plural(breaks, "graph break"))
     out += recompiled
