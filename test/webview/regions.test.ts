@@ -87,14 +87,14 @@ describe('script regions in the report panel', () => {
       r0.filter((m) => m.mark !== 'cached').map((m) => [m.call, m.mark]),
       [
         [0, 'compiled'],
-        [3, 'eager'], // in situ's compiling-off blocks: calls 3-5 and 7-10
-        [4, 'eager'],
-        [5, 'eager'],
+        [3, 'switched-off'], // in situ's compiling-off blocks: calls 3-5 and 7-10
+        [4, 'switched-off'],
+        [5, 'switched-off'],
         [6, 'recompiled'],
-        [7, 'eager'],
-        [8, 'eager'],
-        [9, 'eager'],
-        [10, 'eager'],
+        [7, 'switched-off'],
+        [8, 'switched-off'],
+        [9, 'switched-off'],
+        [10, 'switched-off'],
       ],
     );
     assert.match(
@@ -147,6 +147,13 @@ describe('script regions in the report panel', () => {
     assert.deepEqual(
       r1.filter((m) => m.mark === 'eager').map((m) => m.call),
       [8, 9],
+    );
+    // Dynamo's fallback after the recompile limit, named apart from in situ's compiling-off calls (review 6B Q)
+    assert.deepEqual(
+      await page
+        .locator('section.region[data-region="r1"] .region-chart:has(svg.first-calls) .legend-entry')
+        .allInnerTexts(),
+      ['compiled', 'recompiled', 'Dynamo fell back: ran eagerly'],
     );
     assert.match(
       r1[8]!.title,
@@ -378,15 +385,24 @@ async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 describe('in situ in the report panel', () => {
-  test("the calls chart draws in situ's compiling-off calls as run eagerly, never as compiled code reused", async () => {
+  test("the calls chart draws in situ's compiling-off calls as the step chart names them, never as compiled code reused nor as Dynamo's fallback", async () => {
     const calls = readReport(SERVE).regions![0]!.calls;
     const eagerSide = calls.filter((c) => c.side === 'eager').map((c) => c.index);
     assert.ok(eagerSide.length > 10, 'the recording has compiling-off blocks');
     const page = await openReport(SERVE);
     const drawn = await marks(page, 'r0');
     assert.deepEqual(
-      drawn.filter((m) => eagerSide.includes(m.call) && m.mark !== 'eager').map((m) => [m.call, m.mark]),
+      drawn.filter((m) => eagerSide.includes(m.call) !== (m.mark === 'switched-off')).map((m) => [m.call, m.mark]),
       [],
+    );
+    // one name for them on both charts (review 6B Q: "ran eagerly" here, "compiling off (eager)" on the step chart,
+    // and "ran eagerly" again where Dynamo gave up after the recompile limit)
+    const legends = (chart: string): Promise<string[]> =>
+      page.locator(`section.region[data-region="r0"] .region-chart:has(svg.${chart}) .legend-entry`).allInnerTexts();
+    assert.ok((await legends('in-situ')).includes('compiling off (eager)'), (await legends('in-situ')).join(', '));
+    assert.deepEqual(
+      (await legends('first-calls')).filter((l) => l.includes('eager')),
+      ['compiling off (eager)'],
     );
     await page.close();
   });
