@@ -273,6 +273,7 @@ def _break_explanation(graph_break: dict[str, Any]) -> None:
 _OLD_SHORT_OF_CPUS = re.compile(r"\((\d+) of (\d+) samples found fewer CPUs free than torch's (\d+) threads?")
 _LOAD_AVERAGE = re.compile(r", load average \d+\.\d+(?: to \d+\.\d+)?")
 _OLD_QUIETER = "profile when the host is quieter: other processes kept every CPU busy"
+_OLD_SLICED = "every round was time-sliced with them"
 
 
 def _host_loads(value: Any) -> None:
@@ -286,6 +287,7 @@ def _host_loads(value: Any) -> None:
             reason = _OLD_SHORT_OF_CPUS.sub(
                 lambda m: "(" + host.short_of_cpus(int(m[3]), int(m[1]), int(m[2])), load["reason"]
             )
+            reason = reason.replace(_OLD_SLICED, host.SHARED_EVERY_RUN)
             load["reason"] = _LOAD_AVERAGE.sub(lambda _: host.load_words(load.get("loadAverage")), reason)
             if load.get("fix") == _OLD_QUIETER:
                 load["fix"] = host.QUIETER

@@ -15,6 +15,7 @@ import { renderCompilePhases } from './compilePhases.ts';
 import { showTarget } from './focus.ts';
 import { renderKernelSource } from './kernelDetails.ts';
 import { paneBreaks, paneFrames, paneKernels } from '../extension/present/kernelLinks.ts';
+import { paneFromCall } from '../extension/present/regionTraces.ts';
 import {
   isPartial,
   receiveRows,
@@ -43,6 +44,7 @@ import { exposeDebugView } from './debugView.ts';
 import { state } from './viewState.ts';
 import { comparisonPending, matchingSlices, paneStepsNote, paneTitle, readingTraces } from './timelineWords.ts';
 import { stepsOverlapped } from './analysis/stepMap.ts';
+import { stepsAsCalls } from './analysis/sliceNames.ts';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -223,7 +225,8 @@ function load(message: Opening): void {
     view: rankView,
   } = rankPanesShown(
     sent,
-    sent.map((pane) => reviveModel(pane.trace)),
+    // an in-situ window's steps are the script's calls, said as the runner numbers them
+    sent.map((pane) => stepsAsCalls(reviveModel(pane.trace), paneFromCall(state.report, pane.label))),
     partial,
     state.showAllRanks,
   );
@@ -245,6 +248,7 @@ function load(message: Opening): void {
     pane.timeline.frames = paneFrames(state.report, pane.label);
     pane.timeline.kernels = state.report ? (paneKernels(state.report, pane.label)?.kernels ?? null) : null;
     pane.timeline.breaks = paneBreaks(state.report, pane.label);
+    pane.timeline.fromCall = paneFromCall(state.report, pane.label);
   }
   state.ranks = rankView;
   // a preview has none: the full trace brings them

@@ -168,7 +168,8 @@ export function renderRegions(report: Report, reveal: Reveal): HTMLElement | nul
         ? saidEl('p', 'no-compiled-code', digest.noCompiledCode, at ?? null)
         : saidEl('p', 'answer', answerSentence(region, digest), at ?? null),
     );
-    box.append(termEl('p', 'region-facts', `${digest.facts.join(' · ')} · compiled with ${digest.modeText}`));
+    const mode = digest.modeText ? [`compiled with ${digest.modeText}`] : [];
+    box.append(termEl('p', 'region-facts', [...digest.facts, ...mode].join(' · ')));
     if (digest.story) box.append(saidEl('p', 'story', digest.story, at ?? null));
     const guards = region.calls.filter((c) => c.event === 'recompiled' && c.recompileReason);
     if (guards.length) box.append(failedGuards(guards));

@@ -11,7 +11,7 @@ export const readingTraces = (count: number, more = false): string =>
 
 export const comparisonPending = 'The comparison of the traces appears when they have fully loaded.';
 
-/** What a trace's steps are called: "call" where they were found as repeated calls ("call 1"), else "step". */
+/** What a trace's steps are called: "call" where they were found as repeated calls ("call 0"), else "step". */
 const stepUnit = (steps: readonly { label: string }[]): string =>
   steps[0]?.label.startsWith('call ') ? 'call' : 'step';
 
@@ -116,7 +116,7 @@ export const phasesUnlabelled = (phases: string[]): string => `Too narrow to lab
 /** The search box's count: "12 matching slices". */
 export const matchingSlices = (count: number): string => `${count} matching slices`;
 
-/** Steps by their numbers: "step 2", "steps 2–4" ("calls 1–3" where they were found as repeated calls). */
+/** Steps by their numbers: "step 2", "steps 2–4" ("calls 0–2" where they were found as repeated calls). */
 const stepsText = (s: { first: number; last: number }, unit = 'step'): string =>
   s.first === s.last ? `${unit} ${s.first}` : `${unit}s ${s.first}–${s.last}`;
 

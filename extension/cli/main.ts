@@ -46,7 +46,7 @@ Options for profile and check:
   --timeout SECONDS          stop the run after this long
   --quick                    fewer timing rounds (tests, CI)
   --calls N                  --script: stop the script after a region's Nth call, then measure (servers, long loops)
-  --no-in-situ               --script: no in-situ measurement (the observed run switching compiling off and on)
+  --no-in-situ               --script: no in-situ measurement (the script's own calls run in blocks, alternately compiled and eager)
   --shape-fix auto|on|off    --script: measure a shape finding's fixes (mark_dynamic, dynamic=True, buckets, a warm-up
                              at the real shape), the script once more per fix (auto: the first, within 2.5x the
                              script's own time; on: every fix)

@@ -35,6 +35,9 @@ export interface Finding {
   fix: string | null;
   /** modes in which this site broke / recompiled */
   modes: string[];
+  /** those modes as the runner writes them (a mode's and a region's modeText, schema 1.33: "mode='default'"), each
+   *  once; the hover's tag. A script's own compile ("script") is none */
+  modesText: string[];
   /** graph breaks: what they cost, the runner's words (schema 1.24); before them, the fields listed */
   cost: string | null;
   /** the call that triggered a recompile, in words */
@@ -86,19 +89,26 @@ function siteOf(location: SourceLocation | null, stack: SourceLocation[]): Sourc
   return location ?? stack[stack.length - 1] ?? null;
 }
 
-type FindingOf = Omit<Finding, 'modes' | 'worldSize'>;
+type FindingOf = Omit<Finding, 'modes' | 'modesText' | 'worldSize'>;
 
-function addFinding(into: Map<string, Finding>, finding: FindingOf, mode: string, worldSize: number | null): void {
+function addFinding(
+  into: Map<string, Finding>,
+  finding: FindingOf,
+  mode: string,
+  said: string | null,
+  worldSize: number | null,
+): void {
   const key = `${finding.kind}\0${finding.file}\0${finding.cell}\0${finding.line}\0${finding.reason}`;
   const existing = into.get(key);
   if (existing) {
     if (!existing.modes.includes(mode)) existing.modes.push(mode);
+    if (said !== null && !existing.modesText.includes(said)) existing.modesText.push(said);
     if (finding.count > existing.count) Object.assign(existing, { count: finding.count, countText: finding.countText });
     if (existing.ranks && finding.ranks)
       existing.ranks = [...new Set([...existing.ranks, ...finding.ranks])].sort((a, b) => a - b);
     return;
   }
-  into.set(key, { ...finding, modes: [mode], worldSize });
+  into.set(key, { ...finding, modes: [mode], modesText: said === null ? [] : [said], worldSize });
 }
 
 /** What a mode's graph breaks cost: the runner's words (schema 1.24), else its graphs and time outside them listed. */
@@ -138,7 +148,8 @@ function graphBreakFinding(
 }
 
 function recompileFinding(item: Recompile | RecompileSite): FindingOf | null {
-  if (!item.location) return null;
+  // a torchrun job's recompile on some ranks is said once, by the divergence at the line that made the call (s28)
+  if (!item.location || ('inDivergence' in item && item.inDivergence)) return null;
   const count = typeof item.count === 'number' ? item.count : 1;
   // a recurring site reads as its pattern (self.calls == N), a single recompile as its own reason
   const reason = count > 1 && item.pattern ? item.pattern : item.reason;
@@ -184,7 +195,7 @@ function divergenceFinding(item: Divergence): FindingOf | null {
     count: 1,
     countText: null,
     ranks: item.ranks,
-    quickFixes: [],
+    quickFixes: item.quickFixes ?? [], // the recompile sites' it says (s28)
   };
 }
 
@@ -279,39 +290,47 @@ const KIND_ORDER: Record<FindingKind, number> = {
 export function collectFindings(report: Report): Finding[] {
   const found = new Map<string, Finding>();
   const worldSize = report.ranks && report.ranks.length > 0 ? report.ranks.length : null;
+  // said as the runner writes the mode (schema 1.33); a report before it: "mode default", as those reports were shown
   const sources = [
-    ...report.modes.map((mode) => ({ label: mode.mode, mode })),
+    ...report.modes.map((mode) => ({
+      label: mode.mode,
+      said: mode.mode === 'script' ? null : (mode.modeText ?? `mode ${mode.mode}`),
+      mode,
+    })),
     ...(report.regions ?? []).map((region) => ({
       label: `${region.id} ${region.name}`,
+      said: region.modeText ?? null,
       mode: { compiler: region.compiler ?? null },
     })),
   ];
   for (const region of report.regions ?? []) {
     const finding = region.noCompiledCode ? noCompiledFinding(region, region.noCompiledCode) : null;
-    if (finding) addFinding(found, finding, `${region.id} ${region.name}`, worldSize);
+    if (finding) addFinding(found, finding, `${region.id} ${region.name}`, region.modeText ?? null, worldSize);
   }
-  for (const { label, mode } of sources) {
+  for (const { label, said, mode } of sources) {
     for (const item of mode.compiler?.cudaGraphs ?? []) {
       const finding = cudaGraphFinding(item);
-      if (finding) addFinding(found, finding, label, worldSize);
+      if (finding) addFinding(found, finding, label, said, worldSize);
     }
     for (const item of mode.compiler?.perfHints ?? []) {
       const finding = perfHintFinding(item);
-      if (finding) addFinding(found, finding, label, worldSize);
+      if (finding) addFinding(found, finding, label, said, worldSize);
     }
-    for (const item of mode.compiler?.graphBreaks ?? []) {
+    // the runner lists the breaks one per line and fix (s28: breakSites, DDP's two calls at one line one site); an
+    // older report each reason at a line
+    for (const item of mode.compiler?.breakSites ?? mode.compiler?.graphBreaks ?? []) {
       const finding = graphBreakFinding(item, mode);
-      if (finding) addFinding(found, finding, label, worldSize);
+      if (finding) addFinding(found, finding, label, said, worldSize);
     }
     // schema 1.4 groups recompiles that recur at one site; older reports list each one
     for (const item of mode.compiler?.recompileSites ?? mode.compiler?.recompiles ?? []) {
       const finding = recompileFinding(item);
-      if (finding) addFinding(found, finding, label, worldSize);
+      if (finding) addFinding(found, finding, label, said, worldSize);
     }
   }
   for (const item of report.divergence ?? []) {
     const finding = divergenceFinding(item);
-    if (finding) addFinding(found, finding, 'ranks', worldSize);
+    if (finding) addFinding(found, finding, 'ranks', null, worldSize);
   }
   // a region that ran no compiled code is said first; then by place
   return withoutRestatedBreaks([...found.values()]).sort(
@@ -386,14 +405,20 @@ const beforeEdit = (finding: Finding): string => (finding.beforeEdit ? `${BEFORE
 
 export function findingMessage(finding: Finding): string {
   // the runner's sentence begins "No compiled code ran:"
-  if (finding.kind === 'no-compiled-code') return `${beforeEdit(finding)}${finding.reason}`;
+  if (finding.kind === 'no-compiled-code') return `${beforeEdit(finding)}${plainSaid(finding.reason)}`;
   const kind =
     finding.kind !== 'divergence' && finding.count > 1
       ? `${KIND_TITLE[finding.kind]} ×${finding.count}`
       : KIND_TITLE[finding.kind];
+  // the ranks beside the kind, before the sentence (a sentence's full stop then "(on ranks 1, 3)" read as a stray
+  // ". (", review 5C); a divergence's sentence names its ranks itself
   const ranks = finding.kind === 'divergence' ? null : rankText(finding);
-  return `${beforeEdit(finding)}${kind}: ${findingText(finding)}${ranks ? ` (${ranks})` : ''}`;
+  return `${beforeEdit(finding)}${kind}${ranks ? ` (${ranks})` : ''}: ${plainSaid(findingText(finding))}`;
 }
+
+/** The runner's sentence as plain text (Problems, the CLI): its `code` quoted as compilers quote code in a message,
+ *  not shown with literal backticks (review 6C Y5). */
+const plainSaid = (text: string): string => text.replace(/`([^`]+)`/g, "'$1'");
 
 /**
  * Markdown for the hover over the finding's line: what Problems does not say. VS Code shows the line's diagnostic
@@ -408,10 +433,8 @@ export function findingHover(finding: Finding): string {
     finding.kind !== 'divergence' && finding.count > 1
       ? (finding.countText ?? `${KIND_TITLE[finding.kind]} ×${finding.count}`)
       : KIND_TITLE[finding.kind];
-  // a divergence's sentence names its ranks itself; modes named as modes ("mode default": "Graph break (default)"
-  // read as a kind of break), a script's own compile ("script") as none
-  const modes = finding.modes.filter((m) => m !== 'script');
-  const modeTag = modes.length ? `${modes.length > 1 ? 'modes' : 'mode'} ${modes.join(', ')}` : null;
+  // a divergence's sentence names its ranks itself; modes as the panel says them ("mode='default'")
+  const modeTag = finding.modesText.length ? finding.modesText.join(', ') : null;
   const tags = finding.kind === 'divergence' ? [] : [modeTag, rankText(finding)].filter((t): t is string => t !== null);
   lines.push(`**Compile Lens — ${title}**${tags.length ? ` (${tags.map(esc).join(', ')})` : ''}`);
   // said in the user's terms where the runner could (PyTorch's words then close the hover, quoted), else PyTorch's

@@ -23,7 +23,8 @@ import {
 } from './numbers.ts';
 
 export interface RegionMeasurementDigest extends ModeDigest {
-  /** 'default (as written)' for the script's own compiled callable, else the what-if mode */
+  /** the runner's: "torch.compile's defaults (as written)" for the script's own compiled callable, else the what-if
+   *  mode ("mode='max-autotune'"); a report before schema 1.33: the mode's name */
   label: string;
   /** the captured inputs it was measured on */
   signature: string | null;
@@ -49,8 +50,9 @@ export interface RegionDigest {
   cell: number | null;
   /** the mode the script compiled with: its own torch.compile(mode=...), 'default' when it gave none */
   mode: string;
-  /** schema 1.33: that mode as written in torch.compile, the runner's: "mode='default'" (scriptModeText) */
-  modeText: string;
+  /** schema 1.33: what the script's torch.compile call set, the runner's: "backend='eager', dynamic=True",
+   *  "torch.compile's defaults"; null in a report before it (the surfaces then say no mode) */
+  modeText: string | null;
   calls: number;
   /** calls in which the region compiled or recompiled */
   compiles: number;
@@ -63,7 +65,7 @@ export interface RegionDigest {
   /** compile time inside the script's own calls (those that reported it) */
   compileSeconds: number | null;
   /** schema 1.32: what the script did with it, counted, in the runner's words ("6 calls", "1 graph on rank 0",
-   * "recompiled at call 3 on rank 1: 2 frames"); a report before 1.32: its counts, said here */
+   * "recompiled at call 3 on rank 1"); a report before 1.32: its counts, said here */
   facts: string[];
   steadyFromCall: number | null;
   steadyMs: number | null;
@@ -108,10 +110,6 @@ export function scriptMode(region: Region): string {
   return `${modeText}${backendText}`;
 }
 
-/** That mode as written in torch.compile, the runner's (schema 1.33's modeText: "mode='default', backend='eager'");
- *  a report before it: its names */
-export const scriptModeText = (region: Region): string => region.modeText ?? `mode ${scriptMode(region)}`;
-
 function digestMeasurement(region: Region, m: RegionMeasurement, index: number): RegionMeasurementDigest {
   const signature = m.signature ?? null;
   const digest = digestMode(m, saidOf(region.answer, index));
@@ -120,8 +118,8 @@ function digestMeasurement(region: Region, m: RegionMeasurement, index: number):
     // the script's own callable: its compile is the script's, said once in the region's facts; a what-if mode's is
     // the replay's own, on these inputs
     compileSeconds: m.mode === 'as-written' ? null : digest.compileSeconds,
-    // the runner's (schema 1.33: "mode='default' (as written)"); a report before it: the mode's name
-    label: m.modeText ?? (m.mode === 'as-written' ? `${scriptMode(region)} (as written)` : m.mode),
+    // the runner's (schema 1.33: "torch.compile's defaults (as written)"); a report before it: the mode's name
+    label: m.modeText ?? m.mode,
     signature,
     why: m.why ?? null,
     signatureCalls:
@@ -137,7 +135,7 @@ const notReplayed = (region: Region): string | null =>
 
 /** The measurement a region's headline shows: the script's own compiled callable on its most frequent inputs. */
 export function headlineMeasurement(digest: Pick<RegionDigest, 'measurements'>): RegionMeasurementDigest | null {
-  const asWritten = digest.measurements.filter((m) => m.label.endsWith('(as written)'));
+  const asWritten = digest.measurements.filter((m) => m.mode === 'as-written');
   return asWritten.find((m) => m.why === 'most-frequent') ?? asWritten[0] ?? digest.measurements[0] ?? null;
 }
 
@@ -168,7 +166,7 @@ export function digestRegion(region: Region): RegionDigest {
     line: region.location?.line ?? null,
     cell: region.location?.cell ?? null,
     mode: scriptMode(region),
-    modeText: scriptModeText(region),
+    modeText: region.modeText ?? null,
     calls: region.callCount,
     compiles: compileCalls.length,
     // the compiler's own list counts past the recorded calls' cut-off; the calls say it when there is no such list
@@ -293,7 +291,7 @@ export function formatRegion(d: RegionDigest): string[] {
   // in situ first (the script's own steps); the replay's numbers after it, labelled as what they measured
   const replay = d.inSitu ? 'replay: ' : '';
   const lines = [
-    `  ${d.label}${where} (${KIND_TEXT[d.kind]}, ${d.modeText}): ${d.facts.join(', ')}`,
+    `  ${d.label}${where} (${[KIND_TEXT[d.kind], d.modeText].filter(Boolean).join(', ')}): ${d.facts.join(', ')}`,
     `    ${d.headline}`,
   ];
   lines.push(...d.cudaGraphs.map((line) => `    ${line}`));

@@ -538,6 +538,10 @@ export interface CompilerInsight {
    */
   recompiles: Recompile[];
   recompileSites?: RecompileSite[];
+  /**
+   * s28: the graph breaks as every surface lists them (report/compiler_text.break_sites, each time the report is written): one per line and fix, its count the breaks it stands for, its explanation naming each call that broke (DDP's two bookkeeping calls at one line: one site, one fix). Absent: no break, or an older report (graphBreaks then)
+   */
+  breakSites?: GraphBreak[];
   guardCount?: number | null;
   /**
    * breakdown by phase, each phase's own share: total, dynamo, aot, inductor, codegen (from compilation_metrics), autotune (compile-log spans, part of codegen)
@@ -742,6 +746,10 @@ export interface RecompileSite {
   hint?: string | null;
   explanation?: null | Explanation;
   ranks?: RankList;
+  /**
+   * s28, a torchrun job: the ranks' divergence (report.divergence, a recompile on these ranks) says this recompile, at the line that made the call, with its Quick Fixes: one finding, not two (report/rank_text.py). Absent: said as its own finding
+   */
+  inDivergence?: boolean;
 }
 export interface CompiledFrame {
   compileId: string | null;
@@ -1310,7 +1318,7 @@ export interface Region {
    */
   stoppedAfterCalls?: number | null;
   /**
-   * schema 1.32: what the script did with the region, counted, in the runner's words (report/sentences.region_facts): '6 calls', '1 graph on rank 0', '2 graph breaks', 'recompiled at call 3 on rank 1: 2 frames', '3.5 s compiling in the script's own calls'; the CLI's region line and the report panel show them as they are. Absent: older reports
+   * schema 1.32: what the script did with the region, counted, in the runner's words (report/sentences.region_facts): '6 calls', '1 graph on rank 0', '2 graph breaks', 'recompiled at call 3 on rank 1', '3.5 s compiling in the script's own calls'; the CLI's region line and the report panel show them as they are. Absent: older reports
    */
   facts?: string[];
   /**
@@ -1668,11 +1676,11 @@ export interface HostShare {
 }
 export interface InSituSpeedup {
   /**
-   * median steady duration in the eager runs (pooled over pairs)
+   * eager's median steady duration (interleaved: over the run, per signature over the matched mix; separate runs: pooled over pairs)
    */
   eagerMs: number;
   /**
-   * median steady duration in the compiled runs, plus (steps) the share of recurring recompiles
+   * interleaved: eagerMs / speedup, where speedup is the pairs of blocks' middle ratio (ranges.middle_ratio), or with pooled steps or no pair compiled's median over the run; separate runs: the compiled runs' median steady duration, plus (steps) the share of recurring recompiles
    */
   compiledMs: number;
   /**
@@ -1777,7 +1785,7 @@ export interface InSituSpeedup {
   [k: string]: unknown;
 }
 /**
- * schema 1.17: why, per step (measure/step_work.py)
+ * schema 1.17: why, per step (measure/step_work.py counts it, report/step_work_text.py says it)
  */
 export interface StepWork {
   eager: StepWorkSide;
@@ -2308,6 +2316,10 @@ export interface Divergence {
   details?: {
     [k: string]: unknown;
   };
+  /**
+   * s28, a recompile on some ranks: the Quick Fixes of the recompile sites it says (each site then marked inDivergence, report/rank_text.py), offered at its line. Absent: none
+   */
+  quickFixes?: QuickFix[];
 }
 /**
  * a report `inspect` read from compiler logs (schema 1.14): the logs it read and what it could not use

@@ -65,8 +65,8 @@ def parser() -> argparse.ArgumentParser:
     prof.add_argument(
         "--no-in-situ",
         action="store_true",
-        help="with --script: no in-situ measurement (the observed run switching compiling off and on between "
-        "blocks of its calls); only the observed run and its replays",
+        help="with --script: no in-situ measurement (the script's own calls run in blocks, alternately compiled and eager); "
+        "only the observed run and its replays",
     )
     prof.add_argument(
         "--shape-fix",

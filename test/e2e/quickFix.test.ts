@@ -542,7 +542,7 @@ test(
       const window = frame.locator('.pane', { has: frame.locator('.pane-label', { hasText: /^in situ eager — / }) });
       await window.waitFor({ timeout: 60_000 });
       assert.equal(await frame.locator('.pane-label').count(), 1, 'no replay: the one pane');
-      assert.match(await window.locator('.pane-label').innerText(), /^in situ eager — [\d,]+ events, 2 steps$/);
+      assert.match(await window.locator('.pane-label').innerText(), /^in situ eager — [\d,]+ events, 2 calls$/);
       assert.equal(await frame.locator('p.error').count(), 0, 'the trace is read with no error');
       await window.scrollIntoViewIfNeeded();
       await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-fastpath-off-timeline.png') });

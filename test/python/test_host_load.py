@@ -53,6 +53,10 @@ def test_recorded_samples_decide_contention(
         # one thread is short of CPUs when none is free: said so, not as "fewer CPUs free than 1" (review 25, C N12)
         short = "no CPU was free in " if threads == 1 else f"fewer CPUs were free than torch's {threads} threads in "
         assert short in evidence["reason"] and "load average 1.00)" in evidence["reason"]
+        # a timed run is a "run" in the legend above the verdict ("fastest of 9 runs"), not a "round" here (5A G8)
+        assert "round" not in evidence["reason"]
+        if threads == 1:
+            assert "so every run shared the CPU with them and" in evidence["reason"]
         assert evidence["fix"].startswith(
             f"run with OMP_NUM_THREADS={fix_threads} (or torch.set_num_threads({fix_threads})"
             if fix_threads

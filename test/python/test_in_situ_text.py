@@ -174,9 +174,9 @@ def test_why_there_is_no_step_speedup_is_said_here_from_the_measurement_s_code()
         "region's compiled code (inlined there), so they are measured as part of that region",
         "never-compiled": "no call of it ran compiled code (Dynamo stopped compiling step after 8 compiles of it; "
         "later calls run eagerly): every call ran eagerly, so there is nothing compiled to compare",
-        "before-interleaving": "the script's 3 calls of it all came before Compile Lens began switching compiling off "
-        "and on between its calls (it waits for 2 calls in a row that compile nothing): none ran with compiling off "
-        "to compare with",
+        "before-interleaving": "the script's 3 calls of it all came before Compile Lens began running its calls "
+        "alternately compiled and eager (it starts once 2 calls in a row compile nothing): none ran eagerly to compare "
+        "with",
         "no-steady-side": "no steady compiled step: 1 step left out: 1 compiling",
         "no-shared-signature": "no input signature had steady steps both ways",
     }
@@ -218,8 +218,8 @@ def test_what_the_answer_s_sentence_says_the_lines_do_not_say_again() -> None:
     # review 4C X3: gated_service's answer, its range and its pay-back, once: in the sentence
     gated = json.loads((recorded / "gated_service-cpu" / "report.json").read_text())["regions"][0]
     said = "\n".join(in_situ_text.lines(gated))
-    assert "1.38× per step in situ (1.18–1.59×)" in gated["answer"]["sentence"] and "1.38×" not in said
-    assert said.startswith("in situ (8 pairs") and "1.48 ms → 1.07 ms per step" in said and "pays back" not in said
+    assert "1.38× per step in situ (1.17–1.58×)" in gated["answer"]["sentence"] and "1.38×" not in said
+    assert said.startswith("in situ (8 pairs") and "1.48 ms → 1.08 ms per step" in said and "pays back" not in said
     resized = json.loads((recorded / "resized_step-cpu" / "report.json").read_text())["regions"][0]
-    assert "before Compile Lens began switching" in resized["answer"]["sentence"]
+    assert "before Compile Lens began running its calls alternately compiled and eager" in resized["answer"]["sentence"]
     assert in_situ_text.lines(resized) == []

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from compile_lens_runner.measure import step_work
-from compile_lens_runner.report import in_situ_text, shape_text
+from compile_lens_runner.report import in_situ_text, shape_text, step_work_text
 from compile_lens_runner.script import replay
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -48,13 +48,17 @@ def test_each_sentence_says_what_happened_in_plain_words() -> None:
         "sides timed the same eager code"
     )
     before = in_situ_text.no_step_reason({"code": "before-interleaving", "calls": 3, "quietCalls": 2}, {})
-    assert "switching compiling off and on" in before and "none ran with compiling off" in before
+    # what happened to the user's calls, not the mechanism (review 5C J7: "switching compiling off and on")
+    assert "running its calls alternately compiled and eager" in before and "none ran eagerly to compare with" in before
+    assert "switching" not in before and "compiling off" not in before
     over = shape_text.shape_fix_over_budget(3, 37.5, 2.5)
     assert over.endswith("(the editor's Measure the shape fix, or the command line's --shape-fix on)")
     side = {"device": "cpu", "steps": 3, "kernelsPerStep": 21.0, "profiledStepMs": 1.5, "workMsPerStep": 1.2}
-    work = step_work.compare(side, {**side, "kernelsPerStep": 2.0}, None)  # type: ignore[arg-type]
-    assert work is not None and work["text"].endswith("the rest is Python and PyTorch's own work between ops")
-    for said in (failed, before, over, work["text"]):
+    sides = step_work.compare(side, {**side, "kernelsPerStep": 2.0}, None)  # type: ignore[arg-type]
+    assert sides is not None
+    work = step_work_text.text(sides, None)
+    assert work.endswith("the rest is Python and PyTorch's own work between ops")
+    for said in (failed, before, over, work):
         assert not [word for word in JARGON if word in said], said
 
 
@@ -86,22 +90,25 @@ def test_the_fast_path_cause_is_said_once_beside_the_verdict() -> None:
 
 def test_recompiles_one_call_set_off_are_said_as_that_one_event_by_rank() -> None:
     """ddp-ranks-cpu (torchrun, 2 ranks): rank 1's call 3 (batch 16 → 8) recompiled two frames, DDP's forward and the
-    model's; "2 recompiles on rank 1" read as two events. The region's graphs are rank 0's, and said so."""
+    model's; "2 recompiles on rank 1" read as two events, and "…: 2 frames" counted what the user cannot see (review
+    5C P12: a wrapper's frame is none of theirs). The region's graphs are rank 0's, and said so."""
     from compile_lens_runner.report import sentences
 
     region = json.loads((FIXTURES / "reports" / "ddp-ranks-cpu" / "report.json").read_text())["regions"][0]
     said = sentences.counts(region, 0)
-    assert said[0].endswith(" on rank 0") and "recompiled at call 3 on rank 1: 2 frames" in said
+    assert said[0].endswith(" on rank 0") and "recompiled at call 3 on rank 1" in said
     recompiles = region["compiler"]["recompiles"]
-    assert sentences.recompiles_text(recompiles) == "recompiled at call 3: 2 frames"
+    assert sentences.recompiles_text(recompiles) == "recompiled at call 3"
     assert sentences.recompiles_text(recompiles[:1]) == "1 recompile"
     other = [recompiles[0], {**recompiles[1], "trigger": "call 5 of DistributedDataParallel with float32[4, 64]; grad"}]
     assert sentences.recompiles_text(other, " on rank 1") == "2 recompiles on rank 1"  # two calls: two events
     # the region's facts (schema 1.32) say them once for every surface: the CLI's region line, the report panel
+    # counted as the rank table below them counts (review 6C Z4: "5 compiles made 1 graph on rank 0 (4 made none)"
+    # above rank 0's "recompiles 0")
     assert sentences.region_facts(region, 0)[1:4] == [
-        "5 compiles made 1 graph on rank 0 (4 made none)",
-        "2 graph breaks",
-        "recompiled at call 3 on rank 1: 2 frames",
+        "1 graph on rank 0",
+        "3 graph breaks",  # DDP's Logger call once and its _inside_ddp_forward twice, all at the training line
+        "recompiled at call 3 on rank 1",
     ]
 
 
@@ -113,10 +120,15 @@ def test_the_facts_count_the_compiles_their_rows_show() -> None:
     r2 = next(r for r in _recorded("train_small-cpu")["regions"] if r["id"] == "r2")
     assert len(r2["compiler"]["frames"]) == 5
     assert sentences.region_facts(r2)[1:4] == [
-        "5 compiles made 1 graph (4 made none)",
-        "1 graph break",
+        "5 compiles (1 graph)",
+        "4 graph breaks",  # the print's, in each of the 4 compiles: Problems' "Graph break ×4" (review 5C M9)
         "3 recompiles",
     ]
+    # the facts and the compile phases' heading say a compile that made nothing alike (review 6C Z6: "1 compile made 0
+    # graphs" beside "1 compile (no graph)"), from the report's own record
+    encoder = _recorded("encoder_fastpath-h200")
+    assert sentences.region_facts(encoder["regions"][0])[1] == "1 compile (no graph)"
+    assert encoder["modes"][0]["compiler"]["phasesText"].startswith("1 compile (no graph), ")
     # where every compile made a graph the facts say the graphs alone
     fused = json.loads((FIXTURES / "reports" / "fused-cpu" / "report.json").read_text())
     region = {"callCount": 1, "calls": [], "compiler": fused["modes"][0]["compiler"]}

@@ -12,7 +12,7 @@ from typing import Any, TypedDict, get_args, get_type_hints
 import pytest
 from compile_lens_runner import shapes
 from compile_lens_runner.measure.profiling import ProfileFacts
-from compile_lens_runner.measure.step_work import SideWork
+from compile_lens_runner.measure.step_work import Sides, SideWork
 from compile_lens_runner.script.mode import Outcome
 from compile_lens_runner.shapes import answer, common, compiler, in_situ, mode, ranks, region, report
 
@@ -160,7 +160,12 @@ def test_every_typed_dict_is_checked() -> None:
 
 @pytest.mark.parametrize(
     "part_of, whole",
-    [(ProfileFacts, mode.ModeResult), (Outcome, mode.ModeResult), (SideWork, in_situ.StepWorkSide)],
+    [
+        (ProfileFacts, mode.ModeResult),
+        (Outcome, mode.ModeResult),
+        (SideWork, in_situ.StepWorkSide),
+        (Sides, in_situ.StepWork),
+    ],
     ids=lambda shape: shape.__name__,
 )
 def test_what_measure_fills_of_an_object_is_that_object_s_keys_and_types(part_of: Any, whole: Any) -> None:

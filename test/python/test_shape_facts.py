@@ -316,6 +316,8 @@ def test_a_measured_fix_compares_each_quantity_in_one_unit() -> None:
     # the call that paid the recompile, said as the fix says it: one value (review 3C R14: "paid 355 ms recompiling"
     # beside "instead of 359 ms")
     assert "the first took 359 ms, recompiling" in sentence and "355 ms" not in sentence
+    # its fix as every reason's ("recompiling: warm up at …" read the fix as what recompiled: review 5C X12)
+    assert "recompiling. Fix: warm up at the shape the real calls use." in sentence
     # the Quick Fix that makes the edit says the same words (re-derived from the recorded '… instead of 0.5 s')
     titles = [r["explanation"]["quickFix"]["title"] for r in report["regions"][0]["compiler"]["recompiles"]]
     assert titles and all(t.endswith("compile 74.3 ms instead of 501 ms)") for t in titles)

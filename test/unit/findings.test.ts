@@ -21,6 +21,7 @@ const MODEL = '/ws/model.py';
 function mode(name: string, overrides: Partial<ModeResult> = {}): ModeResult {
   return {
     mode: name,
+    modeText: `mode='${name}'`, // as the runner writes it (report/mode_line.mode_code)
     status: 'ok',
     error: null,
     compileSeconds: 9.5,
@@ -186,7 +187,14 @@ test("hover adds to Problems' sentence, never says it again: the fix, then cost 
   // VS Code shows the diagnostic's message above the hover (reportA N4: the sentence was said twice)
   assert.match(
     findingHover(print!),
-    /^\*\*Compile Lens — Graph break\*\* \(modes default, reduce\\-overhead\)\n\n\*\*Fix:\*\*[^\n]*logging[\s\S]*\*\*Cost:\*\* graphs 3 · outside the graphs 0\.242 ms per call\n[\s\S]*> \*\*PyTorch's words:\*\* Unsupported builtin print/,
+    /^\*\*Compile Lens — Graph break\*\* \(mode='default', mode='reduce\\-overhead'\)\n\n\*\*Fix:\*\*[^\n]*logging[\s\S]*\*\*Cost:\*\* graphs 3 · outside the graphs 0\.242 ms per call\n[\s\S]*> \*\*PyTorch's words:\*\* Unsupported builtin print/,
+  );
+  // the modes as the panel says them, the report's modeText (review 5A G9: "(mode default)" beside "mode='default'");
+  // a report before it (schema 1.33) as it was shown
+  const older = { ...report, modes: report.modes.map(({ modeText: _, ...m }) => m) };
+  assert.match(
+    findingHover(collectFindings(older)[0]!),
+    /^\*\*Compile Lens — Graph break\*\* \(mode default, mode reduce/,
   );
   for (const finding of [print!, item!, recompile!])
     assert.ok(!findingHover(finding).includes(escapeMarkdown(findingText(finding))), findingHover(finding));
@@ -296,7 +304,7 @@ test('a region that ran no compiled code is the first finding, at the line that 
   assert.equal(findings[0]!.fix, 'torch.backends.mha.set_fastpath_enabled(False)');
   assert.match(
     findingMessage(findings[0]!),
-    /^No compiled code ran: `aten\._transformer_encoder_layer_fwd` broke the graph/,
+    /^No compiled code ran: 'aten\._transformer_encoder_layer_fwd' broke the graph/,
   );
   assert.doesNotMatch(findingMessage(findings[0]!), /ran: No compiled/);
   // the break that stopped it, in the region's compiler findings too: one finding for one cause, the break's Quick
@@ -388,6 +396,36 @@ test('compiler tree: per mode, breaks and recompiles linked to source, failed mo
   assert.equal(failed!.description, 'failed');
 });
 
+test("the Compiler view heads a script's regions as the panel does, a notebook's alike, and names frames as the runner does", async () => {
+  // review 5C P10/P7: the tree's root "script" (a notebook's too) over "forward (a_print.py:10)", the panel's "Net —
+  // a_print.py:16"; the frames by the runner's nameText, PyTorch's wrapper by the user's module it calls
+  const fixture = (name: string) => loadReport(path.resolve(__dirname, `../fixtures/${name}/report.json`));
+  const { report: ddp } = await fixture('reports/ddp-ranks-cpu');
+  const [region] = ddp.regions!;
+  const [root, ...others] = buildCompilerTree(ddp);
+  assert.equal(others.length, 0);
+  assert.equal(root!.label, 'DistributedDataParallel');
+  assert.match(root!.description!, /^ddp_train\.py:77 · \d+ graphs?, /);
+  assert.equal(root!.location?.line, 77);
+  const frames = root!.children.find((n) => n.label.startsWith('Compiled frames'))!;
+  assert.deepEqual(
+    frames.children.map((n) => n.label),
+    region!.compiler!.frames!.map((f) => (f.location ? `${f.nameText} (ddp_train.py:${f.location.line})` : f.nameText)),
+  );
+  assert.equal(frames.children[0]!.label, 'DistributedDataParallel at ddp_train.py:77');
+  const { report: notebook } = await fixture('recorded/explore-cpu');
+  const roots = buildCompilerTree(notebook);
+  assert.deepEqual(
+    roots.map((n) => [n.label, n.description?.split(' · ')[0]]),
+    [['MLP', 'explore.ipynb cell 4, line 2']],
+  );
+  // a report of one function: its modes, as the panel's phases say them
+  assert.deepEqual(
+    buildCompilerTree(report).map((n) => n.label),
+    ["mode='default'", "mode='max-autotune'", "mode='reduce-overhead'"],
+  );
+});
+
 test('a performance hint with a user line is an information finding there; one without a line is not placed', () => {
   const hinted: Report = structuredClone(report);
   hinted.modes[0]!.compiler!.perfHints = [
@@ -415,7 +453,7 @@ test('a performance hint with a user line is an information finding there; one w
   );
   assert.match(
     findingMessage(found[0]!),
-    /^PyTorch's performance hint: Inductor calls ATen's own kernel for `aten\.sort`/,
+    /^PyTorch's performance hint: Inductor calls ATen's own kernel for 'aten\.sort'/,
   );
   assert.match(findingHover(found[0]!), /PyTorch's message:\*\* Using FallbackKernel/);
 });

@@ -32,7 +32,7 @@ test("a report of the separate runs reads in the words of an interleaved one (th
   const first = lines.indexOf(
     '    in situ (2 pairs of whole runs of the script, eager and compiled): 1.22× per step in situ (0.87–1.41×), 0.862 ms → 0.704 ms per step; 1.22× per call in situ (0.88–1.40×), 0.856 ms → 0.701 ms per call',
   );
-  const replay = lines.findIndex((l) => l.trimStart().startsWith("replay: mode='default' (as written)"));
+  const replay = lines.findIndex((l) => l.trimStart().startsWith("replay: torch.compile's defaults (as written)"));
   assert.ok(first > 0 && replay > first, lines.join('\n'));
   assert.ok(!lines.some((l) => l.includes('separate-runs')), lines.join('\n'));
   // no break-even here: the answer stays eager (no pay-back to say), and the warm-up's 3.1 s would be a second

@@ -36,7 +36,7 @@ test("a region's facts are the runner's (schema 1.32: sentences.region_facts); n
   assert.deepEqual(d.facts, ddp.facts);
   assert.match(
     formatRegion(d)[0]!,
-    /: 6 calls, 5 compiles made 1 graph on rank 0 \(4 made none\), 2 graph breaks, recompiled at call 3 on rank 1: 2 frames, /,
+    /: 6 calls, 1 graph on rank 0, 3 graph breaks, recompiled at call 3 on rank 1, /,
   );
   // a report before 1.32: its counts, with no words of the runner's to show
   const { facts: _, ...older } = ddp;
@@ -376,6 +376,15 @@ test("a replay's CLI line is the runner's (schema 1.28), and a report before it 
     }
   }
   assert.ok(said >= 4, `${said} replay lines`);
+});
+
+test("a region's mode is the runner's words for its torch.compile call; a report before schema 1.33 says none, not 'mode default' (6C Y2)", async () => {
+  const r0 = await region(TRAIN_SMALL, 'r0'); // torch.compile(module): no argument given
+  assert.match(formatRegion(digestRegion(r0))[0]!, /\(torch\.compile\(module\), torch\.compile's defaults\): /);
+  const { modeText: _said, ...before } = r0;
+  const line = formatRegion(digestRegion(before))[0]!;
+  assert.match(line, /\(torch\.compile\(module\)\): 12 calls/);
+  assert.doesNotMatch(line, /mode/);
 });
 
 test("the CLI's header is the runner's (schema 1.29: 'fused.py on cpu (…): ok'), and a report before it gets the same words from its fields", () => {

@@ -18,9 +18,9 @@ test('each measured region gets its eager and compiled panes, compared pairwise'
     [
       // each region by its name (the runner's label: no id where no other region shares it), its mode as written
       ['normalize, eager', null],
-      ["normalize, mode='default'", 0],
+      ["normalize, torch.compile's defaults", 0],
       ['TinyMLP, eager', null],
-      ["TinyMLP, mode='default'", 2],
+      ["TinyMLP, torch.compile's defaults", 2],
     ],
   );
   const sent = await sentTraces(content);

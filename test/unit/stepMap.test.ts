@@ -52,10 +52,10 @@ test("steps said by their markers' numbers: a rank profiled from ProfilerStep#2 
   assert.match(paneStepsNote(stepsOverlapped(rank, 0, 70000), rank, null).text, /^steps 2–4 in view \(all 3\) · /);
   // steps found as repeated calls keep their word
   const calls = [
-    { start: 0, end: 10, label: 'call 1' },
-    { start: 10, end: 20, label: 'call 2' },
+    { start: 0, end: 10, label: 'call 0' },
+    { start: 10, end: 20, label: 'call 1' },
   ];
-  assert.match(paneStepsNote(stepsOverlapped(calls, 12, 15), calls, null).text, /^call 2 in view \(of calls 1–2\) · /);
+  assert.match(paneStepsNote(stepsOverlapped(calls, 12, 15), calls, null).text, /^call 1 in view \(of calls 0–1\) · /);
 });
 
 test('a range pair over the first step says its one-time work is in it; one over a later step does not', () => {

@@ -91,20 +91,31 @@ describe('scanner on real H100 traces', () => {
     }
   });
 
-  test("a repeated compiled call is the call: from its compiled call's start (its guards and set-up) to its last kernel", async () => {
-    // report4A F10: call 1 began at its first launch, 3.2 ms into its "compiled forward", and "Fit to step" cut it
+  test("a repeated compiled call is the call: from its guard check's start (before its compiled call) to its last kernel", async () => {
+    // report4A F10: call 1 began at its first launch, 3.2 ms into its "compiled forward", and "Fit to step" cut it;
+    // review 5A G6: its guard check ("TorchDynamo Cache Lookup", just before the compiled call) was left of its line
     for (const file of ['mlp-default.trace.json', 'mlp-reduce-overhead.trace.json']) {
       const model = await scanTraceFile(fixture(file));
       assert.equal(model.stepSource, 'repetition');
-      const regions = [...Array(model.count).keys()].filter(
-        (i) => model.depth[i] === 0 && model.names[model.name[i]!]!.startsWith('Torch-Compiled Region'),
-      );
+      const named = (prefix: string): number[] =>
+        [...Array(model.count).keys()]
+          .filter((i) => model.depth[i] === 0 && model.names[model.name[i]!]!.startsWith(prefix))
+          .sort((a, b) => model.start[a]! - model.start[b]!);
+      const regions = named('Torch-Compiled Region');
+      const lookups = named('TorchDynamo Cache Lookup');
       assert.equal(regions.length, model.steps.length, file);
-      regions.sort((a, b) => model.start[a]! - model.start[b]!);
+      assert.equal(lookups.length, model.steps.length, file);
+      // numbered from 0, as the runner numbers a script's calls ("Call 0 compiled"; review 5A G2)
+      assert.deepEqual(
+        model.steps.map((s) => s.label),
+        model.steps.map((_, k) => `call ${k}`),
+      );
       regions.forEach((i, j) => {
         const step = model.steps[j]!;
-        const [from, to] = [model.start[i]!, model.start[i]! + model.dur[i]!];
-        assert.equal(step.start, from, `${file} ${step.label} starts with its compiled call`);
+        const guard = lookups[j]!;
+        assert.ok(model.start[guard]! + model.dur[guard]! <= model.start[i]!, `${file} ${step.label}: guards first`);
+        assert.equal(step.start, model.start[guard], `${file} ${step.label} starts with its guard check`);
+        const to = model.start[i]! + model.dur[i]!;
         assert.ok(step.end >= to, `${file} ${step.label} ends at ${step.end}, its compiled call at ${to}`);
       });
     }
@@ -402,10 +413,10 @@ describe('compare', () => {
     assert.deepEqual(row('ATen kernels'), [1, 0]);
     assert.ok(comparison.disappearedKernels.some((k) => k.family === 'aten' && k.name.includes('launch_clamp_scalar')));
     assert.ok(comparison.newKernels.some((k) => k.name === 'triton_poi_fused_addmm_relu_0' && k.countPer === 1));
-    // per step over steps 2 to the last: step 1 carries the profiler's start-up
+    // per call over calls 1 to the last (numbered from 0): call 0 carries the profiler's start-up
     assert.deepEqual(comparison.steps, {
-      before: { first: 2, last: 3, coldStep: 1 },
-      after: { first: 2, last: 3, coldStep: 1 },
+      before: { first: 1, last: 2, coldStep: 0 },
+      after: { first: 1, last: 2, coldStep: 0 },
     });
     assert.equal(row('time inside GPU kernels only')[0], comparison.before.gpuBusyUs / 2);
     // the step's mean length leads, its time inside and outside kernels its parts (review 4C R12: a kernel-time
@@ -418,6 +429,10 @@ describe('compare', () => {
     const stepsUs = (m: typeof eager): number => m.steps.slice(1).reduce((sum, s) => sum + s.end - s.start, 0) / 2;
     assert.deepEqual([step!.before, step!.after], [stepsUs(eager), stepsUs(compiled)]);
     assert.ok(Math.abs(inside!.after + outside!.after - step!.after) < 1e-9);
+    // no time per step is longer than the step (review 6C Z1: 'GPU idle between kernels 153 µs' in a 152 µs step)
+    const perStepTimes = comparison.rows.filter((r) => r.unit === 'us' && !r.metric.includes('whole trace'));
+    assert.ok(perStepTimes.length >= 3);
+    for (const r of perStepTimes) assert.ok(r.before <= step!.before && r.after <= step!.after, r.metric);
     // a kernel's time in the lists is per step, as the rows are: its total over the compared steps, divided
     const window = { fromUs: compiled.steps[1]!.start, toUs: compiled.steps[2]!.end };
     const total = kernelStats(compiled, window).find((k) => k.name === 'triton_poi_fused_addmm_relu_0')!.totalUs;

@@ -11,6 +11,7 @@ import type { Report } from '../../extension/shared/report.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { BEFORE_EDIT } from '../../extension/present/findings.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
+import type { FrameLayout } from '../../webview/frameLayout.ts';
 import { debug, errorsOf, giveBackBrowser, takeBrowser, openWebview, post, postTimeline, record } from './harness.ts';
 
 const ROOT = join(__dirname, '..', '..');
@@ -131,7 +132,7 @@ describe('script regions in the report panel', () => {
     // for either, and its number in the runner's words
     assert.match(
       cells.join('\t'),
-      /^float32\[8, 256, 64\]; inference \(most frequent, 6 calls\)\tmode='default' \(as written\)\ttoo noisy to say, \d\.\d+× per call replayed [^\t]*\t\d\.\d+ ms\t\d\.\d+ ms\t\d+ → \d+$/,
+      /^float32\[8, 256, 64\]; inference \(most frequent, 6 calls\)\ttorch\.compile's defaults \(as written\)\ttoo noisy to say, \d\.\d+× per call replayed [^\t]*\t\d\.\d+ ms\t\d\.\d+ ms\t\d+ → \d+$/,
     );
     // no direction word or colour on a number the answer calls untrusted: the runner's word for it instead
     const speedup = r0Box.locator('table.region-measurements tr').nth(1).locator('td').nth(2);
@@ -194,12 +195,29 @@ describe('script regions in the report panel', () => {
     const d = await debug(page);
     assert.deepEqual(
       d.panes.map((p) => p.label),
-      ['TinyTransformer, eager', "TinyTransformer, mode='default'", 'in situ eager'],
+      ['TinyTransformer, eager', "TinyTransformer, torch.compile's defaults", 'in situ eager'],
     );
     assert.deepEqual(
       d.comparisons.map((c) => [c.before, c.after]),
-      [['TinyTransformer, eager', "TinyTransformer, mode='default'"]],
+      [['TinyTransformer, eager', "TinyTransformer, torch.compile's defaults"]],
     );
+    // review 5A G2: the window's profiler steps are the script's calls after the one that opened it (the runner's
+    // fromCall, its numbering from 0), said as those calls, never as "step 1" of a script that has calls
+    const window = recorded.inSitu!.windows!['eager']!;
+    const calls = [1, 2, 3].map((n) => `call ${window.fromCall! + n}`);
+    const situ = page.locator('.pane').nth(2);
+    assert.match(await situ.locator('.pane-label').innerText(), /^in situ eager — [\d,]+ events, 3 calls$/);
+    assert.match(
+      await situ.locator('.pane-note').innerText(),
+      new RegExp(`^${calls[0]} in view \\(of calls ${window.fromCall! + 1}–${window.fromCall! + 3}\\) · `),
+    );
+    const situTexts = await page.evaluate(() =>
+      (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts[2]!.texts.map(
+        (t) => t.text,
+      ),
+    );
+    assert.ok(situTexts.includes(calls[0]!), situTexts.join(' | '));
+    assert.ok(!situTexts.some((t) => /\bsteps? \d/.test(t)), situTexts.join(' | '));
 
     // the compile rows name their region: TinyTransformer's and Counter's "forward" told apart
     const rows = await page.locator('.compile-phases .phase-row:not(.phase-axis) .phase-label').allInnerTexts();
@@ -415,7 +433,7 @@ describe('in situ in the report panel', () => {
     assert.match(
       situ.lines![0]!,
       // its number and "too noisy to say" are the answer's sentence's, said once there (review 4C X3): times here
-      /^in situ \(6 pairs of adjacent eager\/compiled blocks in this run, one signature\): 0\.639 ms → 0\.678 ms per step/,
+      /^in situ \(6 pairs of adjacent eager\/compiled blocks in this run, one signature\): 0\.639 ms → 0\.882 ms per step/,
     );
     // an indented line is an item under the line above it (its indent the list's)
     assert.equal(await box.locator('.in-situ-lines').innerText(), situ.lines!.map((l) => l.trimStart()).join('\n'));
@@ -443,7 +461,7 @@ describe('in situ in the report panel', () => {
     assert.ok(shades.length > 0 && shades.every((title) => title === situ.steadyText), shades.join(' | '));
     // each median and the compile step say what the runner wrote for them (schema 1.25, report/chart_text.py)
     assert.deepEqual(await overlay.locator('line.steady-median > title').allTextContents(), [
-      'as written (compiled): 0.678 ms per step, median of the steady state',
+      "as written (compiled): 0.882 ms per step, eager's median ÷ 0.72×, the middle of its pairs of blocks' speedups",
       'compiling off (eager): 0.639 ms per step, median of the steady state',
     ]);
     // the compile step: the compiled side's step 0 marked, far above the rest (log scale)
@@ -508,8 +526,8 @@ describe('in situ in the report panel', () => {
     const median = Number(await box.locator('svg.first-calls line.steady-median').getAttribute('data-ms'));
     assert.equal(median, situ.call!.compiledMs);
     const story = await box.locator('.story').innerText();
-    assert.ok(story.includes(`From call ${steady.fromCall} on, the script's own calls took 0.536 ms compiled`), story);
-    assert.equal(median.toFixed(3), '0.536');
+    assert.ok(story.includes(`From call ${steady.fromCall} on, the script's own calls took 0.481 ms compiled`), story);
+    assert.equal(median.toFixed(3), '0.481');
     await page.close();
   });
 

@@ -4,7 +4,7 @@
 // inks and what lies under them, and the lines: frameLayout.ts), not from pixels: no text over another, no step
 // or tick line through a text, nothing past the canvas or into the track names' column, the track names as drawn
 // all different and whole (no "…": a thread by its name and id, the profiler's span by what it is; each saying what
-// it holds), the step labels whole or their number after a whole one ("call 1 │ 2 │ 3"; never "cal…"), each tick
+// it holds), the step labels whole or their number after a whole one ("call 0 │ 1 │ 2"; never "cal…"), each tick
 // label right of its tick, every text at WCAG 4.5:1 against what lies under it (a slice's label against its
 // slice), and no compiler code as a label (a compiled region by its code, or without Python stacks by its place,
 // "1st compiled call in the step (convolution, …)", never "Torch-Compiled Region: 0/0" nor "compiled graph 1";
@@ -94,11 +94,11 @@ const CASES: Case[] = [
     name: 'gpu-mlp',
     source: { kind: 'traces', tracePaths: [path.join(TRACES, 'mlp-default.trace.json')] },
     roles: ['tick', 'step', 'slice', 'track'],
-    // call 1 fitted is its compiled call, its one-time set-up included: its ops are narrow, the call is labelled
+    // call 0 fitted is its compiled call, its one-time set-up included: its ops are narrow, the call is labelled
     sliceLabel: /^compiled forward$/,
     // Kineto's thread 0 holds other threads' Python stacks; its two tracks of its own: its overhead and its window
     // the Python frames last, each thread's stack folded to a row: the launches and kernels come first
-    // call 1, from its compiled region's start (s27 F10), holds every track the whole trace has: the profiler's own
+    // call 0, from its compiled region's start (s27 F10), holds every track the whole trace has: the profiler's own
     // work (CUPTI's buffer requests) in it too
     inView: { step: [GPU_MLP_TRACKS], all: [GPU_MLP_TRACKS] },
     noStacks: [false],

@@ -30,10 +30,21 @@ const PROFILER_STEP = /^ProfilerStep#(\d+)$/;
 // the profiler's own span on its track, numbered by its session ("PyTorch Profiler (0)"): the window it recorded
 const PROFILER_SESSION = /^PyTorch Profiler \(\d+\)$/;
 
-/** A profiler step's name in words: "ProfilerStep#2" is "step 2"; steps found otherwise ("call 2") as they are. */
-export function stepWords(name: string): string {
+/**
+ * A profiler step's name in words: "ProfilerStep#2" is "step 2"; steps found otherwise ("call 2") as they are. In a
+ * window of the script's own calls opened at its call `fromCall` (the profiler's warm-up step, not recorded), step N
+ * is the script's call fromCall + N, numbered as the runner numbers them (script/in_situ_report.py): "call 5".
+ */
+export function stepWords(name: string, fromCall: number | null = null): string {
   const step = PROFILER_STEP.exec(name);
-  return step ? `step ${step[1]}` : name;
+  if (!step) return name;
+  return fromCall === null ? `step ${step[1]}` : `call ${fromCall + Number(step[1])}`;
+}
+
+/** A model whose profiler steps are the script's calls from `fromCall` on (stepWords), its steps labelled so. */
+export function stepsAsCalls(model: TraceModel, fromCall: number | null): TraceModel {
+  if (fromCall === null) return model;
+  return { ...model, steps: model.steps.map((step) => ({ ...step, label: stepWords(step.label, fromCall) })) };
 }
 
 /** A name in words and the file (or cell) its bare "line 9" is in: null where it names no line of the user's. */
@@ -57,6 +68,7 @@ export function namesSaid(
   model: TraceModel,
   frames: readonly CompiledFrame[] | null,
   kernels: KernelProvenance[] | null,
+  fromCall: number | null = null,
 ): Map<number, SaidName> {
   const shown = new Map<number, SaidName>();
   const plain = (text: string): SaidName => ({ text, own: null });
@@ -64,7 +76,7 @@ export function namesSaid(
     shown.set(id, { text: compiledCallName(frames, compileId), own: compilePlace(frames, compileId) });
   const wanted = new Uint8Array(model.names.length);
   model.names.forEach((name, id) => {
-    if (PROFILER_STEP.test(name)) shown.set(id, plain(stepWords(name)));
+    if (PROFILER_STEP.test(name)) shown.set(id, plain(stepWords(name, fromCall)));
     else if (PROFILER_SESSION.test(name)) shown.set(id, plain('profiling'));
     else if (traceNameWords(name)) shown.set(id, plain(traceNameWords(name)!));
     else if (isGraphRun(name) || readGeneratedName(name)) wanted[id] = 1;

@@ -5,7 +5,7 @@ import type { TraceModel } from './model.ts';
 
 type Steps = TraceModel['steps'];
 
-/** Steps as posted: start and end columns, and their labels (null: step k is `call k + 1`). */
+/** Steps as posted: start and end columns, and their labels (null: step k is `call k`, numbered from 0). */
 export interface PackedSteps {
   start: Float64Array;
   end: Float64Array;
@@ -13,7 +13,7 @@ export interface PackedSteps {
 }
 
 export function packSteps(steps: Steps): PackedSteps {
-  const numbered = steps.every((step, k) => step.label === `call ${k + 1}`);
+  const numbered = steps.every((step, k) => step.label === `call ${k}`);
   return {
     start: Float64Array.from(steps, (step) => step.start),
     end: Float64Array.from(steps, (step) => step.end),
@@ -32,6 +32,6 @@ export function unpackSteps(sent: Steps | PackedSteps, column: (value: unknown) 
   return Array.from(start, (at, k) => ({
     start: at,
     end: end[k]!,
-    label: sent.labels?.[k] ?? `call ${k + 1}`,
+    label: sent.labels?.[k] ?? `call ${k}`,
   }));
 }

@@ -200,6 +200,9 @@ def load_words(load: LoadAverage | None) -> str:
     return f", load average {start}" if start == end else f", load average {start} to {end}"
 
 
+# one thread with no CPU free: said in the legend's word for a timed run ("fastest of 9 runs", mode_line.speedup_note)
+SHARED_EVERY_RUN = "every run shared the CPU with them"
+
 # the fix where no thread count fits the CPUs left free (one clause: "Fix: profile …: other …" stacked two colons)
 QUIETER = "profile when the host is quieter (other processes kept every CPU busy)"
 
@@ -229,11 +232,7 @@ def load_evidence(samples: list[LoadSample], cpus: int, threads: int) -> HostLoa
         evidence["reason"] = (
             f"the host was contended while timing: other processes had {typical} threads ready to run on its {cpus} "
             f"CPUs ({short_of_cpus(threads, contended, len(others))}{load_words(load)}), so "
-            + (
-                "multi-threaded ops waited on descheduled threads"
-                if threads > 1
-                else "every round was time-sliced with them"
-            )
+            + ("multi-threaded ops waited on descheduled threads" if threads > 1 else SHARED_EVERY_RUN)
             + " and the ratio measures the host, not the compiler"
         )
         evidence["fix"] = (

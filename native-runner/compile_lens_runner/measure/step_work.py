@@ -14,8 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any, TypedDict
 
-from .. import formats
-from ..shapes.in_situ import InSituSpeedup, StepWork, StepWorkSide
+from ..shapes.in_situ import InSituSpeedup, StepWorkSide
 from .profiling import LAUNCH_BOUND_IDLE_PCT, union_us
 
 _DEVICE = ("kernel", "gpu_memcpy", "gpu_memset")
@@ -44,6 +43,14 @@ class SideWork(TypedDict):
     workMsPerStep: float
     kernelsPerStep: float
     profiledStepMs: float
+
+
+class Sides(TypedDict):
+    """A region's step work but its line (report/step_work_text.py says it), under a step work's keys
+    (test_report_shapes.py: they are StepWork's)."""
+
+    eager: StepWorkSide
+    compiled: StepWorkSide
 
 
 def side_work(events: list[dict[str, Any]], left_out: set[int] | None = None) -> SideWork | None:
@@ -126,57 +133,14 @@ def _against_wall(work: SideWork, wall: float | None) -> StepWorkSide:
     }
 
 
-def compare(eager: SideWork | None, compiled: SideWork | None, step: InSituSpeedup | None) -> StepWork | None:
-    """The region's `inSitu.work` (schema `$defs/stepWork`): each side's work, its busy share of the side's steady wall
-    step on a GPU (step: inSitu.step; without one, and on a CPU, of the profiled steps' own wall time, which carries
-    the profiler's overhead), whether it was launch-bound, and the line that says it. None unless both sides have a
+def compare(eager: SideWork | None, compiled: SideWork | None, step: InSituSpeedup | None) -> Sides | None:
+    """The region's `inSitu.work` but its line (report/step_work_text.py says it): each side's work, its busy share of
+    the side's steady wall step on a GPU (step: inSitu.step; without one, and on a CPU, of the profiled steps' own
+    wall time, which carries the profiler's overhead), and whether it was launch-bound. None unless both sides have a
     recorded step."""
     if eager is None or compiled is None:
         return None
-    e = _against_wall(eager, step["eagerMs"] if step else None)
-    c = _against_wall(compiled, step["compiledMs"] if step else None)
-    gpu = e["device"] == "cuda"
-    busy = (
-        f"{formats.pct(e['busyPct'])} → {formats.pct(c['busyPct'])} of the "
-        f"{'wall' if e['wallFrom'] == 'steady steps' else 'profiled'} step"
-        if e["busyPct"] is not None and c["busyPct"] is not None
-        else None
-    )
-    if not gpu:
-        without = f" (without it {formats.ms(step['eagerMs'])} → {formats.ms(step['compiledMs'])})" if step else ""
-        # the ops' times under the profiler are not the step's: only their count and their share of the profiled step
-        return {
-            "eager": e,
-            "compiled": c,
-            # the profiled steps' times sat beside the number's as a third time for one step (review 3C R13: "steps of
-            # 88.8 ms → 167 ms" beside 0.64 → 0.68 ms): said as what they measured, the profiler's overhead in them
-            "text": f"{formats.count(e['kernelsPerStep'])} → {formats.count(c['kernelsPerStep'])} ops per step; "
-            f"a profiled step took {formats.ms(e['profiledStepMs'])} → {formats.ms(c['profiledStepMs'])}, the "
-            f"profiler's own overhead in it{without}{f', and ops took {busy}' if busy else ''}: on CPU there is no separate GPU, the ops are the step's own "
-            "CPU work (a compiled graph counts as one op), the rest is Python and PyTorch's own work between ops",
-        }
-    text = (
-        f"GPU work {formats.ms(e['workMsPerStep'])} → {formats.ms(c['workMsPerStep'])} per step, "
-        f"{formats.count(e['kernelsPerStep'])} → {formats.count(c['kernelsPerStep'])} kernels"
-    )
-    if busy:
-        bound = [side for side, work in (("eager", e), ("compiled", c)) if work["launchBound"]]
-        why = (
-            "both ways launch-bound: the GPU waited on the CPU (its launches, Python) the rest of each step"
-            if len(bound) == 2
-            else f"{bound[0]} was launch-bound: the CPU launches were the rest"
-            if bound
-            else "the GPU's own work was most of each step"
-        )
-        text += f"; GPU busy {busy}: {why}"
-        saved = (e["wallMs"] or 0.0) - (c["wallMs"] or 0.0)  # busy is known: both walls are
-        if e["wallFrom"] == c["wallFrom"] == "steady steps" and saved > 0:  # wall = GPU busy + GPU idle, both ways
-            work = e["workMsPerStep"] - c["workMsPerStep"]
-            text += (
-                f"; of the {formats.ms(saved)} saved per step, {formats.ms(work)} is GPU work and "
-                f"{formats.ms(saved - work)} the GPU's idle time (the CPU's side)"
-                if work >= 0
-                else f"; the step is {formats.ms(saved)} shorter though the GPU worked {formats.ms(-work)} more: it "
-                f"idled {formats.ms(saved - work)} less (the CPU's side)"
-            )
-    return {"eager": e, "compiled": c, "text": text}
+    return {
+        "eager": _against_wall(eager, step["eagerMs"] if step else None),
+        "compiled": _against_wall(compiled, step["compiledMs"] if step else None),
+    }

@@ -15,6 +15,7 @@ from ..shapes.answer import Answer, AnswerNumber, Reason
 from ..shapes.in_situ import CompileFailure, InSituSpeedup, NoStep, RegionInSitu
 from ..shapes.region import Region
 from ..shapes.report import Report
+from . import step_work_text
 
 _COMPARED = {
     "signature": "one signature",
@@ -86,10 +87,11 @@ def no_step_reason(no_step: NoStep, dropped: dict[str, int]) -> str:
         return f"no call of it ran compiled code{why}: every call ran eagerly, so there is nothing compiled to compare"
     if code == "before-interleaving":
         calls, quiet = no_step.get("calls", 0), no_step.get("quietCalls", 0)
+        # what the user sees happen to their calls, not the mechanism (review 5C J7: "switching compiling off and on")
         return (
-            f"the script's {formats.plural(calls, 'call')} of it all came before Compile Lens began switching compiling "
-            f"off and on between its calls (it waits for {formats.plural(quiet, 'call')} in a row that compile "
-            "nothing): none ran with compiling off to compare with"
+            f"the script's {formats.plural(calls, 'call')} of it all came before Compile Lens began running its calls "
+            f"alternately compiled and eager (it starts once {formats.plural(quiet, 'call')} in a row compile "
+            "nothing): none ran eagerly to compare with"
         )
     if code == "no-steady-side":
         return f"no steady {no_step.get('side', 'eager')} step: {left_out(dropped) or 'none was recorded'}"
@@ -128,6 +130,15 @@ def _unsaid(answer: Answer | None, said: str | None) -> str | None:
 
 def _shown(x: InSituSpeedup) -> tuple[str, str, str]:
     return formats.speedup(x["speedup"]), formats.ms(x["eagerMs"]), formats.ms(x["compiledMs"])
+
+
+def compiled_at_pairs(x: InSituSpeedup) -> str | None:
+    """How an in-situ number's compiled time was found where it is not compiled's own median: "eager's median ÷ 1.38×,
+    the middle of its pairs of blocks' speedups" (interleaved.estimate: each pair met one host state, each side's median
+    over the run may not have); None where each side's median over the run is the number (pooled steps, no pair)."""
+    if x.get("comparedBy") == "pooled" or not x.get("pairs"):
+        return None
+    return f"eager's median ÷ {formats.speedup(x['speedup'])}, the middle of its pairs of blocks' speedups"
 
 
 def _basis(s: RegionInSitu) -> str:
@@ -251,9 +262,13 @@ def attach_reason(region: Region) -> None:
 
 
 def attach(region: Region) -> None:
-    """The region's in-situ lines, from its answer (answer.attach calls this once the answer is decided)."""
+    """The region's in-situ lines, from its answer (answer.attach calls this once the answer is decided), and its step
+    work's line."""
     s = region.get("inSitu")
     if s is not None:
+        work = s.get("work")
+        if work:
+            work["text"] = step_work_text.text(work, s.get("step"))
         s["lines"] = lines(region)
 
 

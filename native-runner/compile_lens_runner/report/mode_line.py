@@ -17,6 +17,12 @@ from ..shapes.region import Region
 from ..shapes.report import Report
 
 
+def break_count(compiler: CompilerInsight | None) -> int:
+    """The graph breaks a compiler record had: each site's count, summed (one site may break in several compiles, or
+    stand for several calls at one line: breakSites), as the breaks listed under it add up to (review 5C M9)."""
+    return sum(b.get("count") or 1 for b in compiler.get("graphBreaks") or []) if compiler else 0
+
+
 def _number(answer: Answer, index: int) -> AnswerNumber | None:
     """The answer's number for mode `index` (its own, or its evidence)."""
     numbers = [*([answer["number"]] if answer["number"] else []), *answer["evidence"]]
@@ -76,7 +82,7 @@ def line(m: ModeResult, number: AnswerNumber, eager_kernels: float | None, pays:
         parts.append(f"kernels/step {formats.count(eager_kernels)} → {formats.count(kernels)}")
     compiler = m.get("compiler")
     graphs = (compiler.get("graphCount") if compiler else None) or 0
-    breaks = len(compiler.get("graphBreaks") or []) if compiler else 0
+    breaks = break_count(compiler)
     recompiles = len(compiler.get("recompiles") or []) if compiler else 0
     parts.append(
         f"{formats.plural(graphs, 'graph')}, {formats.plural(breaks, 'graph break')}, "
@@ -162,25 +168,29 @@ def mode_code(mode: str) -> str:
     return f"mode='{mode}'"
 
 
+# what a torch.compile call that sets nothing compiles with (review 6C Y2: a bare torch.compile(MLP()) was said as
+# "mode='default'", an argument it never wrote)
+DEFAULTS = "torch.compile's defaults"
+
+
 def script_mode(region: Region) -> str:
-    """The mode the script asked for in its torch.compile call, as written there: "mode='default'",
-    "mode='max-autotune', backend='eager'"."""
+    """What the script's torch.compile call set, as it is written there: "backend='eager', dynamic=True",
+    "mode='max-autotune'"; a call that set nothing that changes what compiles (or only torch.compile's own defaults,
+    which the region's options cannot tell apart from nothing), "torch.compile's defaults"."""
     options = region.get("options") or {}
     mode, backend = options.get("mode"), options.get("backend")
-    said = [mode_code(mode if isinstance(mode, str) else "default")]
+    said = [mode_code(mode)] if isinstance(mode, str) and mode != "default" else []
     if isinstance(backend, str) and backend != "inductor":
         said.append(f"backend='{backend}'")
-    # what else the call set that changes what compiles: dynamic=True/False, fullgraph=True (review 5C Y2: a
-    # dynamic=True call said as "mode='default'" on the screen that checks the dynamic Quick Fix)
     if isinstance(options.get("dynamic"), bool):
         said.append(f"dynamic={options['dynamic']}")
     if options.get("fullgraph") is True:
         said.append("fullgraph=True")
-    return ", ".join(said)
+    return ", ".join(said) or DEFAULTS
 
 
 def replay_mode(region: Region, m: RegionMeasurement) -> str:
-    """ "mode='default', backend='eager' (as written)": the script's own call; "mode='max-autotune'": a what-if."""
+    """ "backend='eager' (as written)": the script's own call; "mode='max-autotune'": a what-if."""
     return f"{script_mode(region)} (as written)" if m["mode"] == "as-written" else mode_code(m["mode"])
 
 

@@ -282,7 +282,8 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     ),
     "warmup-other-shape": (
         shape_text.warmup_clause,
-        lambda r: f"{_start(shape_text.warmup_in_full(r))}: warm up at the shape the real calls use.",
+        # its fix said as every reason's is ("Fix: …"): "…, recompiling: warm up at …" read the fix as what recompiled
+        lambda r: f"{_start(shape_text.warmup_in_full(r))}. Fix: warm up at the shape the real calls use.",
     ),
     "cuda-graphs-per-size": (
         shape_text.graphs_clause,

@@ -15,7 +15,7 @@ from ..shapes.answer import Answer, AnswerNumber
 from ..shapes.compiler import CompilerInsight, Recompile
 from ..shapes.region import Region
 from ..shapes.report import ProfilerNote, Report
-from . import in_situ_text, mode_line, reason_text
+from . import compiler_text, in_situ_text, mode_line, reason_text
 
 VERDICT_WORDS = {
     "compile": "compile it",
@@ -187,7 +187,7 @@ def compiler_facts(compiler: CompilerInsight | None, compile_s: float | None) ->
     """A target mode's compiler facts for its headline: graphs, breaks, recompiles, compile time."""
     graphs = compiler.get("graphCount") if compiler else None
     breaks, recompiles = (
-        (len(compiler.get("graphBreaks") or []), len(compiler.get("recompiles") or [])) if compiler else (0, 0)
+        (mode_line.break_count(compiler), len(compiler.get("recompiles") or [])) if compiler else (0, 0)
     )
     out = [formats.plural(graphs or 0, "graph"), formats.plural(breaks, "break")]
     if recompiles:
@@ -211,16 +211,17 @@ _TRIGGER_CALL = re.compile(r"^call (\d+) of ")
 
 def recompiles_text(items: list[Recompile], on: str = "") -> str:
     """ "2 recompiles"; several frames recompiled by one call (DDP's forward and the model's, set off by one new
-    batch size) said as the one event it was: "recompiled at call 3: 2 frames" (on: " on rank 1", after the call)."""
+    batch size) said as the one event it was: "recompiled at call 3" (on: " on rank 1", after the call). Not how many
+    frames: the user wrote one call, and a wrapper's frame is no frame of theirs (review 5C P12)."""
     triggers = {item.get("trigger") for item in items}
     call = _TRIGGER_CALL.match(next(iter(triggers)) or "") if len(items) > 1 and len(triggers) == 1 else None
     if call:
-        return f"recompiled at call {call[1]}{on}: {len(items)} frames"
+        return f"recompiled at call {call[1]}{on}"
     return formats.plural(len(items), "recompile") + on
 
 
 def _recompiled(region: Region, rank: int | None) -> tuple[int | None, int, list[str]]:
-    """A region's graphs, graph breaks and recompiles said ("recompiled at call 3 on rank 1: 2 frames"): in a
+    """A region's graphs, graph breaks and recompiles said ("recompiled at call 3 on rank 1"): in a
     torchrun job (rank: the rank whose region it is) its graphs are that rank's, and said so (another rank may have
     more: review 25, D7); another rank's recompiles are said with its ranks."""
     compiler = region.get("compiler")
@@ -232,7 +233,7 @@ def _recompiled(region: Region, rank: int | None) -> tuple[int | None, int, list
     said = [recompiles_text(own)] if own else []
     if elsewhere:
         said.append(recompiles_text(elsewhere, f" on {where}"))
-    return compiler.get("graphCount"), len(compiler.get("graphBreaks") or []), said
+    return compiler.get("graphCount"), mode_line.break_count(compiler), said
 
 
 def _graphs(graphs: int | None, rank: int | None) -> list[str]:
@@ -256,24 +257,25 @@ def counts(region: Region, rank: int | None = None) -> list[str]:
     return out
 
 
-def _compiles(region: Region, graphs: int | None, said: list[str]) -> list[str]:
+def _compiles(region: Region, graphs: int | None, rank: int | None) -> list[str]:
     """The graphs said beside the compiles where some compiles made none (a frame that broke before any tensor work,
     recompiled): the compile rows under the facts count compiles, so the facts say both (review 4B M6: "1 graph" above
-    five compile rows): "5 compiles made 1 graph (4 made none)"."""
+    five compile rows), as the rows' heading does: "5 compiles (1 graph)". A torchrun job's region counts as its rank
+    table does, graphs (review 6C Z4: "5 compiles made 1 graph on rank 0 (4 made none)" above rank 0's "recompiles
+    0": DDP's own frames, each compiled once, made none)."""
     compiler = region.get("compiler")
     compiles = (compiler.get("compiledFrames") or 0) if compiler else 0
-    if graphs is None or compiles <= graphs or not said:
-        return said
-    none = f" ({compiles - graphs} made none)" if graphs else ""
-    return [f"{formats.plural(compiles, 'compile')} made {said[0]}{none}"]
+    if graphs is None or compiles <= graphs or rank is not None:
+        return _graphs(graphs, rank)
+    return [compiler_text.compiles_made(compiles, graphs)]
 
 
 def region_facts(region: Region, rank: int | None = None) -> list[str]:
     """What the script did with a region, counted (schema 1.32: region.facts, the CLI's region line and the report
-    panel's): "12 calls", "1 graph on rank 0", "2 graph breaks", "recompiled at call 3 on rank 1: 2 frames", "3 calls
+    panel's): "12 calls", "1 graph on rank 0", "2 graph breaks", "recompiled at call 3 on rank 1", "3 calls
     ran eagerly", "3.5 s compiling in the script's own calls"."""
     graphs, breaks, recompiled = _recompiled(region, rank)
-    out = [formats.plural(region["callCount"], "call"), *_compiles(region, graphs, _graphs(graphs, rank))]
+    out = [formats.plural(region["callCount"], "call"), *_compiles(region, graphs, rank)]
     if breaks:
         out.append(formats.plural(breaks, "graph break"))
     out += recompiled

@@ -11,8 +11,9 @@ import os
 from typing import Any
 
 from ..measure import interleaved, step_work
+from ..report import step_work_text
 from ..shapes.common import InSituWindow
-from ..shapes.in_situ import CompileFailure, RegionInSitu
+from ..shapes.in_situ import CompileFailure, RegionInSitu, StepWork
 from ..shapes.mode import CUDAGRAPH_MODES
 from ..shapes.region import Region, RegionCall
 from ..shapes.report import Report
@@ -90,7 +91,7 @@ def attach_interleaved(
     for entry in report.get("regions") or []:
         calls = entry.get("calls") or []
         result = compared(entry, calls)
-        work = (
+        sides = (
             step_work.compare(
                 _side_work("eager", windows["eager"], entry),
                 _side_work("compiled", windows["compiled"], entry),
@@ -98,6 +99,9 @@ def attach_interleaved(
             )
             if windows
             else None
+        )
+        work: StepWork | None = (
+            {**sides, "text": step_work_text.text(sides, result["step"])} if sides is not None else None
         )
         situ: RegionInSitu = {**result, "work": work, "failure": failures.get(entry["id"]), "whatIf": []}
         if schedule.get("hostLoad"):
