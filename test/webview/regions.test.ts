@@ -127,12 +127,13 @@ describe('script regions in the report panel', () => {
 
     const r0Box = page.locator('section.region[data-region="r0"]');
     const cells = await r0Box.locator('table.region-measurements tr').nth(1).locator('td').allInnerTexts();
-    // the replay on the most frequent inputs (6 calls each: the later ones), times as the runner measured them; its
+    // the replay on one of the two input shapes called 6 times each (the later ones), said by the runner (review 6B S:
+    // "most frequent" of a tie), times as the runner measured them; its
     // compile is the script's (the facts say it) and its number, timed on a busy host, backs no pay-back: no column
     // for either, and its number in the runner's words
     assert.match(
       cells.join('\t'),
-      /^float32\[8, 256, 64\]; inference \(most frequent, 6 calls\)\ttorch\.compile's defaults \(as written\)\ttoo noisy to say, \d\.\d+× per call replayed [^\t]*\t\d\.\d+ ms\t\d\.\d+ ms\t\d+ → \d+$/,
+      /^float32\[8, 256, 64\]; inference \(one of 2 input shapes, 6 calls each\)\ttorch\.compile's defaults \(as written\)\ttoo noisy to say, \d\.\d+× per call replayed [^\t]*\t\d\.\d+ ms\t\d\.\d+ ms\t\d+ → \d+$/,
     );
     // no direction word or colour on a number the answer calls untrusted: the runner's word for it instead
     const speedup = r0Box.locator('table.region-measurements tr').nth(1).locator('td').nth(2);
@@ -169,6 +170,11 @@ describe('script regions in the report panel', () => {
     const r1Box = page.locator('section.region[data-region="r1"]');
     assert.match(await r1Box.locator('p.answer').innerText(), /Measuring default failed: no compiled code ran/);
     assert.equal(await r1Box.locator('table.region-measurements td.error').innerText(), 'failed');
+    // ten shapes called once each: the replay's inputs were one of them, not "most frequent, 1 call" (review 6B S)
+    assert.equal(
+      await r1Box.locator('table.region-measurements td.inputs').innerText(),
+      'float32[4, 160]; inference (one of 10 input shapes, each called once)',
+    );
     // its one row failed: the failure sits under a heading of its own, not alone past the headings (review 6B R)
     assert.deepEqual(await r1Box.locator('table.region-measurements th').allInnerTexts(), ['inputs', 'mode', 'result']);
     assert.equal(await r1Box.locator('table.region-measurements tr:nth-child(2) > td').count(), 3);
