@@ -46,7 +46,7 @@ def test_the_step_line_then_its_pay_back_why_what_it_rests_on_the_steps_left_out
     assert in_situ_text.lines(region) == [  # type: ignore[arg-type]
         "in situ (14 pairs of adjacent eager/compiled blocks in this run, per signature, over the script's mix): "
         "0.91× per step in situ, 1.82 ms → 2 ms per step",
-        "  eager 549 steps/s → compiled 500",
+        "  eager 549 steps/s → compiled 500 steps/s",
         f"  why: {work}",
         "  steady steps: eager 70, compiled 69; 48 steps left out: 3 in Compile Lens's compiled warm-up, 12 first at its input "
         "shape, 29 during which compiling was switched on or off, 4 in which Compile Lens saved inputs or checked for "

@@ -187,7 +187,7 @@ def warm_up_cost(region: Region) -> tuple[float | None, bool]:
 
 
 def _payback(region: Region, unit: str, answer: Answer | None, number: AnswerNumber | None) -> str | None:
-    """ "compiled steps are slower: it never pays back; eager 104 steps/s → compiled 134". A pay-back is the answer's
+    """ "compiled steps are slower: it never pays back; eager 104 steps/s → compiled 134 steps/s". A pay-back is the answer's
     reason, said in its sentence with what it pays back (review 4C X3: said twice, here and there); a slower number
     that is the answer's says here that it never pays back."""
     s = region["inSitu"]
@@ -199,7 +199,9 @@ def _payback(region: Region, unit: str, answer: Answer | None, number: AnswerNum
     rate = s.get("stepsPerSecond")
     if rate:
         # each side named: alone on its line, a bare "549 → 500 steps/s" read as a number with no subject
-        said.append(f"eager {formats.rate(rate['eager'])} {unit}s/s → compiled {formats.rate(rate['compiled'])}")
+        said.append(
+            f"eager {formats.rate(rate['eager'])} {unit}s/s → compiled {formats.rate(rate['compiled'])} {unit}s/s"
+        )
     return "; ".join(said) or None
 
 
