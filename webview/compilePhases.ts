@@ -206,10 +206,14 @@ function fitLabels(track: SVGSVGElement): void {
         return true;
       }
       // beside it: 3 px from its ends, 1 px clear of the next bar or label (a bar begun at this one's start, a
-      // recompile's thinnest, is no obstacle to a label left of it)
+      // recompile's thinnest, is no obstacle to a label left of it); left of it, left of the diamond at its start
+      // too (review 5A G7: a recompile's AOT and codegen bars, each with its cache miss's, went unlabelled)
       const right = box.x + box.width + 3;
-      const left = box.x - 3 - length;
-      const at = free(right - 1, right + length + 1) ? right : free(left - 1, box.x - 2) ? left : null;
+      const start = (markers.get(box.y) ?? [])
+        .filter(([a, b]) => a <= box.x + 1 && b >= box.x - 1)
+        .reduce((x, [a]) => Math.min(x, a), box.x);
+      const left = start - 3 - length;
+      const at = free(right - 1, right + length + 1) ? right : free(left - 1, start - 2) ? left : null;
       if (at === null) return false;
       bar.classList.add('beside');
       text.setAttribute('dx', String(at - box.x));

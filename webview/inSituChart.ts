@@ -4,8 +4,6 @@
 // steady state shaded with both medians. A log scale when compile steps dwarf the rest.
 import { line, scaleLinear } from 'd3';
 import type { InSituPoint, Region } from '../extension/shared/report.ts';
-import { inSituNumber } from '../extension/present/answer.ts';
-import { formatMs, formatSpeedup } from '../extension/present/numbers.ts';
 import { el } from './panels.ts';
 import {
   drawAxes,
@@ -68,13 +66,6 @@ function stepMark(side: Side, cx: number, cy: number): SVGElement {
   return mark;
 }
 
-/** A report before the runner's lines: the step's number (the answer's words where it has them) and times, listed. */
-const numberFields = (
-  said: string | undefined,
-  step: { speedup: number; eagerMs: number; compiledMs: number },
-): string =>
-  `per step: ${said ?? formatSpeedup(step.speedup)} · eager ${formatMs(step.eagerMs)} · compiled ${formatMs(step.compiledMs)}`;
-
 /** The overlay with its legend, or null when the region has no in-situ series with a step. */
 export function renderInSituChart(region: Region): HTMLElement | null {
   const situ = region.inSitu;
@@ -102,9 +93,8 @@ export function renderInSituChart(region: Region): HTMLElement | null {
   const points = new Map((situ.stepPoints ?? []).map((p) => [p.index, p]));
   if (from != null && from <= last) {
     const step = situ.step;
-    // the runner's line for the steps (schema 1.24), else the recorded numbers listed
-    const said = situ.lines?.[0] ?? (step ? numberFields(inSituNumber(region.answer, 'step')?.text, step) : null);
-    const title = `steady state from call ${from}${said ? `\n${said}` : ''}`;
+    // the runner's words; a report before them: its in-situ number's line, else none (the panel words nothing)
+    const title = situ.steadyText ?? situ.lines?.[0] ?? null;
     // only the steps the number counted (s27): a left-out step inside the steady state stays unshaded
     for (const [first, end] of countedRuns(situ.stepPoints, from, last)) {
       const shade = svg('rect', 'steady');
@@ -114,7 +104,7 @@ export function renderInSituChart(region: Region): HTMLElement | null {
       shade.setAttribute('height', String(HEIGHT - MARGIN.bottom - MARGIN.top));
       shade.dataset['from'] = String(first);
       shade.dataset['to'] = String(end);
-      chart.append(withTitle(shade, title));
+      chart.append(title === null ? shade : withTitle(shade, title));
     }
     for (const [side, ms] of step
       ? ([
@@ -128,8 +118,9 @@ export function renderInSituChart(region: Region): HTMLElement | null {
       median.setAttribute('y1', String(y(ms)));
       median.setAttribute('y2', String(y(ms)));
       median.dataset['ms'] = String(ms);
-      // the runner's words (schema 1.25); a report before them: the fields listed
-      chart.append(withTitle(median, situ.medianText?.[side] ?? `${SIDE_TEXT[side]} · median ${formatMs(ms)}`));
+      // the runner's words (schema 1.25)
+      const said = situ.medianText?.[side];
+      chart.append(said === undefined ? median : withTitle(median, said));
     }
   }
   drawAxes(chart, x, y, logScale, 'step (from call N to call N+1)', 'step time');
@@ -151,8 +142,8 @@ export function renderInSituChart(region: Region): HTMLElement | null {
         const mark = stepMark(side, x(p.index), y(p.ms));
         mark.dataset['call'] = String(p.index);
         const said = situ.compileSteps?.find((c) => c.side === side && c.index === p.index)?.text;
-        // the runner's words say whether it counted too (s27)
-        chart.append(withTitle(mark, said ?? `step ${p.index} · ${formatMs(p.ms)} · compiles ${p.compiles}`));
+        // the runner's words (schema 1.25) say whether it counted too (s27)
+        chart.append(said === undefined ? mark : withTitle(mark, said));
       } else if (point?.text) {
         // each step says in the runner's words whether it counted (and whose it is under torchrun); a left-out one
         // is drawn hollow, apart from the counted

@@ -100,9 +100,12 @@ export function bandEdges(
 
 /** The marks' labels in their lane, above the bars, none over another: first a finding's marks (those that begin in
  *  a `focused` span: the break the user asked to see keeps its label), then the marks that begin in view, then those
- *  that begin left of it (their label at the edge names a band mostly off-screen). Each label whole where it fits:
- *  one that would run past the right edge ends there instead where the lane left of its mark is free ("graph break
- *  in forward after line 24", not "graph break in forward after …"); else cut before the next label or the edge. */
+ *  that begin left of it (their label at the edge names a band mostly off-screen). Each label inside the call or step
+ *  its mark begins in, between the step lines (`stepXs`) around it: one that runs across the next call's line reads
+ *  as that call's (review 5A G5). Each label whole where it fits: one that would run past that line or the right
+ *  edge ends there instead where the lane left of its mark is free ("graph break in forward after line 24", not
+ *  "graph break in forward after …"); else cut before the next label, the next line or the edge. Labels on either
+ *  side of a step line need no more room between them than the line's. */
 export function markTexts(
   marks: readonly TimelineMark[],
   laneTop: number,
@@ -113,10 +116,13 @@ export function markTexts(
   ink: Paint,
   under: Paint[],
   focused: readonly { startUs: number; durUs: number }[] = [],
+  stepXs: readonly number[] = [],
 ): TextBox[] {
   const texts: TextBox[] = [];
   const taken: [number, number][] = [];
-  const clear = (a: number, b: number): boolean => taken.every(([p, q]) => b <= p || a >= q);
+  const lineBetween = (a: number, b: number): boolean => stepXs.some((x) => a <= x && x <= b);
+  const gap = (a: number, b: number): number => (lineBetween(a, b) ? LINE_ROOM : LABEL_GAP);
+  const clear = (a: number, b: number): boolean => taken.every(([p, q]) => b + gap(b, p) <= p || a >= q + gap(q, a));
   const rank = (mark: TimelineMark): number =>
     focused.some((f) => f.startUs <= mark.startUs && mark.startUs <= f.startUs + f.durUs)
       ? 0
@@ -125,20 +131,34 @@ export function markTexts(
         : 2;
   const order = inView(marks, left, width, xOf).sort((a, b) => rank(a.mark) - rank(b.mark) || a.x0 - b.x0);
   for (const { mark, x0 } of order) {
+    // the room of the call the mark begins in: from the line at or before it to the next line, within the lane
+    const from = Math.max(left, ...stepXs.filter((x) => x <= x0).map((x) => x + LINE_ROOM));
+    const to = Math.min(width - 3, ...stepXs.filter((x) => x > x0).map((x) => x - LINE_ROOM));
     const whole = m.width(mark.label);
-    const shifted = Math.min(x0 + 1, width - 3 - whole);
-    const fits = shifted >= left && clear(shifted, shifted + whole + 8);
-    const at = fits ? shifted : x0 + 1;
-    const next = Math.min(width - 3, ...taken.map(([p]) => p - 8).filter((p) => p > at));
-    const text = fits ? mark.label : clear(at, at + 1) ? fitEnd(mark.label, next - at, m) : null;
+    // whole: from its mark, or ending at the line (or edge) after it where the room left of its mark is free
+    const at = Math.max(from, Math.min(x0 + 1, to - whole));
+    const fits = at + whole <= to && clear(at, at + whole);
+    // else cut, from the first free x between there and its mark
+    const free = fits
+      ? at
+      : [at, ...taken.map(([, q]) => q + gap(q, at))]
+          .filter((x) => x >= at && x <= Math.max(at, x0 + 1) && clear(x, x + 1))
+          .sort((a, b) => a - b)[0];
+    if (free === undefined) continue;
+    const next = Math.min(to, ...taken.map(([p]) => p - gap(free, p)).filter((p) => p > free));
+    const text = fits ? mark.label : fitEnd(mark.label, next - free, m);
     if (!text) continue;
     // its middle 8 px into the lane: its box (11 px font) clear of the axis above and the bars below
-    const box = placeText(m, 'mark', text, at, laneTop + 8, ink, under);
+    const box = placeText(m, 'mark', text, free, laneTop + 8, ink, under);
     texts.push(box);
-    taken.push([box.x, box.x + box.w + 8]);
+    taken.push([box.x, box.x + box.w]);
   }
   return texts;
 }
+
+/** room between two marks' labels; between a label and a step line (the line cuts no label: cutLines) */
+const LABEL_GAP = 8;
+const LINE_ROOM = 3;
 
 /** A finding's places: outlined down the whole pane, so the eye finds them after the zoom. */
 export function drawFocus(

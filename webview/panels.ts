@@ -150,9 +150,11 @@ export function renderReportHeader(report: Report, reveal: Reveal): HTMLElement 
  *  ("explore.ipynb cell 3, line 2"), which it opens in the notebook editor. */
 function breakList(breaks: ReportDigest['findings'], reveal: Reveal): HTMLElement {
   const breakSection = el('div', 'breaks');
-  // the breaks as the region's facts and the rank table count them (one per place and reason); one that broke again
-  // there says ×N, as Problems does
-  breakSection.append(termEl('h3', undefined, plural(breaks.length, 'graph break')));
+  // one item per line and fix (the runner's breakSites), one that broke more than once there ×N, as Problems says it;
+  // the heading counts the breaks those items stand for, as the region's facts and the rank table do (review 5C M9:
+  // "2 graph breaks" over an item and a "×2" item)
+  const count = breaks.reduce((n, b) => n + b.count, 0);
+  breakSection.append(termEl('h3', undefined, plural(count, 'graph break')));
   const list = el('ul');
   for (const graphBreak of breaks) {
     const item = el('li');

@@ -14,7 +14,7 @@ import {
   type ScaleLinear,
 } from 'd3';
 import type { Region, RegionCall } from '../extension/shared/report.ts';
-import { formatMs, formatSeconds } from '../extension/present/numbers.ts';
+import { formatMs } from '../extension/present/numbers.ts';
 import { explanationsOf } from '../extension/present/glossary.ts';
 import { el } from './panels.ts';
 
@@ -36,23 +36,11 @@ export function markOf(call: RegionCall): CallMark {
   return call.event === 'cached' ? 'cached' : call.event;
 }
 
-/** The mark's tooltip: call and duration, what happened and why in the runner's words (schema 1.24, the call's
- * `said`; a report before them: its fields listed), inputs. */
+/** The mark's tooltip: the call and its duration (a point's label and value, as an axis says them), what happened
+ * and why in the runner's words (schema 1.24, the call's `said`: the panel words none of it), its inputs. */
 export function callTitle(call: RegionCall): string {
   const lines = [`call ${call.index}: ${call.ms === null ? 'no duration recorded' : formatMs(call.ms)}`];
   if (call.said !== undefined) lines.push(call.said);
-  else {
-    const fields = [
-      call.event !== 'cached' ? `event ${call.event}` : null,
-      call.event !== 'cached' && call.compileSeconds != null ? `compile ${formatSeconds(call.compileSeconds)}` : null,
-      call.ranCompiled === false ? 'ran eagerly' : null,
-    ].filter((f) => f !== null);
-    if (fields.length) lines.push(fields.join(' · '));
-    // the runner's words where the call has them (1.23: the failed guard as a sentence), else PyTorch's, as data
-    const why = call.event === 'recompiled' ? (call.recompileWhy ?? call.recompileReason) : null;
-    if (why) lines.push(`guard: ${why}`);
-    if (call.ranCompiled === false && call.fallbackReason) lines.push(`eager: ${call.fallbackReason}`);
-  }
   lines.push(`inputs: ${call.signature}`);
   // a tooltip holds no marked words: the compiler's terms in it are explained below it
   return [...lines, ...explanationsOf(lines.join('\n')).map((e) => `· ${e}`)].join('\n');
@@ -226,9 +214,8 @@ export function renderRegionChart(region: Region): HTMLElement {
     shade.setAttribute('y', String(MARGIN.top));
     shade.setAttribute('width', String(x(last + 0.5) - x(steady.fromCall - 0.5)));
     shade.setAttribute('height', String(HEIGHT - MARGIN.bottom - MARGIN.top));
-    // the runner's words (schema 1.25); a report before them: the fields listed
-    const fields = `steady state · from call ${steady.fromCall} · median ${formatMs(steady.medianMs)}`;
-    chart.append(withTitle(shade, steady.said ?? fields));
+    // the runner's words (schema 1.25)
+    chart.append(steady.said === undefined ? shade : withTitle(shade, steady.said));
     const median = svg('line', 'steady-median');
     median.setAttribute('x1', shade.getAttribute('x')!);
     median.setAttribute('x2', String(x(last + 0.5)));
@@ -256,11 +243,11 @@ export function renderRegionChart(region: Region): HTMLElement {
     mark.dataset['mark'] = kind;
     chart.append(withTitle(mark, callTitle(call)));
   }
-  box.append(chart, renderLegend(region, timed.length, steady != null));
+  box.append(chart, renderLegend(region, steady != null));
   return box;
 }
 
-function renderLegend(region: Region, timed: number, steady: boolean): HTMLElement {
+function renderLegend(region: Region, steady: boolean): HTMLElement {
   const legend = el('div', 'chart-legend');
   const present = new Set(region.calls.map(markOf));
   for (const kind of ['compiled', 'recompiled', 'eager', 'cached'] as const) {
@@ -273,12 +260,7 @@ function renderLegend(region: Region, timed: number, steady: boolean): HTMLEleme
     );
   }
   if (steady) legend.append(legendEntry(steadyMark(), 'steady state'));
-  // what the chart leaves out: the runner's words (schema 1.25); a report before them: the counts listed
-  const untimed = region.calls.length - timed;
-  const notes = region.chartNotes ?? [
-    ...(untimed ? [`not drawn (no duration): ${untimed}`] : []),
-    ...(region.callsTruncated ? [`calls recorded: ${region.calls.length} of ${region.callCount}`] : []),
-  ];
-  for (const note of notes) legend.append(el('span', 'legend-label', `· ${note}`));
+  // what the chart leaves out: the runner's words (schema 1.25)
+  for (const note of region.chartNotes ?? []) legend.append(el('span', 'legend-label', `· ${note}`));
   return legend;
 }

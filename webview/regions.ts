@@ -54,7 +54,9 @@ function measurementTable(digest: RegionDigest, region: Region): HTMLTableElemen
   });
   // a column no row has a value for says nothing: left out
   const columns = COLUMNS.filter(([key]) => rows.some((r) => r.cells?.[key]));
-  const titles = ['inputs', 'mode', ...columns.map(([, title]) => title)];
+  // every row failed: no value column, so the failure gets one of its own, headed (review 6B R: a lone "failed" at
+  // the row's far end under no heading)
+  const titles = ['inputs', 'mode', ...(columns.length ? columns.map(([, title]) => title) : ['result'])];
   const head = el('tr');
   for (const title of titles) head.append(el('th', undefined, title));
   table.append(head);
@@ -72,7 +74,7 @@ function measurementTable(digest: RegionDigest, region: Region): HTMLTableElemen
     row.append(inputs, el('td', undefined, m.label));
     if (cells === null) {
       const error = el('td', 'error', said ? 'failed' : `failed: ${m.error ?? 'unknown error'}`);
-      error.colSpan = Math.max(1, titles.length - 2); // every row failed: no value column, the error its own cell
+      error.colSpan = titles.length - 2;
       row.append(error);
     } else {
       // an unmeasured cell stays empty: no placeholder number

@@ -70,7 +70,10 @@ ul.linked a.follow:focus-visible { outline: 1px solid var(--vscode-focusBorder);
 .region-chart svg { display: block; width: 100%; height: auto; color: var(--vscode-descriptionForeground); }
 .region-chart .axis-label { fill: currentColor; font-size: 11px; }
 .region-chart .axis { font-size: 11px; }
-.steady { fill: var(--vscode-charts-green, #89d185); fill-opacity: 0.12; }
+/* the steady state's band, and its legend swatch alike: told from the page (12 % was 1.17:1 on high contrast's black,
+   review 6B I), light enough that the marks and the label on it read */
+.steady { fill: var(--vscode-charts-green, #89d185); fill-opacity: 0.2; }
+.vscode-high-contrast .steady { fill-opacity: 0.35; }
 .region-chart .steady-median { stroke: var(--vscode-charts-green, #89d185); stroke-dasharray: 4 3; }
 .region-chart .steady-label { fill: var(--vscode-foreground); font-size: 11px; }
 .run { fill: none; stroke-width: 1.5; }
@@ -90,7 +93,6 @@ ul.linked a.follow:focus-visible { outline: 1px solid var(--vscode-focusBorder);
 .chart-legend { margin-bottom: 8px; display: flex; flex-wrap: wrap; gap: 4px 6px; align-items: center; font-size: 0.9em; }
 .legend-entry { white-space: nowrap; display: inline-flex; align-items: center; gap: 4px; }
 .region-chart svg.legend-icon { display: inline-block; width: 14px; height: 14px; overflow: visible; }
-.legend-icon .steady { fill-opacity: 0.35; }
 .table-scroll { overflow-x: auto; }
 .rank-note p { margin: 2px 0; }
 .rank-table td, .rank-table th { white-space: nowrap; }
@@ -147,7 +149,10 @@ ul.linked a.follow:focus-visible { outline: 1px solid var(--vscode-focusBorder);
 .phase-backend { --bar: var(--vscode-charts-lines, #8b8b8b); }
 .phase-aot { --bar: var(--vscode-charts-purple, #b180d7); }
 .phase-inductor { --bar: var(--vscode-charts-orange, #d18616); }
-.phase-codegen { --bar: var(--vscode-charts-yellow, #cca700); }
+/* not charts-yellow: drawn under Inductor's orange it was ΔE 6 from it in Light Modern, 1 to a red-green colour-blind
+   eye (review 5C X7); this dark teal is ΔE ≥ 16 from every other bar and the page in light, dark and high contrast, and
+   from Inductor, the bars beside it and the cache marker on it under protan, deutan and tritan simulation too */
+.phase-codegen { --bar: #225555; }
 .phase-kernel { --bar: var(--vscode-charts-green, #388a34); }
 .phase-autotune { --bar: var(--vscode-charts-red, #f14c4c); }
 .phase-cache { --bar: var(--vscode-terminal-ansiCyan, #11a8cd); }

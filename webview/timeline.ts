@@ -363,7 +363,10 @@ export class TimelineCanvas extends TimelineNames {
     const texts = [...axis.texts, ...this.sliceTexts(labels, xOf, width, m, theme, bands)];
     if (this.foundMarks?.length) {
       const ink = onPage([theme.foreground]);
-      texts.push(...markTexts(this.foundMarks, AXIS_HEIGHT, LABEL_WIDTH, width, xOf, m, ink, [page], this.focused));
+      const stepXs = axis.lines.filter((l) => l.role === 'step').map((l) => l.x);
+      texts.push(
+        ...markTexts(this.foundMarks, AXIS_HEIGHT, LABEL_WIDTH, width, xOf, m, ink, [page], this.focused, stepXs),
+      );
     }
     const lines = cutLines([...axis.lines, ...bandEdges(bands, AXIS_HEIGHT, LABEL_WIDTH, width, this.height)], texts);
     drawLines(ctx, lines, theme);

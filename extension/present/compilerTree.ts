@@ -1,9 +1,10 @@
-// The "Compiler" tree: per mode, what Dynamo and Inductor did — compiled frames, each compile of a frame
+// The "Compiler" tree: per mode (a script's: per region), what Dynamo and Inductor did — compiled frames, each compile of a frame
 // (the first, then recompiles with their guard failures), each compile's generated code, guards and FX graph (the
 // guard that failed before a recompile), the kernels each compile generated with the ATen ops they fused and the
 // source lines those came from, graph breaks, guards, caches, CUDA graphs and compile time.
 // Pure data; the host turns it into TreeItems.
-import { attemptName, compileName, functionName } from './compileNames.ts';
+import { attemptName, compileName } from './compileNames.ts';
+import { regionLabel } from './regionDigest.ts';
 import { explanationsOf } from './glossary.ts';
 import { placeLabel } from '../shared/sourcePlace.ts';
 import { formatSeconds, plural } from './numbers.ts';
@@ -14,6 +15,7 @@ import type {
   CompilerInsight,
   ModeResult,
   Recompile,
+  Region,
   RegionCall,
   Report,
   SourceLocation,
@@ -176,16 +178,11 @@ function framesNode(c: CompilerInsight, callOf: Map<string, RegionCall>): Compil
     byFrame.set(frameOf(frame.compileId), [...(byFrame.get(frameOf(frame.compileId)) ?? []), frame]);
   const children = [...byFrame.values()].map((compiles) => {
     const first = compiles[0]!;
+    // the frame as the runner names it (schema 1.28: its first compile's nameText, "forward", "DistributedDataParallel
+    // at ddp_train.py:77" for PyTorch's wrapper of the user's module, "helper (in Python's contextlib.py)"), at its line
+    const name = compileName(c.frames, `${frameOf(first.compileId)}/0`);
     return {
-      // a frame with no user line is library or PyTorch code the call reached: its name (`inner`, `_fn`) is not the user's
-      label: first.location
-        ? `${functionName(first.function ?? 'a function')} (${where(first.location)})`
-        : 'a frame outside your code',
-      ...(first.location
-        ? {}
-        : {
-            tooltip: `Dynamo compiled a function that is not in your files (${first.function ?? 'unnamed'}): library or PyTorch code your call reached.`,
-          }),
+      label: first.location ? `${name} (${where(first.location)})` : name,
       description: `${plural(compiles.length, 'compile')}, ${formatSeconds(compiles.reduce((sum, f) => sum + f.seconds, 0))}`,
       ...(first.location ? { location: first.location } : {}),
       children: compiles.map((compile) => {
@@ -228,15 +225,38 @@ function framesNode(c: CompilerInsight, callOf: Map<string, RegionCall>): Compil
 }
 
 function modeNode(mode: ModeResult, callOf: Map<string, RegionCall>): CompilerTreeNode {
+  // the mode as the panel says it (schema 1.33: "mode='default'"); a report before it by its name
+  const label = mode.modeText ?? mode.mode;
   if (mode.status === 'error' || !mode.compiler) {
     return {
-      label: mode.mode,
+      label,
       description: 'failed',
       ...(mode.error ? { tooltip: `${mode.error.message}\n${mode.error.fix}` } : {}),
       children: [],
     };
   }
-  const c = mode.compiler;
+  const node = insightNode(mode.compiler, mode.compileSeconds, callOf);
+  return { ...node, label };
+}
+
+/** A region of a script by its name as the panel's heading says it ("Net", at a_print.py:16), its compiler record
+ *  under it (review 5C P10: "forward (a_print.py:10)" under a root "script", the panel's "Net — a_print.py:16"). */
+function regionNode(region: Region, c: CompilerInsight, callOf: Map<string, RegionCall>): CompilerTreeNode {
+  const node = insightNode(c, null, callOf);
+  const at = region.location;
+  return {
+    ...node,
+    label: regionLabel(region),
+    ...(at ? { description: `${where(at)} · ${node.description}`, location: at } : {}),
+  };
+}
+
+/** A compiler record's frames, breaks, recompiles, guards, caches and compile time; its counts the description. */
+function insightNode(
+  c: CompilerInsight,
+  firstCallSeconds: number | null,
+  callOf: Map<string, RegionCall>,
+): Omit<CompilerTreeNode, 'label'> & { description: string } {
   const children: CompilerTreeNode[] = [];
   const frames = framesNode(c, callOf);
   if (frames) children.push(frames);
@@ -268,12 +288,12 @@ function modeNode(mode: ModeResult, callOf: Map<string, RegionCall>): CompilerTr
   if (phases.length) {
     children.push({
       label: 'Compile time',
-      ...(mode.compileSeconds !== null ? { description: `${formatSeconds(mode.compileSeconds)} first call` } : {}),
+      ...(firstCallSeconds !== null ? { description: `${formatSeconds(firstCallSeconds)} first call` } : {}),
       children: phases.sort((a, b) => b[1] - a[1]).map(([phase, s]) => leaf(phase, formatSeconds(s))),
     });
   }
   const summary = `${plural(c.graphCount, 'graph')}, ${plural(c.graphBreaks.length, 'break')}, ${plural(c.recompiles.length, 'recompile')}`;
-  return { label: mode.mode, description: summary, children };
+  return { description: summary, children };
 }
 
 export function buildCompilerTree(report: Report): CompilerTreeNode[] {
@@ -281,5 +301,9 @@ export function buildCompilerTree(report: Report): CompilerTreeNode[] {
   const callOf = new Map(
     (report.regions ?? []).flatMap((r) => r.calls.flatMap((call) => (call.compileIds ?? []).map((id) => [id, call]))),
   );
-  return report.modes.map((mode) => modeNode(mode, callOf));
+  // a script's regions each by its name, as the panel heads them (the script's own mode entry is their records
+  // together, named "script"); a report whose regions carry no record of their own, by its modes
+  const regions = report.target.kind === 'script' ? (report.regions ?? []) : [];
+  const recorded = regions.flatMap((r) => (r.compiler ? [regionNode(r, r.compiler, callOf)] : []));
+  return recorded.length ? recorded : report.modes.map((mode) => modeNode(mode, callOf));
 }

@@ -148,7 +148,8 @@ function graphBreakFinding(
 }
 
 function recompileFinding(item: Recompile | RecompileSite): FindingOf | null {
-  if (!item.location) return null;
+  // a torchrun job's recompile on some ranks is said once, by the divergence at the line that made the call (s28)
+  if (!item.location || ('inDivergence' in item && item.inDivergence)) return null;
   const count = typeof item.count === 'number' ? item.count : 1;
   // a recurring site reads as its pattern (self.calls == N), a single recompile as its own reason
   const reason = count > 1 && item.pattern ? item.pattern : item.reason;
@@ -194,7 +195,7 @@ function divergenceFinding(item: Divergence): FindingOf | null {
     count: 1,
     countText: null,
     ranks: item.ranks,
-    quickFixes: [],
+    quickFixes: item.quickFixes ?? [], // the recompile sites' it says (s28)
   };
 }
 
@@ -315,7 +316,9 @@ export function collectFindings(report: Report): Finding[] {
       const finding = perfHintFinding(item);
       if (finding) addFinding(found, finding, label, said, worldSize);
     }
-    for (const item of mode.compiler?.graphBreaks ?? []) {
+    // the runner lists the breaks one per line and fix (s28: breakSites, DDP's two calls at one line one site); an
+    // older report each reason at a line
+    for (const item of mode.compiler?.breakSites ?? mode.compiler?.graphBreaks ?? []) {
       const finding = graphBreakFinding(item, mode);
       if (finding) addFinding(found, finding, label, said, worldSize);
     }
@@ -407,8 +410,10 @@ export function findingMessage(finding: Finding): string {
     finding.kind !== 'divergence' && finding.count > 1
       ? `${KIND_TITLE[finding.kind]} ×${finding.count}`
       : KIND_TITLE[finding.kind];
+  // the ranks beside the kind, before the sentence (a sentence's full stop then "(on ranks 1, 3)" read as a stray
+  // ". (", review 5C); a divergence's sentence names its ranks itself
   const ranks = finding.kind === 'divergence' ? null : rankText(finding);
-  return `${beforeEdit(finding)}${kind}: ${plainSaid(findingText(finding))}${ranks ? ` (${ranks})` : ''}`;
+  return `${beforeEdit(finding)}${kind}${ranks ? ` (${ranks})` : ''}: ${plainSaid(findingText(finding))}`;
 }
 
 /** The runner's sentence as plain text (Problems, the CLI): its `code` quoted as compilers quote code in a message,

@@ -538,6 +538,10 @@ export interface CompilerInsight {
    */
   recompiles: Recompile[];
   recompileSites?: RecompileSite[];
+  /**
+   * s28: the graph breaks as every surface lists them (report/compiler_text.break_sites, each time the report is written): one per line and fix, its count the breaks it stands for, its explanation naming each call that broke (DDP's two bookkeeping calls at one line: one site, one fix). Absent: no break, or an older report (graphBreaks then)
+   */
+  breakSites?: GraphBreak[];
   guardCount?: number | null;
   /**
    * breakdown by phase, each phase's own share: total, dynamo, aot, inductor, codegen (from compilation_metrics), autotune (compile-log spans, part of codegen)
@@ -742,6 +746,10 @@ export interface RecompileSite {
   hint?: string | null;
   explanation?: null | Explanation;
   ranks?: RankList;
+  /**
+   * s28, a torchrun job: the ranks' divergence (report.divergence, a recompile on these ranks) says this recompile, at the line that made the call, with its Quick Fixes: one finding, not two (report/rank_text.py). Absent: said as its own finding
+   */
+  inDivergence?: boolean;
 }
 export interface CompiledFrame {
   compileId: string | null;
@@ -1569,6 +1577,10 @@ export interface RegionInSitu {
     eager: string;
   };
   /**
+   * a step speedup with its steadyFromCall: the in-situ overlay's shaded steady state in the runner's words, its start and each side's median (report/chart_text.py). Absent: no step speedup, or a report before it
+   */
+  steadyText?: string;
+  /**
    * schema 1.25: each step of the series that compiled, as its mark on the in-situ overlay says it (report/chart_text.py)
    */
   compileSteps?: {
@@ -1664,11 +1676,11 @@ export interface HostShare {
 }
 export interface InSituSpeedup {
   /**
-   * median steady duration in the eager runs (pooled over pairs)
+   * eager's median steady duration (interleaved: over the run, per signature over the matched mix; separate runs: pooled over pairs)
    */
   eagerMs: number;
   /**
-   * median steady duration in the compiled runs, plus (steps) the share of recurring recompiles
+   * interleaved: eagerMs / speedup, where speedup is the pairs of blocks' middle ratio (ranges.middle_ratio), or with pooled steps or no pair compiled's median over the run; separate runs: the compiled runs' median steady duration, plus (steps) the share of recurring recompiles
    */
   compiledMs: number;
   /**
@@ -2304,6 +2316,10 @@ export interface Divergence {
   details?: {
     [k: string]: unknown;
   };
+  /**
+   * s28, a recompile on some ranks: the Quick Fixes of the recompile sites it says (each site then marked inDivergence, report/rank_text.py), offered at its line. Absent: none
+   */
+  quickFixes?: QuickFix[];
 }
 /**
  * a report `inspect` read from compiler logs (schema 1.14): the logs it read and what it could not use

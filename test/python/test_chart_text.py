@@ -105,3 +105,13 @@ def test_the_in_situ_overlay_says_each_side_s_median_and_each_step_that_compiled
     }
     # separate runs (no per-step counts): the step and its compiles
     assert situ["compileSteps"] == [{"side": "compiled", "index": 0, "text": "step 0: 3.08 s, compiled 1 time"}]
+
+
+def test_the_in_situ_overlay_s_steady_state_is_said_by_the_runner() -> None:
+    """The shaded band's tooltip was composed in the panel ("steady state from call 3" over the number's line): its
+    start and both medians, in the runner's words, as the medians' own lines give them."""
+    situ = _region("script-in-situ-cpu")["inSitu"]
+    assert situ["steadyText"] == (
+        f"steady state from call {situ['steadyFromCall']} (the steps counted): 0.862 ms per step compiling off (eager), "
+        "0.704 ms as written (compiled), medians"
+    )

@@ -73,7 +73,7 @@ def test_a_site_seen_more_than_once_says_its_count_as_the_hover_s_title() -> Non
 def test_a_report_read_from_logs_says_what_the_compiler_did_its_compile_time_and_caches() -> None:
     """Schema 1.27: the CLI's compiler, compile-time and cache lines for `inspect` are the runner's words."""
     compiler: dict[str, Any] = {
-        "graphCount": 3, "compiledFrames": 5, "graphBreaks": [{"count": 3}, {"count": 1}],
+        "graphCount": 3, "compiledFrames": 5, "graphBreaks": [{"count": 3, "reason": "a"}, {"count": 1, "reason": "b"}],
         "recompiles": [{}, {}], "recompileSites": [{"count": 2}], "compileFailures": [], "restarts": [{}],
         "compileSeconds": {"total": 3.4, "dynamo": 1.2, "aot": 0.5, "inductor": 0, "codegen": 0.3},
         "cache": {"fxGraph": {"hit": 2, "miss": 1, "bypass": 0}, "aotAutograd": {"hit": 1}},
@@ -94,3 +94,27 @@ def test_a_report_read_from_logs_says_what_the_compiler_did_its_compile_time_and
     script: Any = {"target": {"kind": "script"}, "modes": [{"compiler": profiled}]}
     compiler_text.attach(script)
     assert "countsText" not in profiled, "a profile says its facts in its headlines"
+
+
+def test_graph_breaks_at_one_line_with_one_fix_are_one_site_naming_each_call_that_broke() -> None:
+    """Review 5C M9: attach-2x2's rank 0 broke at the training line on DDP's Logger call (once) and its
+    `_inside_ddp_forward` (twice); the panel read "2 graph breaks" over one item and a "×2" item, the same DDP fix under
+    each. One site: both calls named, one fix, the 3 breaks it stands for, as the facts count them."""
+    rank = json.loads((FIXTURES / "attach-2x2" / "job" / "ranks" / "rank0" / "report.json").read_text())
+    compiler = rank["regions"][0]["compiler"]
+    breaks = compiler["graphBreaks"]
+    assert [b["count"] for b in breaks] == [1, 2] and len({b["explanation"]["fix"] for b in breaks}) == 1
+    (site,) = compiler_text.break_sites(breaks)
+    assert site["count"] == 3 and site["location"] == breaks[0]["location"]
+    assert site["explanation"]["fix"] == breaks[0]["explanation"]["fix"]
+    assert site["explanation"]["what"].startswith(
+        "The compiled code calls the DistributedDataParallel wrapper, and Dynamo cannot trace DDP's own bookkeeping "
+        "(`Logger.set_runtime_stats_and_log` and `DistributedDataParallel._inside_ddp_forward`), so Dynamo stops the "
+        "graph there, runs those calls in Python"
+    )
+    assert "2 graph breaks" not in rank["regions"][0]["facts"] and "3 graph breaks" in rank["regions"][0]["facts"]
+    # breaks of another fix, or at another line, stay sites of their own
+    elsewhere = {**breaks[1], "location": {**breaks[1]["location"], "line": 80}}
+    assert [s["count"] for s in compiler_text.break_sites([breaks[0], elsewhere])] == [1, 2]
+    unexplained = [{**b, "explanation": None} for b in breaks]
+    assert len(compiler_text.break_sites(unexplained)) == 2

@@ -223,8 +223,8 @@ def test_what_the_answer_s_sentence_says_the_lines_do_not_say_again() -> None:
     # review 4C X3: gated_service's answer, its range and its pay-back, once: in the sentence
     gated = json.loads((recorded / "gated_service-cpu" / "report.json").read_text())["regions"][0]
     said = "\n".join(in_situ_text.lines(gated))
-    assert "1.38× per step in situ (1.18–1.59×)" in gated["answer"]["sentence"] and "1.38×" not in said
-    assert said.startswith("in situ (8 pairs") and "1.48 ms → 1.07 ms per step" in said and "pays back" not in said
+    assert "1.38× per step in situ (1.17–1.58×)" in gated["answer"]["sentence"] and "1.38×" not in said
+    assert said.startswith("in situ (8 pairs") and "1.48 ms → 1.08 ms per step" in said and "pays back" not in said
     resized = json.loads((recorded / "resized_step-cpu" / "report.json").read_text())["regions"][0]
     assert "before Compile Lens began running its calls alternately compiled and eager" in resized["answer"]["sentence"]
     assert in_situ_text.lines(resized) == []

@@ -79,3 +79,30 @@ def test_a_torchrun_region_s_graphs_and_story_say_whose_they_are() -> None:
     answer.attach(alone)
     assert alone["regions"][0]["story"].startswith("Call 0 compiled (")
     assert " · 1 graph · " in alone["regions"][0]["headline"]
+
+
+def test_a_recompile_on_some_ranks_is_said_once_by_the_divergence_with_its_quick_fix() -> None:
+    """Review 5C D6: one batch change on rank 1 was two findings, "Ranks diverged: … input 'x' changed size …" at the
+    training line and "Recompile: Input 'x' changed size …" at the model's forward. The divergence says it; its
+    recompile site is marked as said there, and its Quick Fix goes with the divergence."""
+    report = json.loads((FIXTURES / "ddp-ranks-cpu" / "report.json").read_text())
+    for compiler in [report["modes"][0].get("compiler"), *(r.get("compiler") for r in report["regions"])]:
+        for site in (compiler or {}).get("recompileSites") or []:
+            site.pop("inDivergence", None)
+    divergence = next(d for d in report["divergence"] if d["kind"] == "recompile")
+    divergence.pop("quickFixes", None)
+    rank_text.divergences(report)
+    (site,) = report["regions"][0]["compiler"]["recompileSites"]
+    assert site["ranks"] == divergence["ranks"] == [1] and site["inDivergence"] is True
+    assert [q["kind"] for q in divergence["quickFixes"]] == ["compile-dynamic"]
+    # a site on other ranks than the divergence's is its own finding
+    other = copy.deepcopy(report)
+    changed = next(d for d in other["divergence"] if d["kind"] == "recompile")
+    changed["ranks"] = [0]
+    changed.pop("quickFixes")
+    for compiler in [other["modes"][0].get("compiler"), *(r.get("compiler") for r in other["regions"])]:
+        for s in (compiler or {}).get("recompileSites") or []:
+            s.pop("inDivergence", None)
+    rank_text.divergences(other)
+    assert "inDivergence" not in other["regions"][0]["compiler"]["recompileSites"][0]
+    assert "quickFixes" not in changed

@@ -396,6 +396,36 @@ test('compiler tree: per mode, breaks and recompiles linked to source, failed mo
   assert.equal(failed!.description, 'failed');
 });
 
+test("the Compiler view heads a script's regions as the panel does, a notebook's alike, and names frames as the runner does", async () => {
+  // review 5C P10/P7: the tree's root "script" (a notebook's too) over "forward (a_print.py:10)", the panel's "Net —
+  // a_print.py:16"; the frames by the runner's nameText, PyTorch's wrapper by the user's module it calls
+  const fixture = (name: string) => loadReport(path.resolve(__dirname, `../fixtures/${name}/report.json`));
+  const { report: ddp } = await fixture('reports/ddp-ranks-cpu');
+  const [region] = ddp.regions!;
+  const [root, ...others] = buildCompilerTree(ddp);
+  assert.equal(others.length, 0);
+  assert.equal(root!.label, 'DistributedDataParallel');
+  assert.match(root!.description!, /^ddp_train\.py:77 · \d+ graphs?, /);
+  assert.equal(root!.location?.line, 77);
+  const frames = root!.children.find((n) => n.label.startsWith('Compiled frames'))!;
+  assert.deepEqual(
+    frames.children.map((n) => n.label),
+    region!.compiler!.frames!.map((f) => (f.location ? `${f.nameText} (ddp_train.py:${f.location.line})` : f.nameText)),
+  );
+  assert.equal(frames.children[0]!.label, 'DistributedDataParallel at ddp_train.py:77');
+  const { report: notebook } = await fixture('recorded/explore-cpu');
+  const roots = buildCompilerTree(notebook);
+  assert.deepEqual(
+    roots.map((n) => [n.label, n.description?.split(' · ')[0]]),
+    [['MLP', 'explore.ipynb cell 4, line 2']],
+  );
+  // a report of one function: its modes, as the panel's phases say them
+  assert.deepEqual(
+    buildCompilerTree(report).map((n) => n.label),
+    ["mode='default'", "mode='max-autotune'", "mode='reduce-overhead'"],
+  );
+});
+
 test('a performance hint with a user line is an information finding there; one without a line is not placed', () => {
   const hinted: Report = structuredClone(report);
   hinted.modes[0]!.compiler!.perfHints = [

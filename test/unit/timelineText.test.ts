@@ -91,3 +91,26 @@ test("the marks' lane: the focused break keeps its label; a band begun off-scree
   for (const box of markTexts(marks, 30, 100, 600, (t) => t, m, ink, [ink]))
     assert.ok(box.x >= 100 && box.x + box.w <= 600, `${box.text} at ${box.x}`);
 });
+
+test("the marks' lane: each CUDA-graph replay's label inside its own call, never across the next call's line", () => {
+  // review 5A G5 (mlp-reduce-overhead, zoomed): each call's replay near its end, the next call's line just after it;
+  // the labels began at their marks and ran across the next line, and the last replay had none
+  const replay = (startUs: number): TimelineMark => ({
+    kind: 'cudagraph-replay',
+    startUs,
+    durUs: 2,
+    label: 'CUDA-graph replay',
+    compileId: null,
+    track: 0,
+  });
+  const stepXs = [110, 400, 495];
+  const marks = [replay(330), replay(455), replay(545)];
+  const boxes = markTexts(marks, 30, 100, 600, (t) => t, m, ink, [ink], [], stepXs);
+  assert.equal(boxes.length, marks.length, boxes.map((b) => b.text).join(' | '));
+  // in the marks' order: each placed in turn, none left out
+  for (const [k, box] of boxes.entries()) {
+    const mark = marks[k]!;
+    const own = [stepXs.filter((x) => x <= mark.startUs).at(-1)!, stepXs.find((x) => x > mark.startUs) ?? 600];
+    assert.ok(box.x > own[0]! && box.x + box.w < own[1]!, `label ${k} "${box.text}" at ${box.x}–${box.x + box.w}`);
+  }
+});

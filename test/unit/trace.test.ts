@@ -91,25 +91,31 @@ describe('scanner on real H100 traces', () => {
     }
   });
 
-  test("a repeated compiled call is the call: from its compiled call's start (its guards and set-up) to its last kernel", async () => {
-    // report4A F10: call 1 began at its first launch, 3.2 ms into its "compiled forward", and "Fit to step" cut it
+  test("a repeated compiled call is the call: from its guard check's start (before its compiled call) to its last kernel", async () => {
+    // report4A F10: call 1 began at its first launch, 3.2 ms into its "compiled forward", and "Fit to step" cut it;
+    // review 5A G6: its guard check ("TorchDynamo Cache Lookup", just before the compiled call) was left of its line
     for (const file of ['mlp-default.trace.json', 'mlp-reduce-overhead.trace.json']) {
       const model = await scanTraceFile(fixture(file));
       assert.equal(model.stepSource, 'repetition');
-      const regions = [...Array(model.count).keys()].filter(
-        (i) => model.depth[i] === 0 && model.names[model.name[i]!]!.startsWith('Torch-Compiled Region'),
-      );
+      const named = (prefix: string): number[] =>
+        [...Array(model.count).keys()]
+          .filter((i) => model.depth[i] === 0 && model.names[model.name[i]!]!.startsWith(prefix))
+          .sort((a, b) => model.start[a]! - model.start[b]!);
+      const regions = named('Torch-Compiled Region');
+      const lookups = named('TorchDynamo Cache Lookup');
       assert.equal(regions.length, model.steps.length, file);
+      assert.equal(lookups.length, model.steps.length, file);
       // numbered from 0, as the runner numbers a script's calls ("Call 0 compiled"; review 5A G2)
       assert.deepEqual(
         model.steps.map((s) => s.label),
         model.steps.map((_, k) => `call ${k}`),
       );
-      regions.sort((a, b) => model.start[a]! - model.start[b]!);
       regions.forEach((i, j) => {
         const step = model.steps[j]!;
-        const [from, to] = [model.start[i]!, model.start[i]! + model.dur[i]!];
-        assert.equal(step.start, from, `${file} ${step.label} starts with its compiled call`);
+        const guard = lookups[j]!;
+        assert.ok(model.start[guard]! + model.dur[guard]! <= model.start[i]!, `${file} ${step.label}: guards first`);
+        assert.equal(step.start, model.start[guard], `${file} ${step.label} starts with its guard check`);
+        const to = model.start[i]! + model.dur[i]!;
         assert.ok(step.end >= to, `${file} ${step.label} ends at ${step.end}, its compiled call at ${to}`);
       });
     }

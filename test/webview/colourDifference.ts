@@ -59,3 +59,38 @@ export function deltaE2000(first: Rgba, second: Rgba): number {
   const rt = -Math.sin(rad(2 * rotation)) * rc;
   return Math.sqrt((dL / sl) ** 2 + (dC / sc) ** 2 + (dH / sh) ** 2 + rt * (dC / sc) * (dH / sh));
 }
+
+/** Machado, Oliveira and Fernandes 2009's full-severity dichromacy matrices, on linear sRGB. */
+const DICHROMACY = {
+  protan: [
+    [0.152286, 1.052583, -0.204868],
+    [0.114503, 0.786281, 0.099216],
+    [-0.003882, -0.048116, 1.051998],
+  ],
+  deutan: [
+    [0.367322, 0.860646, -0.227968],
+    [0.280085, 0.672501, 0.047413],
+    [-0.01182, 0.04294, 0.968881],
+  ],
+  tritan: [
+    [1.255528, -0.076749, -0.178779],
+    [-0.078411, 0.930809, 0.147602],
+    [0.004733, 0.691367, 0.3039],
+  ],
+} as const;
+
+export type Dichromacy = keyof typeof DICHROMACY;
+export const DICHROMACIES = Object.keys(DICHROMACY) as Dichromacy[];
+
+/** An opaque sRGB colour as a protanope, deuteranope or tritanope sees it (Machado 2009, severity 1). */
+export function asSeenWith(c: Rgba, kind: Dichromacy): Rgba {
+  const linear = [c[0], c[1], c[2]].map((v) => {
+    const s = v / 255;
+    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  });
+  const [r, g, b] = DICHROMACY[kind].map((row) => {
+    const v = Math.min(1, Math.max(0, row[0] * linear[0]! + row[1] * linear[1]! + row[2] * linear[2]!));
+    return 255 * (v <= 0.0031308 ? 12.92 * v : 1.055 * v ** (1 / 2.4) - 0.055);
+  }) as [number, number, number];
+  return [r, g, b, 1];
+}

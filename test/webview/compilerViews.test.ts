@@ -109,6 +109,22 @@ describe('compiler views in the report panel', () => {
       ],
     );
     assert.equal(await section.locator('.cache-marker.cache-miss').count(), 4);
+    // review 5A G7: the recompile's AOT Autograd and codegen bars, each with its cache miss's diamond at its start
+    // and no room right of it (the axis ends with the recompile), are labelled left of the diamond
+    const recompile = section.locator('.phase-row:not(.phase-axis)').nth(1);
+    const shown = await recompile.locator('g.phase').evaluateAll((bars) =>
+      bars.flatMap((bar) => {
+        const text = bar.querySelector('text');
+        // its title: "Inductor: codegen: 61.4 s (forward, at …)"
+        const phase = /^(.*?): [\d.]+ m?s /.exec(bar.querySelector('title')?.textContent ?? '')?.[1] ?? '';
+        return text && text.style.display !== 'none' ? [`${phase}: ${text.textContent}`] : [];
+      }),
+    );
+    for (const phase of ['AOT Autograd', 'Inductor: codegen'])
+      assert.ok(
+        shown.some((t) => t.startsWith(`${phase}: ${phase}`)),
+        shown.join(' | '),
+      );
     await section.screenshot({ path: join(ARTIFACTS, 'compile-phases.png') });
     assert.deepEqual((await record(page)).cspViolations, []);
     assert.deepEqual(errorsOf(page), []);

@@ -58,6 +58,8 @@ interface Legible {
   ticks(): { overlaps: string[]; small: string[]; ticks: number };
   /** per chart, its legend's box, the headings' and the plot's boxes, and whether the plot draws each entry's mark */
   legends(): { legend: Box; headings: Box[]; entries: { label: string; mark: string; drawn: boolean }[] }[];
+  /** each chart's steady-state band: its contrast against the page (its fill at its opacity over it) */
+  bands(): number[];
   /** WCAG contrast of every text that holds a digit, against the colour under it (alpha composited) */
   contrast(): { checked: number; low: string[] };
 }
@@ -94,7 +96,7 @@ const LEGIBLE = `window.__legible = (() => {
       return { overlaps, small, ticks };
     },
     legends() {
-      const style = (e) => { const s = getComputedStyle(e); return e.tagName + ' ' + e.getAttribute('class') + ' fill ' + s.fill + ' stroke ' + s.stroke; };
+      const style = (e) => { const s = getComputedStyle(e); return e.tagName + ' ' + e.getAttribute('class') + ' fill ' + s.fill + ' ' + s.fillOpacity + ' stroke ' + s.stroke; };
       return [...document.querySelectorAll('.region-chart')].flatMap((chart) => {
         const legend = chart.querySelector('.chart-legend');
         const plot = chart.querySelector('svg:not(.legend-icon)');
@@ -108,6 +110,14 @@ const LEGIBLE = `window.__legible = (() => {
             return { label: entry.textContent || '', mark, drawn: drawn.has(mark) };
           }),
         }];
+      });
+    },
+    bands() {
+      const page = parse(getComputedStyle(document.body).backgroundColor);
+      return [...document.querySelectorAll('.region-chart svg:not(.legend-icon) rect.steady')].map((band) => {
+        const s = getComputedStyle(band);
+        const fill = parse(s.fill);
+        return ratio(over([fill[0], fill[1], fill[2], Number(s.fillOpacity)], page), page);
       });
     },
     contrast() {
@@ -134,7 +144,7 @@ const LEGIBLE = `window.__legible = (() => {
         if (!/\\d/.test(n.textContent) || parent.closest('svg') || !parent.checkVisibility()) continue;
         check('"' + n.textContent.trim().slice(0, 40) + '" (' + (parent.className || parent.tagName) + ')', getComputedStyle(parent).color, backgroundOf(parent));
       }
-      // SVG text: a bar's label on its bar, the rest on the page (the steady shading is 12 % of a colour)
+      // SVG text: a bar's label on its bar, the rest on the page (the steady shading is a fifth to a third of a colour)
       for (const text of document.querySelectorAll('svg text')) {
         if (!/\\d/.test(text.textContent) || text.style.display === 'none') continue;
         const bar = text.closest('g.phase')?.querySelector('rect');
@@ -178,6 +188,14 @@ describe('the report panel at 560 px in light, dark and high-contrast themes', (
             `${theme.name}: a legend entry whose mark the chart does not draw`,
           );
         }
+
+        // the steady band told from the page (review 6B I: 12 % of charts-green, 1.17:1 on high contrast's black)
+        const bands = await legible(page, 'bands');
+        assert.deepEqual(
+          bands.filter((r) => r < 1.25).map((r) => r.toFixed(2)),
+          [],
+          `${theme.name}: steady bands at ${bands.map((r) => r.toFixed(2)).join(', ')}:1 on the page`,
+        );
 
         const contrast = await legible(page, 'contrast');
         assert.ok(contrast.checked > 10, `${theme.name}: numbers found (${contrast.checked})`);

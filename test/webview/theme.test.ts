@@ -9,7 +9,7 @@ import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import type { FrameLayout } from '../../webview/frameLayout.ts';
 import { contrast, type Rgba } from '../../webview/ink.ts';
 import { KIND_LEGEND } from '../../webview/theme.ts';
-import { deltaE2000 } from './colourDifference.ts';
+import { asSeenWith, deltaE2000, DICHROMACIES } from './colourDifference.ts';
 import { giveBackBrowser, takeBrowser, openWebview, postPanes, tracesSource } from './harness.ts';
 import { applyTheme, THEMES } from './themes.ts';
 
@@ -143,6 +143,58 @@ test("a graph break's band is edged in a colour that stands out from the page at
       const ratio = contrast(pixel, pageColour);
       assert.ok(ratio >= 3, `${theme.name}: edge ${pixel.join(',')} on ${background} is ${ratio.toFixed(2)}:1`);
     }
+  }
+  await page.close();
+});
+
+test("the compile phases' bars are colours told apart in light, dark and high contrast, code generation from Inductor by colour-blind eyes too", async () => {
+  // review 5C X7: "Inductor" (charts-orange) and "code generation" (charts-yellow), one drawn under the other, were
+  // ΔE 6.1 apart in Light Modern
+  const page = await openWebview(browser);
+  for (const theme of THEMES) {
+    await applyTheme(page, theme);
+    // every bar class the stylesheet colours (.phase-dynamo, .phase-codegen, ...), as its legend swatch draws it
+    const colours = await page.evaluate(() => {
+      const classes = [...document.styleSheets]
+        .flatMap((sheet) => [...sheet.cssRules])
+        .filter((rule): rule is CSSStyleRule => rule instanceof CSSStyleRule && /^\.phase-\w+$/.test(rule.selectorText))
+        .filter((rule) => rule.style.getPropertyValue('--bar') !== '')
+        .map((rule) => rule.selectorText.slice(1));
+      const legend = document.body.appendChild(document.createElement('div'));
+      legend.className = 'phase-legend';
+      const ctx = new OffscreenCanvas(1, 1).getContext('2d', { willReadFrequently: true })!;
+      const out = classes.map((cls) => {
+        const swatch = legend.appendChild(document.createElement('span'));
+        swatch.className = `swatch ${cls}`;
+        ctx.fillStyle = getComputedStyle(swatch).backgroundColor;
+        ctx.fillRect(0, 0, 1, 1);
+        const [r, g, b] = ctx.getImageData(0, 0, 1, 1).data;
+        return [cls, [r!, g!, b!, 1]] as const;
+      });
+      legend.remove();
+      return out;
+    });
+    const colour = new Map<string, Rgba>(colours);
+    assert.ok(
+      colour.has('phase-inductor') && colour.has('phase-codegen'),
+      `${theme.name}: ${[...colour.keys()].join(', ')}`,
+    );
+    const close: string[] = [];
+    for (let i = 0; i < colours.length; i++)
+      for (let j = i + 1; j < colours.length; j++) {
+        const difference = deltaE2000(colours[i]![1], colours[j]![1]);
+        if (difference < DISTINCT) close.push(`${colours[i]![0]} and ${colours[j]![0]}: ΔE ${difference.toFixed(1)}`);
+      }
+    // code generation is drawn under Inductor, beside loading and kernel compile, the cache marker over its start
+    for (const other of ['phase-inductor', 'phase-load', 'phase-kernel', 'phase-cache'])
+      for (const kind of DICHROMACIES) {
+        const difference = deltaE2000(
+          asSeenWith(colour.get('phase-codegen')!, kind),
+          asSeenWith(colour.get(other)!, kind),
+        );
+        if (difference < DISTINCT) close.push(`phase-codegen and ${other} (${kind}): ΔE ${difference.toFixed(1)}`);
+      }
+    assert.deepEqual(close, [], theme.name);
   }
   await page.close();
 });

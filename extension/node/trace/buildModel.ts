@@ -9,6 +9,7 @@ import { RowsByKey } from './rowsByKey.ts';
 import { MAX_DEPTH, orderRows } from './modelOrder.ts';
 import { sortRangeNearlySorted } from './sort.ts';
 import { overlapsWindow, viewWindow, type FirstView } from '../../shared/trace/window.ts';
+import { CACHE_LOOKUP } from '../../shared/trace/timelineMarks.ts';
 
 /** What a preview's build takes from the whole trace: its origin, steps and CUDA-graph launches. */
 type WholeTrace = Pick<TraceModel, 'steps' | 'stepSource'> & { origin: number; graphLaunches: Set<number> };
@@ -376,9 +377,11 @@ export const COMPILED_REGION = 'Torch-Compiled Region';
 
 /**
  * Each repeated call widened to the compiled call that launches it: a "Torch-Compiled Region" holding its first
- * launch and none of the calls beside it. A call is then the call's CPU span (its guards and set-up, which run
- * before its first launch) and its kernels, where the kernel span alone started the call milliseconds into its
- * "compiled forward" (report4A F10). Regions are told by time, not thread: a skim keeps no nesting.
+ * launch and none of the calls beside it, and the guard check ("TorchDynamo Cache Lookup") that ran just before it.
+ * A call is then the call's CPU span (its guards and set-up, which run before its first launch) and its kernels,
+ * where the kernel span alone started the call milliseconds into its "compiled forward" (report4A F10), and the
+ * region alone left its guard check left of the call's line (review 5A G6). Told by time, not thread: a skim keeps
+ * no nesting.
  */
 function widenToCompiledCalls(
   c: StepColumns,
@@ -387,10 +390,28 @@ function widenToCompiledCalls(
 ): void {
   // by name id: a name is tested once, not once per row
   const isRegion = c.names.map((name) => name.startsWith(COMPILED_REGION));
+  const isLookup = c.names.map((name) => name === CACHE_LOOKUP);
+  const rows: number[] = [];
   for (let i = 0; i < c.count; i++) {
     const kind = c.kind[i]!;
-    if ((kind !== SliceKind.CpuOp && kind !== SliceKind.Other) || !isRegion[c.name[i]!] || c.onGpu(i)) continue;
+    if (
+      (kind === SliceKind.CpuOp || kind === SliceKind.Other) &&
+      (isRegion[c.name[i]!] || isLookup[c.name[i]!]) &&
+      !c.onGpu(i)
+    )
+      rows.push(i);
+  }
+  rows.sort((a, b) => c.start[a]! - c.start[b]!);
+  /** the guard check since the last region, the one before the next region */
+  let lookup = -1;
+  for (const i of rows) {
+    if (isLookup[c.name[i]!]) {
+      lookup = i;
+      continue;
+    }
     const [from, to] = [c.start[i]!, c.start[i]! + c.dur[i]!];
+    const guard = lookup >= 0 && c.start[lookup]! + c.dur[lookup]! <= from ? c.start[lookup]! : from;
+    lookup = -1;
     // the last call whose first launch is at or after the region's start
     let j = 0;
     for (let lo = 0, hi = launched.length; lo < hi;) {
@@ -402,7 +423,7 @@ function widenToCompiledCalls(
     if (!call || call.first > to) continue;
     if ((j > 0 && launched[j - 1]!.last >= from) || (j + 1 < launched.length && launched[j + 1]!.first <= to)) continue;
     const step = steps[j]!;
-    step.start = Math.min(step.start, from);
+    step.start = Math.min(step.start, guard);
     step.end = Math.max(step.end, to);
   }
 }

@@ -18,6 +18,7 @@ import { RawNameTable } from './rawNames.ts';
 import type { Skim, SkimmedPart, SkimPart } from './skimParts.ts';
 import { SkimRecord } from './skimRecord.ts';
 import { COMPILED_REGION } from './buildModel.ts';
+import { CACHE_LOOKUP } from '../../shared/trace/timelineMarks.ts';
 import { Cat, isDeviceCat } from '../../shared/trace/sliceKinds.ts';
 
 const PH_KEY = new TextEncoder().encode('"ph":');
@@ -26,6 +27,7 @@ const LOWER_P = 'p'.charCodeAt(0);
 const PROFILER_STEP = new TextEncoder().encode('ProfilerStep#');
 const GRAPH_LAUNCH = new TextEncoder().encode('cudaGraphLaunch');
 const COMPILED_REGION_BYTES = new TextEncoder().encode(COMPILED_REGION);
+const CACHE_LOOKUP_BYTES = new TextEncoder().encode(CACHE_LOOKUP);
 const CORRELATION_KEY = new TextEncoder().encode('"correlation":');
 const PH_COMPLETE = 'X'.charCodeAt(0);
 const PH_METADATA = 'M'.charCodeAt(0);
@@ -328,9 +330,14 @@ export class TraceSkim extends JsonCursor {
     if (!complete) return headerEnd;
     record.events++;
     if (ts < record.origin) record.origin = ts;
-    // a compiled call's span: a repeated call is widened to it (buildModel.findSteps)
+    // a compiled call's span and its guard check before it: a repeated call is widened to them (buildModel.findSteps)
     const region =
-      complete && !device && !launch && nameStart >= 0 && startsWith(buf, nameStart, nameEnd, COMPILED_REGION_BYTES);
+      complete &&
+      !device &&
+      !launch &&
+      nameStart >= 0 &&
+      (startsWith(buf, nameStart, nameEnd, COMPILED_REGION_BYTES) ||
+        bytesEqual(buf, nameStart, nameEnd, CACHE_LOOKUP_BYTES));
     if (!launch && !kernel && !step && !region) return headerEnd;
     if (launch && correlation >= 0 && bytesEqual(buf, nameStart, nameEnd, GRAPH_LAUNCH))
       record.graphLaunch(correlation);

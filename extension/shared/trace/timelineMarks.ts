@@ -25,7 +25,8 @@ export interface TimelineMark {
 /** the profiler's span of a compiled frame's call, named by its compile id */
 const REGION = /^Torch-Compiled Region: (\d+\/\d+)$/;
 const COMPILE_ID = /compile_id=(\d+\/\d+)/;
-const CACHE_LOOKUP = 'TorchDynamo Cache Lookup';
+/** Dynamo's check of a compiled frame's guards, just before each call of its compiled code. */
+export const CACHE_LOOKUP = 'TorchDynamo Cache Lookup';
 
 /** Inductor's span around a compiled graph's call: "## Call CompiledFxGraph f73ycg… ##". */
 export const isGraphRun = (name: string): boolean => name.startsWith('## Call CompiledFxGraph ');

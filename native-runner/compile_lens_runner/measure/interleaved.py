@@ -33,15 +33,20 @@ mix (each compared signature weighed by how often the script called it: "matched
 MIN_MATCHED_SHARE of either side's steady steps have a signature the other side also has (a decode loop whose cache
 grows every token: each length recurs once per sequence, and the schedule may give it to the same side each time),
 the steps are pooled ("pooled"): only each side's first step is its first-call cost, and the ABBA order of the blocks
-cancels a work that grows linearly with the call, so the number reads per step (per token) over the lengths the
-script ran. Pairs: blocks 2j-1 and 2j (one eager, one compiled, adjacent); a pair's own ratio is over its steps each
-divided by its signature's eager median (a server's pair of blocks seldom shares a batch size); the interval is where
-a next run may land: the 5th-95th percentiles of the estimate over pairs resampled with replacement, widened by
-sqrt(2) for the next run's own error, with the floor, and with fewer than ranges.MIN_RESAMPLED pairs it reaches every
-pair's own ratio instead (ranges.of_pairs: the one rule of every range). The floor is ranges.FLOOR_PCT, or on CUDA where eager
-is launch-bound (its host time close to its GPU time: host_share) the floor targets take for a launch-bound eager, or
-on a CPU the floor targets take there (estimator.cpu_floor_pct): the pairs share one process and its host, and a next
-process may meet a host that moved.
+cancels a work that grows linearly with the call, so the number reads per step (per token) over the lengths the script
+ran. Pairs: blocks 2j-1 and 2j (one eager, one compiled, adjacent); a pair's own ratio is the matched mix's at the host
+state its blocks met (block_pairs: its steps each divided by their signature's median on that side, since a server's
+pair of blocks seldom shares a batch size). The speedup is the pairs' middle ratio (ranges.middle_ratio): both sides of
+a pair met one host state, while each side's median over the whole run could take eager from a slow stretch and compiled
+from a fast one (1.96× over pairs at 1.30-1.75×). Eager's time is its median over the run and compiled's that over the
+speedup, so the times divide to it. Pooled steps keep each side's median over the run: a pair's two blocks ran different
+lengths, and only the ABBA order over the whole run cancels that. The interval is where a next run may land: the
+5th-95th percentiles of the estimate over pairs resampled with replacement, widened by sqrt(2) for the next run's own
+error, with the floor, and with fewer than ranges.MIN_RESAMPLED pairs it reaches every pair's own ratio instead
+(ranges.of_pairs: the one rule of every range). The floor is ranges.FLOOR_PCT, or on CUDA where eager is launch-bound
+(its host time close to its GPU time: host_share) the floor targets take for a launch-bound eager, or on a CPU the floor
+targets take there (estimator.cpu_floor_pct): the pairs share one process and its host, and a next process may meet a
+host that moved.
 """
 
 from __future__ import annotations
@@ -333,14 +338,43 @@ def _sample(
     return out
 
 
-def _normalized_ratio(sample: Sample, reference: dict[str, float]) -> float | None:
-    """A pair's own ratio: its steps each divided by their signature's eager median (reference), so a pair whose blocks
-    ran different sizes (a server's batches) still compares like with like; None without values both ways."""
-    sides = [
-        [v / reference[sig] for sig, values in sample[side].items() if sig in reference for v in values]
-        for side in ("eager", "compiled")
-    ]
-    return statistics.median(sides[0]) / statistics.median(sides[1]) if sides[0] and sides[1] else None
+@dataclass(frozen=True)
+class BlockPair:
+    """A pair of adjacent blocks: its steps (sample) and its own ratio over the matched mix (block_pairs)."""
+
+    sample: Sample
+    ratio: float
+
+
+def block_pairs(
+    calls: list[Call],
+    picks: dict[str, list[int]],
+    duration: Callable[[Call], float | None],
+    whole: Sample,
+    weights: dict[str, int],
+) -> list[BlockPair]:
+    """Each pair of adjacent blocks with its own ratio over the matched mix (_mix of the whole run's `whole`): each
+    side's mix time times the median of its steps in the pair, each step divided by its signature's median on that
+    side over the run, so a pair whose blocks ran different sizes (a server's batches) still reads the host state it
+    met on the script's mix; one signature: the ratio of the pair's own medians. Pairs without values both ways are
+    left out."""
+    mixed = _mix(whole, weights)
+    if mixed is None:
+        return []
+    reference = {side: {sig: statistics.median(whole[side][sig]) for sig in mixed[2]} for side in ("eager", "compiled")}
+    blocks = {calls[i].block for indices in picks.values() for i in indices if calls[i].block}
+    out: list[BlockPair] = []
+    for a, b in _pairs({x for x in blocks if x is not None}):
+        sample = _sample(calls, picks, duration, {a, b})
+        sides = [
+            [v / reference[side][sig] for sig, values in sample[side].items() if sig in mixed[2] for v in values]
+            for side in ("eager", "compiled")
+        ]
+        if sides[0] and sides[1]:
+            out.append(
+                BlockPair(sample, mixed[0] * statistics.median(sides[0]) / (mixed[1] * statistics.median(sides[1])))
+            )
+    return out
 
 
 def estimate(
@@ -349,37 +383,36 @@ def estimate(
     duration: Callable[[Call], float | None],
     weights: dict[str, int],
     floor: float = ranges.FLOOR_PCT,
+    paired: bool = True,
 ) -> InSituSpeedup | None:
     """The speedup over the matched mix of signatures, its interval from the pairs of adjacent blocks with at least
     `floor` % either side, and what it rests on (schema `$defs/inSituSpeedup`); None when no signature has steady
-    values on both sides."""
+    values on both sides. paired: the speedup is the pairs' middle ratio (block_pairs, ranges.middle_ratio), eager's
+    time its median over the run and compiled's that over the speedup; else (pooled steps: a pair's two blocks ran
+    different lengths) and without a pair, each side's median over the run."""
     whole = _sample(calls, picks, duration)
     mixed = _mix(whole, weights)
     if mixed is None:
         return None
     eager_ms, compiled_ms, both = mixed
+    pairs = block_pairs(calls, picks, duration, whole, weights)
+    if paired and pairs:
+        compiled_ms = eager_ms / ranges.middle_ratio([p.ratio for p in pairs])
     speedup = eager_ms / compiled_ms
-    reference = {sig: statistics.median(whole["eager"][sig]) for sig in both}
-    blocks = {calls[i].block for indices in picks.values() for i in indices if calls[i].block}
-    pair_ratios: list[float] = []
-    pair_samples: list[Sample] = []
-    for a, b in _pairs({x for x in blocks if x is not None}):
-        sample = _sample(calls, picks, duration, {a, b})
-        own = _normalized_ratio(sample, reference)
-        if own is not None:
-            pair_ratios.append(own)
-            pair_samples.append(sample)
 
-    def of(chosen: list[Sample]) -> float:
+    def of(chosen: list[BlockPair]) -> float:
+        if paired:
+            return ranges.middle_ratio([p.ratio for p in chosen])
         merged: Sample = {"eager": {}, "compiled": {}}
-        for sample in chosen:
+        for pair in chosen:
             for side in merged:
-                for sig, values in sample[side].items():
+                for sig, values in pair.sample[side].items():
                     merged[side].setdefault(sig, []).extend(values)
         got = _mix(merged, weights)
         return speedup if got is None else got[0] / got[1]
 
-    low, high = ranges.of_pairs(speedup, floor, pair_samples, of, pair_ratios)
+    pair_ratios = [p.ratio for p in pairs]
+    low, high = ranges.of_pairs(speedup, floor, pairs, of, pair_ratios)
     per_signature: list[SignatureSpeedup] = [
         {
             "signature": s,
@@ -542,8 +575,8 @@ def compare(
     floor = host["floorPct"] if host and host["floorPct"] is not None else ranges.FLOOR_PCT
     if on_cpu:
         floor = estimator.cpu_floor_pct()
-    step = estimate(calls, s.steps, lambda c: c.step_ms, weights, floor) if s.compiled_ran else None
-    call = estimate(calls, s.calls, lambda c: c.ms, weights, floor) if s.compiled_ran else None
+    step = estimate(calls, s.steps, lambda c: c.step_ms, weights, floor, not pool) if s.compiled_ran else None
+    call = estimate(calls, s.calls, lambda c: c.ms, weights, floor, not pool) if s.compiled_ran else None
     for result in (step, call):
         if result is not None and pool:
             result.update({"comparedBy": "pooled", "signatures": [], "notCompared": []})

@@ -1,6 +1,7 @@
 """The one statistics of every speedup's range (pure): resampling, the widening for a next run, the floor, and when a
 range is too wide to say. Targets' rounds (estimator.py), a script's replayed calls (through estimator.py) and its
-steps in situ (interleaved.py) all take their range here, so one rule says where a next run may land.
+steps in situ (interleaved.py) all take their range here, so one rule says where a next run may land. In situ the
+estimate itself is here too (middle_ratio): the pairs of blocks are the samples its range resamples.
 
 A range is where a next run's estimate may land: the 5th-95th percentiles of the estimate over resampled samples
 (pairs of rounds, pairs of blocks), widened for the next run's own sampling error (next_run: as a factor, so never at
@@ -92,6 +93,16 @@ def of_pairs(
     if len(pairs) >= MIN_RESAMPLED:
         return interval(value, floor_pct, bootstrap(pairs, statistic), reach)
     return interval(value, floor_pct, reach=[*reach, *ratios])
+
+
+def middle_ratio(ratios: Sequence[float]) -> float:
+    """The median of pairs' own ratios, of an even count the geometric mean of the middle two (a ratio's middle: 1.0
+    between 0.5 and 2.0). Each pair's two sides met one host state, so it lies among the pairs' own ratios: each side's
+    median over the whole run took its sides from different host states (in one process 1.96× over pairs at
+    1.30-1.75×, docs/BENCHMARKS.md "The in-situ estimate: its pairs' middle")."""
+    ordered = sorted(ratios)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else math.sqrt(ordered[mid - 1] * ordered[mid])
 
 
 def too_noisy(value: float, low: float, high: float) -> float | None:

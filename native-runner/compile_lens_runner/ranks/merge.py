@@ -19,6 +19,7 @@ from ..compiler import torch_trace as tt
 from ..compiler.insight import compiler_insight
 from ..compiler.user_code import innermost_user, parse_frames
 from ..report import document as report
+from ..report import mode_line
 from ..script import in_situ_report
 from ..shapes.common import RunError, SourceLocation
 from ..shapes.compiler import CompilerInsight, GraphBreak, Recompile
@@ -219,7 +220,7 @@ def rank_entry(
             "window": facts.get("window") if facts else None,
             "torchTraceLog": _relative(job, run.rank, insight.get("torchTraceLog") if insight else None),
             "graphCount": insight["graphCount"] if insight else None,
-            "graphBreaks": len(insight["graphBreaks"]) if insight else None,
+            "graphBreaks": mode_line.break_count(insight) if insight else None,
             "recompiles": len(insight["recompiles"]) if insight else None,
             "compileSeconds": insight["compileSeconds"]["total"] if insight else None,
             "cache": insight["cache"] if insight else None,

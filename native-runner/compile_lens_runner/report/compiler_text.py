@@ -1,6 +1,7 @@
 """What a compiler record says in lines (schema 1.25), as the CLI (`profile`, `inspect`) and the report panel show
 them: the CUDA-graph outcome (`cudaGraphsLines`: how many graphs were captured, each skip with its line and fix, what
-a log cannot say), a graph break's or recompile site's count (`countText`: the hover's title) and, in a report read
+a log cannot say), a graph break's or recompile site's count (`countText`: the hover's title), the graph breaks one per line and fix
+(`breakSites`, s28) and, in a report read
 from logs, where Dynamo compiled frames and made no graph of them, that no
 compiled code ran (`noGraphText`; a script's region says it as its answer: noCompiledCode), the compile phases' heading
 (`phasesText`: compiles and the compile total), and (schema 1.27) what the compiler did, counted (`countsText`), its compile time by phase (`compileTimeText`) and its caches (`cacheText`). Said from the record with formats.py's numbers each time the report is written (answer.attach)."""
@@ -8,7 +9,7 @@ compiled code ran (`noGraphText`; a script's region says it as its answer: noCom
 from __future__ import annotations
 
 from .. import formats
-from ..shapes.compiler import CompilerInsight, CudaGraphSkip, CudaGraphStatus
+from ..shapes.compiler import CompilerInsight, CudaGraphSkip, CudaGraphStatus, GraphBreak
 from ..shapes.report import Report
 from . import mode_line
 
@@ -65,7 +66,7 @@ def cuda_graph_lines(statuses: list[CudaGraphStatus]) -> list[str]:
 def no_graph(compiler: CompilerInsight) -> str | None:
     """Frames compiled and no graph made: whatever called them ran eagerly (the first graph break says why)."""
     frames = compiler.get("compiledFrames") or 0
-    breaks = sum(b.get("count") or 1 for b in compiler["graphBreaks"])
+    breaks = mode_line.break_count(compiler)
     if frames == 0 or compiler["graphCount"] != 0 or breaks == 0:
         return None
     return (
@@ -88,7 +89,8 @@ def counts(compiler: CompilerInsight) -> str:
         [
             formats.plural(compiler.get("compiledFrames") or 0, "compile"),
             formats.plural(compiler["graphCount"] or 0, "graph"),
-            _at_sites(sum(b.get("count") or 1 for b in breaks), len(breaks), "graph break"),
+            # the sites the breaks are listed by (breakSites: one per line and fix)
+            _at_sites(mode_line.break_count(compiler), len(compiler.get("breakSites") or breaks), "graph break"),
             _at_sites(len(recompiles), len(sites) if sites is not None else len(recompiles), "recompile"),
             formats.plural(len(compiler.get("compileFailures") or []), "failed compile"),
             formats.plural(len(compiler.get("restarts") or []), "restart"),
@@ -164,9 +166,48 @@ def caches(compiler: CompilerInsight) -> str | None:
     return "; ".join(said) or None
 
 
+# the pattern's eager clause (compiler/break_patterns._EAGER) for one call, and for the several a site names
+_ONE_CALL, _THOSE_CALLS = "runs that call in Python", "runs those calls in Python"
+
+
+def _named(names: list[str]) -> str:
+    quoted = [f"`{name}`" for name in names]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
+
+
+def break_sites(breaks: list[GraphBreak]) -> list[GraphBreak]:
+    """The graph breaks as the user acts on them (s28, `breakSites`, said each time the report is written): one per
+    line and fix, counted. Breaks of one pattern at one line with one fix (DDP's Logger call and its
+    `_inside_ddp_forward`, both at the training line) are one thing to do: said once, naming each call that broke,
+    their counts summed, every rank that had one (review 5C M9: "2 graph breaks" over an item and a "×2" item, DDP's
+    fix printed under each). A break outside the table stays one site per reason."""
+    grouped: dict[tuple[object, ...], list[GraphBreak]] = {}
+    for item in breaks:
+        loc, said = item.get("location"), item.get("explanation")
+        where = (loc["file"], loc["line"], loc.get("cell")) if loc else (None, None, None)
+        same = ("fix", said["pattern"], said["fix"]) if said else ("reason", item.get("reason"))
+        grouped.setdefault((*where, *same), []).append(item)
+    out: list[GraphBreak] = []
+    for group in grouped.values():
+        first = group[0]
+        site: GraphBreak = {**first, "count": sum(b.get("count") or 1 for b in group)}
+        ranked = [b["ranks"] for b in group if "ranks" in b]
+        if ranked:
+            site["ranks"] = sorted({rank for ranks in ranked for rank in ranks})
+        broke = list(dict.fromkeys(str(e["broke"]) for b in group if (e := b.get("explanation")) and e.get("broke")))
+        said = first.get("explanation")
+        # the pattern's sentence names the call that broke once, as code (compiler/break_patterns._said)
+        if said and len(broke) > 1 and f"`{broke[0]}`" in said["what"]:
+            named = said["what"].replace(f"`{broke[0]}`", _named(broke), 1).replace(_ONE_CALL, _THOSE_CALLS)
+            site["explanation"] = {**said, "what": named}
+        site.pop("countText", None)  # the site's own count is said (compiler_text.count_texts)
+        out.append(site)
+    return out
+
+
 def count_texts(compiler: CompilerInsight) -> None:
     """A graph break or recompile site seen more than once: its count, as the hover's title says it."""
-    for item in compiler["graphBreaks"]:
+    for item in [*compiler["graphBreaks"], *(compiler.get("breakSites") or [])]:
         if (item.get("count") or 1) > 1:
             item["countText"] = f"{formats.plural(item.get('count') or 1, 'graph break')} at this line"
     for site in compiler.get("recompileSites") or []:
@@ -179,6 +220,8 @@ def attach(report: Report) -> None:
     records = [m.get("compiler") for m in report["modes"]]
     records += [r.get("compiler") for r in report.get("regions") or []]
     for compiler in (c for c in records if c is not None):
+        if compiler["graphBreaks"]:
+            compiler["breakSites"] = break_sites(compiler["graphBreaks"])
         count_texts(compiler)
         lines = cuda_graph_lines(compiler.get("cudaGraphs") or [])
         if lines:

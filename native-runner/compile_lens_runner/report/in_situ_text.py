@@ -145,6 +145,15 @@ def _shown(x: InSituSpeedup) -> tuple[str, str, str]:
     return formats.speedup(x["speedup"]), formats.ms(x["eagerMs"]), formats.ms(x["compiledMs"])
 
 
+def compiled_at_pairs(x: InSituSpeedup) -> str | None:
+    """How an in-situ number's compiled time was found where it is not compiled's own median: "eager's median ÷ 1.38×,
+    the middle of its pairs of blocks' speedups" (interleaved.estimate: each pair met one host state, each side's median
+    over the run may not have); None where each side's median over the run is the number (pooled steps, no pair)."""
+    if x.get("comparedBy") == "pooled" or not x.get("pairs"):
+        return None
+    return f"eager's median ÷ {formats.speedup(x['speedup'])}, the middle of its pairs of blocks' speedups"
+
+
 def _basis(s: RegionInSitu) -> str:
     """ "6 pairs of adjacent eager/compiled blocks in this run, one signature"; the separate runs' "2 pairs of whole
     runs of the script, eager and compiled"."""

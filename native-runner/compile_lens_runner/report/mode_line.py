@@ -17,6 +17,12 @@ from ..shapes.region import Region
 from ..shapes.report import Report
 
 
+def break_count(compiler: CompilerInsight | None) -> int:
+    """The graph breaks a compiler record had: each site's count, summed (one site may break in several compiles, or
+    stand for several calls at one line: breakSites), as the breaks listed under it add up to (review 5C M9)."""
+    return sum(b.get("count") or 1 for b in compiler.get("graphBreaks") or []) if compiler else 0
+
+
 def _number(answer: Answer, index: int) -> AnswerNumber | None:
     """The answer's number for mode `index` (its own, or its evidence)."""
     numbers = [*([answer["number"]] if answer["number"] else []), *answer["evidence"]]
@@ -76,7 +82,7 @@ def line(m: ModeResult, number: AnswerNumber, eager_kernels: float | None, pays:
         parts.append(f"kernels/step {formats.count(eager_kernels)} → {formats.count(kernels)}")
     compiler = m.get("compiler")
     graphs = (compiler.get("graphCount") if compiler else None) or 0
-    breaks = len(compiler.get("graphBreaks") or []) if compiler else 0
+    breaks = break_count(compiler)
     recompiles = len(compiler.get("recompiles") or []) if compiler else 0
     parts.append(
         f"{formats.plural(graphs, 'graph')}, {formats.plural(breaks, 'graph break')}, "

@@ -8,7 +8,8 @@ entry with formats.py's numbers each time the report is written (answer.attach).
 from __future__ import annotations
 
 from .. import formats
-from ..shapes.ranks import EarlierAttempt, RankEntry
+from ..shapes.compiler import CompilerInsight, QuickFix
+from ..shapes.ranks import Divergence, EarlierAttempt, RankEntry
 from ..shapes.report import Report
 
 
@@ -102,6 +103,40 @@ def restarts(attempts: list[EarlierAttempt]) -> str | None:
     )
 
 
+def _restated(divergence: Divergence, compilers: list[CompilerInsight]) -> list[QuickFix]:
+    """The recompile sites a recompile divergence says again (the same ranks, a reason it compared), marked
+    `inDivergence`; the edits their explanations offer, once each."""
+    details = divergence.get("details") or {}
+    reasons, ranks = set(details.get("reasons") or []), sorted(divergence["ranks"])
+    offered: list[QuickFix] = []
+    for compiler in compilers:
+        for site in compiler.get("recompileSites") or []:
+            if site.get("ranks") != ranks or site["reason"] not in reasons:
+                continue
+            site["inDivergence"] = True
+            said = site.get("explanation")
+            edits = [*([q] if said and (q := said.get("quickFix")) else []), *((said and said.get("quickFixes")) or [])]
+            for edit in edits:
+                if all(edit["title"] != o["title"] for o in offered):
+                    offered.append(edit)
+    return offered
+
+
+def divergences(report: Report) -> None:
+    """A torchrun job's recompile on some ranks is one thing that happened: the divergence says it at the line that
+    made the call, with the ranks and what changed; its recompile site (at the frame that names the input) is not said
+    again as a second finding (review 5C D6: one batch change at Ln 78 and Ln 45). The divergence carries the site's
+    Quick Fixes, so nothing the editor offered is lost."""
+    compilers = [c for m in report.get("modes") or [] if (c := m.get("compiler"))]
+    compilers += [c for r in report.get("regions") or [] if (c := r.get("compiler"))]
+    for divergence in report.get("divergence") or []:
+        if divergence["kind"] != "recompile":
+            continue
+        offered = _restated(divergence, compilers)
+        if offered:
+            divergence["quickFixes"] = offered
+
+
 def attach(report: Report) -> None:
     """Each rank's words, and an attached job's restarts."""
     logs = report.get("logs")
@@ -118,3 +153,4 @@ def attach(report: Report) -> None:
         if waited is not None:
             entry["waitingText"] = waited
         entry["regionsText"] = regions(entry)
+    divergences(report)

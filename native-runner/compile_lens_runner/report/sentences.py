@@ -187,7 +187,7 @@ def compiler_facts(compiler: CompilerInsight | None, compile_s: float | None) ->
     """A target mode's compiler facts for its headline: graphs, breaks, recompiles, compile time."""
     graphs = compiler.get("graphCount") if compiler else None
     breaks, recompiles = (
-        (len(compiler.get("graphBreaks") or []), len(compiler.get("recompiles") or [])) if compiler else (0, 0)
+        (mode_line.break_count(compiler), len(compiler.get("recompiles") or [])) if compiler else (0, 0)
     )
     out = [formats.plural(graphs or 0, "graph"), formats.plural(breaks, "break")]
     if recompiles:
@@ -233,7 +233,7 @@ def _recompiled(region: Region, rank: int | None) -> tuple[int | None, int, list
     said = [recompiles_text(own)] if own else []
     if elsewhere:
         said.append(recompiles_text(elsewhere, f" on {where}"))
-    return compiler.get("graphCount"), len(compiler.get("graphBreaks") or []), said
+    return compiler.get("graphCount"), mode_line.break_count(compiler), said
 
 
 def _graphs(graphs: int | None, rank: int | None) -> list[str]:

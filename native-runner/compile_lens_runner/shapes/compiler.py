@@ -102,6 +102,7 @@ class RecompileSite(_RecompileSite, total=False):
     hint: str | None
     explanation: Explanation | None
     ranks: list[int]
+    inDivergence: bool  # s28, a torchrun job: the ranks' divergence says it (report/rank_text.divergences)
 
 
 class _CompiledFrame(TypedDict):
@@ -214,6 +215,7 @@ class _CompilerInsight(TypedDict):
 
 class CompilerInsight(_CompilerInsight, total=False):
     recompileSites: list[RecompileSite]
+    breakSites: list[GraphBreak]  # s28: graphBreaks one per line and fix (report/compiler_text.py)
     guardCount: int | None
     compileSeconds: dict[str, float]  # by phase
     torchTraceLog: str | None

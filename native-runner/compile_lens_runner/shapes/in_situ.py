@@ -223,6 +223,7 @@ class RegionInSitu(_RegionInSitu, total=False):
     noStep: NoStep | None
     series: Series
     medianText: MedianText
+    steadyText: str
     compileSteps: list[CompileStep]
     stepPoints: list[StepPoint]
     ranksText: str

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from .common import ProfileWindow, RunError, SourceLocation
-from .compiler import CacheCounts
+from .compiler import CacheCounts, QuickFix
 from .region import SteadyState
 
 
@@ -69,6 +69,7 @@ class Divergence(_Divergence, total=False):
     severity: str
     location: SourceLocation | None
     details: dict[str, Any]  # the schema leaves it open: what each kind compared
+    quickFixes: list[QuickFix]  # s28: the edits of the recompile sites it says (report/rank_text.divergences)
 
 
 class _RankSelf(TypedDict):

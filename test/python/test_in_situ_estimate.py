@@ -1,0 +1,83 @@
+"""The in-situ estimate (interleaved.estimate, ranges.middle_ratio): the pairs of blocks' middle ratio, eager's median
+and compiled's time over it, on a constructed run whose whole-run medians and pairs disagree and on five recorded
+processes of one script (test/fixtures/timing/gated_service-cpu-5-processes.json.gz; docs/BENCHMARKS.md, "The in-situ
+estimate: its pairs' middle")."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from compile_lens_runner.measure import interleaved, ranges
+from compile_lens_runner.measure.interleaved import ORDER
+
+SIG = "float32[128, 1024]; inference"
+BLOCK = 6
+
+
+def run(pairs: list[tuple[float, float, int, int]]) -> list[dict[str, Any]]:
+    """A run's calls: a compiled warm-up, then per pair (eager step ms, compiled step ms, eager steady steps, compiled
+    steady steps) its two blocks of BLOCK calls in ABBA order; the calls past a block's steady steps carry the
+    observer's work, so their steps do not count."""
+    spec: list[tuple[str, int, float, bool]] = [("compiled", 0, 1.0, False)] * 3
+    for k in range(2 * len(pairs)):
+        side = ORDER[k % 4]
+        eager_ms, compiled_ms, eager_steps, compiled_steps = pairs[k // 2]
+        ms, steady = (eager_ms, eager_steps) if side == "eager" else (compiled_ms, compiled_steps)
+        spec += [(side, k + 1, ms, i > steady) for i in range(BLOCK)]
+    return [
+        {
+            "index": i,
+            "signature": SIG,
+            "side": side,
+            "block": block,
+            "ms": ms / 2,
+            "stepMs": ms if i + 1 < len(spec) else None,
+            "stepCompiles": 1 if i == 0 else 0,
+            "compileIds": ["0/0"] if i == 0 else [],
+            "ranCompiled": None if side == "eager" else True,
+            "observer": observer,
+        }
+        for i, (side, block, ms, observer) in enumerate(spec)
+    ]
+
+
+def test_the_estimate_is_a_pair_s_own_where_each_side_s_median_over_the_run_met_another_host_state() -> None:
+    """Every pair reads 2.0x; a slow stretch (×2 on both sides) held most of eager's counted steps and few of
+    compiled's, so each side's median over the run would read 4.0 / 1.0 ms = 4.0x, twice every pair's own."""
+    slow, quiet = (4.0, 2.0, 5, 1), (2.0, 1.0, 1, 5)
+    result = interleaved.compare(run([slow] * 4 + [quiet] * 4), 1000)
+    step = result["step"]
+    assert step["pairs"] == 8 and all(r == pytest.approx(2.0, rel=0.01) for r in step["pairRatios"])
+    assert step["speedup"] == pytest.approx(2.0, rel=0.01)
+    assert step["eagerMs"] / step["compiledMs"] == pytest.approx(step["speedup"], rel=1e-3)  # times divide to it
+    assert step["eagerMs"] == pytest.approx(4.0, rel=0.03)  # eager's median over the run
+    assert step["low"] <= step["speedup"] <= step["high"] < 3.0
+
+
+def test_the_middle_of_an_even_count_of_ratios_is_the_geometric_mean_of_the_middle_two() -> None:
+    assert ranges.middle_ratio([3.0, 1.0, 2.0]) == 2.0
+    assert ranges.middle_ratio([0.5, 4.0, 2.0, 0.1]) == pytest.approx(1.0)  # between 0.5 and 2.0
+
+
+RUNS = json.loads(
+    gzip.decompress(
+        (
+            Path(__file__).resolve().parents[1] / "fixtures" / "timing" / "gated_service-cpu-5-processes.json.gz"
+        ).read_bytes()
+    )
+)["runs"]
+
+
+@pytest.mark.parametrize("what", ["step", "call"])
+def test_each_recorded_process_s_estimate_lies_among_its_own_pairs_and_its_times_divide_to_it(what: str) -> None:
+    """Run 2 read 1.96x per step from each side's median over the run, above all eight of its pairs (1.30-1.75x)."""
+    for recorded in RUNS:
+        got = interleaved.compare(recorded["calls"], recorded["stepsMade"], on_cpu=True)[what]
+        assert min(got["pairRatios"]) <= got["speedup"] <= max(got["pairRatios"])
+        assert got["eagerMs"] / got["compiledMs"] == pytest.approx(got["speedup"], rel=1e-3)
+    second = interleaved.compare(RUNS[1]["calls"], RUNS[1]["stepsMade"])["step"]
+    assert second["speedup"] < 1.6 and second["high"] < 1.96
