@@ -147,6 +147,28 @@ def test_a_replay_far_from_the_script_s_own_eager_calls_says_why_or_that_it_does
     assert notes.replay_against_script(r0, near) is None
 
 
+def test_a_replay_far_from_eager_calls_made_inside_the_profiler_window_says_the_profiler_is_why() -> None:
+    """Four fixtures said "Compile Lens does not know why" of eager calls at 0.1-0.3 ms beside replays at 0.005-0.04
+    ms: every one of those calls ran inside the in-situ profiler window (eager's first block), the profiler's own time
+    in each op (docs/BENCHMARKS.md, "A replay far from the script's own eager calls")."""
+    for name in ("warmup_step-cpu", "warmup_step-cpu-shape-fix-on", "explore-cpu"):
+        r0 = json.loads((FIXTURES.parent / "recorded" / name / "report.json").read_text())["regions"][0]
+        said = notes.replay_against_script(r0, r0["measurements"][0])
+        assert said is not None and "inside Compile Lens's profiler window" in said and "not know" not in said
+    r0 = json.loads((FIXTURES.parent / "recorded" / "warmup_step-cpu" / "report.json").read_text())["regions"][0]
+    m = r0["measurements"][0]  # the replay's eager: 0.00612 ms
+    eager = [c for c in r0["calls"] if c.get("side") == "eager"]
+    assert eager and all(c.get("profiled") for c in eager)
+
+    def with_plain(ms: float) -> dict:  # a call of the same signature after the window: compared alone
+        return {**r0, "calls": [*r0["calls"], {**eager[0], "index": 7, "ms": ms, "profiled": False}]}
+
+    short = notes.replay_against_script(with_plain(0.04), m)  # type: ignore[arg-type]
+    assert short is not None and short.startswith("The script's own eager calls at these inputs took 0.04 ms (median)")
+    assert "passes through torch.compile's wrapper" in short
+    assert notes.replay_against_script(with_plain(0.2), m).endswith("Compile Lens does not know why.")  # type: ignore[arg-type, union-attr]
+
+
 def test_a_region_s_contended_host_is_said_once_in_its_answer_not_again_beside_its_replay() -> None:
     """Review 6B L: serve_script (recorded on a busy 2-CPU host) showed the host paragraph twice, in situ's samples
     in the answer and the replay's beside its measurement, each with the same fix."""
