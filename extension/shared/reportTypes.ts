@@ -39,6 +39,10 @@ export type RegionMeasurement = ModeResult & {
    */
   why?: 'most-frequent' | 'last';
   /**
+   * which of the script's inputs the replay ran, among how many, in the runner's words (report/mode_line.py inputs_text): 'the most frequent of 2 input shapes, 6 calls', 'one of 10 input shapes, each called once'. Absent: no signature, or a report before it
+   */
+  inputsText?: string;
+  /**
    * schema 1.14: what the replay timed, e.g. a training region's forward alone (no backward, no optimizer step); region.inSitu times the script's own steps
    */
   measures?: string;

@@ -457,11 +457,54 @@ def group_sites(recompiles: list[Recompile]) -> list[RecompileSite]:
         site["inTimedRegion"] = site.get("inTimedRegion", False) or bool(r.get("inTimedRegion"))
         reasons.append(r["reason"])
     out = []
-    for site, reasons in sites.values():
+    for site, reasons in _joined(list(sites.values())):
         values = _values(reasons)
         site["values"] = values if len(values) > 1 and site["count"] > 1 else []
         site["explanation"] = site_explanation(site, reasons)
         out.append(site)
+    return out
+
+
+def _fix(site: RecompileSite) -> str | None:
+    said = site.get("explanation")
+    return said["fix"] if said else None
+
+
+def _off_the_line(site: RecompileSite) -> bool:
+    """A value guard whose code is not the user's line it is placed at: PyTorch's own code that took the value over
+    (graphbreak.py's random head index, guarded again at ModuleList's `idx = operator.index(idx)`)."""
+    guard = _GUARD_FROM.search(site["reason"])
+    location = site.get("location")
+    code = (location.get("code") if location else None) or ""
+    return guard is not None and bool(code) and guard["code"].strip() not in code
+
+
+def _joined(sites: list[tuple[RecompileSite, list[str]]]) -> list[tuple[RecompileSite, list[str]]]:
+    """A site whose guard is PyTorch's code (_off_the_line) joins the site at the same line with the same fix whose
+    guard is the user's line: one value the user's line made, recompiled on twice, is one finding, said in the user's
+    code (issue 44 point 4: findings on one line grouped)."""
+    hosts = [(site, reasons) for site, reasons in sites if not _off_the_line(site)]
+    out: list[tuple[RecompileSite, list[str]]] = []
+    for site, reasons in sites:
+        host = next(
+            (
+                (other, said)
+                for other, said in hosts
+                if _off_the_line(site)
+                and _fix(site) is not None
+                and other.get("location") == site.get("location")
+                and _fix(other) == _fix(site)
+            ),
+            None,
+        )
+        if host is None:
+            out.append((site, reasons))
+            continue
+        other, said = host
+        other["count"] += site["count"]
+        other["compileIds"] = [*other.get("compileIds", []), *site.get("compileIds", [])]
+        other["inTimedRegion"] = other.get("inTimedRegion", False) or site.get("inTimedRegion", False)
+        said += reasons
     return out
 
 

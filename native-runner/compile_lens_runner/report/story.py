@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .. import formats
 from ..shapes.mode import RegionMeasurement
 from ..shapes.region import Region, RegionCall, SteadyState
-from . import chart_text, in_situ_text, verdict
+from . import chart_text, verdict
 
 _TENSOR = re.compile(r"([A-Za-z_]\w*)\[([\d,\s]*)\]")
 
@@ -297,11 +297,7 @@ def region_story(region: Region) -> str | None:
         # the in-situ runs' calls carried none of the observer's work: the durations the story tells
         said.append(
             f"From call {situ['steadyFromCall']} on, the script's own calls took {formats.ms(situ_call['compiledMs'])} "
-            + (
-                f"compiled (in situ) against {formats.ms(situ_call['eagerMs'])} (median) with compiling off."
-                if in_situ_text.compiled_at_pairs(situ_call)  # compiled's is eager's over the speedup: the chart says
-                else f"compiled (median, in situ) against {formats.ms(situ_call['eagerMs'])} with compiling off."
-            )
+            f"compiled (median, in situ) against {formats.ms(situ_call['eagerMs'])} with compiling off."
         )
     elif steady and compiles and steady["fromCall"] < region["callCount"]:
         said.append(
