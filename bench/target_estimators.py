@@ -5,7 +5,7 @@ process ran, and how far sibling processes (the same target, mode and host) land
 
 A group is the processes of one target and mode recorded in one directory tree (one session's host) with the same
 device, torch and --quick; test/fixtures/timing/h100-rounds-2026-11-22.json adds its two runs per model. Candidates,
-each on the first k pairs (k = 7, 15, 30, 60, all):
+each on the first k pairs (k = 7, 15, 30, 60, the pairs of the first second, all):
   fastest   eager's fastest round / compiled's fastest round (the estimator before session 28)
   3rd       each side's third-fastest round, divided (the fastest time confirmed: timing.py's stopping rule)
   q05..q25  each side's 5th / 10th / 20th / 25th percentile round, divided
@@ -31,7 +31,23 @@ from compile_lens_runner.measure import estimator, ranges
 from compile_lens_runner.measure.estimator import Pair
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-KS = (7, 15, 30, 60, None)
+KS: tuple[int | str | None, ...] = (7, 15, 30, 60, "1s", None)
+Process = tuple[str, list[Pair], float, int]  # name, pairs, the runner's floor beyond the noisy one, pairs in 1 s
+
+
+def within_second(eager: list[float], compiled: list[float], calls: tuple[int, int], probes: list[float]) -> int:
+    """How many pairs ran in their first second: each round's timed and 12.5 % untimed calls and its probe (1 ms
+    where none was recorded), no more than the runner's clock saw (timing.TimingConfig.min_seconds)."""
+    elapsed = 0.0
+    for count, (e, c) in enumerate(zip(eager, compiled, strict=True), start=1):
+        elapsed += ((e * calls[0] + c * calls[1]) * 1.125 + (sum(probes[2 * count - 2 : 2 * count]) or 2.0)) / 1000
+        if elapsed >= 1.0:
+            return count
+    return len(eager)
+
+
+def first(pairs: list[Pair], k: int | str | None, second: int) -> list[Pair]:
+    return pairs if k is None else pairs[: second if k == "1s" else int(k)]
 
 
 def sides_quantile(q: float) -> Callable[[list[Pair]], float]:
@@ -81,11 +97,11 @@ def as_dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def from_reports(paths: list[str]) -> dict[tuple, list[tuple[str, list[Pair], float]]]:
+def from_reports(paths: list[str]) -> dict[tuple, list[Process]]:
     files: list[str] = []
     for path in paths:
         files += glob.glob(os.path.join(path, "**", "*.json"), recursive=True) if os.path.isdir(path) else [path]
-    groups: dict[tuple, list[tuple[str, list[Pair], float]]] = defaultdict(list)
+    groups: dict[tuple, list[Process]] = defaultdict(list)
     for file in sorted(set(files)):
         try:
             with open(file) as f:
@@ -113,20 +129,28 @@ def from_reports(paths: list[str]) -> dict[tuple, list[tuple[str, list[Pair], fl
                 env.get("torch"),
                 bool(as_dict(report.get("settings")).get("quick")),
             )
-            groups[key].append((os.path.relpath(file, "/work/gpu-results"), list(zip(e, c, strict=True)), extra))
+            t, et = as_dict(mode.get("timing")), as_dict(mode.get("eagerTiming"))
+            probes = [
+                p for pair in zip(et.get("cpuProbeMs") or [], t.get("cpuProbeMs") or [], strict=False) for p in pair
+            ]
+            calls = (et.get("callsPerRound") or 1, t.get("callsPerRound") or 1)
+            name = os.path.relpath(file, "/work/gpu-results")
+            groups[key].append((name, list(zip(e, c, strict=True)), extra, within_second(e, c, calls, probes)))
     return groups
 
 
-def from_h100_fixture() -> dict[tuple, list[tuple[str, list[Pair], float]]]:
+def from_h100_fixture() -> dict[tuple, list[Process]]:
     path = os.path.join(ROOT, "test", "fixtures", "timing", "h100-rounds-2026-11-22.json")
     with open(path) as f:
         runs = json.load(f)["runs"]
-    groups: dict[tuple, list[tuple[str, list[Pair], float]]] = defaultdict(list)
+    groups: dict[tuple, list[Process]] = defaultdict(list)
     for run, data in sorted(runs.items()):
         model = run.rstrip("12").rstrip("_")
         for mode, m in data["modes"].items():
             pairs = list(zip(m["eagerRoundsMs"], m["compiledRoundsMs"], strict=True))
-            groups[("h100-11-22", model, mode, "H100", "2.11", False)].append((run, pairs, 0.0))
+            calls = (m["callsPerRound"][0], m["callsPerRound"][1])
+            second = within_second(m["eagerRoundsMs"], m["compiledRoundsMs"], calls, [])
+            groups[("h100-11-22", model, mode, "H100", "2.11", False)].append((run, pairs, 0.0, second))
     return groups
 
 
@@ -135,16 +159,16 @@ def main(paths: list[str]) -> None:
     groups.update(from_h100_fixture())
     siblings = {k: v for k, v in groups.items() if len(v) >= 2}
     # per candidate and k: [(spread %, both inside?, mean width %)] over groups
-    summary: dict[tuple[str, int | None], list[tuple[float, bool, float, int]]] = defaultdict(list)
+    summary: dict[tuple[str, int | str | None], list[tuple[float, bool, float, int]]] = defaultdict(list)
     for key, procs in sorted(siblings.items(), key=str):
         print(f"\n== {' / '.join(str(k) for k in key)}")
-        for name, pairs, _ in procs:
-            print(f"   {name}: {len(pairs)} pairs")
+        for name, pairs, _, second in procs:
+            print(f"   {name}: {len(pairs)} pairs, {second} in the first second")
         for cand, statistic in CANDIDATES.items():
             cells = []
             for k in KS:
                 # each process as it would have stopped after k pairs (all of them when it ran fewer)
-                got = [ranged(pairs[:k] if k else pairs, statistic, extra) for _, pairs, extra in procs]
+                got = [ranged(first(pairs, k, second), statistic, extra) for _, pairs, extra, second in procs]
                 values = [g[0] for g in got]
                 spread = (max(values) / min(values) - 1) * 100
                 inside = all(a[1] <= b[0] <= a[2] for a, b in itertools.permutations(got, 2))

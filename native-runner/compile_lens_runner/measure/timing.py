@@ -35,7 +35,7 @@ class TimingConfig:
     # pairs go on at least this long before "converged".
     min_noisy_seconds: float = 0.0
     # Pairs go on at least this long before "converged" even on quiet sides: a fastest round is the least of what the
-    # process saw, and 7 pairs (0.15 s) read 8.19x where the same process's first second read 8.84x and its sibling
+    # process saw, and 7 pairs (0.15 s) read 8.19x where the same process's first second read 8.79x and its sibling
     # 8.95x (BENCHMARKS.md, "A target's speedup and how long its process ran").
     min_seconds: float = 0.0
     # Each timed round is preceded by this share of its calls, untimed: after the other side's GPU-bound round the
