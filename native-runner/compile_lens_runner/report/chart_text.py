@@ -114,13 +114,10 @@ def ranks_text(points: list[StepPoint]) -> str | None:
     return f"each step drawn is the slowest rank's (a synchronous job waits for it): {each}"
 
 
-def _steady_steps(start: int, eager_ms: float, compiled_ms: float) -> str:
-    """ "steady state from call 3 (the steps counted): 0.639 ms per step compiling off (eager), 0.678 ms as written
-    (compiled), medians": the overlay's shaded band's tooltip (the panel composed "steady state from call 3" itself)."""
-    return (
-        f"steady state from call {start} (the steps counted): {formats.ms(eager_ms)} per step {SIDE_WORDS['eager']}, "
-        f"{formats.ms(compiled_ms)} {SIDE_WORDS['compiled']}, medians"
-    )
+def _steady_steps(start: int) -> str:
+    """ "steady state from call 3: the steps the in-situ number counted": the overlay's shaded band's tooltip (the
+    panel composed "steady state from call 3" itself); each side's step time is its dashed line's (medianText)."""
+    return f"steady state from call {start}: the steps the in-situ number counted"
 
 
 def _in_situ(s: RegionInSitu) -> None:
@@ -132,7 +129,7 @@ def _in_situ(s: RegionInSitu) -> None:
         }
         start = s.get("steadyFromCall")
         if start is not None:
-            s["steadyText"] = _steady_steps(start, step["eagerMs"], step["compiledMs"])
+            s["steadyText"] = _steady_steps(start)
     series = s.get("series")
     if not series:
         return
