@@ -109,6 +109,10 @@ export function phaseInsideWords(
 /** A compile row's hover, after what it says: its phases too narrow to label at the chart's width. */
 export const phasesUnlabelled = (phases: string[]): string => `Too narrow to label here: ${phases.join('; ')}`;
 
+/** A step's stretch on its thread where the profiler recorded no op: "no op recorded · 40.1 ms" (the rank table's
+ *  words for that time: Python, sleep, I/O). */
+export const noOpRecorded = (us: number): string => `no op recorded · ${formatUs(us)}`;
+
 /** The search box's count: "12 matching slices". */
 export const matchingSlices = (count: number): string => `${count} matching slices`;
 
