@@ -57,7 +57,7 @@ import math
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from ..shapes.common import Sides
 from ..shapes.in_situ import (
@@ -65,6 +65,7 @@ from ..shapes.in_situ import (
     HostShare,
     InSituSpeedup,
     NoStep,
+    OwnCost,
     RegionInSitu,
     Series,
     SignatureSpeedup,
@@ -460,6 +461,27 @@ def host_share(calls: list[Call], eager_calls: list[int]) -> HostShare | None:
     return {"eagerPct": pct, "calls": len(shares), "launchBound": floor is not None, "floorPct": floor}
 
 
+# What Compile Lens itself adds to an eager call in situ (docs/BENCHMARKS.md, "The eager stance's wrapper"): at the
+# eager stance the script's compiled callable still passes through torch.compile's wrapper, which the script without
+# torch.compile would not pay (0.007-0.041 ms a call on the 2-core VM, more under load, more for a module), and the
+# call runs between the observer's own work. Not subtracted: it moved 6x with the host's load in one afternoon.
+OWN_CALL_MS: Final = 0.05
+# Beyond this share of eager's time the in-situ ratio reads high by more than the CPU floor's third (a 0.01-0.1 ms
+# call read 1.3-3x its ground truth): no in-situ verdict, the replay (the original code, back to back) decides.
+MAX_OWN_PCT: Final = 5.0
+
+
+def own_cost(x: InSituSpeedup | None, unit: Literal["step", "call"]) -> OwnCost | None:
+    """Where Compile Lens's own work on an eager call (OWN_CALL_MS) is more than MAX_OWN_PCT % of eager's time per
+    step (unit "step") or call in situ, what it is against it; else None (a step holds one call of its region)."""
+    if x is None or x["eagerMs"] <= 0:
+        return None
+    pct = 100.0 * OWN_CALL_MS / x["eagerMs"]
+    if pct <= MAX_OWN_PCT:
+        return None
+    return {"ms": OWN_CALL_MS, "eagerMs": x["eagerMs"], "pct": round(pct, 1), "unit": unit}
+
+
 def _compile_cost_ms(calls: list[Call], steady_eager: float) -> float:
     """The compiled side's warm-up and compiling steps over a steady eager step: the compile inside the script."""
     cost = 0.0
@@ -612,6 +634,7 @@ def compare(
         if step is None
         else {"eager": round(1000 / step["eagerMs"], 3), "compiled": round(1000 / step["compiledMs"], 3)},
         "noStep": None if step is not None else _no_step(s, calls, fallback),
+        "ownCost": own_cost(step, "step") if step is not None else own_cost(call, "call"),
         "series": series(calls),
         "stepPoints": step_points(calls, s),
     }

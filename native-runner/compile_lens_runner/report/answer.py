@@ -143,6 +143,14 @@ def _in_situ(region: Region) -> verdict.Decision | None:
         return None
     if number["n"] < MIN_STEADY_STEPS or number.get("pairs", MIN_PAIRS) < MIN_PAIRS:
         return None  # too few of the script's own steps (or blocks) to rest a verdict on: the replay decides
+    own = s.get("ownCost")
+    if own:  # eager's time in situ is not the script's own: the replay, the original code, decides
+        return verdict.Decision(
+            "none",
+            number,
+            [{"code": "in-situ-own-cost", "ownMs": own["ms"], "eagerMs": own["eagerMs"], "unit": number["unit"]}],
+            undecided=True,
+        )
     load = s.get("hostLoad")
     if load and load["contended"]:  # the replay, timed at another moment, may still decide
         return verdict.Decision(

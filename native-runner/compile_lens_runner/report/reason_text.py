@@ -218,6 +218,17 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
             f"{formats.plural(r.get('pairs', 0), 'pair')} of blocks are too few to decide on."
         ),
     ),
+    "in-situ-own-cost": (
+        lambda r: (
+            f"Compile Lens's own work (up to {formats.ms(r.get('ownMs', 0))} a call) is not small against eager's "
+            f"{formats.ms(r.get('eagerMs', 0))} per {r.get('unit', 'step')}"
+        ),
+        lambda r: (
+            f"In situ, eager's {formats.ms(r.get('eagerMs', 0))} per {r.get('unit', 'step')} is not the script's own: "
+            "at the eager stance each call still passes through torch.compile's wrapper, and Compile Lens works around "
+            f"each call (together up to {formats.ms(r.get('ownMs', 0))} a call), so in situ the speedup reads high."
+        ),
+    ),
     "no-steady-steps": (
         lambda r: "no steady step in situ",
         lambda r: f"Not measured in situ: {r.get('what', '').rstrip('.')}.",
