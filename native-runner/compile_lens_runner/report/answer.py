@@ -143,14 +143,6 @@ def _in_situ(region: Region) -> verdict.Decision | None:
         return None
     if number["n"] < MIN_STEADY_STEPS or number.get("pairs", MIN_PAIRS) < MIN_PAIRS:
         return None  # too few of the script's own steps (or blocks) to rest a verdict on: the replay decides
-    own = s.get("ownCost")
-    if own:  # eager's time in situ is not the script's own: the replay, the original code, decides
-        return verdict.Decision(
-            "none",
-            number,
-            [{"code": "in-situ-own-cost", "ownMs": own["ms"], "eagerMs": own["eagerMs"], "unit": number["unit"]}],
-            undecided=True,
-        )
     load = s.get("hostLoad")
     if load and load["contended"]:  # the replay, timed at another moment, may still decide
         return verdict.Decision(
@@ -162,6 +154,15 @@ def _in_situ(region: Region) -> verdict.Decision | None:
     said = verdict.bounds(number)
     if said is None or not verdict.decisive(number):
         return verdict.Decision("none", number, [verdict.undecided(number)], undecided=True)
+    own = s.get("ownCost")
+    # a number that would decide: eager's time in situ is not the script's own, the replay (the original code) decides
+    if own:
+        return verdict.Decision(
+            "none",
+            number,
+            [{"code": "in-situ-own-cost", "ownMs": own["ms"], "eagerMs": own["eagerMs"], "unit": number["unit"]}],
+            undecided=True,
+        )
     low, high = said
     if high < verdict.MIN_USEFUL_SPEEDUP:  # even the range's upper end is no useful speedup
         return verdict.Decision(
