@@ -469,11 +469,11 @@ def host_share(calls: list[Call], eager_calls: list[int]) -> HostShare | None:
 
 # What Compile Lens itself adds to an eager call in situ (docs/BENCHMARKS.md, "The eager stance's wrapper"): at the
 # eager stance the script's compiled callable still passes through torch.compile's wrapper, which the script without
-# torch.compile would not pay (0.007-0.041 ms a call on the 2-core VM, more under load, more for a module), and the
-# call runs between the observer's own work. Not subtracted: it moved 6x with the host's load in one afternoon.
+# torch.compile would not pay (+0.007 ms a call at load 7, +0.02-0.05 at load 12-20 on the 2-core VM; a module's twice
+# a function's), and the call runs between the observer's own work. Not subtracted: it moves with the host's load.
 OWN_CALL_MS: Final = 0.05
-# Beyond this share of eager's time the in-situ ratio reads high by more than the CPU floor's third (a 0.01-0.1 ms
-# call read 1.3-3x its ground truth): no in-situ verdict, the replay (the original code, back to back) decides.
+# Beyond this share of eager's time (a third of the CPU floor) the in-situ ratio reads high: calls under 0.1 ms read
+# 2.2-3.3x their ground truth. The number then decides nothing; the replay (the original code, back to back) does.
 MAX_OWN_PCT: Final = 5.0
 
 
