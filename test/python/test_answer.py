@@ -393,6 +393,11 @@ def test_a_step_too_short_for_compile_lens_s_own_work_leaves_the_verdict_to_the_
     assert a["verdict"] == "none" and a["number"]["kind"] == "in-situ-step" and codes(a)[0] == "in-situ-own-cost"
     assert "at the eager stance each call still passes through torch.compile's wrapper" in a["sentence"]
     assert a["headline"].endswith("· eager's 0.2 ms per step is too short to time in situ")
+    # a replay too noisy for a verdict still gives the number: the in-situ one reads high
+    noisy = _region("Block", 12, [_measurement("as-written", 1.1, low=0.5, high=2.4)])
+    noisy["inSitu"] = {**region["inSitu"]}
+    a = region_answer(noisy)
+    assert a["verdict"] == "none" and a["number"]["kind"] == "replay-call" and "in-situ-undecided" in codes(a)
 
 
 def test_one_pair_of_blocks_gives_no_range_and_no_verdict_and_says_so_before_its_number() -> None:
