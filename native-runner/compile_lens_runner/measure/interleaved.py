@@ -472,8 +472,8 @@ def host_share(calls: list[Call], eager_calls: list[int]) -> HostShare | None:
 # torch.compile would not pay (+0.007 ms a call at load 7, +0.02-0.05 at load 12-20 on the 2-core VM; a module's twice
 # a function's), and the call runs between the observer's own work. Not subtracted: it moves with the host's load.
 OWN_CALL_MS: Final = 0.05
-# Beyond this share of eager's time (a third of the CPU floor) the in-situ ratio reads high: calls under 0.1 ms read
-# 2.2-3.3x their ground truth. The number then decides nothing; the replay (the original code, back to back) does.
+# Beyond this share of eager's time (a third of the CPU floor) the in-situ ratio reads high: calls of 0.02-0.12 ms read
+# 1.7-3.3x their ground truth. The number then decides nothing; the replay (the original code, back to back) does.
 MAX_OWN_PCT: Final = 5.0
 
 
