@@ -95,14 +95,28 @@ def test_each_recorded_process_s_range_holds_its_pairs_middle_and_its_times_divi
 def test_compile_lens_s_own_work_on_an_eager_call_is_said_where_it_is_not_small_against_eager_s_step() -> None:
     """At the eager stance each call still passes through torch.compile's wrapper and between the observer's work (up
     to OWN_CALL_MS a call): against a 0.2 ms eager step that is 25 %, against a 2 ms one 2.5 % (under MAX_OWN_PCT)."""
-    short = interleaved.compare(run([(0.2, 0.1, 5, 5)] * 4), 1000)
+    short = interleaved.compare(run([(0.2, 0.1, 5, 5)] * 4), 1000, on_cpu=True)
     assert short["ownCost"] == {"ms": interleaved.OWN_CALL_MS, "eagerMs": 0.2, "pct": 25.0, "unit": "step"}
-    assert interleaved.compare(run([(2.0, 1.0, 5, 5)] * 4), 1000)["ownCost"] is None
+    assert interleaved.compare(run([(2.0, 1.0, 5, 5)] * 4), 1000, on_cpu=True)["ownCost"] is None
     # where every step held a compile the number is per call: the call's own time is what the work is set against
     calls = [{**c, "stepMs": None} for c in run([(0.2, 0.1, 5, 5)] * 4)]
-    assert interleaved.compare(calls, 1000)["ownCost"] == {
+    assert interleaved.compare(calls, 1000, on_cpu=True)["ownCost"] == {
         "ms": interleaved.OWN_CALL_MS,
         "eagerMs": 0.1,
         "pct": 50.0,
         "unit": "call",
+    }
+
+
+def test_on_cuda_the_own_work_counts_only_where_the_host_sets_eager_s_time() -> None:
+    """The wrapper and the observer cost host time: a GPU-bound eager call (host time a fraction of its GPU time) runs
+    them while its kernels run; a launch-bound one (host time its whole GPU time) waits for them."""
+    gpu_bound = [{**c, "hostMs": c["ms"] * 0.2} for c in run([(0.2, 0.1, 5, 5)] * 4)]
+    assert interleaved.compare(gpu_bound, 1000)["ownCost"] is None
+    launch_bound = [{**c, "hostMs": c["ms"]} for c in run([(0.2, 0.1, 5, 5)] * 4)]
+    assert interleaved.compare(launch_bound, 1000)["ownCost"] == {
+        "ms": interleaved.OWN_CALL_MS,
+        "eagerMs": 0.2,
+        "pct": 25.0,
+        "unit": "step",
     }

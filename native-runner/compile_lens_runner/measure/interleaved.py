@@ -640,7 +640,13 @@ def compare(
         if step is None
         else {"eager": round(1000 / step["eagerMs"], 3), "compiled": round(1000 / step["compiledMs"], 3)},
         "noStep": None if step is not None else _no_step(s, calls, fallback),
-        "ownCost": own_cost(step, "step") if step is not None else own_cost(call, "call"),
+        # the wrapper and the observer cost host time: on CUDA it adds to a step only where the host sets eager's time
+        # (launch-bound: host_share's floor); elsewhere it runs while the GPU works
+        "ownCost": None
+        if not on_cpu and (host is None or host["floorPct"] is None)
+        else own_cost(step, "step")
+        if step is not None
+        else own_cost(call, "call"),
         "series": series(calls),
         "stepPoints": step_points(calls, s),
     }
