@@ -142,7 +142,11 @@ test('CLI block: a failed replay the recommendation explains says "failed" once,
         ...step.measurements[0]!,
         status: 'error' as const,
         speedup: null,
-        error: { kind: 'compile' as const, message: error, fix: null },
+        error: {
+          kind: 'compile' as const,
+          message: error,
+          fix: "The region's story says which calls ran eagerly and why.",
+        },
       },
     ],
     recommendation: {
