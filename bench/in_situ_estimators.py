@@ -7,7 +7,7 @@ Every region with an interleaved in-situ result is compared again from its store
 (interleaved.compared: the same steady steps, signatures and pairs of blocks), per step and per call. Candidates:
   median    each side's whole-run median (per signature, over the matched mix): the estimator before session 28
   pairmed   the median of the pairs' own ratios
-  middle    ranges.middle_ratio: pairmed with the geometric mean of the middle two (the runner's since session 28)
+  middle    ranges.middle_ratio: pairmed with the geometric mean of the middle two (the runner's range reaches it)
   geomean   the geometric mean of the pairs' own ratios (= each side's geometric mean over the pairs, divided)
   trimmed   geomean without the highest and the lowest pair's ratio (from 5 pairs)
 Each range: ranges.of_pairs (bootstrap over pairs, widened for a next run) with the 2 % floor ("raw") and with the

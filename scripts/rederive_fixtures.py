@@ -29,8 +29,8 @@ from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "native-runner"))
-from compile_lens_runner.compiler import break_patterns, explain  # noqa: E402
-from compile_lens_runner.compiler.insight import limit_hits  # noqa: E402
+from compile_lens_runner.compiler import break_patterns, explain, torch_trace  # noqa: E402
+from compile_lens_runner.compiler.insight import compiler_insight, limit_hits  # noqa: E402
 from compile_lens_runner.measure import estimator, host, interleaved, ranges, speedups, step_work, timing  # noqa: E402
 from compile_lens_runner.report import answer, compile_names, reason_text, shape_text  # noqa: E402
 from compile_lens_runner.script import in_situ_report, region_entry, replay, shape_fix  # noqa: E402
@@ -413,10 +413,34 @@ def _two_ranks_from_series(region: dict[str, Any]) -> None:
     region["inSitu"] = {**situ, **result}
 
 
-def rederive(report: dict[str, Any], folder: str | None = None) -> dict[str, Any]:
+def _frame_libraries(report: dict[str, Any], here: str | None) -> None:
+    """A compiled frame outside the user's files, recorded before schema 1.31 without where it is (`library`): where
+    it is, read from the compiler log the report keeps (here: its folder) as the runner reads it now
+    (compiler/insight.py), so that it is named as a current report names it ("helper (in Python's contextlib.py)",
+    not "helper (not in your files)": review 6B, two wordings of one row)."""
+    entries = [*report["modes"], *(report.get("regions") or [])]
+    bare = [
+        f
+        for e in entries
+        for f in (e.get("compiler") or {}).get("frames") or []
+        if "library" not in f and "location" in f and f["location"] is None
+    ]
+    logs = [log for e in entries if (log := (e.get("compiler") or {}).get("torchTraceLog"))]
+    if not bare or not logs or here is None or not os.path.exists(os.path.join(here, logs[0])):
+        return
+    with open(os.path.join(here, logs[0]), encoding="utf-8") as f:
+        read = compiler_insight(torch_trace.parse(f.read()), lambda record: None, cudagraphs=False)
+    where = {f["compileId"]: f["library"] for f in read["frames"] if f.get("library")}
+    for frame in bare:
+        if frame["compileId"] in where:
+            frame["library"] = where[frame["compileId"]]
+
+
+def rederive(report: dict[str, Any], folder: str | None = None, here: str | None = None) -> dict[str, Any]:
     """A copy of the report with its answers as the runner derives them now (document.write); folder: where it lies
-    (a torchrun job's rank reports are read from it)."""
+    (a torchrun job's rank reports are read from it); here: where it lies, for its compiler log."""
     out = copy.deepcopy(report)
+    _frame_libraries(out, here)
     _attached_skip(out)
     _host_loads(out)
     for mode in out["modes"]:
@@ -485,7 +509,7 @@ def main(argv: list[str]) -> int:
         with open(path, encoding="utf-8") as f:
             text = f.read()
         report = json.loads(text)
-        fresh = rederive(report, os.path.dirname(path) if report.get("ranks") else None)
+        fresh = rederive(report, os.path.dirname(path) if report.get("ranks") else None, os.path.dirname(path))
         if fresh == report:
             continue
         stale.append(os.path.relpath(path, ROOT))

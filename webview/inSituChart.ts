@@ -11,6 +11,7 @@ import {
   HEIGHT,
   legendEntry,
   MARGIN,
+  SIDE_TEXT,
   steadyMark,
   svg,
   WIDTH,
@@ -19,7 +20,6 @@ import {
 
 type Side = 'compiled' | 'eager';
 type StepPoint = NonNullable<NonNullable<Region['inSitu']>['stepPoints']>[number];
-const SIDE_TEXT: Record<Side, string> = { compiled: 'as written (compiled)', eager: 'compiling off (eager)' };
 
 interface Step {
   index: number;

@@ -1,5 +1,5 @@
 // The first-call chart of a script-mode region (SVG, d3 scales and axes): call index → duration, the calls that
-// compiled, recompiled or ran eagerly marked (each mark's <title> says what happened, the recompile's guard
+// compiled, recompiled, ran eagerly (Dynamo) or ran with compiling off (in situ) marked (each mark's <title> says what happened, the recompile's guard
 // failure included), the steady state shaded. A log scale when compile calls dwarf the rest.
 import {
   axisBottom,
@@ -9,6 +9,7 @@ import {
   select,
   symbol,
   symbolDiamond,
+  symbolSquare,
   symbolX,
   type ScaleContinuousNumeric,
   type ScaleLinear,
@@ -27,14 +28,28 @@ export const MARGIN = { top: 10, right: 16, bottom: 36, left: 70 };
 /** max / min duration beyond which the y axis is logarithmic: a 60 s compile call next to 0.4 s calls */
 const LOG_RATIO = 20;
 
-export type CallMark = 'compiled' | 'recompiled' | 'eager' | 'cached';
+export type CallMark = 'compiled' | 'recompiled' | 'eager' | 'switched-off' | 'cached';
 
-/** How a call is drawn: Dynamo running it eagerly outranks the compile event (its compile, if any, is in the title);
- *  so does in situ's compiling-off side (no compiled code ran in it: not "compiled code reused"). */
+/** The in-situ sides as both charts' legends name them (the runner's chart_text.SIDE_WORDS). */
+export const SIDE_TEXT = { compiled: 'as written (compiled)', eager: 'compiling off (eager)' } as const;
+
+/** How a call is drawn: in situ's compiling-off side is its own mark (no compiled code ran in it: not "compiled code
+ *  reused", and not Dynamo falling back either, review 6B Q); Dynamo running it eagerly outranks the compile event
+ *  (its compile, if any, is in the title). */
 export function markOf(call: RegionCall): CallMark {
-  if (call.ranCompiled === false || call.side === 'eager') return 'eager';
+  if (call.side === 'eager') return 'switched-off';
+  if (call.ranCompiled === false) return 'eager';
   return call.event === 'cached' ? 'cached' : call.event;
 }
+
+/** Each mark's legend words. */
+const MARK_TEXT: Record<CallMark, string> = {
+  compiled: 'compiled',
+  recompiled: 'recompiled',
+  eager: 'Dynamo fell back: ran eagerly',
+  'switched-off': SIDE_TEXT.eager,
+  cached: 'compiled code reused',
+};
 
 /** The mark's tooltip: the call and its duration (a point's label and value, as an axis says them), what happened
  * and why in the runner's words (schema 1.24, the call's `said`: the panel words none of it), its inputs. */
@@ -105,7 +120,11 @@ export function durationTickLabels(ticks: readonly number[], logScale: boolean):
   return values.map((v) => `${v.toFixed(decimals)} ${seconds ? 's' : 'ms'}`);
 }
 
-const SYMBOLS = { recompiled: symbol(symbolDiamond, 90)(), eager: symbol(symbolX, 70)() };
+const SYMBOLS = {
+  recompiled: symbol(symbolDiamond, 90)(),
+  eager: symbol(symbolX, 70)(),
+  'switched-off': symbol(symbolSquare, 30)(),
+};
 
 /** Both axes with their ticks and what they measure (the y axis in its unit: each tick says ms or s). */
 export function drawAxes(
@@ -158,7 +177,7 @@ export function legendEntry(mark: SVGElement, text: string): HTMLElement {
 
 /** A call's mark, centred on (cx, cy): the shapes differ as well as the colours. */
 function callMark(kind: CallMark, cx: number, cy: number): SVGElement {
-  if (kind === 'recompiled' || kind === 'eager') {
+  if (kind === 'recompiled' || kind === 'eager' || kind === 'switched-off') {
     const mark = svg('path', `mark ${kind}`);
     mark.setAttribute('d', SYMBOLS[kind] ?? '');
     mark.setAttribute('transform', `translate(${cx},${cy})`);
@@ -234,7 +253,7 @@ export function renderRegionChart(region: Region): HTMLElement {
   drawAxes(chart, x, y, logScale, 'call', 'call duration');
 
   // cached calls first, so the few marked calls are drawn on top
-  const order: CallMark[] = ['cached', 'eager', 'recompiled', 'compiled'];
+  const order: CallMark[] = ['cached', 'switched-off', 'eager', 'recompiled', 'compiled'];
   for (const call of [...timed].sort((a, b) => order.indexOf(markOf(a)) - order.indexOf(markOf(b)))) {
     const kind = markOf(call);
     const [cx, cy] = [x(call.index), y(call.ms)];
@@ -250,15 +269,8 @@ export function renderRegionChart(region: Region): HTMLElement {
 function renderLegend(region: Region, steady: boolean): HTMLElement {
   const legend = el('div', 'chart-legend');
   const present = new Set(region.calls.map(markOf));
-  for (const kind of ['compiled', 'recompiled', 'eager', 'cached'] as const) {
-    if (!present.has(kind)) continue;
-    legend.append(
-      legendEntry(
-        callMark(kind, 0, 0),
-        kind === 'eager' ? 'ran eagerly' : kind === 'cached' ? 'compiled code reused' : kind,
-      ),
-    );
-  }
+  for (const kind of ['compiled', 'recompiled', 'eager', 'switched-off', 'cached'] as const)
+    if (present.has(kind)) legend.append(legendEntry(callMark(kind, 0, 0), MARK_TEXT[kind]));
   if (steady) legend.append(legendEntry(steadyMark(), 'steady state'));
   // what the chart leaves out: the runner's words (schema 1.25)
   for (const note of region.chartNotes ?? []) legend.append(el('span', 'legend-label', `· ${note}`));

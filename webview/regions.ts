@@ -50,7 +50,14 @@ function measurementTable(digest: RegionDigest, region: Region): HTMLTableElemen
     // the runner's notes beside the number (a replay far from the script's own calls, review 4B P6), less those the
     // answer above says (a contended host)
     const notes = m.notes.filter((n) => !answer.includes(n));
-    return { m, cells: m.status === 'error' ? null : rowCells(m), said: !!failure && answer.includes(failure), notes };
+    const inputs = region.measurements[k]?.inputsText ?? null;
+    return {
+      m,
+      cells: m.status === 'error' ? null : rowCells(m),
+      said: !!failure && answer.includes(failure),
+      notes,
+      inputs,
+    };
   });
   // a column no row has a value for says nothing: left out
   const columns = COLUMNS.filter(([key]) => rows.some((r) => r.cells?.[key]));
@@ -60,17 +67,12 @@ function measurementTable(digest: RegionDigest, region: Region): HTMLTableElemen
   const head = el('tr');
   for (const title of titles) head.append(el('th', undefined, title));
   table.append(head);
-  for (const { m, cells, said, notes } of rows) {
+  for (const { m, cells, said, notes, inputs: which } of rows) {
     const row = el('tr');
     const inputs = el('td', 'inputs', m.signature ?? '');
-    if (m.why)
-      inputs.append(
-        el(
-          'span',
-          'hint',
-          ` (${m.why === 'last' ? 'last' : 'most frequent'}${m.signatureCalls !== null ? `, ${plural(m.signatureCalls, 'call')}` : ''})`,
-        ),
-      );
+    // which of the script's inputs, among how many: the runner's words (review 6B S: "most frequent, 1 call" was
+    // composed here, of ten shapes called once each)
+    if (which) inputs.append(el('span', 'hint', ` (${which})`));
     row.append(inputs, el('td', undefined, m.label));
     if (cells === null) {
       const error = el('td', 'error', said ? 'failed' : `failed: ${m.error ?? 'unknown error'}`);

@@ -90,6 +90,8 @@ ul.linked a.follow:focus-visible { outline: 1px solid var(--vscode-focusBorder);
 .mark.compiled { fill: var(--vscode-charts-orange, #d18616); stroke: var(--vscode-editor-background); }
 .mark.recompiled { fill: var(--vscode-charts-red, #f14c4c); stroke: var(--vscode-editor-background); }
 .mark.eager { fill: none; stroke: var(--vscode-charts-purple, #b180d7); stroke-width: 2; }
+/* in situ's compiling-off calls: the step chart's eager colour, hollow (apart from "compiled code reused") */
+.mark.switched-off { fill: none; stroke: var(--vscode-charts-blue, #75beff); stroke-width: 1.5; }
 .chart-legend { margin-bottom: 8px; display: flex; flex-wrap: wrap; gap: 4px 6px; align-items: center; font-size: 0.9em; }
 .legend-entry { white-space: nowrap; display: inline-flex; align-items: center; gap: 4px; }
 .region-chart svg.legend-icon { display: inline-block; width: 14px; height: 14px; overflow: visible; }

@@ -4,7 +4,7 @@
 // pixel are merged by jumping straight to the first slice that starts in the next pixel. A frame therefore
 // costs O(rows × pixels × log n), not O(events).
 import type { FlowArrow } from '../extension/shared/trace/flowLinks.ts';
-import { SliceKind, SLICE_KIND_COUNT, type TraceModel, type TrackInfo } from '../extension/shared/trace/model.ts';
+import { SliceKind, SLICE_KIND_COUNT, type TraceModel } from '../extension/shared/trace/model.ts';
 import { mayHaveMarks } from '../extension/shared/trace/timelineMarks.ts';
 import { formatTimeTicks } from '../extension/present/numbers.ts';
 import type { LinesNow } from '../extension/shared/movedLines.ts';
@@ -39,10 +39,9 @@ import {
 } from './timelineText.ts';
 import { distinctTrackNames, fitNames } from './trackNames.ts';
 import { TimelineNames } from './timelineNames.ts';
+import { firstVisible, lowerBoundStart, ROW_HEIGHT, TrackRows } from './timelineRows.ts';
 import { idleTracksNote } from './timelineWords.ts';
 
-const ROW_HEIGHT = 15;
-const TRACK_GAP = 6;
 /** a track name's inset in the label column */
 const NAME_INSET = 4;
 const MIN_LABEL_PX = 40;
@@ -57,20 +56,6 @@ const COLOURS = SLICE_KIND_COUNT + 1;
 const DIM_OFFSET = COLOURS;
 const DIM_ALPHA = 0.2;
 
-/** A level of a shown track: its slices [first, end) of the model. */
-interface TrackRow {
-  track: number;
-  depth: number;
-  first: number;
-  end: number;
-}
-
-interface Row extends TrackRow {
-  y: number;
-  /** a level of a folded Python stack, drawn in its track's one row */
-  folded: boolean;
-}
-
 export interface DrawStats {
   rects: number;
   slices: number;
@@ -80,24 +65,10 @@ export interface DrawStats {
 
 export class TimelineCanvas extends TimelineNames {
   readonly canvas = document.createElement('canvas');
-  private readonly rows: Row[] = [];
-  /** per track, its first row's y; -1 for a track not drawn in this view */
-  private readonly trackTop: number[];
-  height = 0;
-  /** the tracks with a slice (a thread that only ever waited holds none) */
-  private readonly shownTracks: number[];
-  /** every level of the shown tracks, whether in view or not */
-  private readonly trackRows: TrackRow[] = [];
-  /** the shown tracks with a slice in the view, the ones laid out: a row with nothing in view is not drawn empty */
-  private tracksInView: number[];
-  /** where the count of the tracks idle in the view is said (its y in the label column); -1 when none is idle */
-  private idleTop = -1;
+  /** the tracks' rows: which are shown and in view, and where */
+  private readonly tracks: TrackRows;
   /** called after the rows moved (a track came into view or went idle): what is laid over them follows */
   onLayout: () => void = () => {};
-  /** how many threads and streams have no slice and are not drawn */
-  readonly hiddenTracks: number;
-  /** the Python stacks the user unfolded (each starts folded) */
-  private readonly unfolded = new Set<number>();
   /** per name id: 1 when it matches the search (all 1 without a search) */
   private nameMatches: Uint8Array;
   private searching = false;
@@ -131,95 +102,43 @@ export class TimelineCanvas extends TimelineNames {
   ) {
     super(model, linesNow);
     this.nameMatches = new Uint8Array(model.names.length).fill(1);
-    this.trackTop = new Array<number>(model.tracks.length).fill(-1);
     this.top = AXIS_HEIGHT + (mayHaveMarks(model) ? MARK_LANE : 0);
-    const slices = new Uint32Array(model.tracks.length);
-    for (let i = 0; i < model.count; i++) slices[model.track[i]!]!++;
-    this.shownTracks = model.tracks.flatMap((_, t) => (slices[t]! > 0 ? [t] : []));
+    this.tracks = new TrackRows(model, this.top);
     // told apart from the shown ones only: a hidden track's name is never drawn
-    const distinct = distinctTrackNames(this.shownTracks.map((t) => model.tracks[t]!));
+    const distinct = distinctTrackNames(this.tracks.shown.map((t) => model.tracks[t]!));
     const names = model.tracks.map((t) => t.name);
-    this.shownTracks.forEach((t, k) => (names[t] = distinct[k]!));
+    this.tracks.shown.forEach((t, k) => (names[t] = distinct[k]!));
     this.trackNames = names;
-    // a thread is hidden when neither its ops' track nor its Python stack's holds a slice
-    const thread = (t: TrackInfo): string => `${t.gpu}\u0000${t.pid}\u0000${t.tid}`;
-    const shown = new Set(this.shownTracks.map((t) => thread(model.tracks[t]!)));
-    this.hiddenTracks = new Set(model.tracks.map(thread).filter((key) => !shown.has(key))).size;
-    let i = 0;
-    for (const track of this.shownTracks) {
-      while (i < model.count && model.track[i]! < track) i++;
-      for (let depth = 0; depth <= model.tracks[track]!.maxDepth; depth++) {
-        const first = i;
-        while (i < model.count && model.track[i] === track && model.depth[i] === depth) i++;
-        this.trackRows.push({ track, depth, first, end: i });
-      }
-    }
-    this.tracksInView = this.shownTracks;
-    this.layOut();
     for (let k = 0; k < COLOURS * 2; k++) this.rectBuckets.push(new Float64Array(4 * 1024));
   }
 
-  /**
-   * Each track in view's rows from `top` down: a folded Python stack's levels all in its one row (the deepest frame
-   * drawn over the ones it ran in), every other track a row per level; under them, one row counting the idle ones.
-   */
-  private layOut(): void {
-    const model = this.model;
-    this.rows.length = 0;
-    this.trackTop.fill(-1);
-    let y = this.top;
-    for (const track of this.tracksInView) this.trackTop[track] = 0;
-    for (const row of this.trackRows) {
-      const { track, depth } = row;
-      if (this.trackTop[track] === -1) continue;
-      const folded = this.isFolded(track);
-      if (depth === 0) this.trackTop[track] = y;
-      this.rows.push({ ...row, y: this.trackTop[track]! + (folded ? 0 : depth) * ROW_HEIGHT, folded });
-      if (depth === model.tracks[track]!.maxDepth) y += (folded ? 1 : depth + 1) * ROW_HEIGHT + TRACK_GAP;
-    }
-    const idle = this.shownTracks.length > this.tracksInView.length;
-    this.idleTop = idle ? y : -1;
-    this.height = idle ? y + ROW_HEIGHT + TRACK_GAP : y;
-    this.fittedNames = null;
+  /** The canvas's height: its rows' (it changes as tracks come into view or go idle, and stacks fold). */
+  get height(): number {
+    return this.tracks.height;
   }
 
-  /** The shown tracks with a slice in [tMin, tMax]. */
-  private tracksWithSlicesIn(tMin: number, tMax: number): number[] {
-    const active = new Set<number>();
-    for (const row of this.trackRows) {
-      if (active.has(row.track) || row.first === row.end) continue;
-      const i = this.firstVisible(row, tMin);
-      if (i < row.end && this.model.start[i]! <= tMax) active.add(row.track);
-    }
-    return this.shownTracks.filter((t) => active.has(t));
-  }
-
-  /** The tracks idle in the view: shown (they hold slices), none of them in view. */
-  private idleTracks(): number[] {
-    return this.shownTracks.filter((t) => this.trackTop[t] === -1);
-  }
-
-  private isFolded(track: number): boolean {
-    return this.model.tracks[track]!.stack === true && !this.unfolded.has(track);
+  /** How many threads and streams have no slice and are not drawn. */
+  get hiddenTracks(): number {
+    return this.tracks.hiddenTracks;
   }
 
   /** The shown tracks that hold a thread's Python stack (each folds). */
   stackTracks(): number[] {
-    return this.shownTracks.filter((t) => this.model.tracks[t]!.stack);
+    return this.tracks.shown.filter((t) => this.model.tracks[t]!.stack);
   }
 
   /** Folds or unfolds a Python stack track. The canvas's height changes: the caller redraws. */
   toggleStack(track: number): void {
-    if (!this.unfolded.delete(track)) this.unfolded.add(track);
-    this.layOut();
+    this.tracks.toggle(track);
+    this.fittedNames = null;
   }
 
   /** Where a stack track's name is drawn (canvas px; null while the track is idle in the view), whether it is
    *  folded, and its hover. */
   stackName(track: number): { top: number; height: number; folded: boolean; title: string } | null {
-    const top = this.trackTop[track]!;
+    const top = this.tracks.trackTop[track]!;
     if (top < 0) return null;
-    return { top, height: ROW_HEIGHT, folded: this.isFolded(track), title: this.trackNameAt(top)! };
+    return { top, height: ROW_HEIGHT, folded: this.tracks.isFolded(track), title: this.trackNameAt(top)! };
   }
 
   /** Case-insensitive substring search over names; returns the number of matching slices' names. */
@@ -247,10 +166,8 @@ export class TimelineCanvas extends TimelineNames {
   draw(scale: TimeScale, width: number, theme: Theme): DrawStats {
     const tMin = scale.invert(LABEL_WIDTH) + this.offset;
     const tMax = scale.invert(width) + this.offset;
-    const inView = this.tracksWithSlicesIn(tMin, tMax);
-    if (inView.length !== this.tracksInView.length || inView.some((t, k) => t !== this.tracksInView[k])) {
-      this.tracksInView = inView;
-      this.layOut();
+    if (this.tracks.showSlicesIn(tMin, tMax)) {
+      this.fittedNames = null;
       this.onLayout();
     }
     const ratio = window.devicePixelRatio || 1;
@@ -284,14 +201,16 @@ export class TimelineCanvas extends TimelineNames {
     /** labels a folded stack may draw: only the deepest frame at a place, the one drawn over the others */
     const foldedLabels: { i: number; x0: number; x1: number }[] = [];
 
-    for (const row of this.rows) {
+    for (const row of this.tracks.rows) {
       if (row.first === row.end) continue;
       stats.rows++;
-      let i = this.firstVisible(row, tMin);
+      let i = firstVisible(model, row, tMin);
       // run-length state: adjacent rects of one bucket merge into one
       let runBucket = -1;
       let runX0 = 0;
       let runX1 = 0;
+      /** the run is a labelled slice: drawn as its own bar */
+      let runLabelled = false;
       const flush = (): void => {
         if (runBucket >= 0) {
           this.pushRect(runBucket, runX0, row.y, runX1 - runX0);
@@ -317,9 +236,14 @@ export class TimelineCanvas extends TimelineNames {
               hi = lo + step;
             }
             next = lowerBoundStart(model, lo + 1, Math.min(hi, rowEnd), pixelEnd);
+            // a wide slice begun in this pixel (only the last one can be: slices of a row do not overlap) is drawn
+            // and labelled on its own, not swallowed (review 6A H4)
+            if (next - 1 > i && toX(start[next - 1]! + dur[next - 1]!) - toX(start[next - 1]!) >= MERGE_PX) next--;
           }
           x1 = Math.max(Math.floor(x0) + 1, Math.min(width, toX(start[next - 1]! + dur[next - 1]!)));
-        } else if (x1 - x0 >= MIN_LABEL_PX && model.kind[i] !== SliceKind.Step) {
+        }
+        const labelled = next === i + 1 && x1 - x0 >= MIN_LABEL_PX;
+        if (labelled && model.kind[i] !== SliceKind.Step) {
           // (a profiler step's slice is the step the axis's ruler names: said once, there)
           if (row.folded) foldedLabels.push({ i, x0, x1 });
           else labels.push(i);
@@ -329,12 +253,16 @@ export class TimelineCanvas extends TimelineNames {
           (this.communication[model.name[i]!] ? COMMUNICATION_BUCKET : model.kind[i]!) +
           (this.searching && !this.nameMatches[model.name[i]!] ? DIM_OFFSET : 0);
         const left = next > i + 1 ? Math.floor(x0) : x0;
-        if (bucket === runBucket && left <= runX1 + GAP_PX) runX1 = Math.max(runX1, x1);
+        if (bucket === runBucket && left <= runX1 + GAP_PX && !labelled && !runLabelled) runX1 = Math.max(runX1, x1);
         else {
+          // a labelled slice is a bar of its own, 1 px clear of the one before it in its colour: "aten::linear" and
+          // "aten::gelu" side by side read as one slice when merged (review 6A H1)
+          if (bucket === runBucket && left <= runX1 + GAP_PX) runX1 = Math.max(runX0 + 1, Math.min(runX1, left - 1));
           flush();
           runBucket = bucket;
           runX0 = left;
           runX1 = x1;
+          runLabelled = labelled;
         }
         i = next;
       }
@@ -375,13 +303,6 @@ export class TimelineCanvas extends TimelineNames {
     texts.push(...this.drawTrackNames(ctx, m, theme));
     this.layout = { width, height: this.height, left: LABEL_WIDTH, texts, lines };
     return stats;
-  }
-
-  private firstVisible(row: TrackRow, tMin: number): number {
-    const model = this.model;
-    let i = lowerBoundStart(model, row.first, row.end, tMin);
-    if (i > row.first && model.start[i - 1]! + model.dur[i - 1]! >= tMin) i--;
-    return i;
   }
 
   private pushRect(bucket: number, x: number, y: number, w: number): void {
@@ -448,14 +369,9 @@ export class TimelineCanvas extends TimelineNames {
         ...bands.filter((b) => b.x0 < textEnd && b.x1 > x0 + 3).map((b) => b.paint),
       ];
       const ink = { colour: readableInk(composite(under), [theme.foreground, theme.background]), alpha: 1 };
-      texts.push(placeText(m, 'slice', text, x0 + 3, this.rowY(i) + ROW_HEIGHT / 2, ink, under));
+      texts.push(placeText(m, 'slice', text, x0 + 3, this.tracks.sliceY(i) + ROW_HEIGHT / 2, ink, under));
     }
     return texts;
-  }
-
-  private rowY(i: number): number {
-    const track = this.model.track[i]!;
-    return this.trackTop[track]! + (this.isFolded(track) ? 0 : this.model.depth[i]! * ROW_HEIGHT);
   }
 
   /** As many ticks as labels fit the drawn width (a narrow panel gets fewer), each in view from time 0 on. */
@@ -502,7 +418,7 @@ export class TimelineCanvas extends TimelineNames {
       const x0 = xOf(model.start[i]!);
       const w = Math.max(2, xOf(model.start[i]! + model.dur[i]!) - x0);
       if (x0 + w < LABEL_WIDTH || x0 > width) continue;
-      ctx.strokeRect(Math.max(LABEL_WIDTH, x0) - 1, this.rowY(i), w + 2, ROW_HEIGHT - 1);
+      ctx.strokeRect(Math.max(LABEL_WIDTH, x0) - 1, this.tracks.sliceY(i), w + 2, ROW_HEIGHT - 1);
     }
     if (this.range) drawRange(ctx, this.range, this.top, LABEL_WIDTH, width, this.height, xOf, theme);
     if (this.arrows.length) {
@@ -513,7 +429,10 @@ export class TimelineCanvas extends TimelineNames {
           const x0 = Math.max(LABEL_WIDTH, xOf(model.start[i]!));
           const x1 = Math.min(width, xOf(model.start[i]! + model.dur[i]!));
           if (x1 < LABEL_WIDTH || x0 > width) return null;
-          return { x: Math.min(x0 + 2, (x0 + x1) / 2), y: this.rowY(i) + (end === 'from' ? ROW_HEIGHT - 1 : 0) };
+          return {
+            x: Math.min(x0 + 2, (x0 + x1) / 2),
+            y: this.tracks.sliceY(i) + (end === 'from' ? ROW_HEIGHT - 1 : 0),
+          };
         },
         theme,
       );
@@ -530,18 +449,20 @@ export class TimelineCanvas extends TimelineNames {
     const ink: Paint = { colour: readableInk(composite([page]), [theme.foreground]), alpha: 1 };
     if (this.fittedNames?.font !== ctx.font) {
       // a Python stack's name says whether a click unfolds it (▸) or folds it (▾)
-      const names = this.tracksInView.map(
-        (t) => `${this.model.tracks[t]!.stack ? (this.isFolded(t) ? '▸ ' : '▾ ') : ''}${this.trackNames[t]!}`,
+      const names = this.tracks.inView.map(
+        (t) => `${this.model.tracks[t]!.stack ? (this.tracks.isFolded(t) ? '▸ ' : '▾ ') : ''}${this.trackNames[t]!}`,
       );
       this.fittedNames = { font: ctx.font, names: fitNames(names, LABEL_WIDTH - 2 * NAME_INSET, m) };
     }
     const texts = this.fittedNames.names.map((name, k) =>
-      placeText(m, 'track', name, NAME_INSET, this.trackTop[this.tracksInView[k]!]! + ROW_HEIGHT / 2, ink, [page]),
+      placeText(m, 'track', name, NAME_INSET, this.tracks.trackTop[this.tracks.inView[k]!]! + ROW_HEIGHT / 2, ink, [
+        page,
+      ]),
     );
-    if (this.idleTop >= 0) {
+    if (this.tracks.idleTop >= 0) {
       const muted: Paint = { colour: readableInk(composite([page]), [theme.muted, theme.foreground]), alpha: 1 };
-      const said = idleTracksNote(this.idleTracks().map((t) => this.model.tracks[t]!)).text;
-      texts.push(placeText(m, 'idle', said, NAME_INSET, this.idleTop + ROW_HEIGHT / 2, muted, [page]));
+      const said = idleTracksNote(this.tracks.idle().map((t) => this.model.tracks[t]!)).text;
+      texts.push(placeText(m, 'idle', said, NAME_INSET, this.tracks.idleTop + ROW_HEIGHT / 2, muted, [page]));
     }
     for (const text of texts) drawText(ctx, text);
     return texts;
@@ -550,23 +471,16 @@ export class TimelineCanvas extends TimelineNames {
   /** The whole name of the track at canvas height y (the label column cuts long ones), the idle tracks' names on
    *  their count's row, or null. */
   trackNameAt(y: number): string | null {
-    if (this.idleTop >= 0 && y >= this.idleTop)
+    if (this.tracks.idleTop >= 0 && y >= this.tracks.idleTop)
       return idleTracksNote(
-        this.idleTracks().map((t) => this.model.tracks[t]!),
-        this.idleTracks().map((t) => this.trackNames[t]!),
+        this.tracks.idle().map((t) => this.model.tracks[t]!),
+        this.tracks.idle().map((t) => this.trackNames[t]!),
       ).tooltip;
-    const track = this.trackAt(y);
+    const track = this.tracks.trackAt(y);
     if (track < 0) return null;
     const stack = this.model.tracks[track]!.stack;
-    const fold = `click its name, or Tab to it and press Enter, to ${this.isFolded(track) ? 'unfold' : 'fold'} it`;
+    const fold = `click its name, or Tab to it and press Enter, to ${this.tracks.isFolded(track) ? 'unfold' : 'fold'} it`;
     return stack ? `${this.trackNames[track]!}\n(Python frames: ${fold})` : this.trackNames[track]!;
-  }
-
-  /** The track in view at canvas height y, or -1 above the first. */
-  private trackAt(y: number): number {
-    for (let k = this.tracksInView.length - 1; k >= 0; k--)
-      if (y >= this.trackTop[this.tracksInView[k]!]!) return this.tracksInView[k]!;
-    return -1;
   }
 
   /** Canvas point at the middle of slice i's visible part under `scale`, or null when it is off screen. */
@@ -574,7 +488,7 @@ export class TimelineCanvas extends TimelineNames {
     const x0 = Math.max(LABEL_WIDTH, scale(this.model.start[i]! - this.offset));
     const x1 = Math.min(width, scale(this.model.start[i]! + this.model.dur[i]! - this.offset));
     if (x1 < x0) return null;
-    return { x: (x0 + x1) / 2, y: this.rowY(i) + ROW_HEIGHT / 2 };
+    return { x: (x0 + x1) / 2, y: this.tracks.sliceY(i) + ROW_HEIGHT / 2 };
   }
 
   /** The slice under canvas point (x, y), allowing 2 px of slack for tiny slices; -1 when none. */
@@ -584,8 +498,8 @@ export class TimelineCanvas extends TimelineNames {
     const t = scale.invert(x) + this.offset;
     const slack = Math.abs(scale.invert(x + 2) - scale.invert(x));
     // a folded stack's levels share a row: the deepest frame there, the one drawn on top
-    for (let r = this.rows.length - 1; r >= 0; r--) {
-      const row = this.rows[r]!;
+    for (let r = this.tracks.rows.length - 1; r >= 0; r--) {
+      const row = this.tracks.rows[r]!;
       if (y < row.y || y >= row.y + ROW_HEIGHT || row.first === row.end) continue;
       const i = lowerBoundStart(model, row.first, row.end, t + slack) - 1;
       if (i >= row.first && model.start[i]! + model.dur[i]! >= t - slack) return i;
@@ -593,16 +507,4 @@ export class TimelineCanvas extends TimelineNames {
     }
     return -1;
   }
-}
-
-/** First index in [from, to) whose start is ≥ t. */
-function lowerBoundStart(model: TraceModel, from: number, to: number, t: number): number {
-  let a = from;
-  let b = to;
-  while (a < b) {
-    const m = (a + b) >>> 1;
-    if (model.start[m]! < t) a = m + 1;
-    else b = m;
-  }
-  return a;
 }

@@ -265,6 +265,7 @@ export function axisTime(us: number, scale: TimeScale, width: number): string {
  */
 export function sliceLabel(name: string, room: number, m: Measure): string | null {
   if (m.width(name) <= room) return name;
-  const namespace = /^[A-Za-z_][\w.]*::?(?=\S)/.exec(name)?.[0] ?? '';
+  // every namespace: "autograd::engine::evaluate_function: …" keeps "evaluate_f…", not "engine::e…"
+  const namespace = /^(?:[A-Za-z_][\w.]*::?(?=\S))+/.exec(name)?.[0] ?? '';
   return fitEnd(name.slice(namespace.length), room, m, 3); // "st…" says nothing
 }

@@ -2,6 +2,7 @@
 // ids the report gives that site, and the modes or regions it was seen in. Matched by place and reason as
 // findings.ts makes one finding per site and reason.
 import type { Finding } from '../present/findings.ts';
+import { regionLabel } from '../present/regionDigest.ts';
 import type { Report, SourceLocation } from '../shared/report.ts';
 import type { TimelineTarget } from '../shared/trace/timelineMarks.ts';
 
@@ -24,10 +25,9 @@ export function timelineTarget(
   const modes = new Set<string>();
   const sources = [
     ...report.modes.map((mode) => ({ label: mode.mode, compiler: mode.compiler })),
-    ...(report.regions ?? []).map((region) => ({
-      label: `${region.id} ${region.name}`,
-      compiler: region.compiler ?? null,
-    })),
+    // a region by the name its panes start with (regionTraces.ts: "Net, mode='default' (as written)"), which the
+    // timeline ranks first when it looks for the finding (webview/focus.ts)
+    ...(report.regions ?? []).map((region) => ({ label: regionLabel(region), compiler: region.compiler ?? null })),
   ];
   for (const { label, compiler } of sources) {
     if (finding.kind === 'graph-break') {

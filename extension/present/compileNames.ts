@@ -39,16 +39,19 @@ function frameName(frame: CompiledFrame): string {
   const fn = frame.function!;
   const resume = RESUME.exec(fn);
   if (frame.library)
-    return resume ? `${resume[1]} after line ${resume[2]} of ${frame.library}` : `${fn} (in ${frame.library})`;
+    return resume
+      ? `${resume[1]} (in ${frame.library}), after its graph break at line ${resume[2]}`
+      : `${fn} (in ${frame.library})`;
   if ('location' in frame && frame.location === null)
-    return `${resume ? `${resume[1]} after a graph break` : fn} (not in your files)`;
+    return resume ? `${resume[1]} (not in your files), after a graph break` : `${fn} (not in your files)`;
   return functionName(fn);
 }
 
 /**
  * A compile by its function: "forward" (its first compile), "forward, recompile 2"; where the report knows no
  * function for the frame, "compiled graph 2, recompile 1" (graphs counted from 1); a frame not in the user's files,
- * "inner (in PyTorch's _dynamo/external_utils.py)", "__init__ after line 105 of Python's contextlib.py" where the report
+ * "inner (in PyTorch's _dynamo/external_utils.py)", "__init__ (in Python's contextlib.py), after its graph break at line
+ * 105" where the report
  * says where it is (schema 1.31), else "inner (not in your files)"; "an unknown compile" for no id.
  */
 export function compileName(

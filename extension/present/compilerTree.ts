@@ -260,8 +260,11 @@ function insightNode(
   const children: CompilerTreeNode[] = [];
   const frames = framesNode(c, callOf);
   if (frames) children.push(frames);
+  // the breaks counted as the facts and the report panel count them: each listed break's count (one that broke in
+  // several compiles, several times), review 5C M9
+  const breaks = c.graphBreaks.reduce((n, b) => n + (b.count ?? 1), 0);
   children.push({
-    label: `Graph breaks (${c.graphBreaks.length})`,
+    label: `Graph breaks (${breaks})`,
     children: c.graphBreaks.map((b) => {
       const site = b.location ?? b.userStack[b.userStack.length - 1] ?? null;
       return leaf(where(site), b.reason, site, [b.reason, b.hint].filter(Boolean).join('\n'));
@@ -292,7 +295,7 @@ function insightNode(
       children: phases.sort((a, b) => b[1] - a[1]).map(([phase, s]) => leaf(phase, formatSeconds(s))),
     });
   }
-  const summary = `${plural(c.graphCount, 'graph')}, ${plural(c.graphBreaks.length, 'break')}, ${plural(c.recompiles.length, 'recompile')}`;
+  const summary = `${plural(c.graphCount, 'graph')}, ${plural(breaks, 'break')}, ${plural(c.recompiles.length, 'recompile')}`;
   return { description: summary, children };
 }
 

@@ -418,7 +418,7 @@ export function findingMessage(finding: Finding): string {
 
 /** The runner's sentence as plain text (Problems, the CLI): its `code` quoted as compilers quote code in a message,
  *  not shown with literal backticks (review 6C Y5). */
-const plainSaid = (text: string): string => text.replace(/`([^`]+)`/g, "'$1'");
+export const plainSaid = (text: string): string => text.replace(/`([^`]+)`/g, "'$1'");
 
 /**
  * Markdown for the hover over the finding's line: what Problems does not say. VS Code shows the line's diagnostic

@@ -20,7 +20,7 @@ export const TERMS: readonly Term[] = [
   {
     name: 'TENSOR_MATCH',
     pattern: /\bTENSOR_MATCH\b/,
-    explanation: "the guard that checks a tensor's dtype, device, shape and strides",
+    explanation: "TENSOR_MATCH: the guard that checks a tensor's dtype, device, shape and strides",
   },
   {
     name: 'guard',

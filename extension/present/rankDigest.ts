@@ -42,6 +42,8 @@ export interface DivergenceDigest {
   line: number | null;
   cell: number | null;
   ranks: number[];
+  /** the runner's fix for it (details.fix: a recompile's, said once here since its recompile is not a second finding) */
+  fix: string | null;
 }
 
 /** A report before the runner's words for its ranks (schema 1.25): what a rank compiled and ran, label and value. */
@@ -107,6 +109,7 @@ export function digestDivergence(d: Divergence): DivergenceDigest {
     line: d.location?.line ?? null,
     cell: d.location?.cell ?? null,
     ranks: d.ranks,
+    fix: typeof d.details?.['fix'] === 'string' ? d.details['fix'] : null,
   };
 }
 
@@ -150,7 +153,7 @@ export function formatRanks(report: Report): string[] {
   if (!divergence.length) lines.push(`  divergence: ${noDivergenceText(report)}`);
   else {
     lines.push('  divergence:');
-    for (const d of divergence) lines.push(`    ${divergenceLine(d)}`);
+    for (const d of divergence) lines.push(`    ${divergenceLine(d)}`, ...(d.fix ? [`      fix: ${d.fix}`] : []));
   }
   return lines;
 }

@@ -3,7 +3,7 @@
 // printed as a number: what was not measured says why, in words, and carries no verdict.
 import { reasonTexts, saidOf } from './answer.ts';
 import { cudaGraphLines } from './cudaGraphsText.ts';
-import { findingText, rankText } from './findings.ts';
+import { findingText, plainSaid, rankText } from './findings.ts';
 import { regionHeadline, runHeadline } from './headline.ts';
 import { digestInSitu, wallLine, type InSituDigest } from './inSituDigest.ts';
 import { formatRanks } from './rankDigest.ts';
@@ -331,8 +331,10 @@ export function formatScriptDigest(report: Report): string {
     out.push('  findings:');
     for (const f of findings) {
       const ranks = rankText({ ranks: f.ranks ?? null, worldSize: report.ranks?.length ?? null });
+      // as Problems says it (findingMessage): the ranks beside the kind, not after the sentence's full stop (". ("),
+      // its code spans quoted
       out.push(
-        `    ${placeLabel(f, true)}  ${f.kind}${f.count > 1 ? ` ×${f.count}` : ''}: ${findingText(f)}${ranks ? ` (${ranks})` : ''}`,
+        `    ${placeLabel(f, true)}  ${f.kind}${f.count > 1 ? ` ×${f.count}` : ''}${ranks ? ` (${ranks})` : ''}: ${plainSaid(findingText(f))}`,
       );
       if (f.fix) out.push(`      fix: ${f.fix}`);
     }

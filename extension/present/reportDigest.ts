@@ -206,12 +206,13 @@ export function headerWords(report: Report): string {
   return `${titleWords(report)} on ${environment.device} (${environment.deviceName}): ${report.status}`;
 }
 
-/** What ran, as its user wrote it, for every title of the report (its heading, its timeline's, its tab): a function
- *  target "compile_target in fused.py", not its name "fused-compile_target", which is for folders; else its name. */
 /** Every title of the report: the runner's (titleText: "ddp_train, rank 1 of 4"), else, in a report before it, what
  *  ran (targetWords). */
 export const titleWords = (report: Report): string => report.titleText ?? targetWords(report);
 
+/** What ran, as its user wrote it: a function target "compile_target in fused.py", not its name
+ *  "fused-compile_target", which is for folders; else its name. A report before titleText (titleWords), and the
+ *  compare's tab (runCompare.ts). */
 export function targetWords(report: Report): string {
   const { target } = report;
   return target.kind === 'function' && target.function && target.file

@@ -39,6 +39,10 @@ export type RegionMeasurement = ModeResult & {
    */
   why?: 'most-frequent' | 'last';
   /**
+   * which of the script's inputs the replay ran, among how many, in the runner's words (report/mode_line.py inputs_text): 'the most frequent of 2 input shapes, 6 calls', 'one of 10 input shapes, each called once'. Absent: no signature, or a report before it
+   */
+  inputsText?: string;
+  /**
    * schema 1.14: what the replay timed, e.g. a training region's forward alone (no backward, no optimizer step); region.inSitu times the script's own steps
    */
   measures?: string;
@@ -720,6 +724,10 @@ export interface Explanation {
    * schema 1.22: further edits offered beside quickFix (mark-dynamic: a torch._dynamo.mark_dynamic line before the call, script/mark_dynamic_edit.py)
    */
   quickFixes?: QuickFix[];
+  /**
+   * schema 1.34: what the recompile was made for, the user's input as the failed guard says it (compiler/explain.recompiled_for): "x's batch 16", "x's size 48 in dimension 1", "x as float16"; the compile is named by it (report/compile_names.py: "forward, recompiled for x's batch 16"). Absent: another guard, or an older report
+   */
+  madeFor?: string;
 }
 /**
  * recompiles at one source line with one guard pattern, grouped: one finding with a count

@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from compile_lens_runner.compiler import explain, user_code
 from compile_lens_runner.compiler import torch_trace as tt
-from compile_lens_runner.compiler import user_code
 from compile_lens_runner.compiler.insight import compiler_insight, limit_hits
 from compile_lens_runner.report import compile_names
 
@@ -63,7 +63,8 @@ def test_a_compile_outside_the_users_files_says_where_it_is() -> None:
         "inner (in PyTorch's _dynamo/external_utils.py)",
         "helper (in Python's contextlib.py)",
         "__init__ (in Python's contextlib.py)",
-        "__init__ after line 105 of Python's contextlib.py",
+        # one form for where a frame is, a resumed part's line after it (review 6B: "__init__ after line 105 of …")
+        "__init__ (in Python's contextlib.py), after its graph break at line 105",
         "forward",
     ]
     assert [f["nameText"] for f in insight["frames"]] == named
@@ -80,9 +81,18 @@ def test_a_compile_outside_the_users_files_says_where_it_is() -> None:
         "inner (not in your files)",
         "helper (not in your files)",
         "__init__ (not in your files)",
-        "__init__ after a graph break (not in your files)",
+        "__init__ (not in your files), after a graph break",
         "forward",
     ]
+    # ... but PyTorch's wrapper, known by its name, is the region the user compiled (review 5A G10: "TransformerEncoder:
+    # inner (not in your files)"), in the region's record and in the script's own, which holds its regions' together
+    wrapped = f"DistributedDataParallel at ddp_train.py:{region['location']['line']}"
+    assert compile_names.compile_name(older, "0/0", wrapped) == wrapped
+    encoder = json.loads((FIXTURES.parent / "recorded" / "encoder_fastpath-h200" / "report.json").read_text())
+    for record in (encoder["regions"][0]["compiler"], encoder["modes"][0]["compiler"]):
+        assert [f["nameText"] for f in record["frames"]] == ["TransformerEncoder at encoder_fastpath.py:10"]
+    ddp = json.loads((FIXTURES / "ddp-ranks-cpu" / "report.json").read_text())
+    assert ddp["modes"][0]["compiler"]["frames"][0]["nameText"] == wrapped
     library = "/usr/lib/python3.12/site-packages/transformers/models/llama/modeling_llama.py"
     assert user_code.library_place(library) == "transformers/models/llama/modeling_llama.py"
     venv = "/opt/torch/.venv/lib/python3.12/site-packages/torch/_dynamo/external_utils.py"
@@ -109,10 +119,40 @@ def test_a_compiled_modules_kernel_is_named_by_the_users_module_not_torchs_wrapp
     assert compiler["frames"][0]["nameText"] == "inner (in PyTorch's _dynamo/external_utils.py)"
 
 
+def test_a_recompile_is_named_by_what_it_was_made_for_and_apart_from_its_frames_other_compiles() -> None:
+    """Review 5C J4: "forward, recompile 1 · 901 ms" named Dynamo's count; the failed guard says what the compile was
+    for (explain.recompiled_for, kept as the explanation's madeFor): a size in dimension 0 as the shape reasons say a
+    batch, another dimension by its number, a dtype; any other guard, or two compiles of one frame for the same
+    change, by their numbers (one name, one compile)."""
+    assert explain.recompiled_for("0/0: tensor 'x' size mismatch at index 0. expected 8, actual 16") == "x's batch 16"
+    assert explain.recompiled_for("tensor 'x' size mismatch at index 1. expected 16, actual 32") == (
+        "x's size 32 in dimension 1"
+    )
+    assert explain.recompiled_for("tensor 'x' dtype mismatch. expected Float, actual Half") == "x as Half"
+    assert explain.recompiled_for("tensor 'args[0]' size mismatch at index 0. expected 8, actual 16") is None
+    assert explain.recompiled_for("L['self'].calls == 90") is None
+    frames = [{"compileId": f"0/{n}", "function": "forward", "location": None, "seconds": 1.0} for n in range(3)]
+    for frame in frames:
+        frame["location"] = {"file": "/a/m.py", "line": 3}
+    guard = "tensor 'x' size mismatch at index 0. expected 8, actual 16"
+    recompiles = [{"compileId": f"0/{n}", "reason": guard, "explanation": explain.explain(guard)} for n in (1, 2)]
+    compiler = {"frames": frames, "recompiles": recompiles[:1], "kernels": []}
+    compile_names.name_all(compiler)  # type: ignore[arg-type]
+    assert [f["nameText"] for f in frames] == [
+        "forward",
+        "forward, recompiled for x's batch 16",
+        "forward, recompile 2",
+    ]
+    compiler["recompiles"] = recompiles  # both for batch 16: said apart by their numbers
+    compile_names.name_all(compiler)  # type: ignore[arg-type]
+    assert [f["nameText"] for f in frames] == ["forward", "forward, recompile 1", "forward, recompile 2"]
+
+
 def test_a_kernel_by_its_kind_place_compile_and_lines_and_its_code_lens() -> None:
     kernels = _compiler("fused-cpu")["kernels"]
     fused = next(k for k in kernels if k["name"] == "cpp_fused_add_mul_relu_0" and k["compileId"] == "0/1")
-    assert fused["nameText"] == "fused kernel 1 of forward, recompile 1 (lines 12, 13)"
+    # the recompile by what it was made for, as its failed guard says (review 5C J4: "forward, recompile 1")
+    assert fused["nameText"] == "fused kernel 1 of forward, recompiled for x's batch 16 (lines 12, 13)"
     assert fused["lensText"] == "fuses lines 12, 13 (add, mul, relu)"
     library = next(k for k in kernels if k["name"].startswith("extern_kernels."))
     assert "nameText" not in library and library["lensText"] == "library call for line 11 (addmm)"
@@ -120,11 +160,12 @@ def test_a_kernel_by_its_kind_place_compile_and_lines_and_its_code_lens() -> Non
     # the compiles grouped by their function, one separator each (was "forward; forward, recompile 1")
     assert (
         fused["sharedText"]
-        == "fused kernel 1 (lines 12, 13), made by 2 compiles: forward (first compile and recompile 1)"
+        == "fused kernel 1 (lines 12, 13), made by 2 compiles: forward (first compile and the recompile for x's batch 16)"
     )
     assert (
         library["sharedText"]
-        == "library call for line 11 (addmm), made by 2 compiles: forward (first compile and recompile 1)"
+        == "library call for line 11 (addmm), made by 2 compiles: forward (first compile and the recompile for x's "
+        "batch 16)"
     )
     grouped = compile_names.shared_text(
         fused, ["forward", "forward after line 24", "forward after line 24, recompile 2"]
@@ -138,3 +179,19 @@ def test_a_kernel_by_its_kind_place_compile_and_lines_and_its_code_lens() -> Non
     assert compile_names.kernel_name(triton, None) == "fused reduction kernel 4"  # type: ignore[arg-type]
     across = [{"file": "/a/model.py", "line": 3}, {"file": "/a/fused.py", "line": 12}]
     assert compile_names.lines_text(across) == "model.py:3, fused.py:12"  # type: ignore[arg-type]
+
+
+def test_every_recorded_frame_outside_the_users_files_is_said_one_way() -> None:
+    """Review 6B: "helper (not in your files)" on the attached job's screens beside "helper (in Python's
+    contextlib.py)" on the DDP report's, one row of one script. A fixture recorded before schema 1.31 keeps its
+    compiler log, from which scripts/rederive_fixtures.py reads where each frame is, as the runner reads it now."""
+    reports = [json.loads(path.read_text()) for path in sorted(FIXTURES.parent.glob("**/*report.json"))]
+    said = [
+        frame["nameText"]
+        for report in reports
+        for entry in [*report["modes"], *(report.get("regions") or [])]
+        for frame in (entry.get("compiler") or {}).get("frames") or []
+        if "nameText" in frame
+    ]
+    assert any("(in Python's contextlib.py)" in s for s in said)
+    assert not [s for s in said if "not in your files" in s or " of Python's " in s]

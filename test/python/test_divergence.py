@@ -241,3 +241,13 @@ def test_a_rank_whose_script_failed_after_it_was_told_to_stop_is_stopped() -> No
     assert status({"code": 1, "stopped": True}) == "stopped"
     assert status({"code": 1, "stopped": False}) == status({"code": 1}) == "error"
     assert status({"code": 0, "stopped": True}) == "ok"
+
+
+def test_a_recompile_that_joined_its_lines_site_gives_the_site_its_ranks() -> None:
+    """graphbreak-cpu's two recompiles at line 24 are one site (explain._joined: the second guarded at ModuleList's
+    `idx = operator.index(idx)`); on a job where each rank had one of them, the site was on both ranks."""
+    report = json.loads((REPO / "test" / "fixtures" / "reports" / "graphbreak-cpu" / "report.json").read_text())
+    first, joined = report["modes"][0]["compiler"]["recompiles"]
+    insight = {"graphCount": 1, "graphBreaks": [], "compileSeconds": {"total": 0.0}}
+    merged = merge_insights([(0, {**insight, "recompiles": [first]}), (1, {**insight, "recompiles": [joined]})])
+    assert [(s["count"], s["ranks"]) for s in merged["recompileSites"]] == [(2, [0, 1])]

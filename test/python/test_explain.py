@@ -131,6 +131,24 @@ def test_a_recurring_value_guard_says_the_values_it_took() -> None:
     assert site["explanation"]["what"].startswith("The integer attribute self.calls of the module changes")
 
 
+def test_a_value_the_users_line_made_guarded_again_in_pytorchs_code_is_one_site_at_that_line() -> None:
+    """graphbreak-cpu (a real run): line 24's random head index recompiled twice, once guarded at that line and once
+    at ModuleList's `idx = operator.index(idx)`; they were two findings at line 24, the second naming code the user
+    never wrote (issue 44 point 4: findings on one line grouped)."""
+    report = json.loads((FIXTURES / "reports" / "graphbreak-cpu" / "report.json").read_text())
+    recompiles = report["modes"][0]["compiler"]["recompiles"]
+    assert {r["location"]["line"] for r in recompiles} == {24} and len(recompiles) == 2
+    [site] = explain.group_sites(recompiles)
+    assert site["count"] == 2 and site["values"] == ["2", "0"]
+    assert site["explanation"] and site["explanation"]["what"].startswith(
+        "A Python number computed at `head = self.heads[np.random.randint(0, len(self.heads))]` changed"
+    )
+    assert site["explanation"]["what"].endswith("In order: 2 → 0.") and "operator.index" not in str(site)
+    # two values the user's own code guarded at one line stay two sites
+    own = [{**r, "reason": r["reason"].replace("idx = operator.index(idx)", "head = self.heads")} for r in recompiles]
+    assert len(explain.group_sites(own)) == 2
+
+
 def test_fallback_cause_names_the_frame_the_limit_and_the_guard() -> None:
     insight = {
         "frames": [{"compileId": "0/0", "function": "forward"}],

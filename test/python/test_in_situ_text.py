@@ -46,7 +46,7 @@ def test_the_step_line_then_its_pay_back_why_what_it_rests_on_the_steps_left_out
     assert in_situ_text.lines(region) == [  # type: ignore[arg-type]
         "in situ (14 pairs of adjacent eager/compiled blocks in this run, per signature, over the script's mix): "
         "0.91× per step in situ, 1.82 ms → 2 ms per step",
-        "  eager 549 steps/s → compiled 500",
+        "  eager 549 steps/s → compiled 500 steps/s",
         f"  why: {work}",
         "  steady steps: eager 70, compiled 69; 48 steps left out: 3 in Compile Lens's compiled warm-up, 12 first at its input "
         "shape, 29 during which compiling was switched on or off, 4 in which Compile Lens saved inputs or checked for "
@@ -93,7 +93,7 @@ def test_per_call_where_every_step_held_a_compile_and_no_number_where_no_step_wa
     call_only = _region(call=_step(1.22), reason=why, steadySteps={"eager": 9, "compiled": 9}, dropped={"compiled": 1})
     lines = in_situ_text.lines(call_only)  # type: ignore[arg-type]
     assert lines[0].endswith(f": 1.22× per call in situ, 2.44 ms → 2 ms per call; no step speedup — {why}")
-    assert lines[1] == "  steady steps: eager 9, compiled 9; 1 step left out: 1 compiling"
+    assert lines[1] == "  steady steps: eager 9, compiled 9; 1 step left out, compiling"
     none = _region(pairs=0, reason="no call of it ran compiled code: every call ran eagerly", regionSeconds=None)
     assert in_situ_text.lines(none) == [  # type: ignore[arg-type]
         "in situ: no call of it ran compiled code: every call ran eagerly"  # the reason says which step: once
@@ -129,7 +129,12 @@ def test_the_whole_script_both_ways_as_the_separate_runs_recorded_it() -> None:
 
 def test_the_steps_left_out_are_said_in_one_place_the_reason_too() -> None:
     assert in_situ_text.left_out({"switch": 0}) is None
-    assert in_situ_text.left_out({"first on its signature": 1}) == "1 step left out: 1 first at its input shape"
+    assert in_situ_text.left_out({"first on its signature": 1}) == "1 step left out, first at its input shape"
+    # one why: its count is the total's, said once (review 6C X11: "3 steps left out: 3 in Compile Lens's compiled
+    # warm-up")
+    assert in_situ_text.left_out({"warm-up": 3}) == "3 steps left out, all in Compile Lens's compiled warm-up"
+    said = reason_text.sentence({"code": "in-situ-left-out", "count": 3, "unit": "step", "dropped": {"warm-up": 3}})
+    assert said == "In situ, the number leaves out 3 steps, all in Compile Lens's compiled warm-up."
     assert in_situ_text.left_out({"switch": 1200, "observer": 1}) == (
         "1,201 steps left out: 1,200 during which compiling was switched on or off, 1 in which Compile Lens saved inputs "
         "or checked for changes"
@@ -177,7 +182,7 @@ def test_why_there_is_no_step_speedup_is_said_here_from_the_measurement_s_code()
         "before-interleaving": "the script's 3 calls of it all came before Compile Lens began running its calls "
         "alternately compiled and eager (it starts once 2 calls in a row compile nothing): none ran eagerly to compare "
         "with",
-        "no-steady-side": "no steady compiled step: 1 step left out: 1 compiling",
+        "no-steady-side": "no steady compiled step: 1 step left out, compiling",
         "no-shared-signature": "no input signature had steady steps both ways",
     }
     numbers = {
@@ -218,8 +223,8 @@ def test_what_the_answer_s_sentence_says_the_lines_do_not_say_again() -> None:
     # review 4C X3: gated_service's answer, its range and its pay-back, once: in the sentence
     gated = json.loads((recorded / "gated_service-cpu" / "report.json").read_text())["regions"][0]
     said = "\n".join(in_situ_text.lines(gated))
-    assert "1.38× per step in situ (1.17–1.58×)" in gated["answer"]["sentence"] and "1.38×" not in said
-    assert said.startswith("in situ (8 pairs") and "1.48 ms → 1.08 ms per step" in said and "pays back" not in said
+    assert "1.38× per step in situ (1.17–1.59×)" in gated["answer"]["sentence"] and "1.38×" not in said
+    assert said.startswith("in situ (8 pairs") and "1.48 ms → 1.07 ms per step" in said and "pays back" not in said
     resized = json.loads((recorded / "resized_step-cpu" / "report.json").read_text())["regions"][0]
     assert "before Compile Lens began running its calls alternately compiled and eager" in resized["answer"]["sentence"]
     assert in_situ_text.lines(resized) == []

@@ -199,3 +199,25 @@ def test_the_modes_table_legend_is_the_runner_s_plain_sentence() -> None:
         m["speedupInterval"] = None  # no range: no legend for one
     answer.attach(report)
     assert "speedupNote" not in report
+
+
+def test_a_replay_s_inputs_are_said_among_the_script_s_input_shapes() -> None:
+    """Which inputs a region's replay ran, among how many (review 6B S: the panel composed "most frequent, 1 call" for
+    one of ten shapes called once each): a tie is one of the tied, a lone shape the only one."""
+    recorded = FIXTURES.parent / "recorded"
+
+    def said(name: str) -> list[str | None]:
+        report = json.loads((recorded / name / "report.json").read_text())
+        return [mode_line.inputs_text(r, m) for r in report["regions"] for m in r["measurements"]]
+
+    assert said("train_small-cpu") == [
+        "one of 2 input shapes, 6 calls each",
+        "one of 10 input shapes, each called once",
+    ]
+    assert said("warmup_step-cpu") == ["the most frequent of 2 input shapes, 6 calls"]
+    assert said("serve_script-cpu") == ["its only input shape, 64 calls"]
+    failure = json.loads((FIXTURES / "script-in-situ-failure-cpu" / "report.json").read_text())["regions"][0]
+    assert [m["inputsText"] for m in failure["measurements"]] == [
+        "the most frequent of 2 input shapes, 3 calls",
+        "the last of 2 input shapes, 1 call",
+    ]

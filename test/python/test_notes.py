@@ -182,3 +182,24 @@ def test_a_replay_far_from_eager_calls_made_inside_the_profiler_window_says_the_
     assert short is not None and short.startswith("The script's own eager calls at these inputs took 0.04 ms (median)")
     assert "passes through torch.compile's wrapper" in short
     assert notes.replay_against_script(with_plain(0.2), m).endswith("Compile Lens does not know why.")  # type: ignore[arg-type, union-attr]
+
+
+def test_a_region_s_contended_host_is_said_once_in_its_answer_not_again_beside_its_replay() -> None:
+    """Review 6B L: serve_script (recorded on a busy 2-CPU host) showed the host paragraph twice, in situ's samples
+    in the answer and the replay's beside its measurement, each with the same fix."""
+    from compile_lens_runner.report import answer
+
+    report = json.loads((FIXTURES.parent / "recorded" / "serve_script-cpu" / "report.json").read_text())
+    region = report["regions"][0]
+    replay = region["measurements"][0]
+    assert replay["timing"]["hostLoad"]["contended"] and region["inSitu"]["hostLoad"]["contended"]
+    answer.attach(report)
+    said = [r["text"] for r in region["answer"]["reasons"] if r["code"] == "host-contended"]
+    assert len(said) == 1 and "8 threads" in said[0]
+    assert notes.contended(replay) not in replay["notes"]  # type: ignore[arg-type]
+    assert not [n for n in replay["notes"] if "contended" in n], replay["notes"]
+    # where the answer does not say it, the replay's own note stays
+    region["answer"]["reasons"] = [r for r in region["answer"]["reasons"] if r["code"] != "host-contended"]
+    replay["notes"] = notes.mode_notes(replay)  # type: ignore[arg-type]
+    notes.host_said_once(region)  # type: ignore[arg-type]
+    assert notes.contended(replay) in replay["notes"]  # type: ignore[arg-type]

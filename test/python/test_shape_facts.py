@@ -321,3 +321,38 @@ def test_a_measured_fix_compares_each_quantity_in_one_unit() -> None:
     # the Quick Fix that makes the edit says the same words (re-derived from the recorded '… instead of 0.5 s')
     titles = [r["explanation"]["quickFix"]["title"] for r in report["regions"][0]["compiler"]["recompiles"]]
     assert titles and all(t.endswith("compile 74.3 ms instead of 501 ms)") for t in titles)
+
+
+def test_a_frame_s_recompile_limit_attempt_is_its_region_s_compile_though_no_call_claims_it() -> None:
+    """Review 6B T: train_small's step read "530 ms compiling" beside compile rows adding up to 536.6 ms, the last
+    "step: recompile limit hit, no graph · 6.48 ms": Dynamo refuses the frame before its compile starts, so the call
+    that hit the limit claims no compile id. Its time is the region's; its guard failure is no recompile, and its
+    failure is said as the limit, not as "compiling 1/2 failed"."""
+    from types import SimpleNamespace
+
+    from compile_lens_runner.compiler import torch_trace as tt
+    from compile_lens_runner.compiler.insight import compiler_insight
+    from compile_lens_runner.script.region_entry import RegionRecords
+
+    limit = "Dynamo recompile limit exceeded\n  Explanation: … recompile_limit cache size limit (currently set to 2)"
+
+    def metrics(cid: str, seconds: float, fail: str | None = None) -> tt.Record:
+        meta = {"entire_frame_compile_time_s": seconds, "fail_type": "Unsupported" if fail else None}
+        return tt.Record("compilation_metrics", {**meta, "fail_reason": fail}, None, cid)
+
+    def recompiled(cid: str) -> tt.Record:
+        return tt.Record("artifact", {"name": "recompile_reasons"}, '["size mismatch at index 0"]', cid)
+
+    records = [
+        metrics("1/0", 0.5),
+        recompiled("1/1"),
+        metrics("1/1", 0.25),
+        recompiled("1/2"),
+        metrics("1/2", 0.125, limit),  # the limit's attempt at the region's frame
+        metrics("2/2", 0.0625, limit),  # another region's frame
+    ]
+    own = RegionRecords(SimpleNamespace(compile_ids=["1/0", "1/1"]), records)  # type: ignore[arg-type]
+    assert sorted(own.metrics) == ["1/0", "1/1", "1/2"] and sorted(own.recompiles) == ["1/1"]
+    assert own.failure() is None
+    insight = compiler_insight(own.records, lambda _: None, False)
+    assert insight["compileSeconds"]["total"] == 0.875 and len(insight["recompiles"]) == 1

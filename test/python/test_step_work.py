@@ -127,6 +127,5 @@ def test_on_cpu_the_work_is_the_outermost_ops_and_a_compiled_graph_counts_as_one
     # profiled step took 88.8 ms → 167 ms, … (without it 0.639 ms → 0.678 ms), and ops took 98% → 100%")
     assert slowed == (
         "3 → 3 ops per step (a compiled graph counts as one); the profiler made these steps 100× and 50.0× as long as "
-        "timed (1 ms → 1 ms, not 0.01 ms → 0.02 ms), too much to tell which part of a step was ops and which was Python"
+        "timed, too much to tell which part of a step was ops and which was Python"
     )
-    assert step_work_text.PROFILER_SLOWED > 2  # a profiled step twice its timed one still says the ops' share

@@ -264,3 +264,21 @@ def test_a_compile_that_made_no_graph_is_said_as_the_attempt_it_was() -> None:
     )
     compiled = region("script-in-situ-cpu", "r0")
     assert story.region_story(compiled).startswith("Call 0 compiled (6.5 s). From call 1 on,")  # type: ignore[union-attr]
+
+
+def test_a_first_compile_says_the_backward_compiled_after_it_and_the_total_the_facts_say() -> None:
+    """Review 6B M11: ddp_train's "Call 0 compiled (50.2 s)" beside its facts' and rank row's "50.3 s compiling": AOT
+    autograd compiled the backward at the first backward, after call 0 returned; the story says both and the total."""
+    region = json.loads((FIXTURES / "reports" / "ddp-ranks-cpu" / "report.json").read_text())["regions"][0]
+    said = story.region_story(region) or ""
+    calls = formats.seconds(region["calls"][0]["compileSeconds"])
+    total = formats.seconds(region["compiler"]["compileSeconds"]["total"])
+    assert calls != total  # the recorded run compiled its backward after its first call
+    assert (
+        said.startswith(f"Call 0 compiled ({calls}, and ")
+        and f"for its backward at the first backward: {total} in all)" in said
+    )
+    assert any(fact.startswith(f"{total} compiling") for fact in region["facts"])
+    # one compile record whose total is its calls' (no backward after them) says the one number
+    region["compiler"]["compileSeconds"]["total"] = region["calls"][0]["compileSeconds"]
+    assert (story.region_story(region) or "").startswith(f"Call 0 compiled ({calls}). ")

@@ -304,6 +304,12 @@ test('profile --script --nproc-per-node 2 runs under torchrun and prints every r
     out,
     /^ {4}train_small\.py:\d+ {2}rank 1 recompiled DistributedDataParallel at call 3 — .* — rank 0 did not: the ranks ran different graphs$/m,
   );
+  // DDP's breaks at the training line, one finding: its ranks beside its kind (not ". (on ranks 0, 1)" after its full
+  // stop), its calls quoted as Problems quotes them
+  assert.match(
+    out,
+    /^ {4}\S+ {2}graph-break ×3 \(on ranks 0, 1\): The compiled code calls .*\('Logger\.set_runtime_stats_and_log' and 'DistributedDataParallel\._inside_ddp_forward'\).*\.$/m,
+  );
   // rank 1's recompile is the divergence above, not a second finding (review 5C D6)
   assert.doesNotMatch(out, /^ {4}\S+ {2}recompile/m);
   assert.doesNotMatch(out, /divergence: rank/, 'the divergence is in the ranks block, not repeated among the findings');

@@ -60,9 +60,12 @@ test("the timeline's marks name the compile by function, with the report, and wi
   assert.deepEqual(
     [...new Set(said.map((s) => s.text))], // each step's breaks
     [
-      'eager code between graphs: graph break at line 20, in forward',
+      // the print at line 20 and the random number at line 24 ran as Python alone: the profiler recorded no op
+      // between those graphs (review 6A H2: step 1's 6 ms there read as the compiled call's ops run eagerly);
+      // Tensor.item() at line 22 ran aten::item there
+      'Python between graphs, no op recorded: graph break at line 20, in forward',
       'eager code between graphs: graph break at line 22, in forward after line 20',
-      'eager code between graphs: graph break at line 24, in forward after line 22',
+      'Python between graphs, no op recorded: graph break at line 24, in forward after line 22',
     ],
   );
   assert.ok(said.every((s) => s.own?.file === breaks[0]!.location!.file));
@@ -85,15 +88,33 @@ test("a report's compiles and kernels are named in the runner's words (schema 1.
       const frames = compiler.frames ?? [];
       // the timeline's own naming (a trace opened without a report: no nameText) says what the runner says, but for
       // PyTorch's wrapper a compiled module is called through, which the runner names by its region (report/
-      // compile_names.region_name): a trace alone does not know the region, and says where the wrapper is
-      const wrapper = frames.find(
-        (f) => f.library?.startsWith("PyTorch's") && !f.function?.startsWith('torch_dynamo_'),
+      // compile_names.region_name; a script's own record by the frame's region): a trace alone does not know the
+      // region, and says where the wrapper is; and for a recompile the runner names by what it was made for (its
+      // failed guard's madeFor, schema 1.34): a trace alone has no guard, and says which recompile it is
+      // (a report before schema 1.31 says no frame's file: the wrapper by its name, `inner`)
+      const wrapper = frames.find((f) =>
+        f.library
+          ? f.library.startsWith("PyTorch's") && !f.function?.startsWith('torch_dynamo_')
+          : f.location === null && f.function === 'inner',
       );
-      const regionWords = region?.location
-        ? `${region.name} at ${path.basename(region.location.file)}:${region.location.line}`
-        : null;
-      const alone = (said: string | undefined): string | undefined =>
-        wrapper && regionWords ? said?.replace(regionWords, `${wrapper.function} (in ${wrapper.library})`) : said;
+      const wrapperWords = wrapper?.library
+        ? `${wrapper.function} (in ${wrapper.library})`
+        : `${wrapper?.function} (not in your files)`;
+      const frameOf = (id: string): string => id.split('/')[0]!;
+      const regionOf = (id: string) =>
+        region ??
+        (report.regions ?? []).find((r) =>
+          r.compiler?.frames?.some((f) => f.compileId && frameOf(f.compileId) === frameOf(id)),
+        );
+      const alone = (said: string | undefined, id: string): string | undefined => {
+        const at = regionOf(id)?.location;
+        const regionWords = at ? `${regionOf(id)!.name} at ${path.basename(at.file)}:${at.line}` : null;
+        const madeFor = compiler.recompiles.find((r) => r.compileId === id)?.explanation?.madeFor;
+        const unwrapped = wrapper && regionWords ? said?.replace(regionWords, wrapperWords) : said;
+        return madeFor
+          ? unwrapped?.replace(`, recompiled for ${madeFor}`, `, recompile ${Number(id.split('/')[1])}`)
+          : unwrapped;
+      };
       const bare = frames.map(({ nameText: _said, ...f }) => f);
       // a compile that hit the recompile limit: the runner knows it from the compile's failure (schema 1.32), which
       // neither a trace alone nor a report before 1.28 (no names) carries to the naming here
@@ -105,7 +126,7 @@ test("a report's compiles and kernels are named in the runner's words (schema 1.
         if (limited.has(frame.compileId)) continue;
         assert.equal(
           compileName(bare, frame.compileId),
-          alone(frame.nameText),
+          alone(frame.nameText, frame.compileId!),
           `${name}: ${frame.compileId}, no report words`,
         );
         named++;
@@ -114,7 +135,7 @@ test("a report's compiles and kernels are named in the runner's words (schema 1.
         const compile = kernel.compileId ? compileName(bare, kernel.compileId) : null;
         assert.equal(
           generatedKernelWords(kernel.name, compile, kernel.sourceLines) ?? undefined,
-          alone(kernel.nameText),
+          kernel.compileId ? alone(kernel.nameText, kernel.compileId) : kernel.nameText,
           `${name}: ${kernel.name}`,
         );
         assert.equal(

@@ -380,6 +380,15 @@ test('targets: name prefix or marker comment, decorators allowed, nested defs ig
   ]);
 });
 
+test("compiler tree: a region's breaks counted as its facts and the panel count them (review 5C M9)", async () => {
+  // rank 0 of the attach job: DDP's Logger call broke once and its _inside_ddp_forward twice, at one line
+  const { report } = await loadReport(path.resolve(__dirname, '../fixtures/attach-2x2/job/ranks/rank0/report.json'));
+  const [region] = buildCompilerTree(report);
+  assert.match(region!.description ?? '', /, 3 breaks, /);
+  assert.ok(report.regions![0]!.facts!.includes('3 graph breaks'));
+  assert.equal(region!.children.find((c) => c.label.startsWith('Graph breaks'))!.label, 'Graph breaks (3)');
+});
+
 test('compiler tree: per mode, breaks and recompiles linked to source, failed modes marked', () => {
   const [defaultMode, failed] = buildCompilerTree(report);
   assert.equal(defaultMode!.description, '3 graphs, 2 breaks, 1 recompile');

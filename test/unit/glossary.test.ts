@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { buildCompilerTree, type CompilerTreeNode } from '../../extension/present/compilerTree.ts';
 import { collectFindings, escapeMarkdown, findingHover } from '../../extension/present/findings.ts';
-import { explanation, explanationsOf, splitTerms } from '../../extension/present/glossary.ts';
+import { TERMS, explanation, explanationsOf, splitTerms } from '../../extension/present/glossary.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 
 test('report text is cut into plain runs and terms, each term once, the text unchanged', () => {
@@ -28,6 +28,13 @@ test('report text is cut into plain runs and terms, each term once, the text unc
   assert.deepEqual(splitTerms('1.22× per step, 0.70 ms'), [{ text: '1.22× per step, 0.70 ms' }]);
   // the runner's and the method's "the host's fastest state" is explained where it appears, as "fast state" is
   assert.deepEqual(explanationsOf("rounds at the host's fastest state of the run"), [explanation('fast state')]);
+});
+
+test("each explanation starts with the words it explains, as they appear, then a colon (review 6C: a line of a failed guard's glossary read without its TENSOR_MATCH)", () => {
+  for (const term of TERMS) {
+    const said = term.explanation.slice(0, term.explanation.indexOf(':'));
+    assert.ok(said.includes(term.name) || term.pattern.test(said), `${term.name}: "${term.explanation}"`);
+  }
 });
 
 test("the Compiler view's failed guard says what TENSOR_MATCH, L['x'] and its compile id are", async () => {

@@ -48,7 +48,8 @@ test("two target runs: each run's verdict, each mode's number, time per call and
     ['compiled per call', 'kernels / step', 'compile', 'graphs', 'graph breaks', 'recompiles'],
   );
   assert.equal(compared.gone.filter((s) => s.startsWith('graph break at graphbreak.py:')).length, 3);
-  assert.equal(compared.gone.filter((s) => s.startsWith('recompile at graphbreak.py:24')).length, 2);
+  // line 24's random head index, recompiled on twice (once guarded at PyTorch's ModuleList indexing): one site
+  assert.equal(compared.gone.filter((s) => s.startsWith('recompile at graphbreak.py:24')).length, 1);
   assert.deepEqual(compared.added, [
     "recompile at mlp.py:13: Input 'x' changed size in dimension 0 from 32 to 64; the compiled code was specialised to 32.",
   ]);

@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import { collectFindings, findingMessage } from '../../extension/present/findings.ts';
 import type { Report } from '../../extension/shared/report.ts';
 import { timelineTarget } from '../../extension/editor/timelineTargets.ts';
+import { regionTraces } from '../../extension/present/regionTraces.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { mayHaveMarks, targetSpans, timelineMarks } from '../../extension/shared/trace/timelineMarks.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
@@ -122,6 +123,23 @@ describe('a finding in the timeline', () => {
     assert.deepEqual(seen.sort(), expectedIds.sort());
     // a recompile is not a graph break, and a place the report does not hold has no target
     assert.equal(timelineTarget(report, { ...breaks[0]!, line: 99999, message: '' }), null);
+  });
+
+  test("a script's finding names the panes of its region as the timeline labels them, ranked first there", () => {
+    // the target named a region "r0 step" while its panes read "step, mode='default' (as written)": no pane matched
+    const report = JSON.parse(
+      readFileSync(join(fixtures, 'recorded', 'print_step-cpu', 'report.json'), 'utf8'),
+    ) as Report;
+    const [found] = collectFindings(report).filter((f) => f.kind === 'graph-break');
+    const target = timelineTarget(report, { ...found!, message: findingMessage(found!) })!;
+    const panes = regionTraces(report).map((t) => t.label);
+    assert.ok(panes.length > 0);
+    const regions = target.modes.filter((m) => m !== 'script');
+    assert.deepEqual(regions, ['step']);
+    assert.ok(
+      panes.every((label) => regions.some((m) => label.startsWith(`${m}, `))),
+      panes.join(' | '),
+    );
   });
 
   test("a recompile compiled before the profile: its code's first run", async () => {

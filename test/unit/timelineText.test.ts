@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
 import { markTexts } from '../../webview/overlays.ts';
-import { axisLayout, type Measure, type StepEdge } from '../../webview/timelineText.ts';
+import { axisLayout, sliceLabel, type Measure, type StepEdge } from '../../webview/timelineText.ts';
 
 /** 6 px a character. */
 const m: Measure = { width: (text) => 6 * text.length, ascent: 8, descent: 3 };
@@ -113,4 +113,11 @@ test("the marks' lane: each CUDA-graph replay's label inside its own call, never
     const own = [stepXs.filter((x) => x <= mark.startUs).at(-1)!, stepXs.find((x) => x > mark.startUs) ?? 600];
     assert.ok(box.x > own[0]! && box.x + box.w < own[1]!, `label ${k} "${box.text}" at ${box.x}–${box.x + box.w}`);
   }
+});
+
+test('a slice label cut keeps its op, not a namespace: every namespace left out, nested ones too', () => {
+  assert.equal(sliceLabel('aten::addmm', 66, m), 'aten::addmm');
+  assert.equal(sliceLabel('aten::addmm_with_a_long_tail', 60, m), 'addmm_wit…');
+  // a wide slice no longer swallowed by a tiny one (review 6A H4) showed "engine::e…"
+  assert.equal(sliceLabel('autograd::engine::evaluate_function: AddmmBackward0', 60, m), 'evaluate_…');
 });

@@ -88,14 +88,14 @@ describe('script regions in the report panel', () => {
       r0.filter((m) => m.mark !== 'cached').map((m) => [m.call, m.mark]),
       [
         [0, 'compiled'],
-        [3, 'eager'], // in situ's compiling-off blocks: calls 3-5 and 7-10
-        [4, 'eager'],
-        [5, 'eager'],
+        [3, 'switched-off'], // in situ's compiling-off blocks: calls 3-5 and 7-10
+        [4, 'switched-off'],
+        [5, 'switched-off'],
         [6, 'recompiled'],
-        [7, 'eager'],
-        [8, 'eager'],
-        [9, 'eager'],
-        [10, 'eager'],
+        [7, 'switched-off'],
+        [8, 'switched-off'],
+        [9, 'switched-off'],
+        [10, 'switched-off'],
       ],
     );
     assert.match(
@@ -127,12 +127,13 @@ describe('script regions in the report panel', () => {
 
     const r0Box = page.locator('section.region[data-region="r0"]');
     const cells = await r0Box.locator('table.region-measurements tr').nth(1).locator('td').allInnerTexts();
-    // the replay on the most frequent inputs (6 calls each: the later ones), times as the runner measured them; its
+    // the replay on one of the two input shapes called 6 times each (the later ones), said by the runner (review 6B S:
+    // "most frequent" of a tie), times as the runner measured them; its
     // compile is the script's (the facts say it) and its number, timed on a busy host, backs no pay-back: no column
     // for either, and its number in the runner's words
     assert.match(
       cells.join('\t'),
-      /^float32\[8, 256, 64\]; inference \(most frequent, 6 calls\)\ttorch\.compile's defaults \(as written\)\ttoo noisy to say, \d\.\d+× per call replayed [^\t]*\t\d\.\d+ ms\t\d\.\d+ ms\t\d+ → \d+$/,
+      /^float32\[8, 256, 64\]; inference \(one of 2 input shapes, 6 calls each\)\ttorch\.compile's defaults \(as written\)\ttoo noisy to say, \d\.\d+× per call replayed [^\t]*\t\d\.\d+ ms\t\d\.\d+ ms\t\d+ → \d+$/,
     );
     // no direction word or colour on a number the answer calls untrusted: the runner's word for it instead
     const speedup = r0Box.locator('table.region-measurements tr').nth(1).locator('td').nth(2);
@@ -149,6 +150,13 @@ describe('script regions in the report panel', () => {
       r1.filter((m) => m.mark === 'eager').map((m) => m.call),
       [8, 9],
     );
+    // Dynamo's fallback after the recompile limit, named apart from in situ's compiling-off calls (review 6B Q)
+    assert.deepEqual(
+      await page
+        .locator('section.region[data-region="r1"] .region-chart:has(svg.first-calls) .legend-entry')
+        .allInnerTexts(),
+      ['compiled', 'recompiled', 'Dynamo fell back: ran eagerly'],
+    );
     assert.match(
       r1[8]!.title,
       /\nran eagerly \(Dynamo fell back to the original code\): Dynamo stopped compiling step after 8 compiles of it; later calls run eagerly\n/,
@@ -162,6 +170,11 @@ describe('script regions in the report panel', () => {
     const r1Box = page.locator('section.region[data-region="r1"]');
     assert.match(await r1Box.locator('p.answer').innerText(), /Measuring default failed: no compiled code ran/);
     assert.equal(await r1Box.locator('table.region-measurements td.error').innerText(), 'failed');
+    // ten shapes called once each: the replay's inputs were one of them, not "most frequent, 1 call" (review 6B S)
+    assert.equal(
+      await r1Box.locator('table.region-measurements td.inputs').innerText(),
+      'float32[4, 160]; inference (one of 10 input shapes, each called once)',
+    );
     // its one row failed: the failure sits under a heading of its own, not alone past the headings (review 6B R)
     assert.deepEqual(await r1Box.locator('table.region-measurements th').allInnerTexts(), ['inputs', 'mode', 'result']);
     assert.equal(await r1Box.locator('table.region-measurements tr:nth-child(2) > td').count(), 3);
@@ -396,15 +409,24 @@ async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 describe('in situ in the report panel', () => {
-  test("the calls chart draws in situ's compiling-off calls as run eagerly, never as compiled code reused", async () => {
+  test("the calls chart draws in situ's compiling-off calls as the step chart names them, never as compiled code reused nor as Dynamo's fallback", async () => {
     const calls = readReport(SERVE).regions![0]!.calls;
     const eagerSide = calls.filter((c) => c.side === 'eager').map((c) => c.index);
     assert.ok(eagerSide.length > 10, 'the recording has compiling-off blocks');
     const page = await openReport(SERVE);
     const drawn = await marks(page, 'r0');
     assert.deepEqual(
-      drawn.filter((m) => eagerSide.includes(m.call) && m.mark !== 'eager').map((m) => [m.call, m.mark]),
+      drawn.filter((m) => eagerSide.includes(m.call) !== (m.mark === 'switched-off')).map((m) => [m.call, m.mark]),
       [],
+    );
+    // one name for them on both charts (review 6B Q: "ran eagerly" here, "compiling off (eager)" on the step chart,
+    // and "ran eagerly" again where Dynamo gave up after the recompile limit)
+    const legends = (chart: string): Promise<string[]> =>
+      page.locator(`section.region[data-region="r0"] .region-chart:has(svg.${chart}) .legend-entry`).allInnerTexts();
+    assert.ok((await legends('in-situ')).includes('compiling off (eager)'), (await legends('in-situ')).join(', '));
+    assert.deepEqual(
+      (await legends('first-calls')).filter((l) => l.includes('eager')),
+      ['compiling off (eager)'],
     );
     await page.close();
   });
@@ -417,7 +439,7 @@ describe('in situ in the report panel', () => {
     assert.match(
       situ.lines![0]!,
       // its number and "too noisy to say" are the answer's sentence's, said once there (review 4C X3): times here
-      /^in situ \(6 pairs of adjacent eager\/compiled blocks in this run, one signature\): 0\.639 ms → 0\.882 ms per step/,
+      /^in situ \(6 pairs of adjacent eager\/compiled blocks in this run, one signature\): 0\.639 ms → 0\.678 ms per step/,
     );
     // an indented line is an item under the line above it (its indent the list's)
     assert.equal(await box.locator('.in-situ-lines').innerText(), situ.lines!.map((l) => l.trimStart()).join('\n'));
@@ -436,16 +458,13 @@ describe('in situ in the report panel', () => {
       ['eager', 32, true],
       ['compiled', 31, true],
     ]);
-    // the shaded steady state in the runner's words, start and medians (the panel composed "steady state from call 3")
-    assert.equal(
-      situ.steadyText,
-      'steady state from call 3 (the steps counted): 0.639 ms per step compiling off (eager), 0.678 ms as written (compiled), medians',
-    );
+    // the shaded steady state in the runner's words (the panel composed "steady state from call 3" itself)
+    assert.equal(situ.steadyText, 'steady state from call 3: the steps the in-situ number counted');
     const shades = await overlay.locator('rect.steady > title').allTextContents();
     assert.ok(shades.length > 0 && shades.every((title) => title === situ.steadyText), shades.join(' | '));
     // each median and the compile step say what the runner wrote for them (schema 1.25, report/chart_text.py)
     assert.deepEqual(await overlay.locator('line.steady-median > title').allTextContents(), [
-      "as written (compiled): 0.882 ms per step, eager's median ÷ 0.72×, the middle of its pairs of blocks' speedups",
+      'as written (compiled): 0.678 ms per step, median of the steady state',
       'compiling off (eager): 0.639 ms per step, median of the steady state',
     ]);
     // the compile step: the compiled side's step 0 marked, far above the rest (log scale)
@@ -510,8 +529,8 @@ describe('in situ in the report panel', () => {
     const median = Number(await box.locator('svg.first-calls line.steady-median').getAttribute('data-ms'));
     assert.equal(median, situ.call!.compiledMs);
     const story = await box.locator('.story').innerText();
-    assert.ok(story.includes(`From call ${steady.fromCall} on, the script's own calls took 0.481 ms compiled`), story);
-    assert.equal(median.toFixed(3), '0.481');
+    assert.ok(story.includes(`From call ${steady.fromCall} on, the script's own calls took 0.536 ms compiled`), story);
+    assert.equal(median.toFixed(3), '0.536');
     await page.close();
   });
 

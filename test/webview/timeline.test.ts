@@ -339,6 +339,29 @@ describe('timeline webview', () => {
     assert.deepEqual(errorsOf(page), []);
     await page.close();
   });
+  test("slices side by side in one colour are bars of their own, and a wide one begun in a tiny one's pixel keeps its label", async () => {
+    // review 6A H1: "aten::linear" and "aten::gelu" 0.2 µs apart were painted as one bar; H4: a 400 µs slice begun
+    // 0.3 µs after a 0.2 µs one, inside its pixel, was merged into it, label and all
+    const page = await openWebview(browser, { width: 800, height: 600 });
+    const op = (name: string, ts: number, dur: number) => ({ ph: 'X', cat: 'cpu_op', name, pid: 1, tid: 1, ts, dur });
+    const events = [
+      op('aten::tiny', 0, 0.2),
+      op('aten::wide', 0.5, 400),
+      op('aten::linear', 401, 300),
+      op('aten::gelu', 701.2, 300),
+    ];
+    const model = scanTraceBytes(new TextEncoder().encode(JSON.stringify({ traceEvents: events })));
+    await postPanes(page, 'synthetic', tracesSource('t'), [{ label: 't', trace: model }]);
+    const slices = await page.evaluate(() =>
+      (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts[0]!.texts.filter(
+        (t) => t.role === 'slice',
+      ).map((t) => t.text),
+    );
+    assert.deepEqual(slices, ['aten::wide', 'aten::linear', 'aten::gelu']);
+    // one bar per labelled slice, and the tiny one's pixel
+    assert.equal((await debug(page)).panes[0]!.rects, 4);
+    await page.close();
+  });
   test('a thread with no slice (only a flow event) is not drawn, and the pane says so', async () => {
     const page = await openWebview(browser, { width: 800, height: 600 });
     const events = [

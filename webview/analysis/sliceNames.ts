@@ -198,6 +198,9 @@ const lineWords = (at: { line: number; cell?: number | null }): string =>
 /** What a graph break's band spans: the eager code run between the graph before the break and the one resuming
  *  after it (not the break's cost, which it read as). */
 const BETWEEN_GRAPHS = 'eager code between graphs';
+/** The same where the profiler recorded no op there: Python alone ran (or nothing it records), not the ops that the
+ *  compiled call's name lists (review 6A H2). */
+const PYTHON_BETWEEN_GRAPHS = 'Python between graphs, no op recorded';
 
 /**
  * A timeline mark's label (compileNames.markLabel) with the file its lines are in; a graph break by the line that
@@ -211,14 +214,15 @@ export function markSaid(
 ): SaidName {
   const broke =
     mark.kind === 'graph-break' && mark.compileId ? breaks?.find((b) => b.compileId === mark.compileId) : undefined;
+  const between = mark.opsRecorded === 0 ? PYTHON_BETWEEN_GRAPHS : BETWEEN_GRAPHS;
   if (broke?.location)
     return {
-      text: `${BETWEEN_GRAPHS}: graph break at ${lineWords(broke.location)}, in ${compileName(frames, mark.compileId)}`,
+      text: `${between}: graph break at ${lineWords(broke.location)}, in ${compileName(frames, mark.compileId)}`,
       own: placeOf(broke.location),
     };
   const text = markLabel(mark, frames);
   return {
-    text: mark.kind === 'graph-break' ? `${BETWEEN_GRAPHS}: ${text}` : text,
+    text: mark.kind === 'graph-break' ? `${between}: ${text}` : text,
     own: compilePlace(frames, mark.compileId ?? null),
   };
 }

@@ -20,6 +20,8 @@ export interface TimelineMark {
   /** the frame's compile id ("0/2") where the trace names it */
   compileId: string | null;
   track: number;
+  /** a graph break's: the ops the profiler recorded in its span (0: only Python ran there, or nothing it records) */
+  opsRecorded?: number;
 }
 
 /** the profiler's span of a compiled frame's call, named by its compile id */
@@ -136,6 +138,13 @@ function graphBreakMarks(model: TraceModel): TimelineMark[] {
       if (graphCall[model.name[j]!] && model.start[j]! < resumeAt)
         lastGraphEnd = Math.max(lastGraphEnd, model.start[j]! + model.dur[j]!);
     });
+    // what ran between the graphs as the profiler recorded it: a break's span with none is Python alone (review
+    // 6A H2: a cold step's 6 ms named by the compiled call's ops read as those ops run eagerly)
+    let opsRecorded = 0;
+    nested((j) => {
+      if (model.kind[j] === SliceKind.CpuOp && model.start[j]! >= lastGraphEnd && model.start[j]! < resumeAt)
+        opsRecorded++;
+    });
     marks.push({
       kind: 'graph-break',
       startUs: lastGraphEnd,
@@ -143,6 +152,7 @@ function graphBreakMarks(model: TraceModel): TimelineMark[] {
       label: `graph break in ${compileId}`,
       compileId,
       track,
+      opsRecorded,
     });
   }
   return marks;

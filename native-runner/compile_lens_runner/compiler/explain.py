@@ -99,9 +99,14 @@ def explain(
     from the user's `model.generate(...)`), so its tensors are not ones the user holds: the fix is at the user's level.
     cuda_graphs: the run recorded CUDA graphs, whose one graph per size a fix by dynamic shapes does not spare.
     call_code: the user's line that made the call (named_input)."""
-    found = _explain(named_input(reason, call_code), raw, library_frame, cuda_graphs)
+    named = named_input(reason, call_code)
+    found = _explain(named, raw, library_frame, cuda_graphs)
     if found:
         found["what"] = found["what"][:1].upper() + found["what"][1:]
+        # a tensor library code made is not one the user knows by name
+        made_for = None if library_frame else recompiled_for(named)
+        if made_for is not None:
+            found["madeFor"] = made_for
     return found
 
 
@@ -115,7 +120,8 @@ def explain_recorded(recompile: Recompile, cuda_graphs: bool) -> Explanation | N
     (script/warmup_shape.py) was said from the script's source, which a report does not keep: kept as recorded."""
     recorded = recompile.get("explanation")
     if recorded and (fix := recorded.get("quickFix")) and fix["kind"] == "warmup-shape":
-        return recorded
+        made_for = recompiled_for(recompile["reason"])
+        return {**recorded, "madeFor": made_for} if made_for is not None else recorded
     library = _LIBRARY_SAID.search(recorded["what"]) if recorded else None
     # PyTorch's hint decides some sentences (an nn.Module's integer attribute): recorded apart from the first line
     hint = recompile.get("hint")
@@ -260,6 +266,24 @@ def _explain(reason: str, raw: str, library_frame: str | None, cuda_graphs: bool
     if re.search(r"___check_type_id|TYPE_MATCH", text):
         return {"what": "An argument changed type between calls.", "fix": "Pass arguments of one type each call."}
     return None
+
+
+def recompiled_for(reason: str) -> str | None:
+    """What a recompile's failed guard says the new compile was made for, to name that compile by: "x's batch 16"
+    (dimension 0, as the shape reasons say a batch), "x's size 48 in dimension 1", "x as float16"; None for any other
+    guard, or an input Dynamo names no argument for (a wrapper's args[0]): the compile is then said by its number."""
+    text = without_compile_id(reason)
+    size, dtype = _SIZE.search(text), _DTYPE.search(text)
+    found = size if size and size[2] == "size" else dtype
+    if found is None:
+        return None
+    name = found[1]
+    if not name.isidentifier():
+        return None
+    if found is dtype:
+        return f"{name} as {found[3]}"
+    dim, now = int(found[3]), found[5]
+    return f"{name}'s batch {now}" if dim == 0 else f"{name}'s size {now} in dimension {dim}"
 
 
 def without_compile_id(reason: str) -> str:
@@ -433,11 +457,54 @@ def group_sites(recompiles: list[Recompile]) -> list[RecompileSite]:
         site["inTimedRegion"] = site.get("inTimedRegion", False) or bool(r.get("inTimedRegion"))
         reasons.append(r["reason"])
     out = []
-    for site, reasons in sites.values():
+    for site, reasons in _joined(list(sites.values())):
         values = _values(reasons)
         site["values"] = values if len(values) > 1 and site["count"] > 1 else []
         site["explanation"] = site_explanation(site, reasons)
         out.append(site)
+    return out
+
+
+def _fix(site: RecompileSite) -> str | None:
+    said = site.get("explanation")
+    return said["fix"] if said else None
+
+
+def _off_the_line(site: RecompileSite) -> bool:
+    """A value guard whose code is not the user's line it is placed at: PyTorch's own code that took the value over
+    (graphbreak.py's random head index, guarded again at ModuleList's `idx = operator.index(idx)`)."""
+    guard = _GUARD_FROM.search(site["reason"])
+    location = site.get("location")
+    code = (location.get("code") if location else None) or ""
+    return guard is not None and bool(code) and guard["code"].strip() not in code
+
+
+def _joined(sites: list[tuple[RecompileSite, list[str]]]) -> list[tuple[RecompileSite, list[str]]]:
+    """A site whose guard is PyTorch's code (_off_the_line) joins the site at the same line with the same fix whose
+    guard is the user's line: one value the user's line made, recompiled on twice, is one finding, said in the user's
+    code (issue 44 point 4: findings on one line grouped)."""
+    hosts = [(site, reasons) for site, reasons in sites if not _off_the_line(site)]
+    out: list[tuple[RecompileSite, list[str]]] = []
+    for site, reasons in sites:
+        host = next(
+            (
+                (other, said)
+                for other, said in hosts
+                if _off_the_line(site)
+                and _fix(site) is not None
+                and other.get("location") == site.get("location")
+                and _fix(other) == _fix(site)
+            ),
+            None,
+        )
+        if host is None:
+            out.append((site, reasons))
+            continue
+        other, said = host
+        other["count"] += site["count"]
+        other["compileIds"] = [*other.get("compileIds", []), *site.get("compileIds", [])]
+        other["inTimedRegion"] = other.get("inTimedRegion", False) or site.get("inTimedRegion", False)
+        said += reasons
     return out
 
 

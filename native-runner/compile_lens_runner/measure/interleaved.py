@@ -36,11 +36,11 @@ the steps are pooled ("pooled"): only each side's first step is its first-call c
 cancels a work that grows linearly with the call, so the number reads per step (per token) over the lengths the script
 ran. Pairs: blocks 2j-1 and 2j (one eager, one compiled, adjacent); a pair's own ratio is the matched mix's at the host
 state its blocks met (block_pairs: its steps each divided by their signature's median on that side, since a server's
-pair of blocks seldom shares a batch size). The speedup is the pairs' middle ratio (ranges.middle_ratio): both sides of
-a pair met one host state, while each side's median over the whole run could take eager from a slow stretch and compiled
-from a fast one (1.96× over pairs at 1.30-1.75×). Eager's time is its median over the run and compiled's that over the
-speedup, so the times divide to it. Pooled steps keep each side's median over the run: a pair's two blocks ran different
-lengths, and only the ABBA order over the whole run cancels that. The interval is where a next run may land: the
+pair of blocks seldom shares a batch size). The speedup is each side's median over the run (the times shown are calls
+that ran, and divide to it); where the pairs are comparable (not pooled: a pooled pair's two blocks ran different
+lengths, and only the ABBA order over the whole run cancels that) its range also reaches the pairs' middle ratio's
+(ranges.middle_ratio): both sides of a pair met one host state, while the run's medians could take eager from a slow
+stretch and compiled from a fast one (1.96× over pairs at 1.30-1.75×). The interval is where a next run may land: the
 5th-95th percentiles of the estimate over pairs resampled with replacement, widened by sqrt(2) for the next run's own
 error, with the floor, and with fewer than ranges.MIN_RESAMPLED pairs it reaches every pair's own ratio instead
 (ranges.of_pairs: the one rule of every range). The floor is ranges.FLOOR_PCT, or on CUDA where eager is launch-bound
@@ -387,22 +387,22 @@ def estimate(
 ) -> InSituSpeedup | None:
     """The speedup over the matched mix of signatures, its interval from the pairs of adjacent blocks with at least
     `floor` % either side, and what it rests on (schema `$defs/inSituSpeedup`); None when no signature has steady
-    values on both sides. paired: the speedup is the pairs' middle ratio (block_pairs, ranges.middle_ratio), eager's
-    time its median over the run and compiled's that over the speedup; else (pooled steps: a pair's two blocks ran
-    different lengths) and without a pair, each side's median over the run."""
+    values on both sides. The speedup is each side's median over the run, so the times shown are the calls that ran
+    and divide to it. paired (not pooled: a pooled pair's two blocks ran different lengths): the range also reaches the
+    pairs' middle ratio's own range (block_pairs, ranges.middle_ratio): both blocks of a pair met one host state, while
+    the whole run's medians could take eager from a slow stretch and compiled from a fast one (1.96x over pairs at
+    1.30-1.75x in one process; docs/BENCHMARKS.md "The in-situ estimate: its pairs' middle"). A compiled time derived
+    from the pairs (eager's median over their ratio) read 0.73 ms where the compiled calls' median was 1.37 ms on a
+    loaded host: a time that no call took."""
     whole = _sample(calls, picks, duration)
     mixed = _mix(whole, weights)
     if mixed is None:
         return None
     eager_ms, compiled_ms, both = mixed
     pairs = block_pairs(calls, picks, duration, whole, weights)
-    if paired and pairs:
-        compiled_ms = eager_ms / ranges.middle_ratio([p.ratio for p in pairs])
     speedup = eager_ms / compiled_ms
 
     def of(chosen: list[BlockPair]) -> float:
-        if paired:
-            return ranges.middle_ratio([p.ratio for p in chosen])
         merged: Sample = {"eager": {}, "compiled": {}}
         for pair in chosen:
             for side in merged:
@@ -411,8 +411,14 @@ def estimate(
         got = _mix(merged, weights)
         return speedup if got is None else got[0] / got[1]
 
+    def middle(chosen: list[BlockPair]) -> float:
+        return ranges.middle_ratio([p.ratio for p in chosen])
+
     pair_ratios = [p.ratio for p in pairs]
     low, high = ranges.of_pairs(speedup, floor, pairs, of, pair_ratios)
+    if paired and pairs:
+        by_pairs = ranges.of_pairs(middle(pairs), floor, pairs, middle, pair_ratios)
+        low, high = min(low, by_pairs[0]), max(high, by_pairs[1])
     per_signature: list[SignatureSpeedup] = [
         {
             "signature": s,

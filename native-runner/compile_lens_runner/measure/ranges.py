@@ -1,7 +1,7 @@
 """The one statistics of every speedup's range (pure): resampling, the widening for a next run, the floor, and when a
 range is too wide to say. Targets' rounds (estimator.py), a script's replayed calls (through estimator.py) and its
 steps in situ (interleaved.py) all take their range here, so one rule says where a next run may land. In situ the
-estimate itself is here too (middle_ratio): the pairs of blocks are the samples its range resamples.
+pairs of blocks' middle ratio (middle_ratio) reaches into the range too: each pair met one host state.
 
 A range is where a next run's estimate may land: the 5th-95th percentiles of the estimate over resampled samples
 (pairs of rounds, pairs of blocks), widened for the next run's own sampling error (next_run: as a factor, so never at

@@ -276,11 +276,15 @@ def merge_insights(insights: list[tuple[int, CompilerInsight]]) -> CompilerInsig
     merged["graphBreaks"] = _tag([(r, i.get("graphBreaks") or []) for r, i in insights], 0)
     merged["recompiles"] = _tag([(r, i.get("recompiles") or []) for r, i in insights], 0)
     sites = explain.group_sites(merged["recompiles"])
+    keys = [(site.get("location"), site.get("pattern")) for site in sites]
     for site in sites:
+        # a site's own recompiles, and at its line those no site is keyed by (one that joined it: explain._joined)
         ranks = {
             r
             for item in merged["recompiles"]
-            if (item.get("location"), explain.pattern(item["reason"])) == (site.get("location"), site.get("pattern"))
+            if (key := (item.get("location"), explain.pattern(item["reason"])))
+            == (site.get("location"), site.get("pattern"))
+            or (key not in keys and key[0] == site.get("location"))
             for r in item.get("ranks", [])
         }
         site["ranks"] = sorted(ranks)

@@ -496,6 +496,7 @@ def attach(report: Report) -> None:
             story.attach(region, rank)
             in_situ_text.attach_reason(region)
             region["answer"] = region_answer(region, failed, no_in_situ, rank)
+            notes.host_said_once(region)
             nothing = region.get("noCompiledCode")
             if nothing:  # its sentence, as the answer says it
                 nothing["headline"] = next(

@@ -22,8 +22,8 @@ SIDE_WORDS = {"compiled": "as written (compiled)", "eager": "compiling off (eage
 
 def in_situ_steady(region: Region) -> SteadyState | None:
     """The region's one steady state where the story tells an in-situ number of its calls ("From call 3 on, the
-    script's own calls took 0.54 ms compiled (in situ)"): from the first call of the interleaved blocks, that number's
-    compiled time per call (in_situ_text.compiled_at_pairs says how it was found); None elsewhere. Under torchrun the in-situ number is the
+    script's own calls took 0.54 ms compiled (median, in situ)"): from the first call of the interleaved blocks, the
+    median of the compiled calls that number counted; None elsewhere. Under torchrun the in-situ number is the
     slowest rank's, call by call, and the calls charted the headline rank's: their own steady state stays."""
     situ = region.get("inSitu")
     call = situ.get("call") if situ else None
@@ -42,12 +42,11 @@ def _steady(region: Region) -> None:
     region["steadyState"] = steady
     if steady.get("inSitu"):
         ms = formats.ms(steady["medianMs"])
-        situ = region.get("inSitu")
-        call = situ.get("call") if situ else None
-        paired = in_situ_text.compiled_at_pairs(call) if call else None
-        how = paired or "median of the calls the in-situ number counted"
-        steady["said"] = f"steady state from call {steady['fromCall']}: {ms} per compiled call, {how}"
-        steady["label"] = f"steady state: {ms} compiled" + ("" if paired else ", median")
+        steady["said"] = (
+            f"steady state from call {steady['fromCall']}: {ms} per compiled call, median of the calls the in-situ "
+            "number counted"
+        )
+        steady["label"] = f"steady state: {ms} compiled, median"
         return
     spread = steady.get("spreadPct")
     varied = f" (calls varied {formats.pct(spread)})" if spread is not None else ""
@@ -83,8 +82,8 @@ def chart_notes(region: Region) -> list[str]:
     return notes
 
 
-def _median(side: str, ms: float, how: str | None = None) -> str:
-    return f"{SIDE_WORDS[side]}: {formats.ms(ms)} per step, {how or 'median of the steady state'}"
+def _median(side: str, ms: float) -> str:
+    return f"{SIDE_WORDS[side]}: {formats.ms(ms)} per step, median of the steady state"
 
 
 def _point_text(said: str, point: StepPoint | None) -> str:
@@ -115,25 +114,22 @@ def ranks_text(points: list[StepPoint]) -> str | None:
     return f"each step drawn is the slowest rank's (a synchronous job waits for it): {each}"
 
 
-def _steady_steps(start: int, eager_ms: float, compiled_ms: float) -> str:
-    """ "steady state from call 3 (the steps counted): 0.639 ms per step compiling off (eager), 0.678 ms as written
-    (compiled), medians": the overlay's shaded band's tooltip (the panel composed "steady state from call 3" itself)."""
-    return (
-        f"steady state from call {start} (the steps counted): {formats.ms(eager_ms)} per step {SIDE_WORDS['eager']}, "
-        f"{formats.ms(compiled_ms)} {SIDE_WORDS['compiled']}, medians"
-    )
+def _steady_steps(start: int) -> str:
+    """ "steady state from call 3: the steps the in-situ number counted": the overlay's shaded band's tooltip (the
+    panel composed "steady state from call 3" itself); each side's step time is its dashed line's (medianText)."""
+    return f"steady state from call {start}: the steps the in-situ number counted"
 
 
 def _in_situ(s: RegionInSitu) -> None:
     step = s.get("step")
     if step:
         s["medianText"] = {
-            "compiled": _median("compiled", step["compiledMs"], in_situ_text.compiled_at_pairs(step)),
+            "compiled": _median("compiled", step["compiledMs"]),
             "eager": _median("eager", step["eagerMs"]),
         }
         start = s.get("steadyFromCall")
         if start is not None:
-            s["steadyText"] = _steady_steps(start, step["eagerMs"], step["compiledMs"])
+            s["steadyText"] = _steady_steps(start)
     series = s.get("series")
     if not series:
         return

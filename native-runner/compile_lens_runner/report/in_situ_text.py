@@ -39,12 +39,25 @@ LEFT_OUT_WORDS = {
 
 
 def _left_out_parts(dropped: dict[str, int]) -> tuple[int, list[str]]:
-    """The steps left out and each why with its count, in LEFT_OUT_WORDS' order."""
+    """The steps left out and the whys said after their count: each why with its count, in LEFT_OUT_WORDS' order
+    ("3 in Compile Lens's compiled warm-up", "1 compiling"); one why alone without its count, which is the total's
+    ("all in Compile Lens's compiled warm-up"; review 6C X11: "3 steps left out: 3 in …")."""
     reasons = sorted(
         ((why, n) for why, n in dropped.items() if n > 0),
         key=lambda r: list(LEFT_OUT_WORDS).index(r[0]) if r[0] in LEFT_OUT_WORDS else len(LEFT_OUT_WORDS),
     )
-    return sum(n for _, n in reasons), [f"{formats.whole(n)} {LEFT_OUT_WORDS.get(why, why)}" for why, n in reasons]
+    total = sum(n for _, n in reasons)
+    if len(reasons) == 1:
+        why, n = reasons[0]
+        return total, [f"{'all ' if n > 1 else ''}{LEFT_OUT_WORDS.get(why, why)}"]
+    return total, [f"{formats.whole(n)} {LEFT_OUT_WORDS.get(why, why)}" for why, n in reasons]
+
+
+def _whys(parts: list[str]) -> str:
+    """ ": 3 in …, 1 compiling" after the count; one why alone ", all in …"."""
+    if not parts:
+        return ""
+    return f", {parts[0]}" if len(parts) == 1 else f": {', '.join(parts)}"
 
 
 def _steps(n: int, unit: str) -> str:
@@ -53,11 +66,12 @@ def _steps(n: int, unit: str) -> str:
 
 def left_out(dropped: dict[str, int], unit: str = "step") -> str | None:
     """ "89 steps left out: 3 in Compile Lens's compiled warm-up, 1 first at its input shape, 72 during which compiling was
-    switched on or off, 13 in which Compile Lens saved inputs or checked for changes"; None when none was."""
+    switched on or off, 13 in which Compile Lens saved inputs or checked for changes"; "3 steps left out, all in Compile
+    Lens's compiled warm-up"; None when none was."""
     total, parts = _left_out_parts(dropped)
     if not total:
         return None
-    return f"{_steps(total, unit)} left out: {', '.join(parts)}"
+    return f"{_steps(total, unit)} left out{_whys(parts)}"
 
 
 def left_out_clause(r: Reason) -> str:
@@ -69,8 +83,7 @@ def left_out_sentence(r: Reason) -> str:
     """The in-situ-left-out reason's sentence: what the answer's number leaves out, in its unit and with the counts
     the in-situ lines give (one count of the steps left out, issue 44)."""
     _, parts = _left_out_parts(r.get("dropped") or {})
-    whys = f": {', '.join(parts)}" if parts else ""
-    return f"In situ, the number leaves out {_steps(r.get('count', 0), r.get('unit', 'step'))}{whys}."
+    return f"In situ, the number leaves out {_steps(r.get('count', 0), r.get('unit', 'step'))}{_whys(parts)}."
 
 
 def no_step_reason(no_step: NoStep, dropped: dict[str, int]) -> str:
@@ -132,15 +145,6 @@ def _shown(x: InSituSpeedup) -> tuple[str, str, str]:
     return formats.speedup(x["speedup"]), formats.ms(x["eagerMs"]), formats.ms(x["compiledMs"])
 
 
-def compiled_at_pairs(x: InSituSpeedup) -> str | None:
-    """How an in-situ number's compiled time was found where it is not compiled's own median: "eager's median ÷ 1.38×,
-    the middle of its pairs of blocks' speedups" (interleaved.estimate: each pair met one host state, each side's median
-    over the run may not have); None where each side's median over the run is the number (pooled steps, no pair)."""
-    if x.get("comparedBy") == "pooled" or not x.get("pairs"):
-        return None
-    return f"eager's median ÷ {formats.speedup(x['speedup'])}, the middle of its pairs of blocks' speedups"
-
-
 def _basis(s: RegionInSitu) -> str:
     """ "6 pairs of adjacent eager/compiled blocks in this run, one signature"; the separate runs' "2 pairs of whole
     runs of the script, eager and compiled"."""
@@ -183,7 +187,7 @@ def warm_up_cost(region: Region) -> tuple[float | None, bool]:
 
 
 def _payback(region: Region, unit: str, answer: Answer | None, number: AnswerNumber | None) -> str | None:
-    """ "compiled steps are slower: it never pays back; eager 104 steps/s → compiled 134". A pay-back is the answer's
+    """ "compiled steps are slower: it never pays back; eager 104 steps/s → compiled 134 steps/s". A pay-back is the answer's
     reason, said in its sentence with what it pays back (review 4C X3: said twice, here and there); a slower number
     that is the answer's says here that it never pays back."""
     s = region["inSitu"]
@@ -195,7 +199,9 @@ def _payback(region: Region, unit: str, answer: Answer | None, number: AnswerNum
     rate = s.get("stepsPerSecond")
     if rate:
         # each side named: alone on its line, a bare "549 → 500 steps/s" read as a number with no subject
-        said.append(f"eager {formats.rate(rate['eager'])} {unit}s/s → compiled {formats.rate(rate['compiled'])}")
+        said.append(
+            f"eager {formats.rate(rate['eager'])} {unit}s/s → compiled {formats.rate(rate['compiled'])} {unit}s/s"
+        )
     return "; ".join(said) or None
 
 
@@ -238,7 +244,8 @@ def lines(region: Region) -> list[str]:
     steady = s.get("steadySteps")
     if steady and (step or call):
         _, parts = _left_out_parts(s.get("dropped") or {})
-        left = left_out(s.get("dropped") or {}) if _unsaid(answer, ", ".join(parts)) else None
+        # said once: the answer's sentence ends with the same whys ("… leaves out 3 steps, all in …."), in its unit
+        left = left_out(s.get("dropped") or {}) if _unsaid(answer, f"{_whys(parts)}.") else None
         out.append(
             f"  steady steps: eager {formats.whole(steady['eager'])}, compiled {formats.whole(steady['compiled'])}"
             + (f"; {left}" if left else "")

@@ -222,12 +222,39 @@ def replay_line(region: Region, m: RegionMeasurement, number: AnswerNumber, pays
     return f"{label}{inputs}: {', '.join(parts)}"
 
 
+def inputs_text(region: Region, m: RegionMeasurement) -> str | None:
+    """ "the most frequent of 2 input shapes, 6 calls", "one of 10 input shapes, each called once", "the last of 2 input
+    shapes, 1 call": which of the script's inputs a replay ran, among how many (review 6B S: "most frequent, 1 call" of
+    ten shapes called once each, composed in the panel, said nothing); None without a signature."""
+    signature = m.get("signature")
+    if signature is None:
+        return None
+    shapes = region.get("signatures") or []
+    calls = next((s["calls"] for s in shapes if s["signature"] == signature), None)
+    count = f", {formats.plural(calls, 'call')}" if calls is not None else ""
+    if len(shapes) < 2:
+        return f"its only input shape{count}"
+    of = f"{len(shapes)} input shapes"
+    if m.get("why") == "last":
+        return f"the last of {of}{count}"
+    tied = sum(1 for s in shapes if s["calls"] == calls)
+    if calls is not None and tied == len(shapes):
+        return f"one of {of}, {'each called once' if calls == 1 else f'{calls} calls each'}"
+    if calls is not None and tied > 1:
+        return f"one of the {tied} most frequent of {of}, {calls} calls each"
+    return f"the most frequent of {of}{count}"
+
+
 def attach_region(region: Region) -> None:
-    """The region's mode as written, each replay's, and each replay with a number of its answer's in one line."""
+    """The region's mode as written, each replay's and its inputs, and each replay with a number of its answer's in
+    one line."""
     region["modeText"] = script_mode(region)
     for m in region["measurements"]:
         _remeasured(m)
         m["modeText"] = replay_mode(region, m)
+        inputs = inputs_text(region, m)
+        if inputs is not None:
+            m["inputsText"] = inputs
     answer = region.get("answer")
     if answer is None:
         return

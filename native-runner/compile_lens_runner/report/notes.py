@@ -162,6 +162,20 @@ def said_by_answer(modes: list[ModeResult], answer: Answer) -> None:
             m["notes"] = [n for n in m.get("notes") or [] if n != said]
 
 
+def host_said_once(region: Region) -> None:
+    """A region whose answer says the host was contended says it once: not again beside a replayed measurement, from
+    that measurement's own samples (review 6B L: serve_script's panel held two host paragraphs, "8 threads … 9 of 9
+    samples" from in situ and "11 threads … 7 of 7 samples" from the replay, each with the same fix): the answer's
+    paragraph says it for the region, both measurements ran on that host within one run."""
+    answer = region.get("answer")
+    if answer is None or not any(r["code"] == "host-contended" for r in answer["reasons"]):
+        return
+    for m in region["measurements"]:
+        said = contended(m)
+        if said is not None:
+            m["notes"] = [n for n in m.get("notes") or [] if n != said]
+
+
 def launch_bound(report: Report) -> str | None:
     """Eager's launch-bound note (CUDA): why this speedup belongs to this host."""
     eager = report.get("eager") or {}

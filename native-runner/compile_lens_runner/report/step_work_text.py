@@ -39,11 +39,10 @@ def _cpu(e: StepWorkSide, c: StepWorkSide, step: InSituSpeedup | None) -> str:
     )
     slowed = _slowed(e, c, step)
     if step and slowed is not None and max(slowed) >= PROFILER_SLOWED:
+        # its times are the profiler's, not the step's: a third time for one step (review 6B J), said as how much
         return (
             f"{ops}; the profiler made these steps {formats.speedup(slowed[0])} and {formats.speedup(slowed[1])} as "
-            f"long as timed ({formats.ms(e['profiledStepMs'])} → {formats.ms(c['profiledStepMs'])}, not "
-            f"{formats.ms(step['eagerMs'])} → {formats.ms(step['compiledMs'])}), too much to tell which part of a "
-            "step was ops and which was Python"
+            "long as timed, too much to tell which part of a step was ops and which was Python"
         )
     busy = _busy(e, c)
     if busy is None:

@@ -27,14 +27,36 @@ def _frame(compile_id: str) -> tuple[str, int]:
     return frame, int(attempt) if attempt.isdigit() else 0
 
 
+def _limit_attempts(compile_ids: list[str], records: list[tt.Record]) -> set[str]:
+    """The recompile limit's attempts at the region's frames: Dynamo refuses such a frame before its compile starts,
+    so no call claims the attempt (the watcher counts compiles as they start), yet it is timed and drawn as that
+    frame's compile row ("step: recompile limit hit, no graph · 6.48 ms"), and the region's compile total counts it
+    (review 6B T: "530 ms compiling" beside rows adding up to 536.6 ms)."""
+    frames = {cid.split("/")[0] for cid in compile_ids}
+    return {
+        r.compile_id
+        for r in records
+        if r.kind == "compilation_metrics"
+        and r.compile_id
+        and r.compile_id.split("/")[0] in frames
+        and explain.is_recompile_limit(str(r.meta.get("fail_reason") or ""))
+    }
+
+
 class RegionRecords:
     """The structured-log records of one region's compiles (the script's phase only: replays and what-if
     compiles are marked apart, and compile ids restart after torch._dynamo.reset())."""
 
     def __init__(self, region: Region, script_records: list[tt.Record]) -> None:
-        ids = set(region.compile_ids)
-        # CUDA-graph skips decided at a graph's first run carry no compile id until attributed
-        self.records = [r for r in cudagraphs.attribute(script_records) if r.compile_id in ids]
+        self.limit = _limit_attempts(region.compile_ids, script_records)
+        ids = set(region.compile_ids) | self.limit
+        # CUDA-graph skips decided at a graph's first run carry no compile id until attributed; a limit attempt's guard
+        # failure is no recompile (it compiled nothing): its calls' fallback says it, as the recompile limit
+        self.records = [
+            r
+            for r in cudagraphs.attribute(script_records)
+            if r.compile_id in ids and not (r.compile_id in self.limit and r.artifact == "recompile_reasons")
+        ]
         self.metrics = {r.compile_id: r.meta for r in self.records if r.compile_id and r.kind == "compilation_metrics"}
         self.starts = {r.compile_id: r for r in self.records if r.compile_id and r.kind == "dynamo_start"}
         self.recompiles = {r.compile_id: r for r in self.records if r.compile_id and r.artifact == "recompile_reasons"}
@@ -46,7 +68,7 @@ class RegionRecords:
     def failure(self, ids: list[str] | None = None) -> str | None:
         """Why a compile (of `ids`, else of any of the region's) failed: Dynamo then ran the frame eagerly."""
         for cid, m in self.metrics.items():
-            if m.get("fail_type") and (ids is None or cid in ids):
+            if m.get("fail_type") and (ids is None or cid in ids) and cid not in self.limit:
                 lines = [line.strip() for line in str(m.get("fail_reason") or "").split("\n") if line.strip()]
                 # "backend='x' raised:" is followed by the exception that says what happened
                 reason = " ".join(lines[:2]) if lines and lines[0].endswith(":") else (lines[0] if lines else "")

@@ -34,6 +34,7 @@ class _Explanation(TypedDict):
 class Explanation(_Explanation, total=False):
     quickFix: QuickFix | None
     quickFixes: list[QuickFix]  # further edits offered beside quickFix (mark-dynamic: script/mark_dynamic_edit.py)
+    madeFor: str  # schema 1.34: what the recompile was made for (explain.recompiled_for): "x's batch 16"
 
 
 class _BreakExplanation(TypedDict):
@@ -115,7 +116,9 @@ class CompiledFrame(_CompiledFrame, total=False):
     location: SourceLocation | None
     # schema 1.31: a frame outside the user's files, where it is in words ("PyTorch's _dynamo/external_utils.py")
     library: str
-    nameText: str  # schema 1.28 (report/compile_names.py): "forward, recompile 1"
+    nameText: (
+        str  # schema 1.28 (report/compile_names.py): "forward, recompiled for x's batch 16", "forward, recompile 1"
+    )
 
 
 class _PerfHint(TypedDict):

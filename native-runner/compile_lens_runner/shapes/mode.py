@@ -107,6 +107,7 @@ class ModeResult(_ModeResult, total=False):
 class RegionMeasurement(ModeResult, total=False):
     signature: str
     why: str
+    inputsText: str  # which inputs, among how many, in words (report/mode_line.py inputs_text)
     measures: str
     eagerTrace: str | None
     eagerKernelsPerStep: float | None
