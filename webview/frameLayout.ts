@@ -9,8 +9,8 @@ export interface Paint {
   alpha: number;
 }
 
-/** 'idle': the label column's count of the tracks with nothing in view */
-export type TextRole = 'tick' | 'step' | 'mark' | 'slice' | 'track' | 'idle';
+/** 'idle': the label column's count of the tracks with nothing in view; 'gap': a step's stretch with no op recorded */
+export type TextRole = 'tick' | 'step' | 'mark' | 'slice' | 'track' | 'idle' | 'gap';
 
 export interface TextBox {
   role: TextRole;

@@ -217,7 +217,10 @@ function modesTable(digest: ReportDigest): HTMLElement {
     } else {
       row.append(
         ...columns.map(([key]) =>
-          key === 'speedup' ? speedupCell(cells.speedup, cells) : el('td', undefined, cells[key]),
+          key === 'speedup'
+            ? speedupCell(cells.speedup, cells)
+            : // a range is one value: "0.44–0.59×", never "0.44–" over "0.59×" in a narrow panel (review 6C)
+              el('td', key === 'nextRun' ? 'nowrap' : undefined, cells[key]),
         ),
       );
     }

@@ -40,7 +40,8 @@ import {
 import { distinctTrackNames, fitNames } from './trackNames.ts';
 import { TimelineNames } from './timelineNames.ts';
 import { firstVisible, lowerBoundStart, ROW_HEIGHT, TrackRows } from './timelineRows.ts';
-import { idleTracksNote } from './timelineWords.ts';
+import { unrecordedInSteps } from './timelineGaps.ts';
+import { idleTracksNote, noOpRecorded } from './timelineWords.ts';
 
 /** a track name's inset in the label column */
 const NAME_INSET = 4;
@@ -49,6 +50,8 @@ const MIN_LABEL_PX = 40;
 const MERGE_PX = 2;
 /** gaps narrower than this between same-coloured rects are closed (invisible at this zoom anyway) */
 const GAP_PX = 1.5;
+/** a step's stretch with no op recorded is said where it is at least this wide */
+const UNRECORDED_PX = 120;
 /** colour buckets: one per SliceKind, then collective communication (told by name, over the slice's kind) */
 const COMMUNICATION_BUCKET = SLICE_KIND_COUNT;
 const COLOURS = SLICE_KIND_COUNT + 1;
@@ -288,7 +291,11 @@ export class TimelineCanvas extends TimelineNames {
       onPage([theme.muted, theme.foreground]),
       [page],
     );
-    const texts = [...axis.texts, ...this.sliceTexts(labels, xOf, width, m, theme, bands)];
+    const texts = [
+      ...axis.texts,
+      ...this.sliceTexts(labels, xOf, width, m, theme, bands),
+      ...this.unrecordedTexts(tMin, tMax, xOf, m, onPage([theme.muted, theme.foreground]), page),
+    ];
     if (this.foundMarks?.length) {
       const ink = onPage([theme.foreground]);
       const stepXs = axis.lines.filter((l) => l.role === 'step').map((l) => l.x);
@@ -372,6 +379,25 @@ export class TimelineCanvas extends TimelineNames {
       texts.push(placeText(m, 'slice', text, x0 + 3, this.tracks.sliceY(i) + ROW_HEIGHT / 2, ink, under));
     }
     return texts;
+  }
+
+  /** Each step's stretch with no op recorded on its thread, wide enough for it, said in it: blank, it read as
+   *  nothing (review 5A: rank 1's 40 ms). */
+  private unrecordedTexts(
+    tMin: number,
+    tMax: number,
+    xOf: (t: number) => number,
+    m: Measure,
+    ink: Paint,
+    page: Paint,
+  ): TextBox[] {
+    const minUs = (UNRECORDED_PX * (tMax - tMin)) / Math.max(1, xOf(tMax) - xOf(tMin));
+    return unrecordedInSteps(this.model, this.tracks.rows, tMin, tMax, minUs).flatMap(({ row, fromUs, toUs }) => {
+      const text = noOpRecorded(toUs - fromUs);
+      const x0 = xOf(fromUs) + 3;
+      if (x0 + m.width(text) > xOf(toUs) - 3) return [];
+      return [placeText(m, 'gap', text, x0, row.y + ROW_HEIGHT / 2, ink, [page])];
+    });
   }
 
   /** As many ticks as labels fit the drawn width (a narrow panel gets fewer), each in view from time 0 on. */

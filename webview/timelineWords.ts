@@ -3,17 +3,13 @@
 // runner's (native-runner/compile_lens_runner/report/), shown as carried; these are only the timeline's state, from
 // its panes, times and counts.
 import { formatUs, formatWhole, plural } from '../extension/present/numbers.ts';
-import { stepNumber, type StepsCompared } from './analysis/stepMap.ts';
+import { stepNumber, stepUnit, type StepsCompared } from './analysis/stepMap.ts';
 
 /** While the traces are read: "Reading the trace…", "Reading 2 more traces…". */
 export const readingTraces = (count: number, more = false): string =>
   more ? `Reading ${plural(count, 'more trace')}…` : `Reading the trace${count === 1 ? '' : 's'}…`;
 
 export const comparisonPending = 'The comparison of the traces appears when they have fully loaded.';
-
-/** What a trace's steps are called: "call" where they were found as repeated calls ("call 0"), else "step". */
-const stepUnit = (steps: readonly { label: string }[]): string =>
-  steps[0]?.label.startsWith('call ') ? 'call' : 'step';
 
 /**
  * A pane's title: "eager — 70 events, 3 steps", its steps counted by what its markers call them ("3 calls" where
@@ -113,11 +109,15 @@ export function phaseInsideWords(
 /** A compile row's hover, after what it says: its phases too narrow to label at the chart's width. */
 export const phasesUnlabelled = (phases: string[]): string => `Too narrow to label here: ${phases.join('; ')}`;
 
+/** A step's stretch on its thread where the profiler recorded no op: "no op recorded · 40.1 ms" (the rank table's
+ *  words for that time: Python, sleep, I/O). */
+export const noOpRecorded = (us: number): string => `no op recorded · ${formatUs(us)}`;
+
 /** The search box's count: "12 matching slices". */
 export const matchingSlices = (count: number): string => `${count} matching slices`;
 
 /** Steps by their numbers: "step 2", "steps 2–4" ("calls 0–2" where they were found as repeated calls). */
-const stepsText = (s: { first: number; last: number }, unit = 'step'): string =>
+const stepsText = (s: { first: number; last: number; unit?: string }, unit = s.unit ?? 'step'): string =>
   s.first === s.last ? `${unit} ${s.first}` : `${unit}s ${s.first}–${s.last}`;
 
 /** The compare table's heading: "eager → default, per step (steps 2–3 of each; step 1 left out: …)". */
@@ -132,12 +132,14 @@ export function comparisonTitle(
       ? `${stepsText(steps.before)} of each`
       : `${before} ${stepsText(steps.before)}, ${after} ${stepsText(steps.after)}`;
   const cold = [steps.before, steps.after].flatMap((s) =>
-    s.coldStep !== null && s.first > s.coldStep ? [s.coldStep] : [],
+    s.coldStep !== null && s.first > s.coldStep ? [`${s.unit} ${s.coldStep}`] : [],
   );
   const leftOut = cold.length
-    ? `; ${cold.length === 2 && cold[0] !== cold[1] ? `${before} step ${cold[0]}, ${after} step ${cold[1]}` : `step ${cold[0]}`} left out: the profiler's start-up and the first call's own costs are in it`
+    ? `; ${cold.length === 2 && cold[0] !== cold[1] ? `${before} ${cold[0]}, ${after} ${cold[1]}` : cold[0]} left out: the profiler's start-up and the first call's own costs are in it`
     : '';
-  return `${before} → ${after}, mean per step (${which}${leftOut})`;
+  // "per call" where both sides' steps are calls, as their axes name them
+  const per = steps.before.unit === steps.after.unit ? steps.before.unit : 'step';
+  return `${before} → ${after}, mean per ${per} (${which}${leftOut})`;
 }
 
 /** The compare table's caption: its steps ran under the profiler, so they say what changed, not how fast. */
@@ -197,11 +199,11 @@ export function rangePairTitle(
     steps === stepsText(after.steps)
       ? `${steps} of each (the same share of ${before.steps.first === before.steps.last ? 'it' : 'them'})`
       : `${before.label} ${steps}, ${after.label} ${stepsText(after.steps)}`;
-  const cold = [before.steps, after.steps].find((s) => s.coldStep !== null && s.first === s.coldStep)?.coldStep;
+  const cold = [before.steps, after.steps].find((s) => s.coldStep !== null && s.first === s.coldStep);
   const caveat =
     cold === undefined
       ? ''
-      : ` — step ${cold} is the first, with one-time work in it (the profiler's start-up, the first call's own costs): later steps compare like with like`;
+      : ` — ${cold.unit} ${cold.coldStep} is the first, with one-time work in it (the profiler's start-up, the first call's own costs): later steps compare like with like`;
   return `${before.label} → ${after.label}, ${which}: ${before.label} ${formatUs(before.us)}, ${after.label} ${formatUs(after.us)}${caveat}`;
 }
 

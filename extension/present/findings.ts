@@ -285,9 +285,11 @@ const KIND_ORDER: Record<FindingKind, number> = {
 
 /**
  * Every graph break and recompile site of the report, one per source line and reason, with the modes it hit. A
- * script report's regions add theirs (labelled "r0 Model"), merged with the script entry's where they are the same site.
+ * script report's regions add theirs (labelled as the panel heads them, "Model — model.py:12"), merged with the script entry's where they are the same site.
  */
 export function collectFindings(report: Report): Finding[] {
+  // the runner's label (schema 1.33); a report before it, its id and name
+  const regionName = (region: Region): string => region.label ?? `${region.id} ${region.name}`;
   const found = new Map<string, Finding>();
   const worldSize = report.ranks && report.ranks.length > 0 ? report.ranks.length : null;
   // said as the runner writes the mode (schema 1.33); a report before it: "mode default", as those reports were shown
@@ -298,14 +300,14 @@ export function collectFindings(report: Report): Finding[] {
       mode,
     })),
     ...(report.regions ?? []).map((region) => ({
-      label: `${region.id} ${region.name}`,
+      label: regionName(region),
       said: region.modeText ?? null,
       mode: { compiler: region.compiler ?? null },
     })),
   ];
   for (const region of report.regions ?? []) {
     const finding = region.noCompiledCode ? noCompiledFinding(region, region.noCompiledCode) : null;
-    if (finding) addFinding(found, finding, `${region.id} ${region.name}`, region.modeText ?? null, worldSize);
+    if (finding) addFinding(found, finding, regionName(region), region.modeText ?? null, worldSize);
   }
   for (const { label, said, mode } of sources) {
     for (const item of mode.compiler?.cudaGraphs ?? []) {

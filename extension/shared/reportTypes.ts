@@ -1140,6 +1140,14 @@ export interface Reason {
    */
   bytes?: number;
   /**
+   * in-situ-own-cost: Compile Lens's own work on an eager call, at most (inSitu.ownCost.ms)
+   */
+  ownMs?: number;
+  /**
+   * in-situ-own-cost: eager's time per step or call in situ (inSitu.ownCost.eagerMs)
+   */
+  eagerMs?: number;
+  /**
    * schema 1.23, launch-bound-range: eager's host time over its GPU time in situ, in % (inSitu.hostShare.eagerPct)
    */
   hostPct?: number;
@@ -1576,6 +1584,24 @@ export interface RegionInSitu {
     calls?: number;
     quietCalls?: number;
     side?: 'eager' | 'compiled';
+  } | null;
+  /**
+   * interleaved: Compile Lens's own work on an eager call (the eager stance's torch.compile wrapper, the observer around the call: up to ms a call) where it is more than measure/interleaved.MAX_OWN_PCT % of eager's time per step (or call) in situ: the in-situ number then decides nothing, the replay does (reason in-situ-own-cost). Null or absent: small against it
+   */
+  ownCost?: {
+    /**
+     * at most this a call (measure/interleaved.OWN_CALL_MS)
+     */
+    ms: number;
+    /**
+     * eager's time per step or call in situ (step.eagerMs or call.eagerMs)
+     */
+    eagerMs: number;
+    /**
+     * ms over eagerMs, in %
+     */
+    pct: number;
+    unit: 'step' | 'call';
   } | null;
   /**
    * schema 1.25, a step speedup: each side's steady median on the report panel's in-situ overlay, in the runner's words (report/chart_text.py)

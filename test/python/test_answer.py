@@ -374,6 +374,32 @@ def test_in_situ_steps_that_decide_nothing_leave_the_verdict_to_the_replay_and_s
     )
 
 
+def test_a_step_too_short_for_compile_lens_s_own_work_leaves_the_verdict_to_the_replay_and_says_why() -> None:
+    """In situ eager pays torch.compile's wrapper at the eager stance and the observer's work around each call: where
+    that is not small against eager's step (ownCost), the in-situ number decides nothing, however clear its range."""
+    region = _region("Block", 12, [_measurement("as-written", 0.6, low=0.55, high=0.65)])
+    region["inSitu"] = _in_situ(1.43, 1.34, 1.51, 212, 1000)
+    assert region_answer(region)["verdict"] == "compile"  # the same steps without the tool's cost said
+    region["inSitu"]["ownCost"] = {"ms": 0.05, "eagerMs": 0.2, "pct": 25.0, "unit": "step"}
+    a = region_answer(region)
+    assert a["verdict"] == "stay-eager" and a["number"]["kind"] == "replay-call"
+    assert (
+        "In situ, 1.43× per step (1.34–1.51×) supports no verdict: eager's 0.2 ms per step is too short to time in "
+        "situ." in a["sentence"]
+    )
+    alone = _region("Net", 5, [], reason="it runs an optimizer step")
+    alone["inSitu"] = {**region["inSitu"]}
+    a = region_answer(alone)
+    assert a["verdict"] == "none" and a["number"]["kind"] == "in-situ-step" and codes(a)[0] == "in-situ-own-cost"
+    assert "at the eager stance each call still passes through torch.compile's wrapper" in a["sentence"]
+    assert a["headline"].endswith("· eager's 0.2 ms per step is too short to time in situ")
+    # a replay too noisy for a verdict still gives the number: the in-situ one reads high
+    noisy = _region("Block", 12, [_measurement("as-written", 1.1, low=0.5, high=2.4)])
+    noisy["inSitu"] = {**region["inSitu"]}
+    a = region_answer(noisy)
+    assert a["verdict"] == "none" and a["number"]["kind"] == "replay-call" and "in-situ-undecided" in codes(a)
+
+
 def test_one_pair_of_blocks_gives_no_range_and_no_verdict_and_says_so_before_its_number() -> None:
     region = _region("Net", 5, [], reason="it runs an optimizer step")
     region["inSitu"] = _in_situ(1.8, 1.7, 1.9, 10, 1000, pairs=1)

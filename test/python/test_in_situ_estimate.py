@@ -90,3 +90,19 @@ def test_each_recorded_process_s_range_holds_its_pairs_middle_and_its_times_divi
         assert got["eagerMs"] / got["compiledMs"] == pytest.approx(got["speedup"], rel=1e-3)
     second = interleaved.compare(RUNS[1]["calls"], RUNS[1]["stepsMade"])["step"]
     assert second["speedup"] > max(second["pairRatios"]) and second["low"] < 1.51
+
+
+def test_compile_lens_s_own_work_on_an_eager_call_is_said_where_it_is_not_small_against_eager_s_step() -> None:
+    """At the eager stance each call still passes through torch.compile's wrapper and between the observer's work (up
+    to OWN_CALL_MS a call): against a 0.2 ms eager step that is 25 %, against a 2 ms one 2.5 % (under MAX_OWN_PCT)."""
+    short = interleaved.compare(run([(0.2, 0.1, 5, 5)] * 4), 1000)
+    assert short["ownCost"] == {"ms": interleaved.OWN_CALL_MS, "eagerMs": 0.2, "pct": 25.0, "unit": "step"}
+    assert interleaved.compare(run([(2.0, 1.0, 5, 5)] * 4), 1000)["ownCost"] is None
+    # where every step held a compile the number is per call: the call's own time is what the work is set against
+    calls = [{**c, "stepMs": None} for c in run([(0.2, 0.1, 5, 5)] * 4)]
+    assert interleaved.compare(calls, 1000)["ownCost"] == {
+        "ms": interleaved.OWN_CALL_MS,
+        "eagerMs": 0.1,
+        "pct": 50.0,
+        "unit": "call",
+    }

@@ -27,8 +27,8 @@ test('the same share of the same step on the other side', () => {
   assert.equal(sameStepTime(eager, compiled, 22500), 13000);
   // a range over eager's step 1 covers compiled's step 1 only, not its three steps
   const [from, to] = [sameStepTime(eager, compiled, 3500), sameStepTime(eager, compiled, 41000)];
-  assert.deepEqual(stepsOverlapped(compiled, from, to), { first: 1, last: 1, coldStep: 1 });
-  assert.deepEqual(stepsOverlapped(eager, 3500, 41000), { first: 1, last: 1, coldStep: 1 });
+  assert.deepEqual(stepsOverlapped(compiled, from, to), { first: 1, last: 1, coldStep: 1, unit: 'step' });
+  assert.deepEqual(stepsOverlapped(eager, 3500, 41000), { first: 1, last: 1, coldStep: 1, unit: 'step' });
 });
 
 test('between steps at the same share of the gap; before the first and after the last as far from it', () => {
@@ -47,7 +47,7 @@ test("steps said by their markers' numbers: a rank profiled from ProfilerStep#2 
     { start: 60000, end: 70000, label: 'ProfilerStep#4' },
   ];
   const inView = stepsOverlapped(rank, 1000, 49000);
-  assert.deepEqual(inView, { first: 2, last: 2, coldStep: 2 });
+  assert.deepEqual(inView, { first: 2, last: 2, coldStep: 2, unit: 'step' });
   assert.match(paneStepsNote(inView, rank, null).text, /^step 2 in view \(of steps 2–4\) · /);
   assert.match(paneStepsNote(stepsOverlapped(rank, 0, 70000), rank, null).text, /^steps 2–4 in view \(all 3\) · /);
   // steps found as repeated calls keep their word

@@ -415,8 +415,8 @@ describe('compare', () => {
     assert.ok(comparison.newKernels.some((k) => k.name === 'triton_poi_fused_addmm_relu_0' && k.countPer === 1));
     // per call over calls 1 to the last (numbered from 0): call 0 carries the profiler's start-up
     assert.deepEqual(comparison.steps, {
-      before: { first: 1, last: 2, coldStep: 0 },
-      after: { first: 1, last: 2, coldStep: 0 },
+      before: { first: 1, last: 2, coldStep: 0, unit: 'call' },
+      after: { first: 1, last: 2, coldStep: 0, unit: 'call' },
     });
     assert.equal(row('time inside GPU kernels only')[0], comparison.before.gpuBusyUs / 2);
     // the step's mean length leads, its time inside and outside kernels its parts (review 4C R12: a kernel-time

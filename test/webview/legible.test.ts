@@ -169,6 +169,18 @@ describe('the report panel at 560 px in light, dark and high-contrast themes', (
         [],
       );
       assert.equal(await page.locator('td.error[data-label]').count(), 0);
+      // a range in the modes table is one value on one line (review 6C: "0.44–" over "0.59×" at 560 px)
+      const brokenRanges = await page.locator('table.modes td').evaluateAll((tds) =>
+        tds
+          .filter((td) => /\d–\d/.test(td.textContent ?? ''))
+          .filter((td) => {
+            const range = document.createRange();
+            range.selectNodeContents(td);
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+          })
+          .map((td) => td.textContent),
+      );
+      assert.deepEqual(brokenRanges, []);
       for (const theme of THEMES) {
         await applyTheme(page, theme);
         const ticks = await legible(page, 'ticks');

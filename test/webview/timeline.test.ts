@@ -199,6 +199,11 @@ describe('timeline webview', () => {
       { label: 'eager', trace: eager },
       { label: 'default', trace: compiled },
     ]);
+    // steps found as repeated calls are said as the axes name them, numbered from 0 (review 5A G2)
+    assert.match(
+      await page.locator('section.compare h3').innerText(),
+      /^eager → default, mean per call \(calls 1–2 of each; call 0 left out: /,
+    );
     const names = await page.locator('.compare-table tr[data-metric] th').allInnerTexts();
     assert.deepEqual(names.slice(0, 3), [
       'step under the profiler (slowed by it; not the timed verdict)',

@@ -293,6 +293,13 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                 frames.some((f) => f.texts.some((t) => t.role === 'slice' && c.sliceLabel.test(t.text))),
                 `${theme.name}: a slice labelled ${c.sliceLabel}`,
               );
+            // a step's stretch with no op recorded on its thread is said in it, not left blank (review 5A: rank 1's
+            // 40 ms before its all_reduce)
+            if (c.name === 'ranks' && view === 'step')
+              assert.ok(
+                frames[1]!.texts.some((t) => t.role === 'gap' && /^no op recorded · [\d.]+ ms$/.test(t.text)),
+                `${theme.name}: rank 1's stretch with no op said`,
+              );
             if (view === 'all') await page.keyboard.press('f');
           }
         }

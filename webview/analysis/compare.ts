@@ -1,7 +1,7 @@
 // Before/after comparison of two traces (eager vs compiled, or any two): the numbers of the compare table.
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { summarizeRange } from './rangeSummary.ts';
-import { coldStep, stepNumber, type StepsCompared } from './stepMap.ts';
+import { coldStep, stepNumber, stepUnit, type StepsCompared } from './stepMap.ts';
 import { stepRowNames } from '../timelineWords.ts';
 import {
   kernelStats,
@@ -67,6 +67,7 @@ function stepsCompared(
       first: stepNumber(steps[first]!.label, first + 1),
       last: stepNumber(steps[last]!.label, last + 1),
       coldStep: coldStep(steps),
+      unit: stepUnit(steps),
     },
     count: steps.length - first,
     window: { fromUs: steps[first]!.start, toUs: steps[steps.length - 1]!.end },

@@ -37,7 +37,14 @@ export interface StepsCompared {
   /** the trace's first step where later ones follow it: the profiler's start-up and the first call's one-time work
    *  are in it (null: a trace of one step) */
   coldStep: number | null;
+  /** what the trace's markers call them: "call" where they were found as repeated calls ("call 0"), else "step" */
+  unit: 'step' | 'call';
 }
+
+/** What a trace's steps are called: "call" where they were found as repeated calls (or are a script's calls: "call
+ *  4"), else "step". */
+export const stepUnit = (steps: readonly { label?: string }[]): 'step' | 'call' =>
+  steps[0]?.label?.startsWith('call ') ? 'call' : 'step';
 
 /** A step's number as its marker says it: ProfilerStep#2 and "call 2" are step 2 (a rank's profile may start at 2);
  *  `ordinal` (1-based) where its label carries none. */
@@ -54,7 +61,9 @@ export function stepsOverlapped(
   to: number,
 ): StepsCompared | null {
   const hit = steps.flatMap((s, k) => (s.start < to && s.end > from ? [stepNumber(s.label, k + 1)] : []));
-  return hit.length ? { first: hit[0]!, last: hit[hit.length - 1]!, coldStep: coldStep(steps) } : null;
+  return hit.length
+    ? { first: hit[0]!, last: hit[hit.length - 1]!, coldStep: coldStep(steps), unit: stepUnit(steps) }
+    : null;
 }
 
 /** The number of a trace's first step where later steps follow it (StepsCompared.coldStep), else null. */

@@ -4,8 +4,9 @@ Host noise only ever adds time, and it lands on whichever side the host CPU limi
 picks up every hiccup of the CPU, while a CUDA-graph replay does not. The median of per-pair ratios then follows
 the share of slow rounds, which changes from run to run (docs/BENCHMARKS.md §constants: one-sided noise). The fastest round of each side is what
 the code costs when the host leaves it alone, and one-sided noise cannot push it down: the estimate is eager's
-fastest round / compiled's fastest round, taken once each side's fastest time has been seen several times
-(timing.py adds pairs until then). It is the quiet-host speedup: a busier host makes a launch-bound eager slower
+fastest round / compiled's fastest round, taken once each side's fastest time has been seen several times and
+pairs have gone on for a second (timing.py adds pairs until then): a fastest round is the least of what the process
+saw, and one of 7 pairs was luck's (8.19x where the same process's first second read 8.79x, its sibling 8.95x). It is the quiet-host speedup: a busier host makes a launch-bound eager slower
 and the speedup larger.
 
 The interval covers what the next run may show, not only the spread inside this one (ranges.of_pairs, the one

@@ -34,6 +34,10 @@ class TimingConfig:
     # While a side meets host noise, its fastest state may be away for seconds at a time (BENCHMARKS.md §constants):
     # pairs go on at least this long before "converged".
     min_noisy_seconds: float = 0.0
+    # Pairs go on at least this long before "converged" even on quiet sides: a fastest round is the least of what the
+    # process saw, and 7 pairs (0.15 s) read 8.19x where the same process's first second read 8.79x and its sibling
+    # 8.95x (BENCHMARKS.md, "A target's speedup and how long its process ran").
+    min_seconds: float = 0.0
     # Each timed round is preceded by this share of its calls, untimed: after the other side's GPU-bound round the
     # host CPU has idled and its first launches run slow (eager rounds after CUDA-graph replays: max 28 ms -> 3.7 ms).
     warm_fraction: float = 0.0
@@ -56,6 +60,7 @@ class TimingConfig:
             min_round_ms=5.0,
             max_pairs=max(5000, 3 * planned),
             max_seconds=30.0,
+            min_seconds=1.0,
             min_noisy_seconds=8.0,
             warm_fraction=0.125,
         )
@@ -75,6 +80,7 @@ def method_text(device: str, cfg: TimingConfig, paired: bool) -> str:
         f"until the fastest round was seen {estimator.CONFIRM_ROUNDS} times within {estimator.CONFIRM_PCT:g} % and "
         f"{estimator.CONFIRM_ROUNDS} rounds ran while a CPU probe read the host at its fastest state of the run "
         f"(within {estimator.FAST_STATE_PCT:g} %)"
+        + (f", for at least {cfg.min_seconds:g} s" if cfg.min_seconds else "")
         + (
             f" and, while a side met host noise, for at least {cfg.min_noisy_seconds:g} s"
             if cfg.min_noisy_seconds
@@ -292,12 +298,15 @@ def stop_reason(
 ) -> str | None:
     """Why to stop adding pairs now, or None to add another. Each side's fastest round must repeat, and (with probes:
     the CPU probe taken before each side's rounds) enough of its rounds must have run while the host was at its
-    fastest state of the run. A side that met host noise keeps pairs coming for cfg.min_noisy_seconds even then:
-    its fastest state may simply not have come yet."""
+    fastest state of the run. Pairs go on for cfg.min_seconds in any case (a fastest round of a few pairs is luck's),
+    and a side that met host noise keeps them coming for cfg.min_noisy_seconds: its fastest state may simply not have
+    come yet."""
     if len(pairs) < cfg.rounds:
         return None
     eager, compiled = [e for e, _ in pairs], [c for _, c in pairs]
-    settled = elapsed_s >= cfg.min_noisy_seconds or not (estimator.noisy(eager) or estimator.noisy(compiled))
+    settled = elapsed_s >= cfg.min_seconds and (
+        elapsed_s >= cfg.min_noisy_seconds or not (estimator.noisy(eager) or estimator.noisy(compiled))
+    )
     at_fast_state = probes is None or all(cfg.host.fast_rounds(side) >= estimator.CONFIRM_ROUNDS for side in probes)
     if settled and at_fast_state and estimator.confirmed(eager) and estimator.confirmed(compiled):
         return "converged"

@@ -154,6 +154,15 @@ def _in_situ(region: Region) -> verdict.Decision | None:
     said = verdict.bounds(number)
     if said is None or not verdict.decisive(number):
         return verdict.Decision("none", number, [verdict.undecided(number)], undecided=True)
+    own = s.get("ownCost")
+    # a number that would decide: eager's time in situ is not the script's own, the replay (the original code) decides
+    if own:
+        return verdict.Decision(
+            "none",
+            number,
+            [{"code": "in-situ-own-cost", "ownMs": own["ms"], "eagerMs": own["eagerMs"], "unit": number["unit"]}],
+            undecided=True,
+        )
     low, high = said
     if high < verdict.MIN_USEFUL_SPEEDUP:  # even the range's upper end is no useful speedup
         return verdict.Decision(
@@ -342,7 +351,9 @@ def _region_decision(region: Region, no_in_situ: Reason | None) -> verdict.Decis
         elif no_in_situ is not None:
             replayed.reasons.append(no_in_situ)
         return replayed
-    if replayed.verdict != "none":  # the steps supported no verdict: a replay's stands, and why the steps did not
+    # the steps supported no verdict: a replay's stands, and why the steps did not; a replay's number without one still
+    # leads where eager's time in situ is not the script's own (in-situ-own-cost: it reads high)
+    if replayed.verdict != "none" or (replayed.number is not None and situ.reasons[0]["code"] == "in-situ-own-cost"):
         assert situ.number is not None  # undecided: on a number
         replayed.reasons.append(_undecided(situ.number, situ.reasons[0]))
         return replayed

@@ -12,6 +12,7 @@ from __future__ import annotations
 import statistics
 
 from .. import formats
+from ..measure import interleaved
 from ..shapes.answer import Answer
 from ..shapes.compiler import CompilerInsight
 from ..shapes.mode import Correctness, ModeResult
@@ -95,11 +96,6 @@ def mode_notes(m: ModeResult) -> list[str]:
 
 # the script's own eager calls and the replay's eager time further apart than this are said apart (review 4B P6)
 APART = 2.0
-# What a call in the script takes beyond its own work, which the replay's back-to-back rounds of the original code do
-# not: at the eager stance it still passes through torch.compile's wrapper (+0.007 ms a call), and it runs between the
-# observer's own work on each call, with the caches that work left cold (+0.03 ms), on the 2-core VM
-# (docs/BENCHMARKS.md, "A replay far from the script's own eager calls"). A gap up to this is said as that.
-OBSERVED_CALL_MS = 0.05
 
 
 def replay_against_script(region: Region, m: ModeResult) -> str | None:
@@ -109,7 +105,7 @@ def replay_against_script(region: Region, m: ModeResult) -> str | None:
     where others remain. Where every call left ran inside its profiler window, that is why (the profiler adds its own
     time to every op: 0.14-0.19 ms against 0.04 ms a call of a 0.006 ms function); where the replay's own eager rounds
     took as long as the script's calls, its number is its fastest round (a busy host only adds time); where the
-    script's calls took at most OBSERVED_CALL_MS more, a call that short carries what the eager stance and the observer
+    script's calls took at most interleaved.OWN_CALL_MS more, a call that short carries what the eager stance and the observer
     add; else Compile Lens does not know."""
     timing, signature = m.get("eagerTiming"), m.get("signature")
     replay_ms = timing.get("estimateMs") if timing else None
@@ -141,11 +137,11 @@ def replay_against_script(region: Region, m: ModeResult) -> str | None:
             f"{said}: most of the replay's eager rounds took as long (their median {formats.ms(rounds)}); the "
             f"{formats.ms(replay_ms)} is its fastest round (a busy host only adds time)."
         )
-    if script_ms > replay_ms and script_ms - replay_ms <= OBSERVED_CALL_MS:
+    if script_ms > replay_ms and script_ms - replay_ms <= interleaved.OWN_CALL_MS:
         return (
             f"{said}: a call this short carries more than its own work in the script: at the eager stance it still "
             "passes through torch.compile's wrapper, and it runs between Compile Lens's own work on each call "
-            f"(together up to {formats.ms(OBSERVED_CALL_MS)} a call); the replay times the original code back to back."
+            f"(together up to {formats.ms(interleaved.OWN_CALL_MS)} a call); the replay times the original code back to back."
         )
     return f"{said}; Compile Lens does not know why."
 

@@ -218,6 +218,15 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
             f"{formats.plural(r.get('pairs', 0), 'pair')} of blocks are too few to decide on."
         ),
     ),
+    "in-situ-own-cost": (
+        # short: it follows the number in the headline (about 200 characters at most, issue 44)
+        lambda r: f"eager's {formats.ms(r.get('eagerMs', 0))} per {r.get('unit', 'step')} is too short to time in situ",
+        lambda r: (
+            f"In situ, eager's {formats.ms(r.get('eagerMs', 0))} per {r.get('unit', 'step')} is not the script's own: "
+            "at the eager stance each call still passes through torch.compile's wrapper, and Compile Lens works around "
+            f"each call (together up to {formats.ms(r.get('ownMs', 0))} a call), so in situ the speedup reads high."
+        ),
+    ),
     "no-steady-steps": (
         lambda r: "no steady step in situ",
         lambda r: f"Not measured in situ: {r.get('what', '').rstrip('.')}.",

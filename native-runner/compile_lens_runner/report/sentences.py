@@ -127,6 +127,7 @@ _AFTER_NUMBER = frozenset(
         "no-range",
         "host-contended",
         "in-situ-too-few",
+        "in-situ-own-cost",
         "eager-fallback",
         "backend-no-kernels",
     }

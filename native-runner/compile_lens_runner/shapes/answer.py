@@ -82,6 +82,8 @@ class Reason(_Reason, total=False):
     pairs: int
     samples: int
     torch: str | None  # the torch version (no set_stance before 2.6)
+    ownMs: float  # in-situ-own-cost: Compile Lens's own work on an eager call, at most (inSitu.ownCost)
+    eagerMs: float  # in-situ-own-cost: eager's time per step or call in situ
     hostPct: float  # launch-bound-range: eager's host time over its GPU time, in % (inSitu.hostShare)
     floorPct: float  # launch-bound-range, cpu-host-range: the least half-width of its range, in %
     index: int  # unmeasured: the modes[] or measurements[] index it is about

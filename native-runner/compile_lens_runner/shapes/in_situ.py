@@ -146,6 +146,16 @@ class HostShare(TypedDict):
     floorPct: float | None
 
 
+class OwnCost(TypedDict):
+    """Compile Lens's own work on an eager call in situ where it is not small against eager's time per step (or call)
+    (measure/interleaved.own_cost): the in-situ number then decides nothing, the replay does."""
+
+    ms: float  # at most this a call (measure/interleaved.OWN_CALL_MS)
+    eagerMs: float  # eager's time per step or call in situ (the number's own)
+    pct: float  # ms over eagerMs, in %
+    unit: Literal["step", "call"]
+
+
 class MedianText(TypedDict):
     """schema 1.25: each side's steady median on the in-situ overlay, in words (report/chart_text.py)."""
 
@@ -221,6 +231,7 @@ class RegionInSitu(_RegionInSitu, total=False):
     stepsPerSecond: Sides | None
     reason: str | None  # noStep in words (report/in_situ_text.py)
     noStep: NoStep | None
+    ownCost: OwnCost | None
     series: Series
     medianText: MedianText
     steadyText: str

@@ -1,0 +1,53 @@
+// The stretches of a profiler step where its thread recorded no op: drawn blank, they read as nothing happening, or
+// go unseen (review 5A: rank 1's 40 ms before its all_reduce, explained only in the rank table's "no op recorded").
+// Found in the row under the step's slice, in O(stretches × log n): a run of ops is jumped by binary search.
+import { SliceKind, type TraceModel } from '../extension/shared/trace/model.ts';
+import { firstVisible, lowerBoundStart, type Row } from './timelineRows.ts';
+
+/** A stretch of a step on its thread with no op recorded: the row it lies in, its µs of the model's time. */
+export interface Unrecorded {
+  row: Row;
+  fromUs: number;
+  toUs: number;
+}
+
+/**
+ * In [tMin, tMax], each stretch of at least `minUs` inside a profiler step (a "ProfilerStep#N" slice of a thread)
+ * where nothing is nested in the step: the ops the step ran are its thread's next level.
+ */
+export function unrecordedInSteps(
+  model: TraceModel,
+  rows: readonly Row[],
+  tMin: number,
+  tMax: number,
+  minUs: number,
+): Unrecorded[] {
+  const found: Unrecorded[] = [];
+  for (const [k, steps] of rows.entries()) {
+    const ops = rows[k + 1];
+    if (steps.depth !== 0 || steps.folded || ops?.track !== steps.track || ops.depth !== 1) continue;
+    for (let s = firstVisible(model, steps, tMin); s < steps.end && model.start[s]! <= tMax; s++) {
+      if (model.kind[s] !== SliceKind.Step) continue;
+      const from = Math.max(tMin, model.start[s]!);
+      const to = Math.min(tMax, model.start[s]! + model.dur[s]!);
+      const end = (i: number): number => model.start[i]! + model.dur[i]!;
+      let i = firstVisible(model, ops, from);
+      let cursor = from;
+      if (i < ops.end && model.start[i]! < from) cursor = Math.max(from, end(i++));
+      while (cursor < to) {
+        // the ops that begin within minUs of the cursor leave no stretch that long: on to the last one's end
+        const j = lowerBoundStart(model, i, ops.end, cursor + minUs);
+        if (j > i) {
+          cursor = Math.max(cursor, end(j - 1));
+          i = j;
+          continue;
+        }
+        const next = i < ops.end ? Math.min(model.start[i]!, to) : to;
+        if (next - cursor >= minUs) found.push({ row: ops, fromUs: cursor, toUs: next });
+        if (i >= ops.end || model.start[i]! >= to) break;
+        cursor = end(i++);
+      }
+    }
+  }
+  return found;
+}
