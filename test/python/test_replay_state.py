@@ -116,21 +116,18 @@ def test_a_replay_restores_module_training_per_submodule(recorder: RegionRecorde
     assert region.eager(*args, **kwargs).tolist() == [4.0, 4.0]
 
 
-def test_a_tie_of_one_call_signatures_replays_one_that_ran_compiled() -> None:
-    """Every call at its own size, the first ones compiled and the rest past the recompile limit (eagerly): the replay
-    takes inputs the script's compiled code ran on, never ones Dynamo ran eagerly (that replay times eager twice)."""
-    from collections import Counter as Counts
-    from types import SimpleNamespace
-
+def test_a_tie_of_one_call_signatures_replays_one_that_ran_compiled(recorder: RegionRecorder) -> None:
+    """Every call at its own size, the first ones compiled and the rest past the recompile limit (eagerly): the
+    replay takes inputs the script's compiled code ran on, held though newer sizes came after it, and leaves out the
+    last size, which ran eagerly (its replay would time eager code twice)."""
     from compile_lens_runner.script.replay import chosen_signatures
 
-    sizes = [f"float32[{n}, 8]" for n in (1, 2, 3, 4)]
-    calls = [SimpleNamespace(signature=s, ran_compiled=i < 2) for i, s in enumerate(sizes)]
-    region = SimpleNamespace(
-        signatures=Counts(sizes),
-        calls=calls,
-        replay=SimpleNamespace(captures=dict.fromkeys(sizes)),
-        last_call={s: i for i, s in enumerate(sizes)},
-        last_signature=sizes[-1],
-    )
-    assert chosen_signatures(region)[0] == ("float32[2, 8]", "most-frequent")  # type: ignore[arg-type]
+    step = torch.compile(lambda x: x * 2, dynamic=False, backend="eager")
+    with torch._dynamo.config.patch(recompile_limit=2):
+        for n in (1, 2, 3, 4):
+            step(torch.ones(n))
+    region = recorder.regions[-1]
+    assert [call.ran_compiled for call in region.calls] == [True, True, False, False]
+    [(signature, why)] = chosen_signatures(region)
+    assert (signature, why) == (region.calls[1].signature, "most-frequent")
+    assert signature in region.replay.captures

@@ -285,13 +285,13 @@ def test_the_fixes_worth_a_run_follow_the_facts_mark_dynamic_first_buckets_only_
 
 
 def test_a_sentence_that_starts_with_code_keeps_the_code_s_case() -> None:
-    """train_small's r1 (recorded): its shape reasons start with dynamic=False and mark_dynamic(x, 1), which read
+    """train_small's r1 (recorded): its shape reasons start with dynamic=False and x (the input's name), which read
     "Dynamic=False …" and "Mark_dynamic(x, 1) …" capitalised as plain words (review 25, C J3)."""
     report = json.loads((REPO / "test" / "fixtures" / "recorded" / "train_small-cpu" / "report.json").read_text())
     r1 = next(r for r in report["regions"] if r["id"] == "r1")
     said = {r["code"]: reason_text.sentence(r) for r in r1["answer"]["reasons"]}
     assert said["recompile-limit"].startswith("dynamic=False with 10 lengths: 8 compiled, then the recompile limit")
-    assert said["shape-fix"].startswith("mark_dynamic(x, 1) and dynamic=True and buckets of 16, 32, 64")
+    assert said["shape-fix"].startswith("x's dimension 1 marked dynamic (mark_dynamic) and dynamic=True and buckets")
     assert "Dynamic=False" not in r1["answer"]["sentence"] and "Mark_dynamic" not in r1["answer"]["sentence"]
     # a plain word still starts its sentence capitalised
     assert reason_text.sentence({"code": "automatic-dynamic", "call": 1, "count": 28}).startswith(

@@ -138,10 +138,14 @@ _SAID_BY_NUMBER = {"too-noisy": "too-noisy-to-decide", "host-busy": "host-conten
 _BESIDE_NUMBER = frozenset({"eager-fallback", "in-situ-left-out", "decode-loop", "shape-fix"})
 
 
+# past this a headline is cut on every surface that shows it (issue 44)
+HEADLINE_MAX = 200
+
+
 def headline(answer: Answer, facts: list[str]) -> str:
     """The one line: leading reasons (the shape story in its one fact), the verdict and its number, why, then the facts
     ("2 graphs", "compile 3.4 s"). The shape fixes, measured or not, and a decode loop's per-sequence times are said
-    in the sentence: a headline over ~200 characters is cut on every surface that shows it (issue 44)."""
+    in the sentence, and so are the reasons after the number, last first, that would take it past HEADLINE_MAX."""
     lead = [reason_text.clause(r) for r in answer["reasons"] if r["code"] in reason_text.LEADING]
     number = answer["number"]
     # a number that points nowhere says why (number_text): "too noisy to decide" or "host busy" after it says it twice
@@ -152,8 +156,12 @@ def headline(answer: Answer, facts: list[str]) -> str:
         reason_text.clause(r) for r in answer["reasons"] if r["code"] in _AFTER_NUMBER and r["code"] != said_by_number
     ]
     after = after if number else []
-    # a reason two measurements share (the host busy for in situ and for the replay) is said once
-    return " · ".join(dict.fromkeys(p for p in [*lead, _verdict_part(answer), *after, *facts] if p))
+    while True:
+        # a reason two measurements share (the host busy for in situ and for the replay) is said once
+        line = " · ".join(dict.fromkeys(p for p in [*lead, _verdict_part(answer), *after, *facts] if p))
+        if len(line) <= HEADLINE_MAX or not after:
+            return line
+        after.pop()  # the sentence says every reason: the verdict, its number and the facts are what must show
 
 
 def headline_after_lead(answer: Answer) -> str:

@@ -360,6 +360,8 @@ class ReplayInputs:
     def __init__(self, budget: CaptureBudget | None = None) -> None:
         self.captures: dict[str, Capture] = {}
         self.frequent: list[str] = []  # the MAX_CAPTURES - 1 most frequent signatures so far
+        self.ran_compiled: set[str] = set()  # signatures at which a call ran compiled code
+        self.ran_eagerly: set[str] = set()  # signatures at which a call ran the region's code uncompiled
         self.unsafe: str | None = None
         self.over_budget: dict[str, int] = {}  # signature -> bytes of a capture dropped for the budget
         self.budget = budget or CaptureBudget()
@@ -386,13 +388,17 @@ class ReplayInputs:
         budget): so only a signature's first call carries the capture."""
         return self.unsafe is None and signature not in self.captures and signature not in self.over_budget
 
-    def note(self, counts: Mapping[str, int], signature: str) -> None:
+    def note(self, counts: Mapping[str, int], signature: str, ran_compiled: bool | None) -> None:
         """After every call: the most frequent signatures so far, kept up to date in O(1) (only this signature's count
-        changed), and captures no longer among the candidates dropped."""
+        changed), and captures no longer among the candidates dropped. Among equally frequent ones the first dropped
+        is one no call ran compiled code at (past the recompile limit: replay.chosen_signatures passes it over), then
+        the oldest."""
+        if ran_compiled is not None:
+            (self.ran_compiled if ran_compiled else self.ran_eagerly).add(signature)
         if signature not in self.frequent:
             self.frequent.append(signature)
             if len(self.frequent) > MAX_CAPTURES - 1:
-                self.frequent.remove(min(self.frequent, key=lambda s: counts[s]))
+                self.frequent.remove(min(self.frequent, key=lambda s: (counts[s], s in self.ran_compiled)))
         for old in [s for s in self.captures if s not in self.frequent and s != signature]:
             self._drop(old)
 

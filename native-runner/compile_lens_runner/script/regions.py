@@ -512,7 +512,7 @@ class RegionRecorder:
                 region.replay.after(check)
             except Exception as exc:
                 region.replay.give_up(exc)
-            region.replay.note(region.signatures, signature)
+            region.replay.note(region.signatures, signature, ran)
             if held is not None:
                 region.replay.keep(held)
             self._maybe_stop(region)

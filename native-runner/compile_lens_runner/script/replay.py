@@ -76,18 +76,19 @@ def left_out_unisolated(region: Region, what_if: list[str]) -> str | None:
 
 def chosen_signatures(region: Region) -> list[tuple[str, str]]:
     """(signature, why): the most frequent signature, then the last one when it differs. Among equally frequent ones
-    (a script whose every call had its own size), one the script's calls ran compiled code at: a signature past the
-    recompile limit runs eagerly, and its replay would time eager code on both sides."""
+    (a script whose every call had its own size), one the script's calls ran compiled code at; the last one unless its
+    calls all ran eagerly: a signature past the recompile limit runs eagerly, and its replay would time eager code on
+    both sides."""
     if not region.signatures:
         return []
-    captured = region.replay.captures
-    ran_compiled = {call.signature for call in region.calls if call.ran_compiled}
+    replay = region.replay
     frequent = max(
         region.signatures,
-        key=lambda s: (region.signatures[s], s in ran_compiled, s in captured, region.last_call[s]),
+        key=lambda s: (region.signatures[s], s in replay.ran_compiled, s in replay.captures, region.last_call[s]),
     )
     last = region.last_signature
-    return [(frequent, "most-frequent")] + ([(last, "last")] if last and last != frequent else [])
+    eager_only = last in replay.ran_eagerly and last not in replay.ran_compiled
+    return [(frequent, "most-frequent")] + ([(last, "last")] if last and last != frequent and not eager_only else [])
 
 
 def not_measured_reason(region: Region, fallback: str | None) -> str | None:
