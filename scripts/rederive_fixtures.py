@@ -195,26 +195,37 @@ def _below_zero_in_situ(region: dict[str, Any]) -> None:
             situ[k].update({"low": fresh[k]["low"], "high": fresh[k]["high"]})
 
 
-def _cpu_floor(report: dict[str, Any]) -> None:
-    """A range measured on a CPU at least estimator.cpu_floor_pct either side, as the runner floors it now (targets'
-    and replays' through speedups.adjust, in-situ steps' through interleaved.compare): an older one held its own
-    process only (gated_service.py on one Xeon: 1.38× and 1.56× in two processes, neither in the other's range)."""
-    floor = estimator.cpu_floor_pct()
-    on_cpu = report.get("environment", {}).get("device") == "cpu"
-    for mode in report["modes"] if on_cpu else []:
-        if mode.get("speedupInterval") and mode.get("speedup") is not None:
-            speedups.widen_to_floor(mode, floor)
+def _floor(entry: dict[str, Any], on_cpu: bool) -> float:
+    if on_cpu:
+        return estimator.cpu_floor_pct()
+    eager, compiled = entry.get("eagerTiming") or {}, entry["timing"]
+    ms = [t.get("estimateMs", t.get("medianMs")) for t in (eager, compiled)]
+    return estimator.gpu_floor_pct(*ms) if all(isinstance(x, float) for x in ms) else 0.0
+
+
+def _process_floor(report: dict[str, Any]) -> None:
+    """A target's or replay's range at least the floor the runner gives it now (speedups.adjust): on a CPU
+    estimator.cpu_floor_pct, on a GPU estimator.gpu_floor_pct; in-situ steps on a CPU cpu_floor_pct
+    (interleaved.compare). An older one held its own process only (gated_service.py on one Xeon: 1.38× and 1.56× in two
+    processes; the default sample on one H200: 9.03× and 9.82×; neither in the other's range)."""
+    device = report.get("environment", {}).get("device")
+    on_cpu = device == "cpu"
+    for mode in report["modes"] if device else []:
+        if mode.get("speedupInterval") and mode.get("speedup") is not None and mode.get("timing"):
+            speedups.widen_to_floor(mode, _floor(mode, on_cpu))
     for region in report.get("regions") or []:
-        if region.get("device", report.get("environment", {}).get("device")) != "cpu":
-            continue
+        region_cpu = region.get("device", device) == "cpu"
         for m in region["measurements"]:
-            if m.get("speedupInterval") and m.get("speedup") is not None:
-                speedups.widen_to_floor(m, floor)
+            if m.get("speedupInterval") and m.get("speedup") is not None and m.get("timing"):
+                speedups.widen_to_floor(m, _floor(m, region_cpu))
+        if not region_cpu:
+            continue
         situ = region.get("inSitu") or {}
         for number in (situ.get("step"), situ.get("call")):  # an older method's (separate runs) too
-            if number and "low" in number and number.get("floorPct", 0.0) < floor:
-                low, high = ranges.floored(number["speedup"], number["low"], number["high"], floor)
-                number.update({"low": round(low, 4), "high": round(high, 4), "floorPct": floor})
+            cpu = estimator.cpu_floor_pct()
+            if number and "low" in number and number.get("floorPct", 0.0) < cpu:
+                low, high = ranges.floored(number["speedup"], number["low"], number["high"], cpu)
+                number.update({"low": round(low, 4), "high": round(high, 4), "floorPct": cpu})
 
 
 # why an interleaved measurement had no step speedup, as runners before schema 1.25 said it (no code beside it)
@@ -496,7 +507,7 @@ def rederive(report: dict[str, Any], folder: str | None = None, here: str | None
         for entry in rank.get("regions") or [] if rank.get("report") == "report.json" else []:
             if entry["id"] in regions:
                 entry["steadyState"] = regions[entry["id"]].get("steadyState")
-    _cpu_floor(out)
+    _process_floor(out)
     answer.attach(out)
     _measured_fixes(out)
     return out

@@ -81,3 +81,31 @@ def test_a_target_timed_on_a_cpu_holds_its_next_process(on_cpu: bool) -> None:
     said = [(m["speedup"], m["speedupInterval"]["low"], m["speedupInterval"]["high"]) for m in (first, second)]
     assert each_inside_the_other(said) is on_cpu
     assert first["speedupInterval"]["floorPct"] == (estimator.cpu_floor_pct() if on_cpu else ranges.FLOOR_PCT)
+
+
+def test_a_short_gpu_call_s_range_holds_the_next_process_of_its_host() -> None:
+    """The default sample on one H200, two processes a minute apart (2026-11-30): 9.32x (9.13-9.50x, a quiet
+    process's 2 % floor) and 9.85x (9.26-10.44x); the compiled call 0.0591 and 0.0561 ms. A call that short moved
+    between processes (estimator.gpu_floor_pct): the quiet one's range now holds the other's number; a 4 ms call keeps
+    its own."""
+    first = {**_target(9.3157, 9.1294, 9.502), "timing": {"estimateMs": 0.05906, "rounds": [0.05906] * 27}}
+    first["eagerTiming"] = {"estimateMs": 0.5502, "rounds": [0.5502] * 27}
+    second = {**_target(9.8528, 9.2617, 10.444), "timing": {"estimateMs": 0.056129, "rounds": [0.056129] * 27}}
+    second["eagerTiming"] = {"estimateMs": 0.5530, "rounds": [0.5530] * 27}
+    second["speedupInterval"]["floorPct"] = estimator.FLOOR_NOISY_PCT
+    eager = {"timing": None, "launchBound": False, "gpuIdlePct": 7.6}
+    said = [(m["speedup"], m["speedupInterval"]["low"], m["speedupInterval"]["high"]) for m in (first, second)]
+    assert not each_inside_the_other(said)
+    for mode in (first, second):
+        speedups.adjust([mode], eager)  # type: ignore[arg-type]
+    said = [(m["speedup"], m["speedupInterval"]["low"], m["speedupInterval"]["high"]) for m in (first, second)]
+    assert each_inside_the_other(said)
+    assert (
+        first["speedupInterval"]["floorPct"]
+        == estimator.gpu_floor_pct(0.5502, 0.05906)
+        == estimator.GPU_PROCESS_MOVE_PCT
+    )
+    long = {**_target(3.5, 3.43, 3.57), "timing": {"estimateMs": 4.2, "rounds": [4.2] * 9}}
+    long["eagerTiming"] = {"estimateMs": 14.7, "rounds": [14.7] * 9}
+    speedups.adjust([long], eager)  # type: ignore[arg-type]
+    assert long["speedupInterval"]["floorPct"] == ranges.FLOOR_PCT

@@ -55,6 +55,14 @@ FLOOR_LAUNCH_BOUND_PCT = 5.0
 # docs/BENCHMARKS.md §constants: host drift). The CPU-bound share of eager (its GPU idle share) moves by this much
 # (launch_bound_floor_pct).
 HOST_MOVE_PCT = 15.0
+# On a GPU, a short call's fastest round moved between processes of one host more than inside any one of them: the
+# default sample's compiled call read 0.0555-0.0606 ms in five processes on one H200 (2026-11-30; 9 % apart) while each
+# process's rounds, quiet ones included, read within 2-3 % of their own fastest (docs/BENCHMARKS.md, "The default
+# sample on CUDA at session 28's start"); a 4.2 ms call (localopt, H100) moved 0.2-0.8 %. A call under SHORT_CALL_MS is
+# mostly fixed per-call work (guards, launches, the allocator) whose speed is the process's; nothing inside a process
+# tells which way its next lands: the least half-width of such a GPU target's or replay's range (gpu_floor_pct).
+GPU_PROCESS_MOVE_PCT = 6.0
+SHORT_CALL_MS = 0.1
 # In situ, a CUDA call whose host time (its launches) is at least this share of its GPU time is launch-bound: its GPU
 # waits on the host, and a host 1/0.7 = 1.4x slower sets its time (the H200's host moved 1.6x between two processes of
 # one generate() script: docs/BENCHMARKS.md, "Shapes that change on the H200").
@@ -100,6 +108,13 @@ def cpu_floor_pct() -> float:
     """The least half-width of a speedup measured on a CPU, a target's or in-situ steps': the host sets all of both
     sides (launch_bound_floor_pct of 100 %), and the ratio moved 13 % between processes (module doc)."""
     return launch_bound_floor_pct(100.0)
+
+
+def gpu_floor_pct(eager_ms: float, compiled_ms: float) -> float:
+    """The least half-width of a speedup a GPU target or replay measured: GPU_PROCESS_MOVE_PCT where either side's call
+    is under SHORT_CALL_MS (its speed moved between processes of one host more than its rounds inside one showed),
+    else ranges.FLOOR_PCT."""
+    return GPU_PROCESS_MOVE_PCT if min(eager_ms, compiled_ms) < SHORT_CALL_MS else ranges.FLOOR_PCT
 
 
 def in_situ_floor_pct(eager_host_pct: float | None) -> float | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..shapes.common import SlowSides
+from ..shapes.common import SlowSides, Timing
 from ..shapes.mode import ModeResult
 from ..shapes.report import Eager
 from . import estimator, ranges
@@ -59,7 +59,8 @@ def adjust(
     entries: measurements that share one eager: a target's modes, or a script region's measurements on one signature;
     eager: what is known of that eager alone ("timing" when it was timed alone, "launchBound", "gpuIdlePct");
     fastest_probe: the host's fastest state of the run (default: the fastest CPU probe among these timings);
-    on_cpu: measured on a CPU, whose host moves between processes (estimator.cpu_floor_pct)."""
+    on_cpu: measured on a CPU, whose host moves between processes (estimator.cpu_floor_pct); else on a GPU, where a
+    short call moved between processes too (estimator.gpu_floor_pct)."""
     # Eager from the entries' pairs only: eager alone ran before anything was compiled or profiled, and a process that has
     # not loaded the compiler yet ran eager faster (docs/BENCHMARKS.md), so taking it would mix two process states.
     timings = [t for t in (m.get("eagerTiming") for m in entries) if t and "estimateMs" in t]
@@ -97,7 +98,20 @@ def adjust(
             widen_to_floor(entry, estimator.launch_bound_floor_pct(eager.get("gpuIdlePct") or 0.0))
         if on_cpu:
             widen_to_floor(entry, estimator.cpu_floor_pct())
+        else:
+            widen_to_floor(entry, estimator.gpu_floor_pct(*_side_ms(entry)))
         widen_for_slow_host(entry, fastest_probe, pooled_probes if shift else None, free)
+
+
+def _side_ms(entry: ModeResult) -> tuple[float, float]:
+    """(eager, compiled) ms per call of a measured entry, as its speedup takes them."""
+    eager, compiled = entry.get("eagerTiming"), entry.get("timing")
+    assert eager is not None and compiled is not None  # _paired
+
+    def ms(t: Timing) -> float:
+        return float(t["estimateMs"] if "estimateMs" in t else t["medianMs"])
+
+    return ms(eager), ms(compiled)
 
 
 def widen_to_floor(entry: ModeResult, floor_pct: float) -> None:
