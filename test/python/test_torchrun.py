@@ -61,9 +61,9 @@ def test_a_rank_that_recompiles_alone_is_named_at_the_users_line(tmp_path: Path)
     rank0, rank1 = report["ranks"]
     for entry in (rank0, rank1):
         assert entry["status"] == "ok" and entry["exitCode"] == 0 and entry["error"] is None
-        assert (
-            entry["graphBreaks"] == 2 and entry["compileSeconds"] > 0
-        )  # DDP's forward breaks the graph, on both ranks
+        # DDP's forward breaks the graph, on both ranks: its Logger call once, _inside_ddp_forward in each compile of
+        # the frame after it (counted as the breaks listed add up: review 5C M9)
+        assert entry["graphBreaks"] >= 3 and entry["compileSeconds"] > 0
         assert [r["callCount"] for r in entry["regions"]] == [6]
         assert entry["window"] == {"region": "r0", "fromCall": 1, "steps": 3, "skipped": None}
         steps = {e["name"] for e in _trace_events(report_dir, entry) if e.get("name", "").startswith("ProfilerStep#")}
@@ -71,6 +71,7 @@ def test_a_rank_that_recompiles_alone_is_named_at_the_users_line(tmp_path: Path)
         assert (report_dir / entry["torchTraceLog"]).is_file() and (report_dir / entry["report"]).is_file()
     assert rank0["collectives"] and rank0["collectives"] == rank1["collectives"]
     assert rank0["recompiles"] == 0 and rank1["recompiles"] >= 1 and rank1["graphCount"] > rank0["graphCount"]
+    assert rank0["graphBreaks"] == 3 and rank1["graphBreaks"] >= rank0["graphBreaks"]  # rank 1's recompile broke again
     assert rank0["trace"] == "ranks/rank0/rank0.trace.json" and rank1["report"] == "ranks/rank1/report.json"
     line = marker_line(DDP_TRAIN, TRAIN_LINE_MARK)
     [recompile] = [d for d in report["divergence"] if d["severity"] == "error"]
