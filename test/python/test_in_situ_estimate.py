@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from compile_lens_runner.measure import interleaved, ranges
 from compile_lens_runner.measure.interleaved import ORDER
+from test_in_situ_interleaved import calls
 
 SIG = "float32[128, 1024]; inference"
 BLOCK = 6
@@ -22,27 +23,18 @@ def run(pairs: list[tuple[float, float, int, int]]) -> list[dict[str, Any]]:
     """A run's calls: a compiled warm-up, then per pair (eager step ms, compiled step ms, eager steady steps, compiled
     steady steps) its two blocks of BLOCK calls in ABBA order; the calls past a block's steady steps carry the
     observer's work, so their steps do not count."""
-    spec: list[tuple[str, int, float, bool]] = [("compiled", 0, 1.0, False)] * 3
+    spec: list[tuple[str, int]] = [("compiled", 0)] * 3
+    observed: dict[int, dict[str, Any]] = {}
     for k in range(2 * len(pairs)):
         side = ORDER[k % 4]
-        eager_ms, compiled_ms, eager_steps, compiled_steps = pairs[k // 2]
-        ms, steady = (eager_ms, eager_steps) if side == "eager" else (compiled_ms, compiled_steps)
-        spec += [(side, k + 1, ms, i > steady) for i in range(BLOCK)]
-    return [
-        {
-            "index": i,
-            "signature": SIG,
-            "side": side,
-            "block": block,
-            "ms": ms / 2,
-            "stepMs": ms if i + 1 < len(spec) else None,
-            "stepCompiles": 1 if i == 0 else 0,
-            "compileIds": ["0/0"] if i == 0 else [],
-            "ranCompiled": None if side == "eager" else True,
-            "observer": observer,
-        }
-        for i, (side, block, ms, observer) in enumerate(spec)
-    ]
+        steady = pairs[k // 2][2] if side == "eager" else pairs[k // 2][3]
+        observed.update({len(spec) + i: {"observer": True} for i in range(BLOCK) if i > steady})
+        spec += [(side, k + 1)] * BLOCK
+
+    def step(side: str, block: int) -> float:
+        return 1.0 if block == 0 else pairs[(block - 1) // 2][0 if side == "eager" else 1]
+
+    return calls(spec, step, SIG, observed)
 
 
 def test_where_each_side_s_median_over_the_run_met_another_host_state_the_range_reaches_the_pairs() -> None:

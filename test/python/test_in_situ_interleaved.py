@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import itertools
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -170,15 +171,16 @@ def test_a_script_that_sets_its_own_stance_stops_the_switching(monkeypatch: Any)
 
 def calls(
     spec: list[tuple[str, int]],
-    step: dict[str, float],
+    step: dict[str, float] | Callable[[str, int], float],
     sig: Any = SIG,
     overrides: dict[int, dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
-    """Report calls from (side, block) per call; step[side] ms (with a little noise); sig: a signature or index -> signature."""
+    """Report calls from (side, block) per call; step[side] ms (with a little noise), or step(side, block) ms exactly;
+    sig: a signature or index -> signature."""
     rng = random.Random(1)
     out = []
     for i, (side, block) in enumerate(spec):
-        ms = step[side] * rng.uniform(0.98, 1.02)
+        ms = step(side, block) if callable(step) else step[side] * rng.uniform(0.98, 1.02)
         out.append(
             {
                 "index": i,
