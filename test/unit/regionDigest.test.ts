@@ -217,7 +217,7 @@ test("findings: the regions' compiler findings merge with the script entry's at 
   const findings = collectFindings(report);
   const printBreak = findings.filter((f) => f.kind === 'graph-break');
   assert.equal(printBreak.length, 1);
-  assert.deepEqual(printBreak[0]!.modes, ['script', 'r2 Counter']);
+  assert.deepEqual(printBreak[0]!.modes, ['script', 'Counter']);
   const fromRegionsOnly = collectFindings({ ...report, modes: [] });
   assert.deepEqual(
     fromRegionsOnly.map((f) => `${f.kind}:${f.line}`),
