@@ -300,6 +300,11 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                 frames[1]!.texts.some((t) => t.role === 'gap' && /^no op recorded · [\d.]+ ms$/.test(t.text)),
                 `${theme.name}: rank 1's stretch with no op said`,
               );
+            // rank 0 waited in its all_reduce on gloo's thread meanwhile: that is an op of its process, not a stretch
+            // with none (review 7A K1: "no op recorded · 44.5 ms" beside the rank table's 3.72 ms)
+            if (c.name === 'ranks' && view === 'step')
+              for (const t of frames[0]!.texts.filter((x) => x.role === 'gap'))
+                assert.ok(Number(/([\d.]+) ms$/.exec(t.text)?.[1]) < 10, `${theme.name}: rank 0's "${t.text}"`);
             if (view === 'all') await page.keyboard.press('f');
           }
         }
