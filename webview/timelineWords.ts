@@ -176,7 +176,8 @@ export function stepLostOutsideKernels(
 ): string | null {
   if (!step.longer || !inside.fell || !outside.grew) return null;
   const rest = `dispatch, Python${graphBreaks ? `, the eager code of ${graphBreaks === 1 ? 'its graph break' : 'its graph breaks'}` : ''}`;
-  return `${after}'s steps took longer here (${step.before} → ${step.after}) though its time inside kernels fell (${inside.before} → ${inside.after}): the rest of its step — ${rest} — grew ${outside.before} → ${outside.after}, and that is where ${after} lost.`;
+  // the side named in brackets, never with a possessive: "torch.compile's defaults's steps" (review 7B N10)
+  return `The compiled steps (${after}) took longer here (${step.before} → ${step.after}) though their time inside kernels fell (${inside.before} → ${inside.after}): the rest of each step — ${rest} — grew ${outside.before} → ${outside.after}, and that is where they lost.`;
 }
 
 /** A selected range of a pane: "default: 1.2 ms – 3.4 ms on its axis (2.2 ms)" (times on the pane's axis, said
@@ -232,7 +233,7 @@ export const paneMovedToCode = (
   found: string,
   step: number,
 ): string =>
-  `${moved.pane} is shown at the same code, its axis reading ${found}'s time: its ${moved.name} at ${moved.at}, ${moved.intoStep} into ${moved.pane}'s own step ${step}.`;
+  `${moved.pane} is shown at the same code, its axis reading ${found}'s time: its ${moved.name} at ${moved.at}, ${moved.intoStep} into step ${step} of ${moved.pane} itself.`;
 
 /** A finding not placed: its compiles are not in these traces, or the report names none for it. */
 export const focusNotFound = (label: string, compiles: boolean): string =>

@@ -79,7 +79,7 @@ test('a range pair over the first step says its one-time work is in it; one over
 test("a pane moved to the found code says that code's time as its borrowed axis reads it, and whose axis that is", () => {
   const note = paneMovedToCode({ pane: 'eager', name: 'aten::item', at: '7.93 ms', intoStep: '19.6 ms' }, 'default', 1);
   assert.match(note, /its axis reading default's time: its aten::item at 7.93 ms/);
-  assert.match(note, /19.6 ms into eager's own step 1\.$/);
+  assert.match(note, /19.6 ms into step 1 of eager itself\.$/);
 });
 
 test("a pane's note is one short line; why its times are not the timed ones, and how its calls are named, in its tooltip", () => {

@@ -469,7 +469,7 @@ describe('compare', () => {
       );
     assert.equal(
       words(true, 1),
-      "default's steps took longer here (0.35 ms → 0.42 ms) though its time inside kernels fell (106 µs → 7.6 µs): the rest of its step — dispatch, Python, the eager code of its graph break — grew 0.24 ms → 0.41 ms, and that is where default lost.",
+      'The compiled steps (default) took longer here (0.35 ms → 0.42 ms) though their time inside kernels fell (106 µs → 7.6 µs): the rest of each step — dispatch, Python, the eager code of its graph break — grew 0.24 ms → 0.41 ms, and that is where they lost.',
     );
     assert.match(words(true, 2)!, /— dispatch, Python, the eager code of its graph breaks —/);
     // a shorter step lost nothing: no sentence says why

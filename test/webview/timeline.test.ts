@@ -221,8 +221,8 @@ describe('timeline webview', () => {
     assert.match(
       why,
       new RegExp(
-        `^default's steps took longer here \\(${time('15')} → ${time('60')}\\) though its time inside kernels fell \\(${time('2')} → ${time('2')}\\): ` +
-          `the rest of its step — dispatch, Python — grew ${time('12')} → ${time('58')}, and that is where default lost\\.$`,
+        `^The compiled steps \\(default\\) took longer here \\(${time('15')} → ${time('60')}\\) though their time inside kernels fell \\(${time('2')} → ${time('2')}\\): ` +
+          `the rest of each step — dispatch, Python — grew ${time('12')} → ${time('58')}, and that is where they lost\\.$`,
       ),
     );
     await page.locator('section.compare').screenshot({ path: join(ARTIFACTS, 'compare-step-leads.png') });

@@ -577,10 +577,10 @@ describe('timeline depth', () => {
     // its axis reads default's time, and the note says so: the code's time on that axis, then on eager's own step
     assert.match(
       await page.locator('.focus-note').innerText(),
-      /\. eager is shown at the same code, its axis reading default's time: its aten::(item|_local_scalar_dense) at [\d.]+ (µs|ms), [\d.]+ (µs|ms) into eager's own step 1\.$/,
+      /\. eager is shown at the same code, its axis reading default's time: its aten::(item|_local_scalar_dense) at [\d.]+ (µs|ms), [\d.]+ (µs|ms) into step 1 of eager itself\.$/,
     );
     // both times as formatUs says them ("19.6 ms", not "19,643 µs": review 5A G4)
-    const [, itemAt, intoStep] = / at (\S+ \S+), (\S+ \S+) into eager's/.exec(
+    const [, itemAt, intoStep] = / at (\S+ \S+), (\S+ \S+) into step 1 of eager/.exec(
       await page.locator('.focus-note').innerText(),
     )!;
     for (const time of [itemAt!, intoStep!]) assert.equal(formatUs(usOf(time)), time);
