@@ -41,7 +41,7 @@ import { distinctTrackNames, fitNames } from './trackNames.ts';
 import { TimelineNames } from './timelineNames.ts';
 import { firstVisible, lowerBoundStart, ROW_HEIGHT, TrackRows } from './timelineRows.ts';
 import { unrecordedInSteps } from './timelineGaps.ts';
-import { idleTracksNote, noOpRecorded } from './timelineWords.ts';
+import { idleTracksNote, noOpRecorded, noOpRecordedShort } from './timelineWords.ts';
 
 /** a track name's inset in the label column */
 const NAME_INSET = 4;
@@ -393,10 +393,11 @@ export class TimelineCanvas extends TimelineNames {
   ): TextBox[] {
     const minUs = (UNRECORDED_PX * (tMax - tMin)) / Math.max(1, xOf(tMax) - xOf(tMin));
     return unrecordedInSteps(this.model, this.tracks.rows, tMin, tMax, minUs).flatMap(({ row, fromUs, toUs }) => {
-      const text = noOpRecorded(toUs - fromUs);
       const x0 = xOf(fromUs) + 3;
-      if (x0 + m.width(text) > xOf(toUs) - 3) return [];
-      return [placeText(m, 'gap', text, x0, row.y + ROW_HEIGHT / 2, ink, [page])];
+      const text = [noOpRecorded(toUs - fromUs), ...noOpRecordedShort(toUs - fromUs)].find(
+        (t) => x0 + m.width(t) <= xOf(toUs) - 3,
+      );
+      return text ? [placeText(m, 'gap', text, x0, row.y + ROW_HEIGHT / 2, ink, [page])] : [];
     });
   }
 

@@ -113,6 +113,10 @@ export const phasesUnlabelled = (phases: string[]): string => `Too narrow to lab
  *  words for that time: Python, sleep, I/O). */
 export const noOpRecorded = (us: number): string => `no op recorded · ${formatUs(us)}`;
 
+/** Where that does not fit its stretch: shorter forms, longest first (review 7B N11: dropped at 560/700 px on one rank
+ *  and shown on the other). */
+export const noOpRecordedShort = (us: number): string[] => [`no op · ${formatUs(us)}`, formatUs(us)];
+
 /** The search box's count: "12 matching slices". */
 export const matchingSlices = (count: number): string => `${count} matching slices`;
 

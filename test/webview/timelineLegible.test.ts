@@ -295,9 +295,14 @@ describe('the timeline in light, dark and high-contrast themes', () => {
               );
             // a step's stretch with no op recorded on its thread is said in it, not left blank (review 5A: rank 1's
             // 40 ms before its all_reduce)
+            // (at 560 and 700 px in a shorter form, never dropped: review 7B N11)
             if (c.name === 'ranks' && view === 'step')
               assert.ok(
-                frames[1]!.texts.some((t) => t.role === 'gap' && /^no op recorded · [\d.]+ ms$/.test(t.text)),
+                frames[1]!.texts.some(
+                  (t) =>
+                    t.role === 'gap' &&
+                    (width >= 1400 ? /^no op recorded · / : /^(no op( recorded)? · )?[\d.]+ ms$/).test(t.text),
+                ),
                 `${theme.name}: rank 1's stretch with no op said`,
               );
             // rank 0 waited in its all_reduce on gloo's thread meanwhile: that is an op of its process, not a stretch
