@@ -81,6 +81,8 @@ export class TimelineCanvas extends TimelineNames {
   linked: number[] = [];
   /** launch → kernel arrows of the selection */
   arrows: FlowArrow[] = [];
+  /** where the trace's last event ends: a mark's label stops there, not over the empty axis after it (review 7A K2) */
+  private dataEndUs = -Infinity;
   /** the range selection, µs of the model's time */
   range: [number, number] | null = null;
   /** a finding's places ("Show in timeline"), µs of the model's time */
@@ -112,6 +114,7 @@ export class TimelineCanvas extends TimelineNames {
     const names = model.tracks.map((t) => t.name);
     this.tracks.shown.forEach((t, k) => (names[t] = distinct[k]!));
     this.trackNames = names;
+    for (let i = 0; i < model.count; i++) this.dataEndUs = Math.max(this.dataEndUs, model.start[i]! + model.dur[i]!);
     for (let k = 0; k < COLOURS * 2; k++) this.rectBuckets.push(new Float64Array(4 * 1024));
   }
 
@@ -300,7 +303,18 @@ export class TimelineCanvas extends TimelineNames {
       const ink = onPage([theme.foreground]);
       const stepXs = axis.lines.filter((l) => l.role === 'step').map((l) => l.x);
       texts.push(
-        ...markTexts(this.foundMarks, AXIS_HEIGHT, LABEL_WIDTH, width, xOf, m, ink, [page], this.focused, stepXs),
+        ...markTexts(
+          this.foundMarks,
+          AXIS_HEIGHT,
+          LABEL_WIDTH,
+          Math.min(width, Math.max(LABEL_WIDTH, xOf(this.dataEndUs))),
+          xOf,
+          m,
+          ink,
+          [page],
+          this.focused,
+          stepXs,
+        ),
       );
     }
     const lines = cutLines([...axis.lines, ...bandEdges(bands, AXIS_HEIGHT, LABEL_WIDTH, width, this.height)], texts);
