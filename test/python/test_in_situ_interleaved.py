@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from compile_lens_runner.measure import estimator, interleaved, ranges
+from compile_lens_runner.measure import estimator, interleaved, ranges, rank_calls
 from compile_lens_runner.measure.interleaved import ORDER, Schedule
 from compile_lens_runner.script.interleave import STANCES, Interleaver
 
@@ -295,13 +295,13 @@ def test_a_torchrun_job_s_step_is_its_slowest_rank_s_call_by_call() -> None:
     slow = calls(
         spec, {"eager": 5.0, "compiled": 3.0}, overrides={5: {"observer": True}, 12: {"side": "eager", "block": 0}}
     )
-    job = interleaved.slowest_calls([fast, slow])
+    job = rank_calls.slowest_calls([fast, slow])
     assert [c["stepMs"] for c in job[:-1]] == [
         max(a["stepMs"], b["stepMs"]) for a, b in zip(fast[:-1], slow[:-1], strict=True)
     ]
     assert job[5]["observer"] and job[12].get("side") is None and job[11]["side"] == "compiled"
     assert all("hostMs" not in c for c in job)  # CPU ranks: no host time of their own
-    cuda = interleaved.slowest_calls(
+    cuda = rank_calls.slowest_calls(
         [
             with_host_ms(copy.deepcopy(fast), {"eager": 1.0, "compiled": 0.5}),
             with_host_ms(copy.deepcopy(slow), {"eager": 0.5, "compiled": 0.5}),
@@ -319,9 +319,7 @@ def test_a_torchrun_job_s_step_is_its_slowest_rank_s_call_by_call() -> None:
     assert (
         result["steadySteps"]["eager"] < alone["steadySteps"]["eager"]
     )  # the observer's step on rank 1 counts on no rank
-    assert [c["index"] for c in interleaved.slowest_calls([fast, slow[:10]])] == list(
-        range(10)
-    )  # calls every rank made
+    assert [c["index"] for c in rank_calls.slowest_calls([fast, slow[:10]])] == list(range(10))  # calls every rank made
 
 
 def test_a_growing_cache_served_by_one_dynamic_graph_is_pooled_and_every_length_counts() -> None:

@@ -9,7 +9,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from compile_lens_runner.measure import interleaved
+from compile_lens_runner.measure import interleaved, rank_calls
 from conftest import REPO, Run, marker_line, run_runner, validate
 
 DDP_TRAIN = REPO / "bench" / "scripts" / "ddp_train.py"
@@ -219,7 +219,7 @@ def test_in_situ_under_torchrun_switches_every_rank_on_the_same_call(tmp_path: P
         {"rank": 0, "step": interleaved.compare(region["calls"], 40, on_cpu=True)["step"]},
         {"rank": 1, "step": own_regions[1]["inSitu"]["step"]},
     ]
-    job = interleaved.compare(interleaved.slowest_calls([region["calls"], own_regions[1]["calls"]]), 40, on_cpu=True)
+    job = interleaved.compare(rank_calls.slowest_calls([region["calls"], own_regions[1]["calls"]]), 40, on_cpu=True)
     assert situ["step"] == job["step"] and situ["steadySteps"] == job["steadySteps"]
     # whose each drawn step is: the rank whose step time it is (review 3B M2)
     times = [{c["index"]: c.get("stepMs") for c in r} for r in (region["calls"], own_regions[1]["calls"])]

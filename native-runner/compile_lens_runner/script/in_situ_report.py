@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..measure import interleaved, step_work
+from ..measure import interleaved, rank_calls, step_work
 from ..report import step_work_text
 from ..shapes.common import InSituWindow
 from ..shapes.in_situ import CompileFailure, RegionInSitu, StepWork
@@ -53,14 +53,14 @@ def compared(entry: Region, calls: list[RegionCall]) -> RegionInSitu:
 
 def slowest_rank(entry: Region, ranks: list[tuple[int, Region]]) -> None:
     """A torchrun job's region (its headline rank's entry, interleaved): its step becomes the slowest rank's, call by
-    call (interleaved.slowest_calls), each rank's own step under `ranks`; `work` stays the headline rank's window."""
+    call (rank_calls.slowest_calls), each rank's own step under `ranks`; `work` stays the headline rank's window."""
     own = entry.get("inSitu")
     if own is None or own.get("method") != interleaved.METHOD or len(ranks) < 2:
         return
     each = [r.get("calls") or [] for _, r in ranks]
-    result = compared(entry, interleaved.slowest_calls(each))
+    result = compared(entry, rank_calls.slowest_calls(each))
     # whose step each point is: the step chart beside the headline rank's call chart (review 3B M2)
-    slowest = interleaved.slowest_ranks(each)
+    slowest = rank_calls.slowest_ranks(each)
     by_index = [{c["index"]: c for c in calls} for calls in each]
     for point in result.get("stepPoints") or []:
         point["rank"] = ranks[slowest[point["index"]]][0]
