@@ -162,16 +162,22 @@ describe('timeline webview', () => {
     await page.close();
   });
 
-  test('compare table numbers equal compareTraces', async () => {
+  /** The compare of mlp's eager trace with one compiled trace of it, in a fresh page. */
+  async function openCompare(file: string, label: string) {
     const page = await openWebview(browser);
-    const [eager, ro] = await Promise.all([
+    const [eager, compiled] = await Promise.all([
       scanTraceFile(fixture('mlp-eager.trace.json')),
-      scanTraceFile(fixture('mlp-reduce-overhead.trace.json')),
+      scanTraceFile(fixture(file)),
     ]);
-    await postPanes(page, 'cmp', tracesSource('e', 'r'), [
+    await postPanes(page, 'cmp', tracesSource('e', label[0]!), [
       { label: 'eager', trace: eager },
-      { label: 'reduce-overhead', trace: ro },
+      { label, trace: compiled },
     ]);
+    return { page, eager, compiled };
+  }
+
+  test('compare table numbers equal compareTraces', async () => {
+    const { page, eager, compiled: ro } = await openCompare('mlp-reduce-overhead.trace.json', 'reduce-overhead');
     // a metric both traces have none of is left out (GPU metrics on a CPU trace, CUDA-graph replays of eager)
     const expected = compareTraces(eager, ro).rows.filter((r) => r.before !== 0 || r.after !== 0);
     const cells = await page.locator('.compare-table tr[data-metric]').evaluateAll((rows) =>
@@ -190,15 +196,7 @@ describe('timeline webview', () => {
 
   // review 4C R12: "CPU kernels busy 105.8 µs → 7.6 µs −93%" under a slower verdict read as a 14× win
   test("the compare leads with the step's length; a drop in kernel time reads as a part of a longer step", async () => {
-    const page = await openWebview(browser);
-    const [eager, compiled] = await Promise.all([
-      scanTraceFile(fixture('mlp-eager.trace.json')),
-      scanTraceFile(fixture('mlp-default.trace.json')),
-    ]);
-    await postPanes(page, 'cmp', tracesSource('e', 'd'), [
-      { label: 'eager', trace: eager },
-      { label: 'default', trace: compiled },
-    ]);
+    const { page } = await openCompare('mlp-default.trace.json', 'default');
     // steps found as repeated calls are said as the axes name them, numbered from 0 (review 5A G2)
     assert.match(
       await page.locator('section.compare h3').innerText(),
