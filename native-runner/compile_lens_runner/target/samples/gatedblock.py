@@ -41,6 +41,9 @@ class GatedResidual(nn.Module):
 
 def build(device: str) -> dict[str, Any]:
     torch.manual_seed(0)
-    # a CPU gets a 512 KB activation (128 x 1024 float32), a GPU 32 MB, so the pointwise work outweighs the call
-    rows = 8192 if device == "cuda" else 128
+    # A CPU gets a 512 KB activation (128 x 1024 float32), so the pointwise work outweighs the call. A GPU gets 256 MB,
+    # well past an H100/H200's 50 MB L2: at 32 MB the compiled call's time followed where its buffers lay (47.6-72.8 us
+    # over six allocations in one process, 9 % between processes) and two profiles could not agree within 5 %; at
+    # 256 MB three processes read 23.95-23.96x (docs/BENCHMARKS.md, "The default sample on CUDA, session 29").
+    rows = 65536 if device == "cuda" else 128
     return {"model": GatedResidual().to(device).eval(), "inputs": (torch.randn(rows, 1024, device=device),)}
