@@ -13,6 +13,7 @@ import {
   calledAsHeading,
   calledAsName,
   comparisonCaveat,
+  profiledStepChange,
   comparisonTitle,
   insideKernelsTooltip,
   stepLostOutsideKernels,
@@ -396,7 +397,15 @@ export function renderComparison(
       td.dataset['value'] = String(value);
       return td;
     };
-    const change = row.before === 0 ? (row.after === 0 ? '—' : 'new') : formatChange(row.after / row.before - 1);
+    // the step's own length under the profiler: no %-difference, which reads as a speedup (issue 44)
+    const stepRow = row.ofStep === 'step';
+    const change = stepRow
+      ? profiledStepChange.text
+      : row.before === 0
+        ? row.after === 0
+          ? '—'
+          : 'new'
+        : formatChange(row.after / row.before - 1);
     // the step's parts under it, indented: a drop in kernel time reads as a part of the step, not as the step
     const name = el(
       'th',
@@ -404,7 +413,9 @@ export function renderComparison(
       row.metric,
     );
     if (row.ofStep === 'inside') name.title = insideKernelsTooltip;
-    tr.append(name, cell(row.before), cell(row.after), el('td', 'num', change));
+    const changeCell = el('td', stepRow ? 'not-compared' : 'num', change);
+    if (stepRow) changeCell.title = profiledStepChange.tooltip;
+    tr.append(name, cell(row.before), cell(row.after), changeCell);
     table.append(tr);
   }
   section.append(table);

@@ -62,6 +62,7 @@ ul.linked a.follow:focus-visible { outline: 1px solid var(--vscode-focusBorder);
 .tooltip { position: fixed; z-index: 10; pointer-events: none; white-space: pre-wrap; max-width: min(480px, calc(100vw - 24px)); overflow-wrap: anywhere; left: 0; top: 0; padding: 4px 6px; background: var(--vscode-editorHoverWidget-background, #252526); color: var(--vscode-editorHoverWidget-foreground, inherit); border: 1px solid var(--vscode-editorHoverWidget-border, #454545); }
 .compare { margin-top: 12px; }
 .compare-table th.part { padding-left: 1.5em; }
+.compare-table td.not-compared { color: var(--vscode-descriptionForeground); font-style: italic; } /* the profiled step's change: no % (issue 44) */
 .regions { margin: 8px 0 16px; }
 .region { border-top: 1px solid var(--vscode-panel-border, #80808059); padding: 6px 0 10px; }
 .region-facts, .not-measured { color: var(--vscode-descriptionForeground); margin: 4px 0; }

@@ -261,8 +261,9 @@ function measurementLine(m: RegionMeasurementDigest): string {
   // the runner's words for its number (schema 1.21); a report before them: its recorded speedup and spread
   if (m.numberText) facts.push(m.numberText);
   else if (c.speedup !== null) facts.push(`${c.speedup}${c.nextRun === null ? '' : ` (${c.nextRun})`}`);
-  if (c.compiled !== null)
-    facts.push(`${c.compiled}/call${c.eager !== null ? ` vs eager ${c.eager} in the same rounds` : ''}`);
+  // the eager time said as how it was made, the rounds' fastest (a region's replay has always estimated so)
+  const rounds = m.pairs ? `, fastest rounds of ${m.pairs} interleaved pairs` : ' in the same rounds';
+  if (c.compiled !== null) facts.push(`${c.compiled}/call${c.eager !== null ? ` vs eager ${c.eager}${rounds}` : ''}`);
   if (m.eagerKernelsPerStep !== null && c.kernels !== null) facts.push(`kernels/call ${c.kernels}`);
   if (c.compile !== null) facts.push(`the replay compiled these inputs with ${m.label} in ${c.compile}`);
   if (c.breakEven !== null) facts.push(`break-even after ${c.breakEven}`);

@@ -45,7 +45,7 @@ def test_the_step_line_then_its_pay_back_why_what_it_rests_on_the_steps_left_out
     )
     assert in_situ_text.lines(region) == [  # type: ignore[arg-type]
         "in situ (14 pairs of adjacent eager/compiled blocks in this run, per signature, over the script's mix): "
-        "0.91× per step in situ, 1.82 ms → 2 ms per step",
+        "0.91× per step in situ, eager 1.82 ms → compiled 2 ms per step",
         "  eager 549 steps/s → compiled 500 steps/s",
         f"  why: {work}",
         "  steady steps: eager 70, compiled 69; 48 steps left out: 3 in Compile Lens's compiled warm-up, 12 first at its input "
@@ -83,7 +83,7 @@ def test_the_answer_s_words_for_its_numbers_are_the_lines_words() -> None:
         words = "" if step["text"] in region["answer"]["sentence"] else f"{step['text']}, "
         assert (
             lines[0].startswith("in situ (")
-            and f"): {words}{formats.ms(region['inSitu']['step']['eagerMs'])} → " in lines[0]
+            and f"): {words}eager {formats.ms(region['inSitu']['step']['eagerMs'])} → compiled " in lines[0]
         ), lines[0]
         assert lines == region["inSitu"]["lines"]  # the fixture carries them (scripts/rederive_fixtures.py)
 
@@ -92,7 +92,9 @@ def test_per_call_where_every_step_held_a_compile_and_no_number_where_no_step_wa
     why = "something compiled in every step after the region's warm-up: no step without compiling"
     call_only = _region(call=_step(1.22), reason=why, steadySteps={"eager": 9, "compiled": 9}, dropped={"compiled": 1})
     lines = in_situ_text.lines(call_only)  # type: ignore[arg-type]
-    assert lines[0].endswith(f": 1.22× per call in situ, 2.44 ms → 2 ms per call; no step speedup — {why}")
+    assert lines[0].endswith(
+        f": 1.22× per call in situ, eager 2.44 ms → compiled 2 ms per call; no step speedup — {why}"
+    )
     assert lines[1] == "  steady steps: eager 9, compiled 9; 1 step left out, compiling"
     none = _region(pairs=0, reason="no call of it ran compiled code: every call ran eagerly", regionSeconds=None)
     assert in_situ_text.lines(none) == [  # type: ignore[arg-type]
@@ -205,10 +207,10 @@ def test_the_per_call_numbers_are_said_beside_the_per_step_ones_only_where_they_
     step, call = region["inSitu"]["step"], region["inSitu"]["call"]
     call.update(eagerMs=step["eagerMs"] + 0.0001, compiledMs=step["compiledMs"] - 0.0001)  # the same as said
     (line,) = [x for x in in_situ_text.lines(region) if x.startswith("in situ (")]
-    assert line.endswith(": 1.22× per step in situ (0.87–1.41×), 0.862 ms → 0.704 ms per step")
+    assert line.endswith(": 1.22× per step in situ (0.87–1.41×), eager 0.862 ms → compiled 0.704 ms per step")
     call["compiledMs"] = 0.60  # per call, other times: said
     (line,) = [x for x in in_situ_text.lines(region) if x.startswith("in situ (")]
-    assert "0.862 ms → 0.6 ms per call" in line
+    assert "eager 0.862 ms → compiled 0.6 ms per call" in line
 
 
 def test_what_the_answer_s_sentence_says_the_lines_do_not_say_again() -> None:
@@ -224,7 +226,11 @@ def test_what_the_answer_s_sentence_says_the_lines_do_not_say_again() -> None:
     gated = json.loads((recorded / "gated_service-cpu" / "report.json").read_text())["regions"][0]
     said = "\n".join(in_situ_text.lines(gated))
     assert "1.38× per step in situ (1.17–1.59×)" in gated["answer"]["sentence"] and "1.38×" not in said
-    assert said.startswith("in situ (8 pairs") and "1.48 ms → 1.07 ms per step" in said and "pays back" not in said
+    assert (
+        said.startswith("in situ (8 pairs")
+        and "eager 1.48 ms → compiled 1.07 ms per step" in said
+        and "pays back" not in said
+    )
     resized = json.loads((recorded / "resized_step-cpu" / "report.json").read_text())["regions"][0]
     assert "before Compile Lens began running its calls alternately compiled and eager" in resized["answer"]["sentence"]
     assert in_situ_text.lines(resized) == []

@@ -227,11 +227,16 @@ def test_numbers_side_by_side_agree_or_say_why() -> None:
     )
 
 
-def test_in_situ_the_story_tells_the_script_own_calls() -> None:
-    assert story.region_story(region("script-in-situ-cpu", "r0")) == (
-        "Call 0 compiled (6.5 s). From call 1 on, the script's own calls took 0.701 ms compiled (median, in situ) against "
-        "0.856 ms with compiling off."
+def test_in_situ_the_story_says_where_the_in_situ_calls_begin_not_their_times_again() -> None:
+    """Issue 44: the in-situ times are the in-situ line's (and the chart's); the story said them a second time."""
+    r0 = region("script-in-situ-cpu", "r0")
+    said = story.region_story(r0)
+    assert said == (
+        "Call 0 compiled (6.5 s). From call 1 on, the script's own calls are those the in-situ number counts, compiled "
+        "and with compiling off."
     )
+    call = r0["inSitu"]["call"]  # type: ignore[index]
+    assert formats.ms(call["eagerMs"]) not in said and formats.ms(call["compiledMs"]) not in said
 
 
 def test_each_call_that_compiled_or_ran_eagerly_says_what_happened_for_its_chart_mark() -> None:

@@ -115,7 +115,7 @@ describe('tables say what their rows hold', () => {
     // in the view, beside the in-situ 0.704 ms / 0.862 ms said above it
     assert.match(
       await page.locator('section.region[data-region="r0"] .in-situ-lines').innerText(),
-      /0\.862 ms → 0\.704 ms/,
+      /eager 0\.862 ms → compiled 0\.704 ms/,
     );
     await page.close();
   });

@@ -22,8 +22,8 @@ SIDE_WORDS = {"compiled": "as written (compiled)", "eager": "compiling off (eage
 
 def in_situ_steady(region: Region) -> SteadyState | None:
     """The region's one steady state where the story tells an in-situ number of its calls ("From call 3 on, the
-    script's own calls took 0.54 ms compiled (median, in situ)"): from the first call of the interleaved blocks, the
-    median of the compiled calls that number counted; None elsewhere. Under torchrun the in-situ number is the
+    script's own calls are those the in-situ number counts"): from the first call of the interleaved blocks, the
+    median of the compiled calls that number counted (the in-situ line's); None elsewhere. Under torchrun the in-situ number is the
     slowest rank's, call by call, and the calls charted the headline rank's: their own steady state stays."""
     situ = region.get("inSitu")
     call = situ.get("call") if situ else None
@@ -34,8 +34,8 @@ def in_situ_steady(region: Region) -> SteadyState | None:
 
 
 def _steady(region: Region) -> None:
-    # the story's in-situ number is the steady state's: a second start and median drawn from the calls beside it read
-    # as a second answer (review 3B M1: "from call 3 … 0.54 ms" in words, a band from call 20 at 0.48 ms)
+    # the in-situ number is the steady state's: a second start and median drawn from the calls beside it read as a
+    # second answer (review 3B M1: "from call 3 … 0.54 ms" in words, a band from call 20 at 0.48 ms)
     steady = in_situ_steady(region) or region.get("steadyState")
     if not steady:
         return

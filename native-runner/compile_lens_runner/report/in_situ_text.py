@@ -120,11 +120,13 @@ _TOO_NOISY = "too noisy to say"
 
 
 def _said(answer: Answer | None, x: InSituSpeedup, kind: str, unit: str) -> str:
-    """ "3.99× per call in situ (2.83–4.86×), 0.542 ms → 0.136 ms per call": the number's words, then the times. A
-    number the answer's sentence already says ("1.38× per step in situ (1.34–1.50×)"), or one too noisy to say where
-    the sentence says why, is its times alone (review 4C X3: the number and "too noisy to say" said twice)."""
+    """ "3.99× per call in situ (2.83–4.86×), eager 0.542 ms → compiled 0.136 ms per call": the number's words, then
+    the times, each side named (issue 44: an in-situ eager time is said as the in-situ one, beside the replay's and
+    the profiler's). A number the answer's sentence already says ("1.38× per step in situ (1.34–1.50×)"), or one too
+    noisy to say where the sentence says why, is its times alone (review 4C X3: the number and "too noisy to say" said
+    twice)."""
     n = _number(answer, kind)
-    times = f"{formats.ms(x['eagerMs'])} → {formats.ms(x['compiledMs'])} per {unit}"
+    times = f"eager {formats.ms(x['eagerMs'])} → compiled {formats.ms(x['compiledMs'])} per {unit}"
     text = n["text"] if n and "text" in n else f"{formats.speedup(x['speedup'])} per {unit} in situ"
     sentence = _sentence(answer)
     if text in sentence or (_TOO_NOISY in text and _TOO_NOISY in sentence):

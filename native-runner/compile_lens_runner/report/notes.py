@@ -98,15 +98,28 @@ def mode_notes(m: ModeResult) -> list[str]:
 APART = 2.0
 
 
+def _in_situ_eager(region: Region) -> float | None:
+    """The region's in-situ eager time per call where its in-situ lines say one of one signature (the answer's, or
+    its evidence): the script's own eager calls, said there once (issue 44); None elsewhere."""
+    situ = region.get("inSitu")
+    call = situ.get("call") if situ else None
+    if not call or call.get("comparedBy") != "signature" or not call.get("eagerMs"):
+        return None
+    return call["eagerMs"]
+
+
 def replay_against_script(region: Region, m: ModeResult) -> str | None:
     """Why a replay's eager time and the script's own eager calls at its inputs are more than APART× apart, in one
     sentence (review 4B P6: "eager 6.20 ms" over a chart of eager calls at 50–90 ms, nothing said). The calls compared
     are those without Compile Lens's work in them: calls in which it saved inputs or ran its profiler are left out
-    where others remain. Where every call left ran inside its profiler window, that is why (the profiler adds its own
-    time to every op: 0.14-0.19 ms against 0.04 ms a call of a 0.006 ms function); where the replay's own eager rounds
-    took as long as the script's calls, its number is its fastest round (a busy host only adds time); where the
-    script's calls took at most interleaved.OWN_CALL_MS more, a call that short carries what the eager stance and the observer
-    add; else Compile Lens does not know."""
+    where others remain; where the region's in-situ lines say its eager time per call, that time, named, not said again
+    (issue 44: one eager time per region, each other one labelled by how it was made). The replay's eager time is its
+    own line's, named, not said again (its fastest round; the rounds' median only here, where it tells why). Where every
+    call left ran inside its profiler window, that is why (the profiler adds its own time to every op: 0.14-0.19 ms
+    against 0.04 ms a call of a 0.006 ms function); where the replay's own eager rounds took as long as the script's
+    calls, its number is its fastest round (a busy host only adds time); where the script's calls took at most
+    interleaved.OWN_CALL_MS more, a call that short carries what the eager stance and the observer add; else Compile
+    Lens does not know."""
     timing, signature = m.get("eagerTiming"), m.get("signature")
     replay_ms = timing.get("estimateMs") if timing else None
     eager = [c for c in region["calls"] if c.get("side") == "eager" and c.get("signature") == signature]
@@ -116,26 +129,33 @@ def replay_against_script(region: Region, m: ModeResult) -> str | None:
     )  # (ms, observer, profiled)
     if timing is None or not replay_ms or not compared:
         return None
-    script_ms = statistics.median(ms for ms, _, _ in compared)
+    in_situ_ms = _in_situ_eager(region)
+    script_ms = in_situ_ms or statistics.median(ms for ms, _, _ in compared)
     apart = max(script_ms, replay_ms) / min(script_ms, replay_ms)
     if apart <= APART:
         return None
     rounds = timing.get("medianMs")
     times = f"{formats.whole(apart) if apart >= 10 else f'{apart:.1f}'}×"
-    said = f"The script's own eager calls at these inputs took {formats.ms(script_ms)} (median), " + (
-        f"{times} as long as the replay's eager {formats.ms(replay_ms)}"
-        if script_ms > replay_ms
-        else f"and the replay's eager {formats.ms(replay_ms)} took {times} as long"
-    )
-    if all(profiled for _, _, profiled in compared):
+    replay = "the replay's eager (its fastest round)"
+    if in_situ_ms:  # their time is the in-situ line's
+        said = (
+            f"The script's own eager calls in situ took {times} as long as {replay}"
+            if script_ms > replay_ms
+            else f"The replay's eager (its fastest round) took {times} as long as the script's own eager calls in situ"
+        )
+    else:
+        said = f"The script's own eager calls at these inputs took {formats.ms(script_ms)} (median), " + (
+            f"{times} as long as {replay}" if script_ms > replay_ms else f"and {replay} took {times} as long"
+        )
+    if all(profiled for _, _, profiled in compared) and not in_situ_ms:
         return (
             f"{said}: they ran inside Compile Lens's profiler window, which adds its own time to every op; the "
             "replay's rounds ran without it."
         )
     if script_ms > replay_ms and rounds and max(rounds, script_ms) / min(rounds, script_ms) <= APART:
         return (
-            f"{said}: most of the replay's eager rounds took as long (their median {formats.ms(rounds)}); the "
-            f"{formats.ms(replay_ms)} is its fastest round (a busy host only adds time)."
+            f"{said}: most of the replay's eager rounds took as long (their median {formats.ms(rounds)}), and a "
+            "busy host only adds time."
         )
     if script_ms > replay_ms and script_ms - replay_ms <= interleaved.OWN_CALL_MS:
         return (

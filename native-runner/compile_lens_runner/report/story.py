@@ -294,10 +294,11 @@ def region_story(region: Region) -> str | None:
     steady, situ = region.get("steadyState"), region.get("inSitu")
     situ_call = situ.get("call") if situ else None
     if situ and situ_call and situ.get("steadyFromCall") is not None and not no_graph:
-        # the in-situ runs' calls carried none of the observer's work: the durations the story tells
+        # where the in-situ number's calls begin; their times are the in-situ line's and the chart's, not said again
+        # here (issue 44: a region's eager time said once, as the in-situ one)
         said.append(
-            f"From call {situ['steadyFromCall']} on, the script's own calls took {formats.ms(situ_call['compiledMs'])} "
-            f"compiled (median, in situ) against {formats.ms(situ_call['eagerMs'])} with compiling off."
+            f"From call {situ['steadyFromCall']} on, the script's own calls are those the in-situ number counts, "
+            "compiled and with compiling off."
         )
     elif steady and compiles and steady["fromCall"] < region["callCount"]:
         said.append(
