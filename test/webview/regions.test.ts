@@ -485,8 +485,8 @@ describe('in situ in the report panel', () => {
     assert.ok(shades.length > 0 && shades.every((title) => title === situ.steadyText), shades.join(' | '));
     // each median and the compile step say what the runner wrote for them (schema 1.25, report/chart_text.py)
     assert.deepEqual(await overlay.locator('line.steady-median > title').allTextContents(), [
-      'as written (compiled): 0.678 ms per step, median of the steady state',
-      'compiling off (eager): 0.639 ms per step, median of the steady state',
+      'as written (compiled): 0.471 ms per step, median of the steady state',
+      'compiling off (eager): 0.484 ms per step, median of the steady state',
     ]);
     // the compile step: the compiled side's step 0 marked, far above the rest (log scale)
     assert.equal(await overlay.locator('circle.situ-mark.compiled').count(), 1);
