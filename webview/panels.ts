@@ -4,6 +4,7 @@ import type { Report } from '../extension/shared/report.ts';
 import { digestReport, modeCells, titleWords, type ReportDigest } from '../extension/present/reportDigest.ts';
 import { formatCount, formatUs, formatUsLike, plural } from '../extension/present/numbers.ts';
 import type { TraceComparison } from './analysis/compare.ts';
+import { sharedUnit } from './analysis/stepMap.ts';
 import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/shared/trace/model.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
 import { explanation, splitTerms } from '../extension/present/glossary.ts';
@@ -356,13 +357,14 @@ function lostOutsideKernels(comparison: TraceComparison, after: string, breaks: 
   const [step, inside, outside] = (['step', 'inside', 'outside'] as const).map((part) =>
     comparison.rows.find((r) => r.ofStep === part),
   );
-  if (!step || !inside || !outside) return null;
+  if (!step || !inside || !outside || step.unlike) return null;
   const said = (row: typeof step): { before: string; after: string } => {
     const largest = Math.max(row.before, row.after);
     return { before: formatUsLike(row.before, largest), after: formatUsLike(row.after, largest) };
   };
   return stepLostOutsideKernels(
     after,
+    sharedUnit(comparison.steps.before, comparison.steps.after),
     { ...said(step), longer: step.after > step.before },
     { ...said(inside), fell: inside.after < inside.before },
     { ...said(outside), grew: outside.after > outside.before },
@@ -381,6 +383,7 @@ export function renderComparison(
   section.append(el('h3', undefined, comparisonTitle(beforeLabel, afterLabel, comparison.steps)));
   // above the table, not under it: a "−99%" read before the caveat reads as a win the verdict may deny
   section.append(el('p', 'hint compare-caveat', comparisonCaveat));
+  if (comparison.unlike) section.append(el('p', 'compare-unlike', comparison.unlike));
   const table = el('table', 'compare-table');
   const head = el('tr');
   for (const title of ['', beforeLabel, afterLabel, 'change']) head.append(el('th', undefined, title));
@@ -396,7 +399,14 @@ export function renderComparison(
       td.dataset['value'] = String(value);
       return td;
     };
-    const change = row.before === 0 ? (row.after === 0 ? '—' : 'new') : formatChange(row.after / row.before - 1);
+    // two values that are not the same quantity have no change to say (comparison.unlike says why)
+    const change = row.unlike
+      ? '—'
+      : row.before === 0
+        ? row.after === 0
+          ? '—'
+          : 'new'
+        : formatChange(row.after / row.before - 1);
     // the step's parts under it, indented: a drop in kernel time reads as a part of the step, not as the step
     const name = el(
       'th',
@@ -404,7 +414,9 @@ export function renderComparison(
       row.metric,
     );
     if (row.ofStep === 'inside') name.title = insideKernelsTooltip;
-    tr.append(name, cell(row.before), cell(row.after), el('td', 'num', change));
+    const changed = el('td', 'num', change);
+    if (row.unlike && comparison.unlike) changed.title = comparison.unlike;
+    tr.append(name, cell(row.before), cell(row.after), changed);
     table.append(tr);
   }
   section.append(table);
