@@ -316,7 +316,10 @@ function load(message: Opening): void {
       const { compareTo } = panes[p]!;
       const base = compareTo ?? 0;
       if (compareTo === null || base < 0 || base >= p) continue;
-      const comparison = compareTraces(models[base]!, models[p]!);
+      const comparison = compareTraces(models[base]!, models[p]!, {
+        before: state.panes[base]!.label,
+        after: state.panes[p]!.label,
+      });
       state.comparisons.push({
         before: state.panes[base]!.label,
         after: state.panes[p]!.label,

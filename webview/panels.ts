@@ -4,6 +4,7 @@ import type { Report } from '../extension/shared/report.ts';
 import { digestReport, modeCells, titleWords, type ReportDigest } from '../extension/present/reportDigest.ts';
 import { formatCount, formatUs, formatUsLike, plural } from '../extension/present/numbers.ts';
 import type { TraceComparison } from './analysis/compare.ts';
+import { sharedUnit } from './analysis/stepMap.ts';
 import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/shared/trace/model.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
 import { explanation, splitTerms } from '../extension/present/glossary.ts';
@@ -357,13 +358,14 @@ function lostOutsideKernels(comparison: TraceComparison, after: string, breaks: 
   const [step, inside, outside] = (['step', 'inside', 'outside'] as const).map((part) =>
     comparison.rows.find((r) => r.ofStep === part),
   );
-  if (!step || !inside || !outside) return null;
+  if (!step || !inside || !outside || step.unlike) return null;
   const said = (row: typeof step): { before: string; after: string } => {
     const largest = Math.max(row.before, row.after);
     return { before: formatUsLike(row.before, largest), after: formatUsLike(row.after, largest) };
   };
   return stepLostOutsideKernels(
     after,
+    sharedUnit(comparison.steps.before, comparison.steps.after),
     { ...said(step), longer: step.after > step.before },
     { ...said(inside), fell: inside.after < inside.before },
     { ...said(outside), grew: outside.after > outside.before },
@@ -382,6 +384,7 @@ export function renderComparison(
   section.append(el('h3', undefined, comparisonTitle(beforeLabel, afterLabel, comparison.steps)));
   // above the table, not under it: a "−99%" read before the caveat reads as a win the verdict may deny
   section.append(el('p', 'hint compare-caveat', comparisonCaveat));
+  if (comparison.unlike) section.append(el('p', 'compare-unlike', comparison.unlike));
   const table = el('table', 'compare-table');
   const head = el('tr');
   for (const title of ['', beforeLabel, afterLabel, 'change']) head.append(el('th', undefined, title));
@@ -397,15 +400,18 @@ export function renderComparison(
       td.dataset['value'] = String(value);
       return td;
     };
-    // the step's own length under the profiler: no %-difference, which reads as a speedup (issue 44)
+    // the step's own length under the profiler: no %-difference, which reads as a speedup (issue 44); two values
+    // that are not the same quantity have no change to say (comparison.unlike says why)
     const stepRow = row.ofStep === 'step';
-    const change = stepRow
-      ? profiledStepChange.text
-      : row.before === 0
-        ? row.after === 0
-          ? '—'
-          : 'new'
-        : formatChange(row.after / row.before - 1);
+    const change = row.unlike
+      ? '—'
+      : stepRow
+        ? profiledStepChange.text
+        : row.before === 0
+          ? row.after === 0
+            ? '—'
+            : 'new'
+          : formatChange(row.after / row.before - 1);
     // the step's parts under it, indented: a drop in kernel time reads as a part of the step, not as the step
     const name = el(
       'th',
@@ -413,8 +419,9 @@ export function renderComparison(
       row.metric,
     );
     if (row.ofStep === 'inside') name.title = insideKernelsTooltip;
-    const changeCell = el('td', stepRow ? 'not-compared' : 'num', change);
-    if (stepRow) changeCell.title = profiledStepChange.tooltip;
+    const changeCell = el('td', stepRow && !row.unlike ? 'not-compared' : 'num', change);
+    if (row.unlike && comparison.unlike) changeCell.title = comparison.unlike;
+    else if (stepRow) changeCell.title = profiledStepChange.tooltip;
     tr.append(name, cell(row.before), cell(row.after), changeCell);
     table.append(tr);
   }

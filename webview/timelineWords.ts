@@ -2,8 +2,8 @@
 // a finding was placed), written here and nowhere else in the webview. Words about the report's data are the
 // runner's (native-runner/compile_lens_runner/report/), shown as carried; these are only the timeline's state, from
 // its panes, times and counts.
-import { formatUs, formatWhole, plural } from '../extension/present/numbers.ts';
-import { stepNumber, stepUnit, type StepsCompared } from './analysis/stepMap.ts';
+import { formatCount, formatUs, formatUsLike, formatWhole, plural } from '../extension/present/numbers.ts';
+import { sharedUnit, stepNumber, stepUnit, type StepsCompared } from './analysis/stepMap.ts';
 
 /** While the traces are read: "Reading the trace…", "Reading 2 more traces…". */
 export const readingTraces = (count: number, more = false): string =>
@@ -141,10 +141,36 @@ export function comparisonTitle(
   const leftOut = cold.length
     ? `; ${cold.length === 2 && cold[0] !== cold[1] ? `${before} ${cold[0]}, ${after} ${cold[1]}` : cold[0]} left out: the profiler's start-up and the first call's own costs are in it`
     : '';
+  // a step that compiled is the compiler's time (compare.ts leaves it out where steps without one are left)
+  const sides = [
+    [before, steps.before],
+    [after, steps.after],
+  ] as const;
+  const compiled = sides.flatMap(([label, s]) =>
+    s.compiling?.length ? [`${label} ${numbered(s.unit, s.compiling)}`] : [],
+  );
+  const count = sides.reduce((n, [, s]) => n + (s.compiling?.length ?? 0), 0);
+  const compiling = count ? `; ${compiled.join(', ')} left out: a compile ran in ${count === 1 ? 'it' : 'them'}` : '';
   // "per call" where both sides' steps are calls, as their axes name them
-  const per = steps.before.unit === steps.after.unit ? steps.before.unit : 'step';
-  return `${before} → ${after}, mean per ${per} (${which}${leftOut})`;
+  return `${before} → ${after}, mean per ${sharedUnit(steps.before, steps.after)} (${which}${leftOut}${compiling})`;
 }
+
+/** "step 3", "steps 3, 5": steps by their numbers, not a range (they need not be adjacent). */
+const numbered = (unit: string, numbers: readonly number[]): string =>
+  numbers.length === 1 ? `${unit} ${numbers[0]}` : `${unit}s ${numbers.join(', ')}`;
+
+/** Why the compare says no change for rows whose two values are not the same quantity (compare.ts: `unlike`). */
+export const unlikeSteps = {
+  /** one side's steps are calls found as repeated kernels, the other's the profiler's steps */
+  units: (labels: { before: string; after: string }, units: { before: string; after: string }): string =>
+    `${labels.before}'s ${units.before}s and ${labels.after}'s ${units.after}s are not the same quantity (a call found as repeated kernels spans the call alone, a profiler's step everything the loop ran between its marks): no change is said per ${units.before} or ${units.after}.`,
+  /** every compared step of a side held a compile */
+  compiling: (label: string, unit: string): string =>
+    `Every ${unit} compared of ${label} holds a compile: its times are the compiler's, so no change is said for them.`,
+  /** a side's compared steps lie far apart: their mean is none of their times */
+  apart: (label: string, steps: StepsCompared, shortestUs: number, longestUs: number): string =>
+    `${label}'s ${stepsText(steps)} took ${formatUsLike(shortestUs, longestUs)} to ${formatUs(longestUs)} under the profiler, ${formatCount(longestUs / shortestUs)}× apart: their mean is none of their times (something held one of them up: the host, the profiler), so no change is said for the times; profile more steps.`,
+};
 
 /** The compare table's caption: its steps ran under the profiler, so they say what changed, not how fast. */
 export const comparisonCaveat =
@@ -155,17 +181,19 @@ export const comparisonCaveat =
 export const profiledStepChange = {
   text: 'not a speedup',
   tooltip:
-    "These steps are profiled calls, which the profiler slows, eager's many ops more than compiled code's few: their change is not how much faster compiling made them. The timed number above, without the profiler, is.",
+    "These are profiled calls, which the profiler slows, eager's many ops more than compiled code's few: their change is not how much faster compiling made them. The timed number above, without the profiler, is.",
 };
 
 /** The compare table's step rows: the step's mean length under the profiler leads, then its two parts, the
- *  kernel one named so its drop reads as a part of the step ("−93%" of kernel time under a slower step). */
+ *  kernel one named so its drop reads as a part of the step ("−93%" of kernel time under a slower step); a step by
+ *  the word its heading says ("call" where both sides' steps are calls: "mean per call" above "step" read as two
+ *  quantities). */
 export const stepRowNames = {
   // the profiler slows each op, so a step of many eager ops more than a compiled one: its length is not the verdict's
   // (review 5C Y1: '450 µs → 303 µs −33%' led the table under a 0.85× verdict)
-  step: 'step under the profiler (slowed by it; not the timed verdict)',
+  step: (unit: 'step' | 'call'): string => `${unit} under the profiler (slowed by it; not the timed verdict)`,
   inside: (device: 'GPU' | 'CPU'): string => `time inside ${device} kernels only`,
-  outside: 'rest of the step, outside kernels',
+  outside: (unit: 'step' | 'call'): string => `rest of the ${unit}, outside kernels`,
 };
 
 /** The kernel row's tooltip: what it leaves out. */
@@ -173,14 +201,15 @@ export const insideKernelsTooltip =
   "Only the time a kernel ran: the rest of the step (dispatch, Python, eager code between graphs) is in the row under it; the step's length is the row above.";
 
 /**
- * Under the compare table, where the trace shows why a side's step is longer though its kernels took less: its time
- * outside kernels grew ("default's steps took longer here (0.35 ms → 0.42 ms) though its time inside kernels fell
+ * Under the compare table, where the trace shows why a side's step (`unit`: as the heading names it) is longer
+ * though its kernels took less: its time outside kernels grew ("default's steps took longer here (0.35 ms → 0.42 ms) though its time inside kernels fell
  * (106 µs → 7.6 µs): the rest of its step — dispatch, Python, the graph break's eager code — grew 0.24 ms → 0.41 ms,
  * and that is where default lost."); null where it does not (a shorter step, or kernels that took longer too).
  * `graphBreaks`: the report names a graph break in the after side's code, so its eager code is in that rest.
  */
 export function stepLostOutsideKernels(
   after: string,
+  unit: 'step' | 'call',
   step: { before: string; after: string; longer: boolean },
   inside: { before: string; after: string; fell: boolean },
   outside: { before: string; after: string; grew: boolean },
@@ -189,7 +218,7 @@ export function stepLostOutsideKernels(
   if (!step.longer || !inside.fell || !outside.grew) return null;
   const rest = `dispatch, Python${graphBreaks ? `, the eager code of ${graphBreaks === 1 ? 'its graph break' : 'its graph breaks'}` : ''}`;
   // the side named in brackets, never with a possessive: "torch.compile's defaults's steps" (review 7B N10)
-  return `The compiled steps (${after}) took longer here (${step.before} → ${step.after}) though their time inside kernels fell (${inside.before} → ${inside.after}): the rest of each step — ${rest} — grew ${outside.before} → ${outside.after}, and that is where they lost.`;
+  return `The compiled ${unit}s (${after}) took longer here (${step.before} → ${step.after}) though their time inside kernels fell (${inside.before} → ${inside.after}): the rest of each ${unit} — ${rest} — grew ${outside.before} → ${outside.after}, and that is where they lost.`;
 }
 
 /** A selected range of a pane: "default: 1.2 ms – 3.4 ms on its axis (2.2 ms)" (times on the pane's axis, said

@@ -9,25 +9,49 @@ import { digestReport, perCallText, speedupText, targetWords, type ModeDigest } 
 import { runHeadline } from './headline.ts';
 import { clockOf, runListEntry } from './runList.ts';
 import type { ComparedBlock, ComparedRun, RunComparison } from '../shared/protocol.ts';
-import type { Report } from '../shared/report.ts';
+import type { AnswerNumber, Report } from '../shared/report.ts';
 import { baseName } from '../shared/fileName.ts';
 import { cellLineLabel } from '../shared/sourcePlace.ts';
 import { formatCount, formatMs, formatSeconds, plural } from './numbers.ts';
 
 const text = (value: number | null, format: (v: number) => string): string => (value === null ? '—' : format(value));
 
-// the time per call is the compiled side's (review 5C Y3: "per call 0.0738 → 0.0363 ms" read as both sides')
+// the time per call is the compiled side's (review 5C Y3: "per call 0.0738 → 0.0363 ms" read as both sides'); the
+// first is said per what each run's time is of (Side.quantity)
 const MEASURES = ['compiled per call', 'kernels / step', 'compile', 'graphs', 'graph breaks', 'recompiles'];
 
-/** One side of a block: its answer, then a value per measure in MEASURES' order, and the region's facts (null: not
- *  in this run). */
+/** One side of a block: its answer, then a value per measure in MEASURES' order, what its time is of ("per step in
+ *  situ", "per call replayed"; null: no time), and the region's facts (null: not in this run). */
 interface Side {
   answer: string;
   values: string[];
+  quantity: string | null;
   facts: string[] | null;
 }
 
-const absent = (answer: string): Side => ({ answer, values: MEASURES.map(() => ''), facts: null });
+const absent = (answer: string): Side => ({ answer, values: MEASURES.map(() => ''), quantity: null, facts: null });
+
+/** What a region's number is a time of, in the words its number says it ("1.31× per step in situ"). */
+const QUANTITY: Record<AnswerNumber['kind'], (unit: AnswerNumber['unit']) => string> = {
+  'in-situ-step': (unit) => `per ${unit} in situ`,
+  'in-situ-call': () => 'per call in situ',
+  'replay-call': () => 'per call replayed',
+  'target-rounds': () => 'per call',
+};
+
+/** The first row: the compiled time of one quantity in both runs ("compiled per step in situ": "0.471 ms"); where the
+ *  runs' numbers are of different quantities (one run's step in situ, the other's call replayed: 10× apart, review
+ *  s29), no one measure is both, and the row says so, each value with its own ("0.471 ms per step in situ"). */
+function timeRow(before: Side, after: Side): { measure: string; values: [string, string] } {
+  const said = [before.quantity, after.quantity].filter((q): q is string => q !== null);
+  const [was, now] = [before.values[0]!, after.values[0]!];
+  if (said.length < 2 || said[0] === said[1])
+    return { measure: `compiled ${said[0] ?? 'per call'}`, values: [was, now] };
+  return {
+    measure: 'compiled time, not the same quantity in both runs',
+    values: [`${was} ${before.quantity!}`, `${now} ${after.quantity!}`],
+  };
+}
 
 const kernelsText = (eager: number | null, compiled: number | null | undefined): string =>
   compiled == null ? '—' : `${eager === null ? '' : `${formatCount(eager)} → `}${formatCount(compiled)}`;
@@ -46,19 +70,30 @@ function modeSide(m: ModeDigest | null, eagerKernels: number | null): Side {
       String(m.graphBreaks),
       String(m.recompiles),
     ],
+    quantity: 'per call',
     facts: [],
   };
 }
 
 /** A region's side: the runner's one line for it (its verdict first), the compiled time its number rests on (else the
- *  steady state's median of the script's calls), its headline measurement's kernels, its counts and its facts. */
-function regionSide(d: RegionDigest | undefined): Side {
+ *  steady state's median of the script's calls) and what it is a time of, its headline measurement's kernels, its
+ *  counts and its facts. */
+function regionSide(d: RegionDigest | undefined, number: AnswerNumber | null): Side {
   if (!d) return absent('not in this run');
   const m = headlineMeasurement(d);
+  // the time bare: the row's measure says what it is of (timeMeasure)
+  const compiledMs = number?.compiledMs;
+  const quantity =
+    compiledMs !== undefined && number
+      ? QUANTITY[number.kind](number.unit)
+      : d.steadyMs === null
+        ? null
+        : 'per call, steady state';
   return {
     answer: d.headline,
+    quantity,
     values: [
-      d.numberCompiled ?? text(d.steadyMs, formatMs),
+      compiledMs !== undefined ? formatMs(compiledMs) : text(d.steadyMs, formatMs),
       kernelsText(m?.eagerKernelsPerStep ?? null, m?.kernelsPerStep),
       text(d.compileSeconds, formatSeconds),
       text(d.graphs, String),
@@ -76,7 +111,9 @@ function block(title: string, before: Side, after: Side): ComparedBlock {
   return {
     title,
     answer: [before.answer, after.answer],
-    rows: MEASURES.map((measure, k) => ({ measure, values: [before.values[k]!, after.values[k]!] })),
+    rows: MEASURES.map((measure, k) =>
+      k === 0 ? timeRow(before, after) : { measure, values: [before.values[k]!, after.values[k]!] },
+    ),
     changed: both ? [was.filter((f) => !now.includes(f)), now.filter((f) => !was.includes(f))] : [[], []],
   };
 }
@@ -123,10 +160,18 @@ export function compareRuns(before: Report, after: Report, now = new Date()): Ru
   });
   const blocks: ComparedBlock[] = [];
   if (script) {
-    const regions = (r: Report) => new Map((r.regions ?? []).map(digestRegion).map((d) => [regionKey(d), d]));
+    const regions = (r: Report) =>
+      new Map(
+        (r.regions ?? []).map((region) => {
+          const d = digestRegion(region);
+          return [regionKey(d), { d, number: region.answer?.number ?? null }];
+        }),
+      );
     const [a, b] = [regions(before), regions(after)];
+    const side = (r: { d: RegionDigest; number: AnswerNumber | null } | undefined): Side =>
+      r ? regionSide(r.d, r.number) : regionSide(undefined, null);
     for (const key of new Set([...a.keys(), ...b.keys()]))
-      blocks.push(block(regionTitle(b.get(key) ?? a.get(key)!), regionSide(a.get(key)), regionSide(b.get(key))));
+      blocks.push(block(regionTitle((b.get(key) ?? a.get(key))!.d), side(a.get(key)), side(b.get(key))));
   } else {
     const [a, b] = [digestReport(before), digestReport(after)];
     for (const mode of new Set([...a.modes, ...b.modes].map((m) => m.mode)))

@@ -55,6 +55,24 @@ export type RegionMeasurement = ModeResult & {
   [k: string]: unknown;
 };
 /**
+ * schema 1.35: one side's steps left out as interruptions (null: none of this side's)
+ */
+export type InterruptedSide = null | {
+  steps: number;
+  /**
+   * the shortest of them, ms
+   */
+  lowMs: number;
+  /**
+   * the longest of them, ms
+   */
+  highMs: number;
+  /**
+   * the median of the side's steady steps they stood far above (before they were left out); null where they were at several signatures, each above its own
+   */
+  medianMs: number | null;
+};
+/**
  * one call: [ms, stepMs, compiles in the step]; interleaved (schema 1.16) with its call index after
  *
  * @minItems 3
@@ -1498,10 +1516,25 @@ export interface RegionInSitu {
    */
   steadySteps?: Sides;
   /**
-   * schema 1.16, interleaved: steps left out, by why: warm-up, switch (the step spans a stance switch), first eager call (eager's first call of all, whatever its signature), first on its signature (eager's first call of a later signature; a compiled call's first at a size only where it records a CUDA graph; pooled: each side's first step), compiled (a compile started in it), observer (Compile Lens's own work or the profiler), ran eagerly (on the compiled side, no compiled code ran), never served compiled (1.21: eager at a signature whose compiled-side calls all ran eagerly, past the recompile limit)
+   * schema 1.16, interleaved: steps left out, by why: warm-up, switch (the step spans a stance switch), first eager call (eager's first call of all, whatever its signature), first on its signature (eager's first call of a later signature; a compiled call's first at a size only where it records a CUDA graph; pooled: each side's first step), compiled (a compile started in it), observer (Compile Lens's own work or the profiler), ran eagerly (on the compiled side, no compiled code ran), never served compiled (1.21: eager at a signature whose compiled-side calls all ran eagerly, past the recompile limit), interrupted (1.35: a steady step far above its side's median at its signature, `interrupted`)
    */
   dropped?: {
     [k: string]: number;
+  };
+  /**
+   * schema 1.35, interleaved: the steps otherwise steady that were left out as interruptions (measure/interruptions.py, the rule measure/ranges.far_above: at least `times` times the median of the side's steady steps at its signature and `mads` scaled median absolute deviations above it), per side; said in `lines`. Null or absent: none was (or an older report)
+   */
+  interrupted?: null | {
+    eager: InterruptedSide;
+    compiled: InterruptedSide;
+    /**
+     * ranges.FAR_TIMES: how many times the side's median a step at least took
+     */
+    times: number;
+    /**
+     * ranges.FAR_MADS: how many scaled median absolute deviations above the median it at least was
+     */
+    mads: number;
   };
   /**
    * schema 1.21, interleaved: the compiled side's calls Dynamo ran eagerly (past the recompile limit, after a failed compile) out of the compiled side's calls: never timed as compiled (dropped: ran eagerly); null: none did

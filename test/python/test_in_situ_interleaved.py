@@ -581,3 +581,44 @@ def test_the_last_call_begins_no_step_so_no_step_of_it_is_left_out() -> None:
     result = interleaved.split([interleaved.Call.from_json(c) for c in calls(spec, {"eager": 2.0, "compiled": 1.0})])
     steady = sum(len(s) for s in result.steps.values())
     assert steady + sum(result.dropped.values()) == len(spec) - 1
+
+
+def test_steps_the_host_interrupted_are_left_out_of_both_sides_by_one_rule_and_said() -> None:
+    """serve_script on the contended VM: steps of 21-209 ms among 0.64 ms ones, counted, made pairs of blocks read
+    0.008x and the number too noisy to say. Each side's steps far above its own median are left out (dropped,
+    their drawn points, `interrupted`), and the pairs then read the steps the code took."""
+    spec = layout()
+    rng = random.Random(3)
+    counted = interleaved.split([interleaved.Call.from_json(c) for c in calls(spec, {"eager": 0.6, "compiled": 0.5})])
+    steady = {side: indices[2::7] for side, indices in counted.steps.items()}  # a few of each side's steady steps
+    hit = {i: {"stepMs": rng.uniform(20.0, 200.0)} for indices in steady.values() for i in indices}
+    clean = interleaved.compare(calls(spec, {"eager": 0.6, "compiled": 0.5}), len(spec))
+    result = interleaved.compare(calls(spec, {"eager": 0.6, "compiled": 0.5}, overrides=hit), len(spec))
+    interrupted = result["interrupted"]
+    assert interrupted is not None and clean["interrupted"] is None and "interrupted" not in clean["dropped"]
+    for side in ("eager", "compiled"):
+        said = interrupted[side]
+        assert (
+            said is not None and said["steps"] == len(steady[side]) and 20.0 <= said["lowMs"] <= said["highMs"] <= 200
+        )
+        assert said["medianMs"] is not None and said["medianMs"] < 0.7
+    assert result["dropped"]["interrupted"] == len(hit)
+    assert {p["index"] for p in result["stepPoints"] if p["leftOut"] == "interrupted"} == set(hit)
+    step = result["step"]
+    assert max(step["pairRatios"]) < 1.5 and ranges.too_noisy(step["speedup"], step["low"], step["high"]) is None
+    assert 1.1 < step["speedup"] < 1.3
+
+
+def test_a_compiled_side_slow_every_nth_step_because_it_recompiles_is_no_interruption() -> None:
+    """Its recompiling steps are left out as compiling, under their own name; a side slow at every step keeps its
+    time: no steps of it are interruptions."""
+    spec = layout()
+    compiled_at = [i for i, (side, block) in enumerate(spec) if side == "compiled" and block]
+    recompiles = {i: {"stepMs": 150.0, "stepCompiles": 1} for i in compiled_at[::5]}
+    result = interleaved.compare(calls(spec, {"eager": 0.6, "compiled": 0.5}, overrides=recompiles), len(spec))
+    assert result["interrupted"] is None and "interrupted" not in result["dropped"]
+    said = {p["index"]: p["leftOut"] for p in result["stepPoints"]}
+    assert {said[i] for i in recompiles} <= {"compiled", "switch"}  # a step that ends at a switch spans it
+    assert result["dropped"]["compiled"] >= 1
+    slow = interleaved.compare(calls(spec, {"eager": 0.6, "compiled": 60.0}), len(spec))
+    assert slow["interrupted"] is None and slow["step"]["compiledMs"] > 55

@@ -221,7 +221,14 @@ def test_what_the_answer_s_sentence_says_the_lines_do_not_say_again() -> None:
     serve = json.loads((recorded / "serve_script-cpu" / "report.json").read_text())["regions"][0]
     said = "\n".join(in_situ_text.lines(serve))
     assert "too noisy to say" in serve["answer"]["sentence"] and "too noisy to say" not in said
-    assert "could land" not in said and "left out" not in said and "steady steps: eager 20, compiled 16" in said
+    assert "could land" not in said and "left out" not in said and "steady steps: eager 14, compiled 9" in said
+    # its steps of 21-209 ms, which the host took from 0.64 ms ones, each side's by one rule (schema 1.35)
+    assert "13 interrupted (far above the side's median)" in serve["answer"]["sentence"]
+    assert said.splitlines()[-1] == (
+        "  interrupted steps: eager 6 steps of 21.1 ms–115 ms (its median with them: 0.639 ms), compiled 7 of 24.8 ms–"
+        "209 ms (its median with them: 0.678 ms); each over 5× its side's median, one rule both ways; the host was "
+        "contended: other processes held its CPUs"
+    )
     # review 4C X3: gated_service's answer, its range and its pay-back, once: in the sentence
     gated = json.loads((recorded / "gated_service-cpu" / "report.json").read_text())["regions"][0]
     said = "\n".join(in_situ_text.lines(gated))

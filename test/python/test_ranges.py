@@ -44,3 +44,26 @@ def test_a_range_beyond_three_times_either_way_is_too_noisy_to_say() -> None:
 
 def test_the_slowest_rank_is_the_jobs_value_and_a_rank_without_one_leaves_none() -> None:
     assert ranges.slowest([1.0, 3.0, 2.0]) == 3.0 and ranges.slowest([1.0, None]) is None
+
+
+def test_a_step_far_above_its_side_s_median_is_an_interruption_and_a_side_s_own_spread_is_not() -> None:
+    """serve_script on the contended 2-core VM: 0.4-0.7 ms steps and 21-115 ms ones among them (the host held the
+    CPU); a bound above the steady steps and below every interrupted one. A side slow at every step, a side whose
+    steps spread wide (a decode loop's cache growing 1-10 ms) and a step only 3x the median have none."""
+    steady = [0.40, 0.39, 0.43, 0.61, 0.67, 0.60, 0.75, 0.54, 0.43, 0.39, 0.38, 0.39, 1.07, 3.14]
+    interrupted = [104.4, 115.0, 21.1, 45.1, 95.3, 59.9]
+    bound = ranges.far_above(steady + interrupted)
+    assert bound is not None and max(steady) < bound < min(interrupted)
+    assert ranges.far_above([50.0, 51.0, 49.0, 50.5, 52.0, 48.0]) is None
+    assert ranges.far_above([1.0 + 0.5 * k for k in range(19)]) is None
+    assert ranges.far_above([1.0, 1.02, 0.98, 1.01, 0.99, 3.0]) is None
+
+
+def test_fewer_than_half_of_the_steps_are_ever_interruptions_and_few_steps_have_none() -> None:
+    """Beyond the bound is far above the median: the median stays a step that ran; below MIN_FAR_VALUES steps one
+    interrupted step is a large share of them, and there is no median to stand on."""
+    half = [0.5] * 5 + [100.0] * 5
+    assert ranges.far_above(half) is None
+    bound = ranges.far_above([0.5] * 6 + [100.0] * 5)
+    assert bound is not None and sum(v > bound for v in [0.5] * 6 + [100.0] * 5) == 5
+    assert ranges.far_above([0.5, 0.5, 0.5, 100.0]) is None

@@ -71,6 +71,8 @@ PARTS = {
     in_situ.Series: "#/$defs/inSitu/properties/series",
     in_situ.EagerFallback: "#/$defs/inSitu/properties/eagerFallback/oneOf/1",
     in_situ.HostShare: "#/$defs/inSitu/properties/hostShare/oneOf/1",
+    in_situ.Interrupted: "#/$defs/inSitu/properties/interrupted/oneOf/1",
+    in_situ.InterruptedSide: "#/$defs/interruptedSide/oneOf/1",
     in_situ.OwnCost: "#/$defs/inSitu/properties/ownCost",
     in_situ.NoStep: "#/$defs/inSitu/properties/noStep",
     in_situ.MedianText: "#/$defs/inSitu/properties/medianText",

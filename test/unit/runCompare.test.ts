@@ -93,3 +93,33 @@ test("two script runs: regions by function and line, each run's answer in the ru
   assert.deepEqual(norm!.changed, [['2 calls'], ['1 call']]);
   assert.deepEqual([compared.gone, compared.added, compared.sameSites], [[], [], 'The same 4 sites in both runs.']);
 });
+
+// review s29: a region's number per step in situ in one run and per call replayed in the next, 10× apart, compared in
+// one row "compiled per call"
+test('a region timed per step in situ in one run and per call replayed in the other is not compared as one quantity', async () => {
+  const before = await fixture('recorded/serve_script-cpu');
+  const region = before.regions![0]!;
+  const number = region.answer!.number!;
+  assert.equal(number.kind, 'in-situ-step');
+  const replayed: Report = {
+    ...before,
+    regions: [
+      {
+        ...region,
+        answer: { ...region.answer!, number: { ...number, kind: 'replay-call', unit: 'call', compiledMs: 0.0137 } },
+      },
+    ],
+  };
+  const [same] = compareRuns(before, before).blocks;
+  assert.deepEqual(same!.rows[0], { measure: 'compiled per step in situ', values: ['0.471 ms', '0.471 ms'] });
+  const [block] = compareRuns(before, replayed).blocks;
+  assert.deepEqual(block!.rows[0], {
+    measure: 'compiled time, not the same quantity in both runs',
+    values: ['0.471 ms per step in situ', '0.0137 ms per call replayed'],
+  });
+  // the other rows are of one quantity in both runs, as before
+  assert.deepEqual(
+    block!.rows.slice(1).map((r) => r.measure),
+    ['kernels / step', 'compile', 'graphs', 'graph breaks', 'recompiles'],
+  );
+});

@@ -7,7 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { buildModelInParts } from '../../extension/node/trace/buildModel.ts';
 import { scanTraceBytes, TraceScanner } from '../../extension/node/trace/byteScanner.ts';
 import { compareTraces } from '../../webview/analysis/compare.ts';
-import { stepLostOutsideKernels } from '../../webview/timelineWords.ts';
+import { comparisonTitle, stepLostOutsideKernels } from '../../webview/timelineWords.ts';
 import { KERNEL_ARG_FIELDS, SliceKind, type TraceModel } from '../../extension/shared/trace/model.ts';
 import { packRows, type PackedRows } from '../../extension/shared/trace/rowsWire.ts';
 import { kernelStats, summarizeTrace } from '../../extension/shared/trace/summary.ts';
@@ -462,6 +462,7 @@ describe('compare', () => {
     const words = (longer: boolean, breaks: number): string | null =>
       stepLostOutsideKernels(
         'default',
+        'step',
         { ...times('0.35 ms', '0.42 ms'), longer },
         { ...times('106 µs', '7.6 µs'), fell: true },
         { ...times('0.24 ms', '0.41 ms'), grew: longer },
@@ -474,6 +475,92 @@ describe('compare', () => {
     assert.match(words(true, 2)!, /— dispatch, Python, the eager code of its graph breaks —/);
     // a shorter step lost nothing: no sentence says why
     assert.equal(words(false, 1), null);
+  });
+
+  test('one word for one quantity: calls found as repeated kernels are calls in the heading, the rows and the sentence', async () => {
+    const comparison = compareTraces(
+      await scanTraceFile(fixture('mlp-eager.trace.json')),
+      await scanTraceFile(fixture('mlp-default.trace.json')),
+      { before: 'eager', after: 'default' },
+    );
+    assert.match(comparisonTitle('eager', 'default', comparison.steps), /, mean per call \(calls 1–2 of each;/);
+    assert.deepEqual(
+      comparison.rows.slice(0, 3).map((r) => r.metric),
+      [
+        'call under the profiler (slowed by it; not the timed verdict)',
+        'time inside GPU kernels only',
+        'rest of the call, outside kernels',
+      ],
+    );
+    const said = stepLostOutsideKernels(
+      'default',
+      'call',
+      { before: '152 µs', after: '604 µs', longer: true },
+      { before: '25.9 µs', after: '23.3 µs', fell: true },
+      { before: '126 µs', after: '580 µs', grew: true },
+      0,
+    )!;
+    assert.match(
+      said,
+      /^The compiled calls \(default\) took longer .*: the rest of each call — dispatch, Python — grew/,
+    );
+    assert.doesNotMatch(said, /step/);
+  });
+
+  // review s29: "+1379%" (and "+4220%") per step, one side's mean over a step the host held up 10× and one it did not
+  test("a side's compared steps 10× apart: their times are not compared, their counts are, and it says why", async () => {
+    const comparison = compareTraces(
+      await scanTraceFile(fixture('../recorded/train_small-cpu/regions/r1-eager.trace.json')),
+      await scanTraceFile(fixture('../recorded/train_small-cpu/regions/r1-as-written.trace.json')),
+      { before: 'step, eager', after: 'step, as written' },
+    );
+    assert.equal(
+      comparison.unlike,
+      "step, as written's steps 2–3 took 0.618 ms to 6.03 ms under the profiler, 9.8× apart: their mean is none of their times (something held one of them up: the host, the profiler), so no change is said for the times; profile more steps.",
+    );
+    const unlike = comparison.rows.filter((r) => r.unlike).map((r) => r.metric);
+    assert.deepEqual(unlike, [
+      'step under the profiler (slowed by it; not the timed verdict)',
+      'time inside CPU kernels only',
+      'rest of the step, outside kernels',
+    ]);
+    assert.ok(comparison.rows.some((r) => r.metric === 'kernels' && !r.unlike));
+    // steps alike (the mlp's calls 1–2) are compared as they were
+    const alike = compareTraces(
+      await scanTraceFile(fixture('mlp-eager.trace.json')),
+      await scanTraceFile(fixture('mlp-default.trace.json')),
+    );
+    assert.equal(alike.unlike, null);
+    assert.ok(alike.rows.every((r) => !r.unlike));
+  });
+
+  test("calls found as repeated kernels beside the profiler's steps are not the same quantity: no row is compared", async () => {
+    const comparison = compareTraces(
+      await scanTraceFile(fixture('mlp-eager.trace.json')),
+      await scanTraceFile(fixture('cpu-graphbreak-default.trace.json')),
+      { before: 'eager', after: 'default' },
+    );
+    assert.match(comparison.unlike!, /^eager's calls and default's steps are not the same quantity /);
+    const perStep = comparison.rows.filter((r) => !r.metric.includes('whole trace'));
+    assert.ok(perStep.length > 3 && perStep.every((r) => r.unlike));
+    assert.match(comparison.rows[0]!.metric, /^step under the profiler/);
+  });
+
+  test('a step in which a compile ran is left out of the per-step rows and said', async () => {
+    // train_small's in-situ eager window: its step 3 holds another region's compile (564 ms of its 660 ms)
+    const eager = await scanTraceFile(fixture('../recorded/train_small-cpu/in-situ-eager.trace.json'));
+    const comparison = compareTraces(
+      eager,
+      await scanTraceFile(fixture('../recorded/train_small-cpu/regions/r0-as-written.trace.json')),
+      { before: 'in situ eager', after: 'TinyTransformer, as written' },
+    );
+    assert.deepEqual(comparison.steps.before, { first: 2, last: 2, coldStep: 1, unit: 'step', compiling: [3] });
+    const step = comparison.rows[0]!;
+    assert.equal(step.before, eager.steps[1]!.end - eager.steps[1]!.start);
+    assert.match(
+      comparisonTitle('in situ eager', 'TinyTransformer, as written', comparison.steps),
+      /; step 1 left out: the profiler's start-up and the first call's own costs are in it; in situ eager step 3 left out: a compile ran in it\)$/,
+    );
   });
 
   test('eager vs reduce-overhead: CUDA-graph replays appear, launches drop', async () => {

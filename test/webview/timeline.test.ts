@@ -203,19 +203,17 @@ describe('timeline webview', () => {
       /^eager → default, mean per call \(calls 1–2 of each; call 0 left out: /,
     );
     const names = await page.locator('.compare-table tr[data-metric] th').allInnerTexts();
+    // one word for one quantity: the heading's "call", not a "step" under it (review s29)
     assert.deepEqual(names.slice(0, 3), [
-      'step under the profiler (slowed by it; not the timed verdict)',
+      'call under the profiler (slowed by it; not the timed verdict)',
       'time inside GPU kernels only',
-      'rest of the step, outside kernels',
+      'rest of the call, outside kernels',
     ]);
     // the step's length under the profiler carries no %-difference to read as a speedup (issue 44: "−33%" beside a
     // too-noisy verdict and compiled calls the call chart showed slower); its cell says so, its tooltip why
-    const stepChange = page.locator('.compare-table tr[data-metric^="step under the profiler"] td').nth(2);
+    const stepChange = page.locator('.compare-table tr[data-metric^="call under the profiler"] td').nth(2);
     assert.equal(await stepChange.innerText(), 'not a speedup');
-    assert.match(
-      (await stepChange.getAttribute('title')) ?? '',
-      /^These steps are profiled calls, which the profiler slows/,
-    );
+    assert.match((await stepChange.getAttribute('title')) ?? '', /^These are profiled calls, which the profiler slows/);
     assert.match(
       await page.locator('.compare-table tr[data-metric="time inside GPU kernels only"] td').nth(2).innerText(),
       /^[+−]?\d+%$/,
@@ -231,11 +229,31 @@ describe('timeline webview', () => {
     assert.match(
       why,
       new RegExp(
-        `^The compiled steps \\(default\\) took longer here \\(${time('15')} → ${time('60')}\\) though their time inside kernels fell \\(${time('2')} → ${time('2')}\\): ` +
-          `the rest of each step — dispatch, Python — grew ${time('12')} → ${time('58')}, and that is where they lost\\.$`,
+        `^The compiled calls \\(default\\) took longer here \\(${time('15')} → ${time('60')}\\) though their time inside kernels fell \\(${time('2')} → ${time('2')}\\): ` +
+          `the rest of each call — dispatch, Python — grew ${time('12')} → ${time('58')}, and that is where they lost\\.$`,
       ),
     );
     await page.locator('section.compare').screenshot({ path: join(ARTIFACTS, 'compare-step-leads.png') });
+    await page.close();
+  });
+
+  // review s29: "+4220%" per step, a side's mean over a step the host held up 10× and one it did not
+  test("a side's steps 10× apart: no change is said for the times, and the compare says why", async () => {
+    const page = await openWebview(browser);
+    const [eager, compiled] = await Promise.all(
+      ['r1-eager', 'r1-as-written'].map((name) =>
+        scanTraceFile(fixture(`../recorded/train_small-cpu/regions/${name}.trace.json`)),
+      ),
+    );
+    await postPanes(page, 'cmp', tracesSource('e', 'a'), [
+      { label: 'eager', trace: eager! },
+      { label: 'as written', trace: compiled! },
+    ]);
+    const said = compareTraces(eager!, compiled!, { before: 'eager', after: 'as written' });
+    assert.equal(await page.locator('.compare .compare-unlike').innerText(), said.unlike);
+    const changes = await page.locator('.compare-table tr[data-metric] td:last-child').allTextContents();
+    assert.deepEqual(changes.slice(0, 3), ['—', '—', '—']);
+    assert.equal(await page.locator('.compare .compare-why').count(), 0);
     await page.close();
   });
 

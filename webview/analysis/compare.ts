@@ -1,9 +1,10 @@
 // Before/after comparison of two traces (eager vs compiled, or any two): the numbers of the compare table.
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { summarizeRange } from './rangeSummary.ts';
-import { coldStep, stepNumber, stepUnit, type StepsCompared } from './stepMap.ts';
-import { stepRowNames } from '../timelineWords.ts';
+import { coldStep, sharedUnit, stepNumber, stepUnit, type StepsCompared } from './stepMap.ts';
+import { stepRowNames, unlikeSteps } from '../timelineWords.ts';
 import {
+  compileSpans,
   kernelStats,
   summarizeTrace,
   type CompileSpan,
@@ -21,6 +22,8 @@ export interface ComparisonRow {
   /** the step's mean length, or a part of it (its time inside kernels, outside them); the inside row is 'inside'
    *  without steps too */
   ofStep?: 'step' | 'inside' | 'outside';
+  /** its two values are not the same quantity (TraceComparison.unlike says why): no change is said */
+  unlike?: true;
 }
 
 export interface KernelChange {
@@ -39,6 +42,11 @@ export interface TraceComparison {
    *  or more, as the first carries the profiler's start-up and the first call's own costs (a 39 ms step beside
    *  1.7 ms ones), which a mean over every step would read as the side's per-step time */
   steps: { before: StepsCompared | null; after: StepsCompared | null };
+  /** why rows of the two sides are not the same quantity (those rows are marked `unlike`), or null: the sides' steps
+   *  are not alike (calls found as repeated kernels beside the profiler's steps of a script), every compared step of a
+   *  side holds a compile, or a side's compared steps lie so far apart that their mean is none of their times (on a
+   *  busy host 6.03 ms and 618 µs: "+1379%" against eager's 225 µs said the host, not the compiler) */
+  unlike: string | null;
   before: TraceSummary;
   after: TraceSummary;
   /** the rows: per step, the step's own length leads (the quantity a verdict is about), then its time inside and
@@ -54,31 +62,91 @@ export interface TraceComparison {
   compileSpans: { before: CompileSpan[]; after: CompileSpan[] };
 }
 
-/** The steps compared of a trace (every one but the first where it has two or more) and their window. */
-function stepsCompared(
-  model: TraceModel,
-): { steps: StepsCompared; count: number; window: TraceWindow; stepsUs: number } | null {
+/** A compared side's steps are no step's time where the longest is more than this many times the shortest: their
+ *  mean is neither's (the threshold beyond which the runner's ranges say "too noisy to say": ÷3…×3). */
+export const STEPS_APART = 3;
+
+/** The steps compared of a trace, their window and their lengths (µs): every one but the first where it has two or
+ *  more, and of those the longest run of steps in which no compile ran (a step that compiled is the compiler's time:
+ *  "+4220%" was a step of a compile beside a steady one); the steps that held one, where some did not
+ *  (StepsCompared.compiling), else every step, each with a compile (`allCompiling`). */
+function stepsCompared(model: TraceModel): {
+  steps: StepsCompared;
+  count: number;
+  window: TraceWindow;
+  stepsUs: number;
+  lengths: number[];
+  allCompiling: boolean;
+} | null {
   const { steps } = model;
   if (!steps.length) return null;
-  const first = steps.length > 1 ? 1 : 0;
-  const last = steps.length - 1;
+  const from = steps.length > 1 ? 1 : 0;
+  const compiles = compileSpans(model);
+  const compiling = steps.map(
+    (s, k) => k >= from && compiles.some((c) => c.startUs < s.end && c.startUs + c.durUs > s.start),
+  );
+  // the longest run of steps without a compile, the first of equal ones
+  let [first, last] = [from, steps.length - 1];
+  let best = 0;
+  for (let k = from, start = from; k < steps.length; k++) {
+    if (compiling[k]) {
+      start = k + 1;
+      continue;
+    }
+    if (k - start + 1 > best) [best, first, last] = [k - start + 1, start, k];
+  }
+  const chosen = steps.slice(first, last + 1);
+  const held = steps.flatMap((s, k) => (compiling[k] ? [stepNumber(s.label, k + 1)] : []));
+  const lengths = chosen.map((s) => s.end - s.start);
   return {
     steps: {
       first: stepNumber(steps[first]!.label, first + 1),
       last: stepNumber(steps[last]!.label, last + 1),
       coldStep: coldStep(steps),
       unit: stepUnit(steps),
+      ...(best && held.length ? { compiling: held } : {}),
     },
-    count: steps.length - first,
-    window: { fromUs: steps[first]!.start, toUs: steps[steps.length - 1]!.end },
+    count: chosen.length,
+    window: { fromUs: chosen[0]!.start, toUs: chosen[chosen.length - 1]!.end },
     // the steps' own lengths, not the window's: steps found as repeated calls have gaps between them
-    stepsUs: steps.slice(first).reduce((sum, s) => sum + (s.end - s.start), 0),
+    stepsUs: lengths.reduce((sum, us) => sum + us, 0),
+    lengths,
+    allCompiling: best === 0,
   };
 }
 
-export function compareTraces(before: TraceModel, after: TraceModel): TraceComparison {
+/** Why the two sides' per-step rows are not the same quantity (unlikeSteps says it), and whether that holds for every
+ *  per-step row or only the times; null where they are alike. */
+function unlike(
+  labels: { before: string; after: string },
+  before: NonNullable<ReturnType<typeof stepsCompared>>,
+  after: NonNullable<ReturnType<typeof stepsCompared>>,
+): { text: string; rows: 'all' | 'times' } | null {
+  if (before.steps.unit !== after.steps.unit)
+    return { text: unlikeSteps.units(labels, { before: before.steps.unit, after: after.steps.unit }), rows: 'all' };
+  for (const [side, label] of [
+    [before, labels.before],
+    [after, labels.after],
+  ] as const) {
+    if (side.allCompiling) return { text: unlikeSteps.compiling(label, side.steps.unit), rows: 'times' };
+    const [shortest, longest] = [Math.min(...side.lengths), Math.max(...side.lengths)];
+    if (shortest > 0 && longest > STEPS_APART * shortest)
+      return { text: unlikeSteps.apart(label, side.steps, shortest, longest), rows: 'times' };
+  }
+  return null;
+}
+
+/** The comparison of `before` with `after`; `labels`: their panes', as its words name them. */
+export function compareTraces(
+  before: TraceModel,
+  after: TraceModel,
+  labels = { before: 'before', after: 'after' },
+): TraceComparison {
   const per = before.steps.length > 0 && after.steps.length > 0 ? 'step' : 'trace';
   const [beforeSteps, afterSteps] = per === 'step' ? [stepsCompared(before), stepsCompared(after)] : [null, null];
+  const apart = beforeSteps && afterSteps ? unlike(labels, beforeSteps, afterSteps) : null;
+  // one word for the quantity the heading says: "call" where both sides' steps are calls
+  const unit = sharedUnit(beforeSteps?.steps ?? null, afterSteps?.steps ?? null);
   const b = summarizeTrace(before, beforeSteps?.window);
   const a = summarizeTrace(after, afterSteps?.window);
   const [bDivisor, aDivisor] = [beforeSteps?.count ?? 1, afterSteps?.count ?? 1];
@@ -95,11 +163,11 @@ export function compareTraces(before: TraceModel, after: TraceModel): TraceCompa
   if (beforeSteps && afterSteps) {
     const [stepBefore, stepAfter] = [beforeSteps.stepsUs / bDivisor, afterSteps.stepsUs / aDivisor];
     stepRows.push(
-      { metric: stepRowNames.step, unit: 'us', before: stepBefore, after: stepAfter, ofStep: 'step' },
+      { metric: stepRowNames.step(unit), unit: 'us', before: stepBefore, after: stepAfter, ofStep: 'step' },
       inside,
       // the rest of the step: dispatch, Python, eager code between graphs (on a GPU side, the GPU's gaps)
       {
-        metric: stepRowNames.outside,
+        metric: stepRowNames.outside(unit),
         unit: 'us',
         before: Math.max(0, stepBefore - inside.before),
         after: Math.max(0, stepAfter - inside.after),
@@ -129,23 +197,29 @@ export function compareTraces(before: TraceModel, after: TraceModel): TraceCompa
     added.splice(added.indexOf(inner), 1);
     calledAs.push({ before: k, after: inner });
   }
+  const rows: ComparisonRow[] = [
+    ...stepRows,
+    // where there are steps the outside row is the time between kernels; the first-to-last-kernel window also holds
+    // the gaps between steps, so it read longer than the step it was in (review 6C Z1: idle 153 µs in a 152 µs step)
+    ...(beforeSteps ? [] : [row(`${device} idle between kernels`, 'us', (s) => s.gpuIdleUs)]),
+    row('kernels', 'count', (s) => s.kernels),
+    row('launches', 'count', (s) => s.launches),
+    row('generated kernels', 'count', (s) => s.kernelsByFamily.generated),
+    row('library kernels', 'count', (s) => s.kernelsByFamily.library),
+    row('ATen kernels', 'count', (s) => s.kernelsByFamily.aten),
+    row('memcpy/memset', 'count', (s) => s.kernelsByFamily.memory),
+    row('CUDA-graph replay kernels', 'count', (s) => s.kernelsByFamily['graph-replay']),
+  ];
+  // a side's steps far apart leave its counts per step as they are (an interrupted step ran the same kernels)
+  for (const r of rows) if (apart && (apart.rows === 'all' || r.unit === 'us')) r.unlike = true;
   return {
     per,
     steps: { before: beforeSteps?.steps ?? null, after: afterSteps?.steps ?? null },
+    unlike: apart?.text ?? null,
     before: b,
     after: a,
     rows: [
-      ...stepRows,
-      // where there are steps the outside row is the time between kernels; the first-to-last-kernel window also holds
-      // the gaps between steps, so it read longer than the step it was in (review 6C Z1: idle 153 µs in a 152 µs step)
-      ...(beforeSteps ? [] : [row(`${device} idle between kernels`, 'us', (s) => s.gpuIdleUs)]),
-      row('kernels', 'count', (s) => s.kernels),
-      row('launches', 'count', (s) => s.launches),
-      row('generated kernels', 'count', (s) => s.kernelsByFamily.generated),
-      row('library kernels', 'count', (s) => s.kernelsByFamily.library),
-      row('ATen kernels', 'count', (s) => s.kernelsByFamily.aten),
-      row('memcpy/memset', 'count', (s) => s.kernelsByFamily.memory),
-      row('CUDA-graph replay kernels', 'count', (s) => s.kernelsByFamily['graph-replay']),
+      ...rows,
       { metric: 'compile in profiled region (whole trace)', unit: 'us', before: b.compileUs, after: a.compileUs },
     ],
     disappearedKernels: gone,

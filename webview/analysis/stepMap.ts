@@ -39,12 +39,21 @@ export interface StepsCompared {
   coldStep: number | null;
   /** what the trace's markers call them: "call" where they were found as repeated calls ("call 0"), else "step" */
   unit: 'step' | 'call';
+  /** the compare's (analysis/compare.ts): its steps after the first left out because a compile ran in them */
+  compiling?: number[];
 }
 
 /** What a trace's steps are called: "call" where they were found as repeated calls (or are a script's calls: "call
  *  4"), else "step". */
 export const stepUnit = (steps: readonly { label?: string }[]): 'step' | 'call' =>
   steps[0]?.label?.startsWith('call ') ? 'call' : 'step';
+
+/** The one word for two sides' steps: "call" where both are calls, else "step" (a compare's heading, rows and
+ *  sentence say it alike). */
+export const sharedUnit = (
+  a: { unit: 'step' | 'call' } | null,
+  b: { unit: 'step' | 'call' } | null,
+): 'step' | 'call' => (a && a.unit === b?.unit ? a.unit : 'step');
 
 /** A step's number as its marker says it: ProfilerStep#2 and "call 2" are step 2 (a rank's profile may start at 2);
  *  `ordinal` (1-based) where its label carries none. */

@@ -16,7 +16,8 @@ timing or compiles, which differ between ranks.
 
 A *step* of a region is from the start of one of its calls to the start of its next call (backward, optimizer, data
 included). A step is steady when: both its calls are in the same block (no switch inside it); no compile started in
-it; neither call carried the observer's own work (observer) nor ran under the profiler (profiled); on the compiled
+it; neither call carried the observer's own work (observer) nor ran under the profiler (profiled); it is no
+interruption (far above its side's median at its signature: interruptions.py, the host's time, not the script's); on the compiled
 side, compiled code ran in its call (ranCompiled true: a call Dynamo ran eagerly, past the recompile limit or after a
 failed compile, is never timed as compiled; how many did is said beside the number, `eagerFallback`); and it is not
 eager's first step on its input signature (eager has first-call costs: cuBLAS/cuDNN heuristics, autotuning). A
@@ -64,6 +65,7 @@ from ..shapes.in_situ import (
     EagerFallback,
     HostShare,
     InSituSpeedup,
+    Interrupted,
     NoStep,
     OwnCost,
     RegionInSitu,
@@ -72,7 +74,7 @@ from ..shapes.in_situ import (
     StepPoint,
 )
 from ..shapes.region import RegionCall
-from . import estimator, ranges
+from . import estimator, interruptions, ranges
 
 METHOD: Final = "interleaved"
 ORDER = ("eager", "compiled", "compiled", "eager")  # ABBA, repeated
@@ -193,6 +195,7 @@ class Split:
     dropped: dict[str, int]  # why steps were not steady -> how many
     compiled_ran: bool  # some compiled-side call ran compiled code
     left_out: dict[int, str]  # a call's index in the list -> why the step it begins is not steady (a `dropped` key)
+    interrupted: Interrupted | None = None  # the steps left out as interruptions ("interrupted")
 
 
 def _plain(c: Call) -> bool:
@@ -281,8 +284,14 @@ def split(calls: list[Call], new_size_costs: bool = False, pool: bool = False) -
         if nxt is not None:
             dropped[why] += 1
             left_out[i] = why
+    # last, of the steps steady by every other rule: a median among them is what the far ones stand above
+    far, interrupted = interruptions.leave_out(steps, lambda i: calls[i].signature, lambda i: calls[i].step_ms or 0.0)
+    for side, indices in far.items():
+        steps[side] = [i for i in steps[side] if i not in indices]
+        dropped["interrupted"] = dropped.get("interrupted", 0) + len(indices)
+        left_out.update(dict.fromkeys(indices, "interrupted"))
     compiled_ran = any(c.ran_compiled is True for c in calls if c.side == "compiled")
-    return Split(steps, plain_calls, {k: v for k, v in dropped.items() if v}, compiled_ran, left_out)
+    return Split(steps, plain_calls, {k: v for k, v in dropped.items() if v}, compiled_ran, left_out, interrupted)
 
 
 def matched_share(calls: list[Call], s: Split) -> float:
@@ -583,6 +592,7 @@ def compare(
         "steadyFromCall": next((c.index for c in calls if c.block), None),
         "steadySteps": {"eager": len(s.steps["eager"]), "compiled": len(s.steps["compiled"])},
         "dropped": s.dropped,
+        "interrupted": s.interrupted,
         "eagerFallback": eager_fallback(calls),
         "hostShare": host,
         "step": step,

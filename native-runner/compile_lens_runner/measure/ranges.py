@@ -10,12 +10,17 @@ own ratio when fewer than MIN_RESAMPLED pairs are too few to resample: of_pairs)
 around the estimate (FLOOR_PCT, or the caller's larger one: what differs between processes and no single run shows).
 So no range is zero-width. A range reaching further than NOISY_FACTOR times either way from its estimate says nothing
 about the next run: it is not printed as a range, the answer says "too noisy to say" (too_noisy).
+
+Before any of it, a side's steps far above its own typical step (far_above) are interruptions, not its cost: on a
+contended 2-core host the script's 0.64 ms steps took 21-209 ms when another process held the CPU, and a pair of blocks
+holding one read 0.008x.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import statistics
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
@@ -31,6 +36,16 @@ NEXT_RUN_SCALE = math.sqrt(2)
 MIN_RESAMPLED = 4
 # a range beyond ÷3…×3 around its estimate: "too noisy to say", never printed as where a next run lands
 NOISY_FACTOR = 3.0
+
+# A step is an interruption (far_above) only where it is both this many times its side's median and FAR_MADS scaled
+# median absolute deviations above it: a host that slowed for a stretch (2-3x on a contended CPU) is the pairs' to
+# carry, and a side whose steps spread wide (a decode loop's growing cache, pooled) keeps its long ones.
+FAR_TIMES = 5.0
+FAR_MADS = 10.0
+# the median absolute deviation scaled to a normal distribution's standard deviation
+MAD_SCALE = 1.4826
+# Fewer steps than this have no median to stand on: one of three interrupted steps is a third of them.
+MIN_FAR_VALUES = 5
 
 T = TypeVar("T")
 
@@ -103,6 +118,21 @@ def middle_ratio(ratios: Sequence[float]) -> float:
     ordered = sorted(ratios)
     mid = len(ordered) // 2
     return ordered[mid] if len(ordered) % 2 else math.sqrt(ordered[mid - 1] * ordered[mid])
+
+
+def far_above(values: Sequence[float]) -> float | None:
+    """The time beyond which one of `values` (a side's steady steps at one signature, ms) is an interruption: at least
+    FAR_TIMES times their median and FAR_MADS scaled MADs above it; None where none of them is, or fewer than
+    MIN_FAR_VALUES. Relative to the side's own median, so one rule serves both sides and a side that is slow at every
+    step keeps its time; fewer than half of the values can lie beyond it, so the median stays a step that ran. A cost
+    that recurs in the steps of one side only (a recompile, a CUDA graph recorded, a call run eagerly) is no steady
+    step to begin with: the steady-step rules left it out under its own name."""
+    if len(values) < MIN_FAR_VALUES:
+        return None
+    median = statistics.median(values)
+    mad = MAD_SCALE * statistics.median(abs(v - median) for v in values)
+    bound = max(FAR_TIMES * median, median + FAR_MADS * mad)
+    return bound if any(v > bound for v in values) else None
 
 
 def too_noisy(value: float, low: float, high: float) -> float | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from .. import formats
 from ..measure import interleaved
 from ..shapes.answer import Answer, AnswerNumber, Reason
-from ..shapes.in_situ import CompileFailure, InSituSpeedup, NoStep, RegionInSitu
+from ..shapes.in_situ import CompileFailure, InSituSpeedup, Interrupted, InterruptedSide, NoStep, RegionInSitu
 from ..shapes.region import Region
 from ..shapes.report import Report
 from . import step_work_text
@@ -35,6 +35,7 @@ LEFT_OUT_WORDS = {
     "never served compiled": "eager at a shape compiled code never served",
     "switch": "during which compiling was switched on or off",
     "observer": "in which Compile Lens saved inputs or checked for changes",
+    "interrupted": "interrupted (far above the side's median)",
 }
 
 
@@ -109,6 +110,34 @@ def no_step_reason(no_step: NoStep, dropped: dict[str, int]) -> str:
     if code == "no-steady-side":
         return f"no steady {no_step.get('side', 'eager')} step: {left_out(dropped) or 'none was recorded'}"
     return "no input signature had steady steps both ways"
+
+
+def _interrupted_side(side: str, x: InterruptedSide, first: bool) -> str:
+    """ "eager 6 of 21.1 ms–115 ms (its median with them: 0.639 ms)" ("6 steps of" first): the median the rule stood
+    on, which the number's own (without them) is not."""
+    times = (
+        f"{formats.ms(x['lowMs'])}–{formats.ms(x['highMs'])}" if x["lowMs"] != x["highMs"] else formats.ms(x["lowMs"])
+    )
+    against = f" (its median with them: {formats.ms(x['medianMs'])})" if x["medianMs"] is not None else ""
+    count = _steps(x["steps"], "step") if first else formats.whole(x["steps"])
+    return f"{side} {count} of {times}{against}"
+
+
+def interrupted_text(x: Interrupted, contended: bool) -> str:
+    """ "interrupted steps: eager 6 steps of 21.1 ms–115 ms (its median with them: 0.639 ms), compiled 7 of
+    24.8 ms–209 ms (its median with them: 0.678 ms) (each over 5× its side's median, one rule both ways); the host was
+    contended: other processes held its CPUs": what the steady state leaves out as time no side's code took; the
+    host's load where it was measured contended (a quiet host's pause is not named). That they are left out is said
+    with the other steps left out, once (the answer's sentence, else the steady steps' line)."""
+    said: list[str] = []
+    for side, part in (("eager", x["eager"]), ("compiled", x["compiled"])):
+        if part is not None:
+            said.append(_interrupted_side(side, part, not said))
+    host = "; the host was contended: other processes held its CPUs" if contended else ""
+    return (
+        f"interrupted steps: {', '.join(said)}; each over {formats.count(x['times'])}× its side's median, "
+        f"one rule both ways{host}"
+    )
 
 
 def _number(answer: Answer | None, kind: str) -> AnswerNumber | None:
@@ -252,6 +281,9 @@ def lines(region: Region) -> list[str]:
             f"  steady steps: eager {formats.whole(steady['eager'])}, compiled {formats.whole(steady['compiled'])}"
             + (f"; {left}" if left else "")
         )
+        interrupted, load = s.get("interrupted"), s.get("hostLoad")
+        if interrupted:
+            out.append(f"  {interrupted_text(interrupted, bool(load and load['contended']))}")
     x = step or call
     if x and x.get("comparedBy") == "matched-mix":
         out += [

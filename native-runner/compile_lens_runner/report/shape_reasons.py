@@ -158,7 +158,9 @@ def _counted(region: Region, s: RegionInSitu, shapes: RegionShapes | None, led_b
     if ran and not led_by_limit:
         out.append({"code": "eager-fallback", "count": ran["calls"], "made": ran["of"]})
     dropped = s.get("dropped") or {}
-    if any(dropped.get(why, 0) for why in _LEFT_OUT):  # said in the number's unit, as the in-situ lines count them
+    # interrupted steps are left out of a per-step number only (its calls keep their own times)
+    costs = (*_LEFT_OUT, "interrupted") if s.get("step") else _LEFT_OUT
+    if any(dropped.get(why, 0) for why in costs):  # said in the number's unit, as the in-situ lines count them
         unit: Unit = step_unit(region) if s.get("step") else "call"
         left = dropped if s.get("step") else {why: n for why, n in dropped.items() if why in _LEFT_OUT}
         out.append({"code": "in-situ-left-out", "count": sum(left.values()), "unit": unit, "dropped": left})

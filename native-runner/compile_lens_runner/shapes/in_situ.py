@@ -136,6 +136,24 @@ class EagerFallback(TypedDict):
     of: int
 
 
+class InterruptedSide(TypedDict):
+    """Schema 1.35: one side's steady steps left out as interruptions (measure/interruptions.py)."""
+
+    steps: int
+    lowMs: float
+    highMs: float
+    medianMs: float | None  # the median they stood far above; None where they were at several signatures
+
+
+class Interrupted(TypedDict):
+    """Schema 1.35: the steps left out as interruptions, per side, and the rule (measure/ranges.far_above)."""
+
+    eager: InterruptedSide | None
+    compiled: InterruptedSide | None
+    times: float  # ranges.FAR_TIMES
+    mads: float  # ranges.FAR_MADS
+
+
 class HostShare(TypedDict):
     """How much of eager the host sets in situ (CUDA): its steady calls' host time over their GPU time, and the floor
     of the intervals when that makes eager launch-bound (measure/interleaved.host_share)."""
@@ -209,6 +227,7 @@ class RegionInSitu(_RegionInSitu, total=False):
     method: Method
     steadySteps: Sides
     dropped: dict[str, int]  # steps left out, by why
+    interrupted: Interrupted | None  # schema 1.35
     eagerFallback: EagerFallback | None
     hostShare: HostShare | None
     compiledCalls: int
