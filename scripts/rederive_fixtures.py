@@ -29,7 +29,7 @@ from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "native-runner"))
-from compile_lens_runner.compiler import break_patterns, explain, torch_trace  # noqa: E402
+from compile_lens_runner.compiler import break_patterns, explain, made_for, torch_trace  # noqa: E402
 from compile_lens_runner.compiler.insight import compiler_insight, limit_hits  # noqa: E402
 from compile_lens_runner.measure import estimator, host, interleaved, ranges, speedups, step_work, timing  # noqa: E402
 from compile_lens_runner.report import answer, compile_names, reason_text, shape_text  # noqa: E402
@@ -55,6 +55,7 @@ def _recompile_sites(compiler: dict[str, Any]) -> None:
         return
     for recompile in recompiles:
         recompile["explanation"] = explain.explain_recorded(recompile, bool(compiler.get("cudaGraphs")))
+    made_for.fill(recompiles)
     ranks = {
         (json.dumps(s.get("location"), sort_keys=True), s["pattern"]): s["ranks"]
         for s in compiler.get("recompileSites") or []

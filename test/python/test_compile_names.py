@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from compile_lens_runner.compiler import explain, user_code
+from compile_lens_runner.compiler import explain, made_for, user_code
 from compile_lens_runner.compiler import torch_trace as tt
 from compile_lens_runner.compiler.insight import compiler_insight, limit_hits
 from compile_lens_runner.report import compile_names
@@ -24,7 +24,10 @@ def test_a_compile_is_its_function_and_which_compile_of_it_never_its_id() -> Non
     frames = _compiler("graphbreak-cpu")["frames"]  # forward broke at lines 20, 22, 24; after 24 it recompiled
     said = {f["compileId"]: f["nameText"] for f in frames}  # the fixture carries them (scripts/rederive_fixtures.py)
     assert said["0/0"] == "forward" and said["1/0"] == "forward after line 20"
-    assert said["3/2"] == "forward after line 24, recompile 2"
+    # a number its line 24 computes (np.random.randint), guarded under Dynamo's own name (___stack1): compile 3/1's
+    # value is in 3/2's record of the guards that failed; 3/2's own, in no later record
+    assert said["3/1"] == "forward after line 24, recompiled for the value 0 at line 24"
+    assert said["3/2"] == "forward after line 24, recompiled for a new value at line 24"
     assert compile_names.compile_name([], "1/1") == "compiled graph 2, recompile 1"  # no function recorded
     assert compile_names.compile_name(frames, None) == "an unknown compile"
 
@@ -36,11 +39,48 @@ def test_a_compile_that_hit_the_recompile_limit_is_named_as_that_not_as_one_more
     (failure,) = compiler["compileFailures"]
     del failure["recompileLimitHit"]
     compile_names.name_all(compiler)
-    assert {f["compileId"]: f["nameText"] for f in compiler["frames"]}["0/8"] == "forward, recompile 8"
+    assert {f["compileId"]: f["nameText"] for f in compiler["frames"]}[
+        "0/8"
+    ] == "forward, recompiled for a new value of self.calls"
     limit_hits([failure])
     compile_names.name_all(compiler)
     said = {f["compileId"]: f["nameText"] for f in compiler["frames"]}
-    assert said["0/8"] == "forward: recompile limit hit, no graph" and said["0/7"] == "forward, recompile 7"
+    assert (
+        said["0/8"] == "forward: recompile limit hit, no graph"
+        and said["0/7"] == "forward, recompiled for self.calls == 23"
+    )
+
+
+def test_a_recompile_for_a_value_is_named_by_the_value_its_own_guard_holds() -> None:
+    """counter-cpu: forward counts its calls on self.calls, an integer attribute Dynamo guards by value; each recompile
+    was drawn as "forward, recompile 1" (review s29). The failed guard says the older compile's value (16), the
+    next recompile's record each compile's own (0/1: self.calls == 17): named by it; a last compile no record follows
+    by what changed, and where two would read alike (or nothing is known), by number."""
+    compiler = _compiler("counter-cpu")
+    said = {f["compileId"]: f["nameText"] for f in compiler["frames"]}
+    assert (
+        said["0/1"] == "forward, recompiled for self.calls == 17"
+        and said["0/2"] == "forward, recompiled for self.calls == 18"
+    )
+    recompiles = compiler["recompiles"]
+    for recompile in recompiles:
+        recompile["explanation"].pop("madeFor", None)
+    made_for.fill(recompiles[:2])  # 0/2's value is in no record of these two
+    assert [r["explanation"]["madeFor"] for r in recompiles[:2]] == ["self.calls == 17", "a new value of self.calls"]
+    guard = "L['self'].step == 3 (guard from: self.step += 1)"
+    one = [
+        {"compileId": "0/1", "reason": guard, "allReasons": [], "location": None, "explanation": explain.explain(guard)}
+    ]
+    made_for.fill(one)  # type: ignore[arg-type]
+    assert one[0]["explanation"]["madeFor"] == "a new value of self.step"
+    shape = [{"compileId": "0/1", "reason": "tensor 'x' stride mismatch at index 0. expected 1, actual 8"}]
+    shape[0]["explanation"] = explain.explain(shape[0]["reason"])  # type: ignore[assignment]
+    made_for.fill(shape)  # type: ignore[arg-type]
+    assert "madeFor" not in shape[0]["explanation"]  # type: ignore[operator]
+    for recompile in recompiles:
+        recompile["explanation"]["madeFor"] = "self.calls changed"  # alike: said apart by their numbers
+    compile_names.name_all(compiler)
+    assert {f["compileId"]: f["nameText"] for f in compiler["frames"]}["0/2"] == "forward, recompile 2"
 
 
 def test_a_kernels_ops_are_said_as_pytorch_users_know_them_each_once() -> None:
@@ -129,7 +169,10 @@ def test_a_recompile_is_named_by_what_it_was_made_for_and_apart_from_its_frames_
         "x's size 32 in dimension 1"
     )
     assert explain.recompiled_for("tensor 'x' dtype mismatch. expected Float, actual Half") == "x as Half"
-    assert explain.recompiled_for("tensor 'args[0]' size mismatch at index 0. expected 8, actual 16") is None
+    # a wrapper's input Dynamo names no argument for, by its place in the call
+    assert explain.recompiled_for("tensor 'args[0]' size mismatch at index 0. expected 8, actual 16") == (
+        "the 1st argument's batch 16"
+    )
     assert explain.recompiled_for("L['self'].calls == 90") is None
     frames = [{"compileId": f"0/{n}", "function": "forward", "location": None, "seconds": 1.0} for n in range(3)]
     for frame in frames:

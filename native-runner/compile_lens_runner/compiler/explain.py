@@ -18,9 +18,9 @@ _KEYS = re.compile(
 _SIZE = re.compile(r"tensor '([^']+)' (size|stride) mismatch at index (\d+)\. expected (\d+), actual (\d+)")
 _DTYPE = re.compile(r"tensor '([^']+)' dtype mismatch\. expected (\w+), actual (\w+)")
 _REQUIRES_GRAD = re.compile(r"tensor '([^']+)' requires_grad mismatch")
-_VALUE = re.compile(r"^(?P<expr>[\w.\[\]'\"]+) == (?P<value>-?\d+)\b")
+VALUE_GUARD = re.compile(r"^(?P<expr>[\w.\[\]'\"]+) == (?P<value>-?\d+)\b")
 _GUARD_FROM = re.compile(r"\(guard from: (?P<code>.+)\)\s*$")
-_INTERNAL = re.compile(r"___\w+")  # names Dynamo makes up for values on its stack (___stack0): not the user's
+DYNAMO_NAME = re.compile(r"___\w+")  # names Dynamo makes up for values on its stack (___stack0): not the user's
 _LEN = re.compile(r"len\((?P<expr>[^)]+)\) == (?P<value>\d+)")
 _AUTOGRAD_ONLY = re.compile(r"^(Autograd\w*|ADInplaceOrView)$")
 WARMUP_FIX = (
@@ -46,11 +46,17 @@ def _user_name(name: str) -> str:
     match = re.fullmatch(r"L\['([^']+)'\]", name)
     if match:
         return f"input '{match[1]}'"
+    argument = _argument(name)
+    return f"the call's {argument}" if argument else f"input '{name}'"
+
+
+def _argument(name: str) -> str | None:
+    """ "1st argument" for Dynamo's `args[0]`; None for any other name."""
     match = re.fullmatch(r"args\[(\d+)\]", name)
     if not match:
-        return f"input '{name}'"
+        return None
     n = int(match[1]) + 1
-    return f"the call's {n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'} argument"
+    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'} argument"
 
 
 _ARGS = re.compile(r"tensor 'args\[(\d+)\]'")
@@ -221,8 +227,8 @@ def _explain(reason: str, raw: str, library_frame: str | None, cuda_graphs: bool
             "what": f"The requires_grad of {name} differed from the compiled call.",
             "fix": "Warm up with inputs whose requires_grad matches the real calls (and the same grad mode).",
         }
-    value = _VALUE.search(reason)
-    if value and _INTERNAL.fullmatch(value["expr"]):
+    value = VALUE_GUARD.search(reason)
+    if value and DYNAMO_NAME.fullmatch(value["expr"]):
         source = _GUARD_FROM.search(reason)
         where = f"`{source['code'].strip()}`" if source else "a line of the compiled code"
         return {
@@ -271,14 +277,16 @@ def _explain(reason: str, raw: str, library_frame: str | None, cuda_graphs: bool
 def recompiled_for(reason: str) -> str | None:
     """What a recompile's failed guard says the new compile was made for, to name that compile by: "x's batch 16"
     (dimension 0, as the shape reasons say a batch), "x's size 48 in dimension 1", "x as float16"; None for any other
-    guard, or an input Dynamo names no argument for (a wrapper's args[0]): the compile is then said by its number."""
+    guard (a value guard's: compiler/made_for.py): the compile is then said by its number. An input Dynamo names no
+    argument for (a wrapper's args[0]) by its place in the call: "the 1st argument's batch 8"."""
     text = without_compile_id(reason)
     size, dtype = _SIZE.search(text), _DTYPE.search(text)
     found = size if size and size[2] == "size" else dtype
     if found is None:
         return None
-    name = found[1]
-    if not name.isidentifier():
+    argument = _argument(found[1])
+    name = f"the {argument}" if argument else found[1]
+    if not argument and not name.isidentifier():
         return None
     if found is dtype:
         return f"{name} as {found[3]}"
@@ -359,7 +367,7 @@ def _values(reasons: list[str]) -> list[str]:
         return [v for i, v in enumerate(seen) if i == 0 or v != seen[i - 1]]
     values: list[str] = []
     for reason in reasons:
-        match = _VALUE.search(reason)
+        match = VALUE_GUARD.search(reason)
         if match and match["value"] not in values:
             values.append(match["value"])
     return values

@@ -20,7 +20,7 @@ from ..shapes.compiler import (
     KernelProvenance,
     Recompile,
 )
-from . import break_patterns, explain, perf_hints
+from . import break_patterns, explain, made_for, perf_hints
 from .cudagraphs import cuda_graphs
 from .restarts import completed
 from .torch_trace import Record
@@ -414,6 +414,7 @@ def compiler_insight(
         for reason in r.meta.get("restart_reasons") or []
     ]
     recompiles = [recompile(r, starts, trigger, cudagraphs) for r in records if r.artifact == "recompile_reasons"]
+    made_for.fill(recompiles)
     made = completed(records)  # a graph an attempt Dynamo restarted logged was never compiled: not counted, not read
     return {
         "graphCount": sum(1 for r in made if r.kind == "dynamo_output_graph"),
