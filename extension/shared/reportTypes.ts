@@ -767,6 +767,10 @@ export interface CompiledFrame {
    * schema 1.31: a frame outside the user's files (location null), where it is, in words: "PyTorch's _dynamo/external_utils.py", "Python's contextlib.py", "transformers/models/llama/modeling_llama.py" (the path below site-packages). Absent: a user frame, older reports
    */
   library?: string;
+  /**
+   * schema 1.35: a frame outside the user's files, the user's line whose call led there (the innermost user frame of the stack its compile started from, compiler/insight.py); the compile is named by it, the library's frame as detail (report/compile_names.py: 'the call at ddp_train.py:78 (__init__ in Python's contextlib.py)'). Absent: a user frame, no user frame on that stack, older reports
+   */
+  calledFrom?: SourceLocation;
   seconds: number;
   /**
    * schema 1.28: the compile by its function and which compile of it it was, in the runner's words (report/compile_names.py): 'forward', 'forward, recompile 1', 'forward after line 24'; every surface names the compile so. Absent: a report before 1.28

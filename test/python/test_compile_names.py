@@ -90,15 +90,31 @@ def test_a_kernels_ops_are_said_as_pytorch_users_know_them_each_once() -> None:
     assert fused["opsText"] == "add, mul, relu" and fused["lensText"] == "fuses lines 12, 13 (add, mul, relu)"
 
 
-def test_a_compile_outside_the_users_files_says_where_it_is() -> None:
+def test_a_compile_outside_the_users_files_is_named_by_the_users_call_that_led_there() -> None:
     """A torch.compile(DDP(model)) compiles PyTorch's own wrappers and contextlib's helpers before the user's forward:
-    each named by where it is (schema 1.31, from the rank's recorded compiler log), not as a bare "inner", and a part
-    resumed after a graph break by the line of that file, as the runner recorded them in ddp-ranks-cpu (a torch
-    installed in /opt/torch/.venv: PyTorch's from its package folder); a report recorded before schema 1.31 (no
-    `library`) says only that they are not the user's, and names no line of a file it does not name."""
+    a library's frame is not where the user acts (review s29: "__init__ (in Python's contextlib.py)" read as a place),
+    so each is named by the user's line whose call led there (schema 1.35: the innermost user frame of the stack its
+    compile started from, not the runner's own frames around it), the library's frame as detail, a part resumed
+    after a graph break by that file's line; torch.compile's wrapper of a module by the module's call."""
     (log,) = (FIXTURES.parent / "attach-2x2" / "job" / "ranks" / "rank0" / "torch_trace").glob("*.log")
     insight = compiler_insight(tt.parse(log.read_text()), lambda record: None, cudagraphs=False)
     compile_names.name_all(insight)
+    assert [f["nameText"] for f in insight["frames"]] == [
+        "the compiled module called at ddp_train.py:78",
+        "the call at ddp_train.py:78 (helper in Python's contextlib.py)",
+        "the call at ddp_train.py:78 (__init__ in Python's contextlib.py)",
+        "the call at ddp_train.py:78 (__init__ in Python's contextlib.py, after its graph break at line 105)",
+        "forward",
+    ]
+    assert insight["frames"][1]["calledFrom"]["function"] == "<module>" and "calledFrom" not in insight["frames"][4]
+
+
+def test_a_compile_outside_the_users_files_says_where_it_is() -> None:
+    """Where the report does not say the user's call that led there (recorded before schema 1.35, its compiler log not
+    kept): each frame by where it is (schema 1.31), not as a bare "inner", and a part resumed after a graph break by
+    the line of that file, as the runner recorded them in ddp-ranks-cpu (a torch installed in /opt/torch/.venv:
+    PyTorch's from its package folder); a report recorded before schema 1.31 (no `library`) says only that they are
+    not the user's, and names no line of a file it does not name."""
     named = [
         "inner (in PyTorch's _dynamo/external_utils.py)",
         "helper (in Python's contextlib.py)",
@@ -107,9 +123,9 @@ def test_a_compile_outside_the_users_files_says_where_it_is() -> None:
         "__init__ (in Python's contextlib.py), after its graph break at line 105",
         "forward",
     ]
-    assert [f["nameText"] for f in insight["frames"]] == named
     region = json.loads((FIXTURES / "ddp-ranks-cpu" / "report.json").read_text())["regions"][0]
     recorded = region["compiler"]["frames"]
+    assert not any("calledFrom" in f for f in recorded)
     # in a report, PyTorch's wrapper is the region the user compiled: its code is the user's module
     assert [f["nameText"] for f in recorded] == [
         f"DistributedDataParallel at ddp_train.py:{region['location']['line']}",
@@ -154,7 +170,10 @@ def test_a_compiled_modules_kernel_is_named_by_the_users_module_not_torchs_wrapp
         del frame["nameText"]
     compile_names.attach(report)
     assert compiler["frames"][0]["nameText"] == "Sequential at gated_service.py:22"
-    # without its region (a trace's compiler log read alone), where it is: it is not the user's file
+    # without its region (a trace's compiler log read alone), by the user's call of it: it is not the user's file
+    compile_names.name_all(compiler)
+    assert compiler["frames"][0]["nameText"] == "the compiled module called at gated_service.py:25"
+    del compiler["frames"][0]["calledFrom"]  # recorded before schema 1.35
     compile_names.name_all(compiler)
     assert compiler["frames"][0]["nameText"] == "inner (in PyTorch's _dynamo/external_utils.py)"
 

@@ -106,9 +106,12 @@ test("a report's compiles and kernels are named in the runner's words (schema 1.
           ? f.library.startsWith("PyTorch's") && !f.function?.startsWith('torch_dynamo_')
           : f.location === null && f.function === 'inner',
       );
-      const wrapperWords = wrapper?.library
-        ? `${wrapper.function} (in ${wrapper.library})`
-        : `${wrapper?.function} (not in your files)`;
+      // where the report says the user's line that called the wrapper (schema 1.35), by it
+      const wrapperWords = wrapper?.calledFrom
+        ? `the compiled module called at ${path.basename(wrapper.calledFrom.file)}:${wrapper.calledFrom.line}`
+        : wrapper?.library
+          ? `${wrapper.function} (in ${wrapper.library})`
+          : `${wrapper?.function} (not in your files)`;
       const frameOf = (id: string): string => id.split('/')[0]!;
       const regionOf = (id: string) =>
         region ??

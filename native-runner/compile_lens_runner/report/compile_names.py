@@ -77,10 +77,12 @@ def compile_name(
     recompile 1" named Dynamo's count, not the user's call); where the record names no function for the
     frame, "compiled graph 2, recompile 1" (frames counted from 1); a frame of PyTorch's own (the wrapper
     torch.compile(module) calls a module through, `inner` in _dynamo/external_utils.py) by the region the user
-    compiled (region_name: "Sequential at gated_service.py:22"), its code being the user's module, not that wrapper;
-    another frame not in the user's files (a library's forward) by where it is, "forward (in
-    transformers/models/llama/modeling_llama.py)", "__init__ (in Python's contextlib.py), after its graph break at line
-    105", "helper (not in your files)" and "__init__ (not in your files), after a graph break" where the report does
+    compiled (region_name: "Sequential at gated_service.py:22"), its code being the user's module, not that wrapper,
+    else by the user's line that called it ("the compiled module called at gated_service.py:25");
+    another frame not in the user's files (a library's forward, contextlib's helpers DDP's forward goes through) by the
+    user's line whose call led there, the library's frame as detail (schema 1.35: "the call at train.py:78 (__init__
+    in Python's contextlib.py, after its graph break at line 105)"), else by where it is, "forward (in
+    transformers/models/llama/modeling_llama.py)", "helper (not in your files)" and "__init__ (not in your files), after a graph break" where the report does
     not say; "an unknown compile" for no id."""
     if not compile_id:
         return "an unknown compile"
@@ -106,8 +108,15 @@ def compile_name(
         # PyTorch's wrapper torch.compile(module) calls the module through: a record before schema 1.31 said no
         # frame's file, so it is known by its name there, `inner` (_dynamo/external_utils.py; review 5A G10)
         wrapper = library.startswith("PyTorch's") if library else unknown and function == "inner"
+        caller = named.get("calledFrom")
+        where = formats.place(caller["file"], caller["line"], caller.get("cell")) if caller else None
         if wrapper and region and not resume:
             base = region
+        elif wrapper and where and function == "inner":  # its code is the module the user called
+            base = f"the compiled module called at {where}"
+        elif library and where:  # where the user acts, the library's frame as detail
+            after = f", after its graph break at line {resume.group(2)}" if resume else ""
+            base = f"the call at {where} ({resume.group(1) if resume else function} in {library}{after})"
         elif library:  # where it is said one way, a resumed part's line after it (review 6B: "… of Python's …")
             base = (
                 f"{resume.group(1)} (in {library}), after its graph break at line {resume.group(2)}"

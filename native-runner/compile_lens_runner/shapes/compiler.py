@@ -116,6 +116,7 @@ class CompiledFrame(_CompiledFrame, total=False):
     location: SourceLocation | None
     # schema 1.31: a frame outside the user's files, where it is in words ("PyTorch's _dynamo/external_utils.py")
     library: str
+    calledFrom: SourceLocation  # schema 1.35: a frame outside the user's files, the user's line whose call led there
     nameText: (
         str  # schema 1.28 (report/compile_names.py): "forward, recompiled for x's batch 16", "forward, recompile 1"
     )
