@@ -73,10 +73,14 @@ def test_a_recompile_for_a_value_is_named_by_the_value_its_own_guard_holds() -> 
     ]
     made_for.fill(one)  # type: ignore[arg-type]
     assert one[0]["explanation"]["madeFor"] == "a new value of self.step"
-    shape = [{"compileId": "0/1", "reason": "tensor 'x' stride mismatch at index 0. expected 1, actual 8"}]
-    shape[0]["explanation"] = explain.explain(shape[0]["reason"])  # type: ignore[assignment]
-    made_for.fill(shape)  # type: ignore[arg-type]
-    assert "madeFor" not in shape[0]["explanation"]  # type: ignore[operator]
+    length = [{"compileId": "0/1", "reason": "len(L['xs']) == 2", "allReasons": [], "location": None}]
+    length[0]["explanation"] = explain.explain(length[0]["reason"])  # type: ignore[assignment]
+    made_for.fill(length)  # type: ignore[arg-type]
+    assert length[0]["explanation"]["madeFor"] == "a new value of len(xs)"  # type: ignore[index]
+    unknown = [{"compileId": "0/1", "reason": "___check_global_state()", "allReasons": [], "location": None}]
+    unknown[0]["explanation"] = {"what": "Something changed.", "fix": "See the guard."}  # type: ignore[assignment]
+    made_for.fill(unknown)  # type: ignore[arg-type]
+    assert "madeFor" not in unknown[0]["explanation"]  # type: ignore[operator]  # nothing known: by its number
     for recompile in recompiles:
         recompile["explanation"]["madeFor"] = "self.calls changed"  # alike: said apart by their numbers
     compile_names.name_all(compiler)
@@ -180,24 +184,36 @@ def test_a_compiled_modules_kernel_is_named_by_the_users_module_not_torchs_wrapp
 
 def test_a_recompile_is_named_by_what_it_was_made_for_and_apart_from_its_frames_other_compiles() -> None:
     """Review 5C J4: "forward, recompile 1 · 901 ms" named Dynamo's count; the failed guard says what the compile was
-    for (explain.recompiled_for, kept as the explanation's madeFor): a size in dimension 0 as the shape reasons say a
+    for (made_for.recompiled_for, kept as the explanation's madeFor): a size in dimension 0 as the shape reasons say a
     batch, another dimension by its number, a dtype; any other guard, or two compiles of one frame for the same
     change, by their numbers (one name, one compile)."""
-    assert explain.recompiled_for("0/0: tensor 'x' size mismatch at index 0. expected 8, actual 16") == "x's batch 16"
-    assert explain.recompiled_for("tensor 'x' size mismatch at index 1. expected 16, actual 32") == (
+    assert made_for.recompiled_for("0/0: tensor 'x' size mismatch at index 0. expected 8, actual 16") == "x's batch 16"
+    assert made_for.recompiled_for("tensor 'x' size mismatch at index 1. expected 16, actual 32") == (
         "x's size 32 in dimension 1"
     )
-    assert explain.recompiled_for("tensor 'x' dtype mismatch. expected Float, actual Half") == "x as Half"
+    assert made_for.recompiled_for("tensor 'x' dtype mismatch. expected Float, actual Half") == "x as Half"
     # a wrapper's input Dynamo names no argument for, by its place in the call
-    assert explain.recompiled_for("tensor 'args[0]' size mismatch at index 0. expected 8, actual 16") == (
+    assert made_for.recompiled_for("tensor 'args[0]' size mismatch at index 0. expected 8, actual 16") == (
         "the 1st argument's batch 16"
     )
-    assert explain.recompiled_for("L['self'].calls == 90") is None
+    assert made_for.recompiled_for("L['self'].calls == 90") is None  # a value guard: made_for.compiled_values
+    # other changes of the call, by what the call brought
+    assert made_for.recompiled_for("tensor 'x' stride mismatch at index 0. expected 1, actual 8") == (
+        "x's stride 8 in dimension 0"
+    )
+    assert made_for.recompiled_for("tensor 'x' requires_grad mismatch. expected requires_grad=0") == (
+        "x with requires_grad"
+    )
+    keys = "tensor 'x' dispatch key set mismatch. expected DispatchKeySet(CPU, AutogradCPU), actual DispatchKeySet(CPU)"
+    assert made_for.recompiled_for(keys) == "calls under torch.inference_mode()"
+    assert made_for.recompiled_for("GLOBAL_STATE changed: grad_mode ") == "the other grad mode"
+    assert made_for.recompiled_for("tensor 'x[0]' size mismatch at index 0. expected 8, actual 16") is None
     frames = [{"compileId": f"0/{n}", "function": "forward", "location": None, "seconds": 1.0} for n in range(3)]
     for frame in frames:
         frame["location"] = {"file": "/a/m.py", "line": 3}
     guard = "tensor 'x' size mismatch at index 0. expected 8, actual 16"
     recompiles = [{"compileId": f"0/{n}", "reason": guard, "explanation": explain.explain(guard)} for n in (1, 2)]
+    made_for.fill(recompiles)  # type: ignore[arg-type]
     compiler = {"frames": frames, "recompiles": recompiles[:1], "kernels": []}
     compile_names.name_all(compiler)  # type: ignore[arg-type]
     assert [f["nameText"] for f in frames] == [

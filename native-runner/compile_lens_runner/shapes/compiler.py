@@ -34,7 +34,9 @@ class _Explanation(TypedDict):
 class Explanation(_Explanation, total=False):
     quickFix: QuickFix | None
     quickFixes: list[QuickFix]  # further edits offered beside quickFix (mark-dynamic: script/mark_dynamic_edit.py)
-    madeFor: str  # schema 1.34: what the recompile was made for (explain.recompiled_for, made_for.fill): "x's batch 16", "self.calls == 17"
+    madeFor: (
+        str  # schema 1.34: what the recompile was made for (compiler/made_for.py): "x's batch 16", "self.calls == 17"
+    )
 
 
 class _BreakExplanation(TypedDict):
