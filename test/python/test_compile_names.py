@@ -249,6 +249,11 @@ def test_a_kernel_by_its_kind_place_compile_and_lines_and_its_code_lens() -> Non
         fused, ["forward", "forward after line 24", "forward after line 24, recompile 2"]
     )  # type: ignore[arg-type]
     assert grouped.endswith("made by 3 compiles: forward and forward after line 24 (first compile and recompile 2)")
+    # more than 3 of one function by their count: each listed was a wall of "the recompile for self.calls == 17"
+    many = compile_names.shared_text(fused, ["forward", *(f"forward, recompiled for n == {n}" for n in range(4))])  # type: ignore[arg-type]
+    assert many.endswith("made by 5 compiles: forward (first compile and 4 recompiles)")
+    counter = next(k for k in _compiler("counter-cpu")["kernels"] if k.get("sharedText"))
+    assert counter["sharedText"].endswith("made by 8 compiles: forward (first compile and 7 recompiles)")
     bare = {key: value for key, value in fused.items() if key != "sharedText"}
     alone = {"frames": [], "kernels": [dict(bare, compileId="0/0"), dict(bare, compileId="0/1", sourceLines=[])]}
     compile_names.name_all(alone)  # type: ignore[arg-type]

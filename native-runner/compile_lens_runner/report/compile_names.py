@@ -180,6 +180,16 @@ def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
+def _compiles_of_one(items: list[str]) -> str:
+    """A function's compiles that made a kernel: "first compile and the recompile for x's batch 16"; more than 3 by
+    their count, "first compile and 7 recompiles" (each listed read as a wall of "the recompile for self.calls ==
+    17": the Compiler view lists them)."""
+    if len(items) <= 3:
+        return _and(items)
+    recompiles = sum(1 for item in items if item != "first compile")
+    return ("first compile and " if recompiles < len(items) else "") + plural(recompiles, "recompile")
+
+
 def shared_text(kernel: KernelProvenance, compiles: list[str]) -> str:
     """ "fused kernel 1 (lines 12, 13), made by 2 compiles: forward (first compile and recompile 1)": one kernel
     several compiles generated alike (a recompile makes its kernels again), said once, the compiles grouped by their
@@ -199,7 +209,9 @@ def shared_text(kernel: KernelProvenance, compiles: list[str]) -> str:
             else (name, "first compile")
         )
         which.setdefault(base, []).append(item)
-    groups = [base if items == ["first compile"] else f"{base} ({_and(items)})" for base, items in which.items()]
+    groups = [
+        base if items == ["first compile"] else f"{base} ({_compiles_of_one(items)})" for base, items in which.items()
+    ]
     return f"{said}, made by {plural(len(distinct), 'compile')}: {_and(groups)}"
 
 
