@@ -29,7 +29,7 @@ from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "native-runner"))
-from compile_lens_runner.compiler import break_patterns, explain, torch_trace  # noqa: E402
+from compile_lens_runner.compiler import break_patterns, explain, made_for, torch_trace  # noqa: E402
 from compile_lens_runner.compiler.insight import compiler_insight, limit_hits  # noqa: E402
 from compile_lens_runner.measure import estimator, host, interleaved, ranges, speedups, step_work, timing  # noqa: E402
 from compile_lens_runner.report import answer, compile_names, reason_text, shape_text  # noqa: E402
@@ -55,6 +55,7 @@ def _recompile_sites(compiler: dict[str, Any]) -> None:
         return
     for recompile in recompiles:
         recompile["explanation"] = explain.explain_recorded(recompile, bool(compiler.get("cudaGraphs")))
+    made_for.fill(recompiles)
     ranks = {
         (json.dumps(s.get("location"), sort_keys=True), s["pattern"]): s["ranks"]
         for s in compiler.get("recompileSites") or []
@@ -425,26 +426,30 @@ def _two_ranks_from_series(region: dict[str, Any]) -> None:
 
 
 def _frame_libraries(report: dict[str, Any], here: str | None) -> None:
-    """A compiled frame outside the user's files, recorded before schema 1.31 without where it is (`library`): where
-    it is, read from the compiler log the report keeps (here: its folder) as the runner reads it now
-    (compiler/insight.py), so that it is named as a current report names it ("helper (in Python's contextlib.py)",
-    not "helper (not in your files)": review 6B, two wordings of one row)."""
+    """A compiled frame outside the user's files, recorded before schema 1.31 without where it is (`library`), or
+    before 1.35 without the user's line whose call led there (`calledFrom`): read from the compiler log the report
+    keeps (here: its folder) as the runner reads it now (compiler/insight.py), so that it is named as a current report
+    names it ("the call at ddp_train.py:78 (helper in Python's contextlib.py)", not "helper (not in your files)":
+    review 6B, two wordings of one row)."""
     entries = [*report["modes"], *(report.get("regions") or [])]
     bare = [
         f
         for e in entries
         for f in (e.get("compiler") or {}).get("frames") or []
-        if "library" not in f and "location" in f and f["location"] is None
+        if ("library" not in f or "calledFrom" not in f) and "location" in f and f["location"] is None
     ]
     logs = [log for e in entries if (log := (e.get("compiler") or {}).get("torchTraceLog"))]
     if not bare or not logs or here is None or not os.path.exists(os.path.join(here, logs[0])):
         return
     with open(os.path.join(here, logs[0]), encoding="utf-8") as f:
         read = compiler_insight(torch_trace.parse(f.read()), lambda record: None, cudagraphs=False)
-    where = {f["compileId"]: f["library"] for f in read["frames"] if f.get("library")}
+    where = {f["compileId"]: f for f in read["frames"] if f.get("library")}
     for frame in bare:
         if frame["compileId"] in where:
-            frame["library"] = where[frame["compileId"]]
+            found = where[frame["compileId"]]
+            frame["library"] = found["library"]
+            if "calledFrom" in found:
+                frame["calledFrom"] = found["calledFrom"]
 
 
 def rederive(report: dict[str, Any], folder: str | None = None, here: str | None = None) -> dict[str, Any]:

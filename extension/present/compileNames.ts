@@ -2,6 +2,7 @@
 // "forward after line 24"), never by Dynamo's compile id ("0/2"): every surface that names a compile, a kernel's
 // compile or a compiled region of a timeline says it this way. The id stays only where a tooltip explains it.
 import type { CompiledFrame } from '../shared/report.ts';
+import { placeLabel } from '../shared/sourcePlace.ts';
 import type { TimelineMark } from '../shared/trace/timelineMarks.ts';
 
 /** Dynamo's name for the rest of a function after a graph break: `torch_dynamo_resume_in_forward_at_24`. */
@@ -33,11 +34,19 @@ function named(
 }
 
 /** A frame by its function, as report/compile_names.py names it: a recorded frame with no location is not the user's
- *  code (the runner keeps user files' only), named where the report says it is (schema 1.31); a part resumed after a
- *  graph break is at a line of that file, which means nothing where the file is not named. */
+ *  code (the runner keeps user files' only), named by the user's line whose call led there, the library's frame as
+ *  detail (schema 1.35), else where the report says it is (schema 1.31); a part resumed after a graph break is at a
+ *  line of that file, which means nothing where the file is not named. */
 function frameName(frame: CompiledFrame): string {
   const fn = frame.function!;
   const resume = RESUME.exec(fn);
+  // torch.compile(module)'s wrapper: its code is the module the user called
+  if (frame.library?.startsWith("PyTorch's") && fn === 'inner' && frame.calledFrom)
+    return `the compiled module called at ${placeLabel(frame.calledFrom)}`;
+  if (frame.library && frame.calledFrom) {
+    const after = resume ? `, after its graph break at line ${resume[2]}` : '';
+    return `the call at ${placeLabel(frame.calledFrom)} (${resume ? resume[1] : fn} in ${frame.library}${after})`;
+  }
   if (frame.library)
     return resume
       ? `${resume[1]} (in ${frame.library}), after its graph break at line ${resume[2]}`

@@ -81,6 +81,14 @@ export const kernelWords = (kernel: KernelProvenance, compile: string | null): s
 const and = (items: readonly string[]): string =>
   items.length === 1 ? items[0]! : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`;
 
+/** A function's compiles that made a kernel: "first compile and recompile 1"; more than 3 by their count, "first
+ *  compile and 7 recompiles" (each listed read as a wall of "the recompile for self.calls == 17"). */
+function compilesOfOne(items: readonly string[]): string {
+  if (items.length <= 3) return and(items);
+  const recompiles = items.filter((item) => item !== 'first compile').length;
+  return `${recompiles < items.length ? 'first compile and ' : ''}${plural(recompiles, 'recompile')}`;
+}
+
 /** The compiles that made a kernel alike, grouped by their function: "forward (first compile and recompile 1)"; a
  *  function compiled once is its name alone. */
 function compilesByFunction(compiles: readonly string[]): string {
@@ -92,7 +100,7 @@ function compilesByFunction(compiles: readonly string[]): string {
   }
   return and(
     [...which].map(([base, items]) =>
-      items.length === 1 && items[0] === 'first compile' ? base : `${base} (${and(items)})`,
+      items.length === 1 && items[0] === 'first compile' ? base : `${base} (${compilesOfOne(items)})`,
     ),
   );
 }

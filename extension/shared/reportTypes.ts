@@ -743,7 +743,7 @@ export interface Explanation {
    */
   quickFixes?: QuickFix[];
   /**
-   * schema 1.34: what the recompile was made for, the user's input as the failed guard says it (compiler/explain.recompiled_for): "x's batch 16", "x's size 48 in dimension 1", "x as float16"; the compile is named by it (report/compile_names.py: "forward, recompiled for x's batch 16"). Absent: another guard, or an older report
+   * schema 1.34: what the recompile was made for, the user's input as the failed guard says it (compiler/made_for.py): "x's batch 16", "x's size 48 in dimension 1", "x as float16", "the 1st argument's batch 8" (a wrapper's input Dynamo names no argument for), "x's stride 8 in dimension 0", "x with requires_grad", "calls under torch.inference_mode()", "the other grad mode"; for a Python value guarded by value, the value the compile's own guard holds, from a later recompile's record (compiler/made_for.py): "self.calls == 17", "the value 0 at line 24" (a number Dynamo names ___stack1), where none says it "a new value of self.calls"; the compile is named by it (report/compile_names.py: "forward, recompiled for x's batch 16"). Absent: another guard, or an older report
    */
   madeFor?: string;
 }
@@ -785,6 +785,10 @@ export interface CompiledFrame {
    * schema 1.31: a frame outside the user's files (location null), where it is, in words: "PyTorch's _dynamo/external_utils.py", "Python's contextlib.py", "transformers/models/llama/modeling_llama.py" (the path below site-packages). Absent: a user frame, older reports
    */
   library?: string;
+  /**
+   * schema 1.35: a frame outside the user's files, the user's line whose call led there (the innermost user frame of the stack its compile started from, compiler/insight.py); the compile is named by it, the library's frame as detail (report/compile_names.py: 'the call at ddp_train.py:78 (__init__ in Python's contextlib.py)'). Absent: a user frame, no user frame on that stack, older reports
+   */
+  calledFrom?: SourceLocation;
   seconds: number;
   /**
    * schema 1.28: the compile by its function and which compile of it it was, in the runner's words (report/compile_names.py): 'forward', 'forward, recompile 1', 'forward after line 24'; every surface names the compile so. Absent: a report before 1.28

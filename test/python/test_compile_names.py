@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from compile_lens_runner.compiler import explain, user_code
+from compile_lens_runner.compiler import explain, made_for, user_code
 from compile_lens_runner.compiler import torch_trace as tt
 from compile_lens_runner.compiler.insight import compiler_insight, limit_hits
 from compile_lens_runner.report import compile_names
@@ -24,7 +24,10 @@ def test_a_compile_is_its_function_and_which_compile_of_it_never_its_id() -> Non
     frames = _compiler("graphbreak-cpu")["frames"]  # forward broke at lines 20, 22, 24; after 24 it recompiled
     said = {f["compileId"]: f["nameText"] for f in frames}  # the fixture carries them (scripts/rederive_fixtures.py)
     assert said["0/0"] == "forward" and said["1/0"] == "forward after line 20"
-    assert said["3/2"] == "forward after line 24, recompile 2"
+    # a number its line 24 computes (np.random.randint), guarded under Dynamo's own name (___stack1): compile 3/1's
+    # value is in 3/2's record of the guards that failed; 3/2's own, in no later record
+    assert said["3/1"] == "forward after line 24, recompiled for the value 0 at line 24"
+    assert said["3/2"] == "forward after line 24, recompiled for a new value at line 24"
     assert compile_names.compile_name([], "1/1") == "compiled graph 2, recompile 1"  # no function recorded
     assert compile_names.compile_name(frames, None) == "an unknown compile"
 
@@ -36,11 +39,52 @@ def test_a_compile_that_hit_the_recompile_limit_is_named_as_that_not_as_one_more
     (failure,) = compiler["compileFailures"]
     del failure["recompileLimitHit"]
     compile_names.name_all(compiler)
-    assert {f["compileId"]: f["nameText"] for f in compiler["frames"]}["0/8"] == "forward, recompile 8"
+    assert {f["compileId"]: f["nameText"] for f in compiler["frames"]}[
+        "0/8"
+    ] == "forward, recompiled for a new value of self.calls"
     limit_hits([failure])
     compile_names.name_all(compiler)
     said = {f["compileId"]: f["nameText"] for f in compiler["frames"]}
-    assert said["0/8"] == "forward: recompile limit hit, no graph" and said["0/7"] == "forward, recompile 7"
+    assert (
+        said["0/8"] == "forward: recompile limit hit, no graph"
+        and said["0/7"] == "forward, recompiled for self.calls == 23"
+    )
+
+
+def test_a_recompile_for_a_value_is_named_by_the_value_its_own_guard_holds() -> None:
+    """counter-cpu: forward counts its calls on self.calls, an integer attribute Dynamo guards by value; each recompile
+    was drawn as "forward, recompile 1" (review s29). The failed guard says the older compile's value (16), the
+    next recompile's record each compile's own (0/1: self.calls == 17): named by it; a last compile no record follows
+    by what changed, and where two would read alike (or nothing is known), by number."""
+    compiler = _compiler("counter-cpu")
+    said = {f["compileId"]: f["nameText"] for f in compiler["frames"]}
+    assert (
+        said["0/1"] == "forward, recompiled for self.calls == 17"
+        and said["0/2"] == "forward, recompiled for self.calls == 18"
+    )
+    recompiles = compiler["recompiles"]
+    for recompile in recompiles:
+        recompile["explanation"].pop("madeFor", None)
+    made_for.fill(recompiles[:2])  # 0/2's value is in no record of these two
+    assert [r["explanation"]["madeFor"] for r in recompiles[:2]] == ["self.calls == 17", "a new value of self.calls"]
+    guard = "L['self'].step == 3 (guard from: self.step += 1)"
+    one = [
+        {"compileId": "0/1", "reason": guard, "allReasons": [], "location": None, "explanation": explain.explain(guard)}
+    ]
+    made_for.fill(one)  # type: ignore[arg-type]
+    assert one[0]["explanation"]["madeFor"] == "a new value of self.step"
+    length = [{"compileId": "0/1", "reason": "len(L['xs']) == 2", "allReasons": [], "location": None}]
+    length[0]["explanation"] = explain.explain(length[0]["reason"])  # type: ignore[assignment]
+    made_for.fill(length)  # type: ignore[arg-type]
+    assert length[0]["explanation"]["madeFor"] == "a new value of len(xs)"  # type: ignore[index]
+    unknown = [{"compileId": "0/1", "reason": "___check_global_state()", "allReasons": [], "location": None}]
+    unknown[0]["explanation"] = {"what": "Something changed.", "fix": "See the guard."}  # type: ignore[assignment]
+    made_for.fill(unknown)  # type: ignore[arg-type]
+    assert "madeFor" not in unknown[0]["explanation"]  # type: ignore[operator]  # nothing known: by its number
+    for recompile in recompiles:
+        recompile["explanation"]["madeFor"] = "self.calls changed"  # alike: said apart by their numbers
+    compile_names.name_all(compiler)
+    assert {f["compileId"]: f["nameText"] for f in compiler["frames"]}["0/2"] == "forward, recompile 2"
 
 
 def test_a_kernels_ops_are_said_as_pytorch_users_know_them_each_once() -> None:
@@ -50,15 +94,31 @@ def test_a_kernels_ops_are_said_as_pytorch_users_know_them_each_once() -> None:
     assert fused["opsText"] == "add, mul, relu" and fused["lensText"] == "fuses lines 12, 13 (add, mul, relu)"
 
 
-def test_a_compile_outside_the_users_files_says_where_it_is() -> None:
+def test_a_compile_outside_the_users_files_is_named_by_the_users_call_that_led_there() -> None:
     """A torch.compile(DDP(model)) compiles PyTorch's own wrappers and contextlib's helpers before the user's forward:
-    each named by where it is (schema 1.31, from the rank's recorded compiler log), not as a bare "inner", and a part
-    resumed after a graph break by the line of that file, as the runner recorded them in ddp-ranks-cpu (a torch
-    installed in /opt/torch/.venv: PyTorch's from its package folder); a report recorded before schema 1.31 (no
-    `library`) says only that they are not the user's, and names no line of a file it does not name."""
+    a library's frame is not where the user acts (review s29: "__init__ (in Python's contextlib.py)" read as a place),
+    so each is named by the user's line whose call led there (schema 1.35: the innermost user frame of the stack its
+    compile started from, not the runner's own frames around it), the library's frame as detail, a part resumed
+    after a graph break by that file's line; torch.compile's wrapper of a module by the module's call."""
     (log,) = (FIXTURES.parent / "attach-2x2" / "job" / "ranks" / "rank0" / "torch_trace").glob("*.log")
     insight = compiler_insight(tt.parse(log.read_text()), lambda record: None, cudagraphs=False)
     compile_names.name_all(insight)
+    assert [f["nameText"] for f in insight["frames"]] == [
+        "the compiled module called at ddp_train.py:78",
+        "the call at ddp_train.py:78 (helper in Python's contextlib.py)",
+        "the call at ddp_train.py:78 (__init__ in Python's contextlib.py)",
+        "the call at ddp_train.py:78 (__init__ in Python's contextlib.py, after its graph break at line 105)",
+        "forward",
+    ]
+    assert insight["frames"][1]["calledFrom"]["function"] == "<module>" and "calledFrom" not in insight["frames"][4]
+
+
+def test_a_compile_outside_the_users_files_says_where_it_is() -> None:
+    """Where the report does not say the user's call that led there (recorded before schema 1.35, its compiler log not
+    kept): each frame by where it is (schema 1.31), not as a bare "inner", and a part resumed after a graph break by
+    the line of that file, as the runner recorded them in ddp-ranks-cpu (a torch installed in /opt/torch/.venv:
+    PyTorch's from its package folder); a report recorded before schema 1.31 (no `library`) says only that they are
+    not the user's, and names no line of a file it does not name."""
     named = [
         "inner (in PyTorch's _dynamo/external_utils.py)",
         "helper (in Python's contextlib.py)",
@@ -67,9 +127,9 @@ def test_a_compile_outside_the_users_files_says_where_it_is() -> None:
         "__init__ (in Python's contextlib.py), after its graph break at line 105",
         "forward",
     ]
-    assert [f["nameText"] for f in insight["frames"]] == named
     region = json.loads((FIXTURES / "ddp-ranks-cpu" / "report.json").read_text())["regions"][0]
     recorded = region["compiler"]["frames"]
+    assert not any("calledFrom" in f for f in recorded)
     # in a report, PyTorch's wrapper is the region the user compiled: its code is the user's module
     assert [f["nameText"] for f in recorded] == [
         f"DistributedDataParallel at ddp_train.py:{region['location']['line']}",
@@ -114,28 +174,46 @@ def test_a_compiled_modules_kernel_is_named_by_the_users_module_not_torchs_wrapp
         del frame["nameText"]
     compile_names.attach(report)
     assert compiler["frames"][0]["nameText"] == "Sequential at gated_service.py:22"
-    # without its region (a trace's compiler log read alone), where it is: it is not the user's file
+    # without its region (a trace's compiler log read alone), by the user's call of it: it is not the user's file
+    compile_names.name_all(compiler)
+    assert compiler["frames"][0]["nameText"] == "the compiled module called at gated_service.py:25"
+    del compiler["frames"][0]["calledFrom"]  # recorded before schema 1.35
     compile_names.name_all(compiler)
     assert compiler["frames"][0]["nameText"] == "inner (in PyTorch's _dynamo/external_utils.py)"
 
 
 def test_a_recompile_is_named_by_what_it_was_made_for_and_apart_from_its_frames_other_compiles() -> None:
     """Review 5C J4: "forward, recompile 1 · 901 ms" named Dynamo's count; the failed guard says what the compile was
-    for (explain.recompiled_for, kept as the explanation's madeFor): a size in dimension 0 as the shape reasons say a
+    for (made_for.recompiled_for, kept as the explanation's madeFor): a size in dimension 0 as the shape reasons say a
     batch, another dimension by its number, a dtype; any other guard, or two compiles of one frame for the same
     change, by their numbers (one name, one compile)."""
-    assert explain.recompiled_for("0/0: tensor 'x' size mismatch at index 0. expected 8, actual 16") == "x's batch 16"
-    assert explain.recompiled_for("tensor 'x' size mismatch at index 1. expected 16, actual 32") == (
+    assert made_for.recompiled_for("0/0: tensor 'x' size mismatch at index 0. expected 8, actual 16") == "x's batch 16"
+    assert made_for.recompiled_for("tensor 'x' size mismatch at index 1. expected 16, actual 32") == (
         "x's size 32 in dimension 1"
     )
-    assert explain.recompiled_for("tensor 'x' dtype mismatch. expected Float, actual Half") == "x as Half"
-    assert explain.recompiled_for("tensor 'args[0]' size mismatch at index 0. expected 8, actual 16") is None
-    assert explain.recompiled_for("L['self'].calls == 90") is None
+    assert made_for.recompiled_for("tensor 'x' dtype mismatch. expected Float, actual Half") == "x as Half"
+    # a wrapper's input Dynamo names no argument for, by its place in the call
+    assert made_for.recompiled_for("tensor 'args[0]' size mismatch at index 0. expected 8, actual 16") == (
+        "the 1st argument's batch 16"
+    )
+    assert made_for.recompiled_for("L['self'].calls == 90") is None  # a value guard: made_for.compiled_values
+    # other changes of the call, by what the call brought
+    assert made_for.recompiled_for("tensor 'x' stride mismatch at index 0. expected 1, actual 8") == (
+        "x's stride 8 in dimension 0"
+    )
+    assert made_for.recompiled_for("tensor 'x' requires_grad mismatch. expected requires_grad=0") == (
+        "x with requires_grad"
+    )
+    keys = "tensor 'x' dispatch key set mismatch. expected DispatchKeySet(CPU, AutogradCPU), actual DispatchKeySet(CPU)"
+    assert made_for.recompiled_for(keys) == "calls under torch.inference_mode()"
+    assert made_for.recompiled_for("GLOBAL_STATE changed: grad_mode ") == "the other grad mode"
+    assert made_for.recompiled_for("tensor 'x[0]' size mismatch at index 0. expected 8, actual 16") is None
     frames = [{"compileId": f"0/{n}", "function": "forward", "location": None, "seconds": 1.0} for n in range(3)]
     for frame in frames:
         frame["location"] = {"file": "/a/m.py", "line": 3}
     guard = "tensor 'x' size mismatch at index 0. expected 8, actual 16"
     recompiles = [{"compileId": f"0/{n}", "reason": guard, "explanation": explain.explain(guard)} for n in (1, 2)]
+    made_for.fill(recompiles)  # type: ignore[arg-type]
     compiler = {"frames": frames, "recompiles": recompiles[:1], "kernels": []}
     compile_names.name_all(compiler)  # type: ignore[arg-type]
     assert [f["nameText"] for f in frames] == [
@@ -171,6 +249,11 @@ def test_a_kernel_by_its_kind_place_compile_and_lines_and_its_code_lens() -> Non
         fused, ["forward", "forward after line 24", "forward after line 24, recompile 2"]
     )  # type: ignore[arg-type]
     assert grouped.endswith("made by 3 compiles: forward and forward after line 24 (first compile and recompile 2)")
+    # more than 3 of one function by their count: each listed was a wall of "the recompile for self.calls == 17"
+    many = compile_names.shared_text(fused, ["forward", *(f"forward, recompiled for n == {n}" for n in range(4))])  # type: ignore[arg-type]
+    assert many.endswith("made by 5 compiles: forward (first compile and 4 recompiles)")
+    counter = next(k for k in _compiler("counter-cpu")["kernels"] if k.get("sharedText"))
+    assert counter["sharedText"].endswith("made by 8 compiles: forward (first compile and 7 recompiles)")
     bare = {key: value for key, value in fused.items() if key != "sharedText"}
     alone = {"frames": [], "kernels": [dict(bare, compileId="0/0"), dict(bare, compileId="0/1", sourceLines=[])]}
     compile_names.name_all(alone)  # type: ignore[arg-type]

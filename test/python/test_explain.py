@@ -120,7 +120,10 @@ def test_recompiles_recorded_at_one_line_are_one_site_saying_the_sizes_in_order(
     assert "torch._dynamo.mark_dynamic(x, 1)" in site["explanation"]["fix"]
     # one recompile alone keeps its own sentence
     [one] = explain.group_sites(recompiles[:1])
-    assert one["values"] == [] and one["explanation"] == explain.explain(recompiles[0]["reason"])
+    assert one["values"] == [] and one["explanation"] == {
+        **explain.explain(recompiles[0]["reason"]),  # type: ignore[dict-item]
+        "madeFor": "x's size 32 in dimension 1",  # what it was made for (compiler/made_for.py)
+    }
 
 
 def test_a_recurring_value_guard_says_the_values_it_took() -> None:

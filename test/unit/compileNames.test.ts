@@ -21,23 +21,32 @@ import { FIXTURE_REPORTS } from './surfaces.ts';
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 
 test("a compile is its function and which compile of it: a graph break's resume function reads as the line after it", async () => {
-  // graphbreak-cpu (a real run): forward broke at lines 20, 22 and 24; the part after line 24 recompiled twice
+  // graphbreak-cpu (a real run): forward broke at lines 20, 22 and 24; the part after line 24 recompiled twice, for
+  // the number line 24 draws (the runner's name: what each recompile was made for)
   const { report } = await loadReport(path.join(FIXTURES, 'reports/graphbreak-cpu/report.json'));
   const frames = report.modes[0]!.compiler!.frames;
   assert.deepEqual(
-    ['0/0', '1/0', '3/0', '3/2'].map((id) => compileName(frames, id)),
-    ['forward', 'forward after line 20', 'forward after line 24', 'forward after line 24, recompile 2'],
+    ['0/0', '1/0', '3/0', '3/1'].map((id) => compileName(frames, id)),
+    [
+      'forward',
+      'forward after line 20',
+      'forward after line 24',
+      'forward after line 24, recompiled for the value 0 at line 24',
+    ],
   );
   assert.equal(functionName('torch_dynamo_resume_in_step_at_41'), 'step after line 41');
   // no frames recorded (a trace opened alone): graphs counted from 1, still no id
   assert.equal(compileName(null, '1/1'), 'compiled graph 2, recompile 1');
   assert.equal(compileName(frames, null), 'an unknown compile');
   assert.deepEqual(['0/0', '0/3'].map(attemptName), ['first compile', 'recompile 3']);
-  // a timeline's "Torch-Compiled Region: 3/2" slice: the compiled code's call by its function
+  // a timeline's "Torch-Compiled Region: 3/2" slice: the compiled code's call by its function; without the runner's
+  // names (a report before them), by which recompile it is: no guard says what it was made for
   assert.deepEqual(
     ['0/0', '3/2'].map((id) => compiledCallName(frames, id)),
-    ['compiled forward', 'compiled forward after line 24, recompile 2'],
+    ['compiled forward', 'compiled forward after line 24, recompiled for a new value at line 24'],
   );
+  const unnamed = (frames ?? []).map(({ nameText: _said, ...frame }) => frame);
+  assert.equal(compiledCallName(unnamed, '3/2'), 'compiled forward after line 24, recompile 2');
   assert.equal(compiledCallName(null, '1/0'), 'compiled graph 2');
 });
 
@@ -97,9 +106,12 @@ test("a report's compiles and kernels are named in the runner's words (schema 1.
           ? f.library.startsWith("PyTorch's") && !f.function?.startsWith('torch_dynamo_')
           : f.location === null && f.function === 'inner',
       );
-      const wrapperWords = wrapper?.library
-        ? `${wrapper.function} (in ${wrapper.library})`
-        : `${wrapper?.function} (not in your files)`;
+      // where the report says the user's line that called the wrapper (schema 1.35), by it
+      const wrapperWords = wrapper?.calledFrom
+        ? `the compiled module called at ${path.basename(wrapper.calledFrom.file)}:${wrapper.calledFrom.line}`
+        : wrapper?.library
+          ? `${wrapper.function} (in ${wrapper.library})`
+          : `${wrapper?.function} (not in your files)`;
       const frameOf = (id: string): string => id.split('/')[0]!;
       const regionOf = (id: string) =>
         region ??

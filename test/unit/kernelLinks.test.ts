@@ -186,7 +186,11 @@ test("a report before the runner's kernel words (schema 1.28/1.29) gets the same
         const at = r.location;
         if (!wrapper || !at) return [];
         const where = wrapper.library ? `(in ${wrapper.library})` : '(not in your files)';
-        return [[`${r.name} at ${path.basename(at.file)}:${at.line}`, `${wrapper.function} ${where}`] as const];
+        const caller = wrapper.calledFrom; // the user's line that called it (schema 1.35)
+        const alone = caller
+          ? `the compiled module called at ${path.basename(caller.file)}:${caller.line}`
+          : `${wrapper.function} ${where}`;
+        return [[`${r.name} at ${path.basename(at.file)}:${at.line}`, alone] as const];
       }),
     ];
     const asOlder = (said: string): string => unsaid.reduce((text, [from, to]) => text.replaceAll(from, to), said);

@@ -153,6 +153,28 @@ test("Python frames: Inductor's generated module by what it is, no memory addres
   );
 });
 
+test("PyTorch's internals a user does not act in, by what they do: Inductor's compile workers, CUDA set-up", async () => {
+  // review s29: "subproc_pool.py" and "_cuda_setDevice" read as places; the recorded traces hold both
+  for (const trace of ['traces/mlp-default.trace.json', 'traces/mlp-reduce-overhead.trace.json']) {
+    const names = await said(trace, null, 'default');
+    const raw = [...names.keys()];
+    assert.ok(
+      raw.some((n) => n.includes('compile_worker/subproc_pool.py')),
+      trace,
+    );
+    for (const [name, words] of names) {
+      if (name.includes('compile_worker/')) assert.equal(words, "Inductor's compile workers", name);
+      if (name === '<built-in function _cuda_setDevice>') assert.equal(words, 'CUDA set-up', name);
+    }
+  }
+  const plain = await said('traces/mlp-default.trace.json', null, 'default');
+  assert.equal(plain.get('<built-in function _cuda_setDevice>'), 'CUDA set-up');
+  assert.equal(pythonFrameWords('torch/cuda/__init__.py(450): _lazy_init'), 'CUDA set-up');
+  assert.equal(pythonFrameWords('<built-in function _cuda_exchangeDevice>'), 'CUDA device switch');
+  // a frame of the user's own (and torch's other frames) as the trace says it
+  assert.equal(pythonFrameWords('anchors.py(18): forward'), 'anchors.py(18): forward');
+});
+
 test('a trace without its report: a compiled call by the code it ran, from its Python stacks, not "compiled graph 1"', async () => {
   const model = await scanTraceFile(path.join(FIXTURES, 'traces/mlp-default.trace.json'));
   const frames = tracedFrames(model);

@@ -113,13 +113,26 @@ const GENERATED_MODULE = /^(?:.*\/)?(c[a-z0-9]{40,})\.py\((\d+)\): (.+)$/;
 // this tool's own frames, around the user's calls it profiles
 const RUNNER_FRAME = /^(?:.*\/)?compile_lens_runner\/(?:.*\/)?([^/]+\.py)\((\d+)\): (.+)$/;
 
+/** PyTorch's internal frames a user meets on the timeline without acting there, by what they do (review s29:
+ *  "subproc_pool.py" and "_cuda_setDevice" read as places); the frame itself stays in the slice's tooltip. */
+const TORCH_INTERNALS: [RegExp, string][] = [
+  [/^(?:.*\/)?torch\/_inductor\/compile_worker\/[^/]+\.py\(\d+\): /, "Inductor's compile workers"],
+  [
+    /^<built-in function _cuda_(?:setDevice|init|isInBadFork|getDeviceCount)>$|^(?:.*\/)?torch\/cuda\/__init__\.py\(\d+\): (?:_lazy_init|is_initialized|set_device|init)$/,
+    'CUDA set-up',
+  ],
+  [/^<built-in function _cuda_(?:exchangeDevice|maybeExchangeDevice)>$/, 'CUDA device switch'],
+];
+
 /**
  * A Python frame's name as the timeline says it: Inductor's generated module by what it is ("Inductor's generated
- * code (co2zx5….py:127, call)"), this tool's own frames as its ("Compile Lens: profiling.py:163, profile"), and a
- * built-in's without the memory address or pybind11's type ("<built-in method addmm of type object>"); any other
- * name as it is.
+ * code (co2zx5….py:127, call)"), this tool's own frames as its ("Compile Lens: profiling.py:163, profile"), PyTorch's
+ * internals a user does not act in by what they do ("Inductor's compile workers", "CUDA set-up"), and a built-in's
+ * without the memory address or pybind11's type ("<built-in method addmm of type object>"); any other name as it is.
  */
 export function pythonFrameWords(name: string): string {
+  const internal = TORCH_INTERNALS.find(([frame]) => frame.test(name));
+  if (internal) return internal[1];
   const generated = GENERATED_MODULE.exec(name);
   if (generated) return `Inductor's generated code (${generated[1]!.slice(0, 6)}….py:${generated[2]}, ${generated[3]})`;
   const runner = RUNNER_FRAME.exec(name);

@@ -12,17 +12,17 @@ from . import quick_fixes
 
 _NUMBER_AFTER = re.compile(r"(==|!=|<=|>=|<|>|expected|actual)(\s*)-?\d+(?:\.\d+)?")
 _HINT = re.compile(r"\(HINT: (.+?)\)\s*(?:$|\n)", re.S)
-_KEYS = re.compile(
+KEYS_GUARD = re.compile(
     r"tensor '([^']+)' dispatch key set mismatch\. expected DispatchKeySet\(([^)]*)\), actual DispatchKeySet\(([^)]*)\)"
 )
-_SIZE = re.compile(r"tensor '([^']+)' (size|stride) mismatch at index (\d+)\. expected (\d+), actual (\d+)")
-_DTYPE = re.compile(r"tensor '([^']+)' dtype mismatch\. expected (\w+), actual (\w+)")
-_REQUIRES_GRAD = re.compile(r"tensor '([^']+)' requires_grad mismatch")
-_VALUE = re.compile(r"^(?P<expr>[\w.\[\]'\"]+) == (?P<value>-?\d+)\b")
+SIZE_GUARD = re.compile(r"tensor '([^']+)' (size|stride) mismatch at index (\d+)\. expected (\d+), actual (\d+)")
+DTYPE_GUARD = re.compile(r"tensor '([^']+)' dtype mismatch\. expected (\w+), actual (\w+)")
+REQUIRES_GRAD_GUARD = re.compile(r"tensor '([^']+)' requires_grad mismatch")
+VALUE_GUARD = re.compile(r"^(?P<expr>[\w.\[\]'\"]+) == (?P<value>-?\d+)\b")
 _GUARD_FROM = re.compile(r"\(guard from: (?P<code>.+)\)\s*$")
-_INTERNAL = re.compile(r"___\w+")  # names Dynamo makes up for values on its stack (___stack0): not the user's
-_LEN = re.compile(r"len\((?P<expr>[^)]+)\) == (?P<value>\d+)")
-_AUTOGRAD_ONLY = re.compile(r"^(Autograd\w*|ADInplaceOrView)$")
+DYNAMO_NAME = re.compile(r"___\w+")  # names Dynamo makes up for values on its stack (___stack0): not the user's
+LEN_GUARD = re.compile(r"len\((?P<expr>[^)]+)\) == (?P<value>\d+)")
+AUTOGRAD_ONLY = re.compile(r"^(Autograd\w*|ADInplaceOrView)$")
 WARMUP_FIX = (
     "Warm up under the same grad mode you serve with: make the warmup calls and the real calls inside the same "
     "torch.inference_mode() (or torch.no_grad()) context, and create their inputs the same way."
@@ -46,11 +46,17 @@ def _user_name(name: str) -> str:
     match = re.fullmatch(r"L\['([^']+)'\]", name)
     if match:
         return f"input '{match[1]}'"
+    argument = argument_name(name)
+    return f"the call's {argument}" if argument else f"input '{name}'"
+
+
+def argument_name(name: str) -> str | None:
+    """ "1st argument" for Dynamo's `args[0]`; None for any other name."""
     match = re.fullmatch(r"args\[(\d+)\]", name)
     if not match:
-        return f"input '{name}'"
+        return None
     n = int(match[1]) + 1
-    return f"the call's {n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'} argument"
+    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'} argument"
 
 
 _ARGS = re.compile(r"tensor 'args\[(\d+)\]'")
@@ -99,30 +105,27 @@ def explain(
     from the user's `model.generate(...)`), so its tensors are not ones the user holds: the fix is at the user's level.
     cuda_graphs: the run recorded CUDA graphs, whose one graph per size a fix by dynamic shapes does not spare.
     call_code: the user's line that made the call (named_input)."""
-    named = named_input(reason, call_code)
-    found = _explain(named, raw, library_frame, cuda_graphs)
+    found = _explain(named_input(reason, call_code), raw, library_frame, cuda_graphs)
     if found:
         found["what"] = found["what"][:1].upper() + found["what"][1:]
-        # a tensor library code made is not one the user knows by name
-        made_for = None if library_frame else recompiled_for(named)
-        if made_for is not None:
-            found["madeFor"] = made_for
     return found
 
 
 # the library frame a recompile was compiled in, as explain() named it: a report keeps the sentence, not the frame
-_LIBRARY_SAID = re.compile(r"inside library code you called \((.+?)\) changed ")
+LIBRARY_SAID = re.compile(r"inside library code you called \((.+?)\) changed ")
 
 
 def explain_recorded(recompile: Recompile, cuda_graphs: bool) -> Explanation | None:
     """A recorded recompile said in today's words, for a report an older runner wrote (an attached job's folder read
     by `inspect`): from its guard failure as recorded, in the frame the recorded sentence named. A warm-up's sentence
-    (script/warmup_shape.py) was said from the script's source, which a report does not keep: kept as recorded."""
+    (script/warmup_shape.py) was said from the script's source, which a report does not keep: kept as recorded, but
+    for what the recompile was made for, said again (made_for.fill)."""
     recorded = recompile.get("explanation")
     if recorded and (fix := recorded.get("quickFix")) and fix["kind"] == "warmup-shape":
-        made_for = recompiled_for(recompile["reason"])
-        return {**recorded, "madeFor": made_for} if made_for is not None else recorded
-    library = _LIBRARY_SAID.search(recorded["what"]) if recorded else None
+        kept: Explanation = {**recorded}
+        kept.pop("madeFor", None)
+        return kept
+    library = LIBRARY_SAID.search(recorded["what"]) if recorded else None
     # PyTorch's hint decides some sentences (an nn.Module's integer attribute): recorded apart from the first line
     hint = recompile.get("hint")
     raw = (recompile.get("allReasons") or [""])[0] + (f"\n(HINT: {hint})" if hint else "")
@@ -135,12 +138,12 @@ def _explain(reason: str, raw: str, library_frame: str | None, cuda_graphs: bool
     reason = without_compile_id(reason)
     text = f"{reason}\n{raw}"
     hint = pytorch_hint(text)
-    keys = _KEYS.search(text)
+    keys = KEYS_GUARD.search(text)
     if keys:
         expected, actual = _keys(keys[2]), _keys(keys[3])
         diff = expected ^ actual
         name = _user_name(keys[1])
-        if diff and all(_AUTOGRAD_ONLY.match(k) for k in diff):
+        if diff and all(AUTOGRAD_ONLY.match(k) for k in diff):
             if expected > actual:
                 what = (
                     f"The compiled code was made for calls outside torch.inference_mode() (warmup with normal tensors, "
@@ -165,7 +168,7 @@ def _explain(reason: str, raw: str, library_frame: str | None, cuda_graphs: bool
             "torch.no_grad() or torch.inference_mode().",
             "fix": WARMUP_FIX,
         }
-    size = _SIZE.search(text)
+    size = SIZE_GUARD.search(text)
     if size and library_frame and size[2] == "size":
         return {
             "what": (
@@ -207,22 +210,22 @@ def _explain(reason: str, raw: str, library_frame: str | None, cuda_graphs: bool
             ),
             "quickFix": quick_fixes.compile_dynamic(),
         }
-    dtype = _DTYPE.search(text)
+    dtype = DTYPE_GUARD.search(text)
     if dtype:
         name = _user_name(dtype[1])
         return {
             "what": f"{name} arrived as {dtype[3]} after the code was compiled for {dtype[2]}.",
             "fix": f"Cast {name} to one dtype before the call, or warm up with each dtype you use.",
         }
-    grad = _REQUIRES_GRAD.search(text)
+    grad = REQUIRES_GRAD_GUARD.search(text)
     if grad:
         name = _user_name(grad[1])
         return {
             "what": f"The requires_grad of {name} differed from the compiled call.",
             "fix": "Warm up with inputs whose requires_grad matches the real calls (and the same grad mode).",
         }
-    value = _VALUE.search(reason)
-    if value and _INTERNAL.fullmatch(value["expr"]):
+    value = VALUE_GUARD.search(reason)
+    if value and DYNAMO_NAME.fullmatch(value["expr"]):
         source = _GUARD_FROM.search(reason)
         where = f"`{source['code'].strip()}`" if source else "a line of the compiled code"
         return {
@@ -252,7 +255,7 @@ def _explain(reason: str, raw: str, library_frame: str | None, cuda_graphs: bool
             "what": f"The Python value {expr} changed; Dynamo specialises on Python numbers, so each new value compiles a new graph.",
             "fix": f"Keep {expr} constant across calls, or pass it as a tensor.",
         }
-    length = _LEN.search(reason)
+    length = LEN_GUARD.search(reason)
     if length:
         return {
             "what": f"{length['expr']} changed length; Dynamo specialises on the length of lists and tuples.",
@@ -266,24 +269,6 @@ def _explain(reason: str, raw: str, library_frame: str | None, cuda_graphs: bool
     if re.search(r"___check_type_id|TYPE_MATCH", text):
         return {"what": "An argument changed type between calls.", "fix": "Pass arguments of one type each call."}
     return None
-
-
-def recompiled_for(reason: str) -> str | None:
-    """What a recompile's failed guard says the new compile was made for, to name that compile by: "x's batch 16"
-    (dimension 0, as the shape reasons say a batch), "x's size 48 in dimension 1", "x as float16"; None for any other
-    guard, or an input Dynamo names no argument for (a wrapper's args[0]): the compile is then said by its number."""
-    text = without_compile_id(reason)
-    size, dtype = _SIZE.search(text), _DTYPE.search(text)
-    found = size if size and size[2] == "size" else dtype
-    if found is None:
-        return None
-    name = found[1]
-    if not name.isidentifier():
-        return None
-    if found is dtype:
-        return f"{name} as {found[3]}"
-    dim, now = int(found[3]), found[5]
-    return f"{name}'s batch {now}" if dim == 0 else f"{name}'s size {now} in dimension {dim}"
 
 
 def without_compile_id(reason: str) -> str:
@@ -353,13 +338,13 @@ def recompiled_while_timing(compiles: int, guards: list[str], cause: str) -> str
 def _values(reasons: list[str]) -> list[str]:
     """The values a value guard saw, in order; for a size guard the sizes: the one compiled first, then each that
     recompiled."""
-    sizes = [match for match in map(_SIZE.search, reasons) if match]
+    sizes = [match for match in map(SIZE_GUARD.search, reasons) if match]
     if sizes:
         seen = [sizes[0][4], *(match[5] for match in sizes)]
         return [v for i, v in enumerate(seen) if i == 0 or v != seen[i - 1]]
     values: list[str] = []
     for reason in reasons:
-        match = _VALUE.search(reason)
+        match = VALUE_GUARD.search(reason)
         if match and match["value"] not in values:
             values.append(match["value"])
     return values
@@ -376,7 +361,7 @@ def site_explanation(site: RecompileSite, reasons: list[str]) -> Explanation | N
     a size guard, the values of a value guard); else its first recompile's (as recorded, else from its reason)."""
     first = site.get("explanation") or explain(reasons[0])
     values = site.get("values") or []
-    size = _SIZE.search(reasons[0])
+    size = SIZE_GUARD.search(reasons[0])
     if site["count"] < 2 or len(values) < 2:
         return first
     if size and size[2] == "size" and first and first["what"].startswith("Input "):
@@ -398,7 +383,7 @@ def site_explanation(site: RecompileSite, reasons: list[str]) -> Explanation | N
 def _size_change(recompile: Recompile) -> tuple[str, ...] | None:
     """What a size guard saw change (dimension, old and new size, and the call that made it), for telling one change
     seen by two compiled frames; None for any other guard."""
-    size = _SIZE.search(without_compile_id(recompile["reason"]))
+    size = SIZE_GUARD.search(without_compile_id(recompile["reason"]))
     return (size[3], size[4], size[5], str(recompile.get("trigger"))) if size and size[2] == "size" else None
 
 
@@ -423,7 +408,7 @@ def _through_library(recompile: Recompile) -> bool:
     only as `args[0]`."""
     said = recompile.get("explanation")
     return said is not None and (
-        bool(_LIBRARY_SAID.search(said["what"])) or bool(_UNNAMED_INPUT.search(recompile["reason"]))
+        bool(LIBRARY_SAID.search(said["what"])) or bool(_UNNAMED_INPUT.search(recompile["reason"]))
     )
 
 

@@ -20,7 +20,7 @@ from ..shapes.compiler import (
     KernelProvenance,
     Recompile,
 )
-from . import break_patterns, explain, perf_hints
+from . import break_patterns, explain, made_for, perf_hints
 from .cudagraphs import cuda_graphs
 from .restarts import completed
 from .torch_trace import Record
@@ -117,9 +117,10 @@ def _start_frames(record: Record) -> list[SourceLocation]:
     return frames
 
 
-def _frame(m: dict[str, Any]) -> CompiledFrame:
+def _frame(m: dict[str, Any], start: Record | None) -> CompiledFrame:
     """A compiled frame: its user location, or for a frame outside the user's files (PyTorch's wrappers a module's
-    call goes through, a library's forward) where it is, in words (schema 1.31: `library`)."""
+    call goes through, a library's forward) where it is, in words (schema 1.31: `library`), and the user's line whose
+    call led there (schema 1.35: `calledFrom`, the innermost user frame of the stack its compile started from)."""
     file = str(m.get("co_filename") or "")
     user = is_user_file(file)
     frame: CompiledFrame = {
@@ -130,6 +131,9 @@ def _frame(m: dict[str, Any]) -> CompiledFrame:
     }
     if file and not user:
         frame["library"] = library_place(file)
+        caller = innermost_user(_start_frames(start)) if start is not None else None
+        if caller is not None:
+            frame["calledFrom"] = caller
     return frame
 
 
@@ -414,6 +418,7 @@ def compiler_insight(
         for reason in r.meta.get("restart_reasons") or []
     ]
     recompiles = [recompile(r, starts, trigger, cudagraphs) for r in records if r.artifact == "recompile_reasons"]
+    made_for.fill(recompiles)
     made = completed(records)  # a graph an attempt Dynamo restarted logged was never compiled: not counted, not read
     return {
         "graphCount": sum(1 for r in made if r.kind == "dynamo_output_graph"),
@@ -427,7 +432,7 @@ def compiler_insight(
             [r.meta for r in records if r.kind == "bwd_compilation_metrics"],
         ),
         "compiledFrames": len(starts),
-        "frames": [_frame(m) for m in metrics],
+        "frames": [_frame(m, starts.get(m.get("compile_id") or "")) for m in metrics],
         "cache": cache_summary(records),
         "cudaGraphs": cuda_graphs(metrics, records) if cudagraphs else [],
         "kernels": kernels(made),

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from ..compiler import break_patterns, explain
+from ..compiler import break_patterns, explain, made_for
 from ..compiler import torch_trace as tt
 from ..compiler.insight import compiler_insight
 from ..compiler.user_code import innermost_user, parse_frames
@@ -265,6 +265,7 @@ def _said_today(insight: CompilerInsight) -> CompilerInsight:
         {**r, "explanation": explain.explain_recorded(r, bool(insight.get("cudaGraphs")))}
         for r in insight.get("recompiles") or []
     ]
+    made_for.fill(recompiles)
     return {**insight, "graphBreaks": breaks, "recompiles": recompiles}
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..compiler import quick_fixes, source_edits
-from ..compiler.explain import recompiled_for
+from ..compiler.made_for import recompiled_for
 from ..compiler.source_edits import Source
 from ..shapes.compiler import CompilerInsight, Explanation, QuickFixEdit
 from ..shapes.region import Region, RegionCall, WarmupShape
@@ -148,7 +148,7 @@ def explain(
         + " If that size does vary in use, compile with dynamic=True instead.",
         "quickFix": quick_fixes.warmup_shape(warm_line["line"], [edit]) if edit else quick_fixes.compile_dynamic(),
     }
-    made_for = recompiled_for(recompile["reason"])  # the recompile named by it, as explain() names any other's
+    made_for = recompiled_for(recompile["reason"])  # the recompile named by it, as made_for.fill names any other's
     if made_for is not None:
         explanation["madeFor"] = made_for
     _put(insight, recompile.get("compileId"), explanation)

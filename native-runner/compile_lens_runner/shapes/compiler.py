@@ -34,7 +34,9 @@ class _Explanation(TypedDict):
 class Explanation(_Explanation, total=False):
     quickFix: QuickFix | None
     quickFixes: list[QuickFix]  # further edits offered beside quickFix (mark-dynamic: script/mark_dynamic_edit.py)
-    madeFor: str  # schema 1.34: what the recompile was made for (explain.recompiled_for): "x's batch 16"
+    madeFor: (
+        str  # schema 1.34: what the recompile was made for (compiler/made_for.py): "x's batch 16", "self.calls == 17"
+    )
 
 
 class _BreakExplanation(TypedDict):
@@ -116,6 +118,7 @@ class CompiledFrame(_CompiledFrame, total=False):
     location: SourceLocation | None
     # schema 1.31: a frame outside the user's files, where it is in words ("PyTorch's _dynamo/external_utils.py")
     library: str
+    calledFrom: SourceLocation  # schema 1.35: a frame outside the user's files, the user's line whose call led there
     nameText: (
         str  # schema 1.28 (report/compile_names.py): "forward, recompiled for x's batch 16", "forward, recompile 1"
     )
