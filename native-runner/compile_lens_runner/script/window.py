@@ -10,7 +10,9 @@ last one up to the script's end).
 
 The in-situ windows (script/interleave.py) are the same window opened at a given call (start_call 0, the first call
 it is shown): one per side, inside the interleaved run. A window whose profiler could not start still counts its
-steps (`open`), so ranks that hold their schedule for it still switch on the same call.
+steps (`open`), so ranks that hold their schedule for it still switch on the same call. An in-situ window ends at
+its block's end (finish(block_ended=True), before the first call outside its block: a new signature's compile in an
+eager block), so its trace holds only its side's calls: the steps recorded before that call.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ class ProfileWindow:
         self.recorded = 0  # steps in the exported trace
         self.from_call: int | None = None
         self.skipped: str | None = None  # why no trace was taken
+        self.block_ended = False  # closed before a call outside its block, not at STEPS or the script's end
         self._prof: Any = None
         self._done = False
 
@@ -95,8 +98,11 @@ class ProfileWindow:
         if prof is not None:
             prof.stop()
 
-    def finish(self) -> None:
-        """At the script's end: a window still open keeps the steps recorded so far."""
+    def finish(self, block_ended: bool = False) -> None:
+        """At the script's end, or before a call outside its block (block_ended): a window still open keeps the steps
+        recorded so far, each whole (a step ends where the next call begins)."""
+        if self.open:
+            self.block_ended = block_ended
         self._stop()
 
     def describe(self) -> WindowEntry:
@@ -107,6 +113,8 @@ class ProfileWindow:
             why = (
                 f"no region was called {START_CALL + 1} times"
                 if self.pilot is None
+                else "its block ended before the window's first recorded step"
+                if self.block_ended
                 else "the script ended before the window's first recorded step"
             )
         return {
