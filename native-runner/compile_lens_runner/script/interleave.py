@@ -88,7 +88,7 @@ class Interleaver:
         if window_side is not None and (side, block) != (window_side, PROFILED_BLOCKS[window_side]):
             # a call outside the window's block (a new signature compiling in the eager block): the window ends before
             # it, so a trace labelled eager holds no compiled call; this call exports the trace (profiled)
-            self.windows[window_side].finish(block_ended=True)
+            self.windows[window_side].finish(block_ended=True, before=region)
             window, self.profiled = None, True
         if side != self.side:
             if _current_stance() != STANCES[self.side]:  # the script changed the stance itself: it is left alone
