@@ -544,6 +544,16 @@ describe('in situ in the report panel', () => {
         .sort((a, b) => a.index - b.index)
         .map((p) => [p.index, p.text]),
     );
+    // review s29: the call chart shades the same calls, not one band from call 3 over the eager blocks and the steps
+    // left out; its tooltip says so in the runner's words
+    const callShades = box.locator('svg.first-calls rect.steady');
+    assert.deepEqual(
+      await callShades.evaluateAll((nodes) =>
+        nodes.map((n) => [Number((n as SVGElement).dataset['from']), Number((n as SVGElement).dataset['to'])]),
+      ),
+      shaded,
+    );
+    assert.deepEqual(new Set(await callShades.locator('title').allTextContents()), new Set([region.steadyState!.said]));
     // the call chart's steady state is the story's: its start, and its median line at the story's median
     const steady = region.steadyState!;
     assert.equal(steady.fromCall, situ.steadyFromCall);
