@@ -6,6 +6,7 @@ import { line, scaleLinear } from 'd3';
 import type { InSituPoint, Region } from '../extension/shared/report.ts';
 import { el } from './panels.ts';
 import {
+  countedRuns,
   drawAxes,
   durationScale,
   HEIGHT,
@@ -19,7 +20,6 @@ import {
 } from './regionChart.ts';
 
 type Side = 'compiled' | 'eager';
-type StepPoint = NonNullable<NonNullable<Region['inSitu']>['stepPoints']>[number];
 
 interface Step {
   index: number;
@@ -173,20 +173,4 @@ export function renderInSituChart(region: Region): HTMLElement | null {
   if (situ.ranksText) box.append(el('p', 'chart-whose', situ.ranksText));
   box.append(chart, legend);
   return box;
-}
-
-/** The runs of consecutive counted steps from `from` to `last`, as [first, last] call indices; a report before the
- *  runner said which steps counted: the whole steady state, one run. */
-function countedRuns(points: readonly StepPoint[] | undefined, from: number, last: number): [number, number][] {
-  if (!points) return [[from, last]];
-  const runs: [number, number][] = [];
-  for (const index of points
-    .filter((p) => p.counted && p.index >= from)
-    .map((p) => p.index)
-    .sort((a, b) => a - b)) {
-    const run = runs[runs.length - 1];
-    if (run?.[1] === index - 1) run[1] = index;
-    else runs.push([index, index]);
-  }
-  return runs;
 }

@@ -28,6 +28,8 @@ export const MARGIN = { top: 10, right: 16, bottom: 36, left: 70 };
 /** max / min duration beyond which the y axis is logarithmic: a 60 s compile call next to 0.4 s calls */
 const LOG_RATIO = 20;
 
+type StepPoint = NonNullable<NonNullable<Region['inSitu']>['stepPoints']>[number];
+
 export type CallMark = 'compiled' | 'recompiled' | 'eager' | 'switched-off' | 'cached';
 
 /** The in-situ sides as both charts' legends name them (the runner's chart_text.SIDE_WORDS). */
@@ -228,15 +230,24 @@ export function renderRegionChart(region: Region): HTMLElement {
 
   const steady = region.steadyState;
   if (steady && steady.fromCall <= last) {
-    const shade = svg('rect', 'steady');
-    shade.setAttribute('x', String(x(steady.fromCall - 0.5)));
-    shade.setAttribute('y', String(MARGIN.top));
-    shade.setAttribute('width', String(x(last + 0.5) - x(steady.fromCall - 0.5)));
-    shade.setAttribute('height', String(HEIGHT - MARGIN.bottom - MARGIN.top));
-    // the runner's words (schema 1.25)
-    chart.append(steady.said === undefined ? shade : withTitle(shade, steady.said));
+    // the in-situ steady state shades the calls whose steps its number counted, as the step chart does (the same
+    // runs): never the other side's blocks or the steps left out between them; elsewhere every call from its start
+    const runs: [number, number][] = steady.inSitu
+      ? countedRuns(region.inSitu?.stepPoints, steady.fromCall, last)
+      : [[steady.fromCall, last]];
+    for (const [first, end] of runs) {
+      const shade = svg('rect', 'steady');
+      shade.setAttribute('x', String(x(first - 0.5)));
+      shade.setAttribute('y', String(MARGIN.top));
+      shade.setAttribute('width', String(x(end + 0.5) - x(first - 0.5)));
+      shade.setAttribute('height', String(HEIGHT - MARGIN.bottom - MARGIN.top));
+      shade.dataset['from'] = String(first);
+      shade.dataset['to'] = String(end);
+      // the runner's words (schema 1.25)
+      chart.append(steady.said === undefined ? shade : withTitle(shade, steady.said));
+    }
     const median = svg('line', 'steady-median');
-    median.setAttribute('x1', shade.getAttribute('x')!);
+    median.setAttribute('x1', String(x(steady.fromCall - 0.5)));
     median.setAttribute('x2', String(x(last + 0.5)));
     median.setAttribute('y1', String(y(steady.medianMs)));
     median.setAttribute('y2', String(y(steady.medianMs)));
@@ -275,4 +286,20 @@ function renderLegend(region: Region, steady: boolean): HTMLElement {
   // what the chart leaves out: the runner's words (schema 1.25)
   for (const note of region.chartNotes ?? []) legend.append(el('span', 'legend-label', `· ${note}`));
   return legend;
+}
+
+/** The runs of consecutive counted steps from `from` to `last`, as [first, last] call indices; a report before the
+ *  runner said which steps counted: the whole steady state, one run. */
+export function countedRuns(points: readonly StepPoint[] | undefined, from: number, last: number): [number, number][] {
+  if (!points) return [[from, last]];
+  const runs: [number, number][] = [];
+  for (const index of points
+    .filter((p) => p.counted && p.index >= from)
+    .map((p) => p.index)
+    .sort((a, b) => a - b)) {
+    const run = runs[runs.length - 1];
+    if (run?.[1] === index - 1) run[1] = index;
+    else runs.push([index, index]);
+  }
+  return runs;
 }

@@ -2187,7 +2187,7 @@ export interface InSituWindow {
    */
   fromCall?: number | null;
   /**
-   * steps in the trace
+   * steps in the trace, each a call of the region and what ran until its next: its calls fromCall + 1 to fromCall + steps, all in the window's one block (the window ends before the first call outside it: a new signature compiling in an eager block)
    */
   steps?: number;
   /**

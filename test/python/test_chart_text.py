@@ -51,7 +51,11 @@ def test_beside_an_in_situ_number_the_steady_state_is_the_one_the_story_tells() 
             f"From call {steady['fromCall']} on, the script's own calls are those the in-situ number" in region["story"]
         )
         assert f"compiled {ms} per " in " ".join(situ["lines"])
-        assert steady["said"].startswith(f"steady state from call {steady['fromCall']}: {ms} per compiled call")
+        # the band is shaded as the step chart shades it (review s29): the calls whose steps the number counted
+        assert steady["said"] == (
+            f"steady state from call {steady['fromCall']}: the calls whose steps the in-situ number counted; {ms} per "
+            "compiled call, median of the calls it counted"
+        )
     without = copy.deepcopy(_region("script-in-situ-cpu"))
     del without["inSitu"]
     del without["steadyState"]["inSitu"]

