@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from compile_lens_runner.compiler import explain
+from compile_lens_runner.compiler import explain, made_for
 from compile_lens_runner.measure.profiling import gpu_idle_pct
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -78,6 +78,22 @@ def test_size_mismatch_names_the_dimension_and_mark_dynamic_with_its_cost() -> N
     on_cuda = explain.explain("tensor 'x' size mismatch at index 1. expected 128, actual 256", cuda_graphs=True)
     assert on_cuda and "CUDA graphs still record one graph per size" in on_cuda["fix"]
     assert explain.explain("something no one has seen before") is None
+
+
+def test_a_keyword_arguments_guard_is_said_by_its_name() -> None:
+    """An HF generate() loop's compiled forward is called with keyword arguments: Dynamo names them
+    `kwargs['input_ids']`, quotes inside the guard's quotes (the H200's GPT-2 profile, 2026-11-30: no sentence at all,
+    PyTorch's words in the findings)."""
+    reason = "tensor 'kwargs['input_ids']' size mismatch at index 1. expected 128, actual 1"
+    found = explain.explain(reason)
+    assert found and found["what"].startswith(
+        "Input 'input_ids' changed size in dimension 1 from 128 to 1; the compiled code was specialised to 128."
+    )
+    cache = "tensor 'kwargs['past_key_values'].layers[0].keys' size mismatch at index 2. expected 128, actual 129"
+    found = explain.explain(cache)
+    assert found and found["what"].startswith("Input 'past_key_values.layers[0].keys' changed size in dimension 2")
+    assert made_for.recompiled_for(reason) == "input_ids's size 1 in dimension 1"
+    assert made_for.recompiled_for(cache) is None  # an attribute of an input: no name of the user's to give it
 
 
 def test_recurring_recompiles_are_one_site() -> None:

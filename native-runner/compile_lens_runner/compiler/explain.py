@@ -12,12 +12,15 @@ from . import quick_fixes
 
 _NUMBER_AFTER = re.compile(r"(==|!=|<=|>=|<|>|expected|actual)(\s*)-?\d+(?:\.\d+)?")
 _HINT = re.compile(r"\(HINT: (.+?)\)\s*(?:$|\n)", re.S)
+# A guarded tensor's name may hold quotes of its own (a keyword argument: "tensor 'kwargs['input_ids']' size
+# mismatch", an HF generate() loop's forward), so it runs to the quote before the guard's words.
 KEYS_GUARD = re.compile(
-    r"tensor '([^']+)' dispatch key set mismatch\. expected DispatchKeySet\(([^)]*)\), actual DispatchKeySet\(([^)]*)\)"
+    r"tensor '(.+?)' dispatch key set mismatch\. expected DispatchKeySet\(([^)]*)\), actual DispatchKeySet\(([^)]*)\)"
 )
-SIZE_GUARD = re.compile(r"tensor '([^']+)' (size|stride) mismatch at index (\d+)\. expected (\d+), actual (\d+)")
-DTYPE_GUARD = re.compile(r"tensor '([^']+)' dtype mismatch\. expected (\w+), actual (\w+)")
-REQUIRES_GRAD_GUARD = re.compile(r"tensor '([^']+)' requires_grad mismatch")
+SIZE_GUARD = re.compile(r"tensor '(.+?)' (size|stride) mismatch at index (\d+)\. expected (\d+), actual (\d+)")
+DTYPE_GUARD = re.compile(r"tensor '(.+?)' dtype mismatch\. expected (\w+), actual (\w+)")
+REQUIRES_GRAD_GUARD = re.compile(r"tensor '(.+?)' requires_grad mismatch")
+_WRAPPED = re.compile(r"\b(?:L|kwargs)\['([^']+)'\]")
 VALUE_GUARD = re.compile(r"^(?P<expr>[\w.\[\]'\"]+) == (?P<value>-?\d+)\b")
 _GUARD_FROM = re.compile(r"\(guard from: (?P<code>.+)\)\s*$")
 DYNAMO_NAME = re.compile(r"___\w+")  # names Dynamo makes up for values on its stack (___stack0): not the user's
@@ -40,14 +43,18 @@ def pytorch_hint(text: str) -> str | None:
     return re.sub(r"\s+", " ", match[1]).strip() if match else None
 
 
+def user_expr(name: str) -> str:
+    """A guarded name as the user's code says it: `L['x']` -> `x`, `kwargs['past_key_values'].layers[0]` ->
+    `past_key_values.layers[0]` (Dynamo's locals and a wrapper's **kwargs are not the user's words)."""
+    return _WRAPPED.sub(lambda m: m[1], name)
+
+
 def _user_name(name: str) -> str:
-    """`x` or `L['x']` -> `input 'x'`; `args[0]` -> `the call's 1st argument`: a positional argument Dynamo knows no
-    name for (a wrapper's *args), said without Dynamo's `args[0]` (review 4B D21: the raw guard says it)."""
-    match = re.fullmatch(r"L\['([^']+)'\]", name)
-    if match:
-        return f"input '{match[1]}'"
+    """`x`, `L['x']` or `kwargs['x']` -> `input 'x'`; `args[0]` -> `the call's 1st argument`: a positional argument
+    Dynamo knows no name for (a wrapper's *args), said without Dynamo's `args[0]` (review 4B D21: the raw guard says
+    it)."""
     argument = argument_name(name)
-    return f"the call's {argument}" if argument else f"input '{name}'"
+    return f"the call's {argument}" if argument else f"input '{user_expr(name)}'"
 
 
 def argument_name(name: str) -> str | None:

@@ -17,9 +17,11 @@ _REQUIRED = re.compile(r"expected requires_grad=(\d)")
 
 
 def _input(name: str) -> str | None:
-    """ "x"; "the 1st argument" for a wrapper's args[0]; None for a name that is not the user's (a subscript)."""
+    """ "x" (also for a keyword argument's `kwargs['x']`); "the 1st argument" for a wrapper's args[0]; None for a name
+    that is not the user's (a subscript, an attribute of an input)."""
     argument = explain.argument_name(name)
-    return f"the {argument}" if argument else name if name.isidentifier() else None
+    said = explain.user_expr(name)
+    return f"the {argument}" if argument else said if said.isidentifier() else None
 
 
 def _changed_input(text: str) -> str | None:
