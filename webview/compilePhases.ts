@@ -8,7 +8,10 @@ import type { CompilePhase, ModeResult, Report } from '../extension/shared/repor
 import { compileName } from '../extension/present/compileNames.ts';
 import { explanationsOf } from '../extension/present/glossary.ts';
 import { formatMs, formatTimeTicks, plural } from '../extension/present/numbers.ts';
-import { el, termEl } from './panels.ts';
+import type { SourcePlace } from '../extension/shared/sourcePlace.ts';
+import { compilePlace } from './analysis/sliceNames.ts';
+import { appendTerms, el } from './panels.ts';
+import { followSaid } from './sourceLinks.ts';
 import { phaseInsideWords, phasesUnlabelled } from './timelineWords.ts';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -78,19 +81,38 @@ function stepsInside(phase: CompilePhase, phases: readonly CompilePhase[]): stri
   );
 }
 
+/** A bar's hover `tip`, which names its compile (its lines), said again after the user's edits. */
+const sayTip = (title: Element, own: SourcePlace | null, tip: string): void => {
+  followSaid(title, own, tip, (node, said) => {
+    node.textContent = said;
+  });
+};
+
+/** A row label's hover: what it says (its label whole first: the column ends a name longer than it with "…"), then
+ *  the phases fitLabels could not label. */
+function sayRowTitle(label: HTMLElement): void {
+  const unlabelled = label.dataset['unlabelled'];
+  label.title = [label.dataset['said'], ...(unlabelled ? [unlabelled] : [])].join('\n');
+}
+
 function compileRow(
   phases: CompilePhase[],
   x: (ms: number) => number,
   label: string,
   title: string,
   name: string,
+  own: SourcePlace | null,
 ): HTMLElement {
   const row = el('div', 'phase-row');
-  const labelEl = termEl('div', 'phase-label', label);
-  // the label whole first: the column ends a name longer than it with "…"
-  labelEl.title = [label, title, ...explanationsOf(`${label}\n${title}`)].join('\n');
-  // fitLabels adds the phases it could not label
-  labelEl.dataset['said'] = labelEl.title;
+  // the lines its name cites ("forward after line 24", "at train.py:77") where they are after the user's edits, as
+  // the panel's links and the findings say them (review N3: a row kept the line an edit had moved)
+  // and in its hover: the label's line, then why it recompiled (PyTorch's words may cite the line too)
+  const said = [label, title, ...explanationsOf(`${label}\n${title}`)].join('\n');
+  const labelEl = followSaid(el('div', 'phase-label'), own, said, (node, now) => {
+    appendTerms(node, now.slice(0, now.indexOf('\n')));
+    node.dataset['said'] = now;
+    sayRowTitle(node);
+  });
   const depth = Math.max(0, ...phases.map((p) => p.depth)) + 1;
   const svg = select(document.createElementNS(SVG, 'svg'))
     .attr('class', 'phase-track')
@@ -112,7 +134,7 @@ function compileRow(
         .attr('overflow', 'visible')
         .attr('class', `cache-marker ${phaseClass(phase)}`);
       marker.append('path').attr('d', DIAMOND);
-      marker.append('title').text(tip);
+      sayTip(marker.append('title').node()!, own, tip);
       continue;
     }
     const bar = svg.append('g').attr('class', `phase ${phaseClass(phase)}`);
@@ -133,7 +155,7 @@ function compileRow(
       .attr('y', y + ROW - 4)
       .attr('data-whole', `${phase.name} ${formatMs(phase.durMs)}`)
       .attr('data-time', formatMs(phase.durMs));
-    bar.append('title').text(tip);
+    sayTip(bar.append('title').node()!, own, tip);
   }
   row.append(labelEl, svg.node()!);
   new ResizeObserver(() => fitLabels(svg.node()!)).observe(svg.node()!);
@@ -228,8 +250,10 @@ function fitLabels(track: SVGSVGElement): void {
   }
   // the row's hover names them: a narrow recompile's phases are read there, not found by hovering 1 px bars
   const label = track.parentElement?.querySelector<HTMLElement>('.phase-label');
-  if (label)
-    label.title = [label.dataset['said'], ...(unlabelled.length ? [phasesUnlabelled(unlabelled)] : [])].join('\n');
+  if (!label) return;
+  if (unlabelled.length) label.dataset['unlabelled'] = phasesUnlabelled(unlabelled);
+  else delete label.dataset['unlabelled'];
+  sayRowTitle(label);
 }
 
 /** What the bars' colours and the cache markers drawn in `box` are. */
@@ -338,6 +362,7 @@ function modeSection(mode: ModeResult, regions: Map<string, string>): HTMLElemen
         label,
         [why, `Dynamo's compile id ${id}`].filter(Boolean).join('\n'),
         name,
+        compilePlace(mode.compiler?.frames ?? null, id),
       ),
     );
   }
