@@ -216,7 +216,7 @@ export function axisLayout(
     if (placed) continue;
     // the steps from k on, with no room right of k's line before the pane's edge: their label ends at the edge
     // the shortest form: the less of it left of its line, the less it reads as the step before's
-    const forms = stepForms(steps[k]!, steps[steps.length - 1]!, saidNear(k, steps[k]!.x)).reverse();
+    const forms = stepForms(steps[k]!, steps[steps.length - 1]!, saidNear(k, steps[k]!.x + 1 + PAD)).reverse();
     const text = forms.find((t) => width - m.width(t) >= stepFree) ?? null;
     if (text) place(text, width - m.width(text));
     break;

@@ -53,6 +53,9 @@ test("the last step near the pane's edge: its whole label, or its number close o
   // a lone "2" at the edge, 440 px from "step 1", read as a label cut there (review s29)
   assert.deepEqual(stepLabels([0, 480], 500), ['step 1', 'step 2']);
   assert.deepEqual(stepLabels([0, 100, 120, 480], 500), ['step 1', '2', '3', 'step 4']);
+  // far from "step 1" measured from where its label would begin, as a label with room is (gpt_small at 1000 px:
+  // "call 1 … │   2", the number at the edge 28 px right of its line)
+  assert.deepEqual(stepLabels([0, 112], 150), ['step 1', 'step 2']);
   const [, last] = stepTexts([0, 497], 500);
   assert.deepEqual(last, { text: 'step 2', x: 464, w: 36 });
   assert.deepEqual(stepLabels([0, 100, 496, 498], 500), ['step 1', 'step 2', 'steps 3–4']);
