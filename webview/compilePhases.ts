@@ -109,7 +109,7 @@ function compileRow(
   // and in its hover: the label's line, then why it recompiled (PyTorch's words may cite the line too)
   const said = [label, title, ...explanationsOf(`${label}\n${title}`)].join('\n');
   const labelEl = followSaid(el('div', 'phase-label'), own, said, (node, now) => {
-    appendTerms(node, now.slice(0, now.indexOf('\n')));
+    appendTerms(node, now.split('\n')[0]!);
     node.dataset['said'] = now;
     sayRowTitle(node);
   });
