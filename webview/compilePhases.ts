@@ -8,8 +8,11 @@ import type { CompilePhase, ModeResult, Report } from '../extension/shared/repor
 import { compileName } from '../extension/present/compileNames.ts';
 import { explanationsOf } from '../extension/present/glossary.ts';
 import { formatMs, formatTimeTicks, plural } from '../extension/present/numbers.ts';
-import { el, termEl } from './panels.ts';
-import { phaseInsideWords, phasesUnlabelled } from './timelineWords.ts';
+import type { SourcePlace } from '../extension/shared/sourcePlace.ts';
+import { compilePlace } from './analysis/sliceNames.ts';
+import { appendTerms, el } from './panels.ts';
+import { followSaid } from './sourceLinks.ts';
+import { phaseInsideWords, phaseLabelForms, phasesByTimeAlone, phasesUnlabelled } from './timelineWords.ts';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const ROW = 16;
@@ -78,19 +81,38 @@ function stepsInside(phase: CompilePhase, phases: readonly CompilePhase[]): stri
   );
 }
 
+/** A bar's hover `tip`, which names its compile (its lines), said again after the user's edits. */
+const sayTip = (title: Element, own: SourcePlace | null, tip: string): void => {
+  followSaid(title, own, tip, (node, said) => {
+    node.textContent = said;
+  });
+};
+
+/** A row label's hover: what it says (its label whole first: the column ends a name longer than it with "…"), then
+ *  the phases fitLabels could not label. */
+function sayRowTitle(label: HTMLElement): void {
+  const unlabelled = label.dataset['unlabelled'];
+  label.title = [label.dataset['said'], ...(unlabelled ? [unlabelled] : [])].join('\n');
+}
+
 function compileRow(
   phases: CompilePhase[],
   x: (ms: number) => number,
   label: string,
   title: string,
   name: string,
+  own: SourcePlace | null,
 ): HTMLElement {
   const row = el('div', 'phase-row');
-  const labelEl = termEl('div', 'phase-label', label);
-  // the label whole first: the column ends a name longer than it with "…"
-  labelEl.title = [label, title, ...explanationsOf(`${label}\n${title}`)].join('\n');
-  // fitLabels adds the phases it could not label
-  labelEl.dataset['said'] = labelEl.title;
+  // the lines its name cites ("forward after line 24", "at train.py:77") where they are after the user's edits, as
+  // the panel's links and the findings say them (review N3: a row kept the line an edit had moved)
+  // and in its hover: the label's line, then why it recompiled (PyTorch's words may cite the line too)
+  const said = [label, title, ...explanationsOf(`${label}\n${title}`)].join('\n');
+  const labelEl = followSaid(el('div', 'phase-label'), own, said, (node, now) => {
+    appendTerms(node, now.split('\n')[0]!);
+    node.dataset['said'] = now;
+    sayRowTitle(node);
+  });
   const depth = Math.max(0, ...phases.map((p) => p.depth)) + 1;
   const svg = select(document.createElementNS(SVG, 'svg'))
     .attr('class', 'phase-track')
@@ -112,7 +134,7 @@ function compileRow(
         .attr('overflow', 'visible')
         .attr('class', `cache-marker ${phaseClass(phase)}`);
       marker.append('path').attr('d', DIAMOND);
-      marker.append('title').text(tip);
+      sayTip(marker.append('title').node()!, own, tip);
       continue;
     }
     const bar = svg.append('g').attr('class', `phase ${phaseClass(phase)}`);
@@ -124,16 +146,15 @@ function compileRow(
       .attr('width', `${Math.max(0.15, width)}%`)
       .attr('height', ROW - 2);
     // a label in the bar or beside it (the title says it for every bar): fitLabels() places it at the panel's
-    // width, its time alone where the whole does not fit (the colour says what it is), or hides it where neither
-    // has room, so a label never runs over the next bar
+    // width in the longest of its forms that fits (phaseLabelForms), or hides it where none has room, so a label
+    // never runs over the next bar
     bar
       .append('text')
       .attr('x', `${x(phase.startMs)}%`)
       .attr('dx', 3)
       .attr('y', y + ROW - 4)
-      .attr('data-whole', `${phase.name} ${formatMs(phase.durMs)}`)
-      .attr('data-time', formatMs(phase.durMs));
-    bar.append('title').text(tip);
+      .attr('data-forms', phaseLabelForms(phase.name, formatMs(phase.durMs)).join('\n'));
+    sayTip(bar.append('title').node()!, own, tip);
   }
   row.append(labelEl, svg.node()!);
   new ResizeObserver(() => fitLabels(svg.node()!)).observe(svg.node()!);
@@ -157,8 +178,9 @@ function watchTheme(): void {
  * Each bar's label inside the bar where it fits at the drawn width, else just right of it, else just left of it,
  * where that room at its depth is free of bars and of the labels placed before it (a recompile's bars are narrow
  * on an axis that spans every compile, and the last compile ends at the axis's end); where the whole label
- * ("C++ compile 2.4 s") has no room, its time alone ("2.4 s": the legend says what the colour is); else hidden, and
- * said in its row's hover. Wider bars are labelled first.
+ * ("Inductor: load module 6.8 s") has no room, a shorter form ("load module 6.8 s"), its time alone ("6.8 s") only
+ * where no name fits, said whole in its row's hover then; else hidden, and said there. Wider bars are labelled
+ * first.
  */
 function fitLabels(track: SVGSVGElement): void {
   const bars = [...track.querySelectorAll<SVGGElement>('g.phase')].map((bar) => ({
@@ -182,54 +204,76 @@ function fitLabels(track: SVGSVGElement): void {
     markers.set(y, [...(markers.get(y) ?? []), span]);
     taken.set(y, [...(taken.get(y) ?? []), span]);
   }
-  const unlabelled: string[] = [];
   // the widest first: where bars of one depth begin together, the label beside them is the one that shows
-  for (const { bar, text, box } of [...bars].sort((a, b) => b.box.width - a.box.width)) {
-    if (!text) continue;
-    text.style.display = '';
-    bar.classList.remove('beside');
+  const waiting = [...bars]
+    .sort((a, b) => b.box.width - a.box.width)
+    .flatMap(({ bar, text, box }) => {
+      if (!text) return [];
+      text.style.display = '';
+      bar.classList.remove('beside');
+      return [{ bar, text, box, forms: (text.dataset['forms'] ?? '').split('\n') }];
+    });
+  const place = ({ bar, text, box }: (typeof waiting)[number], label: string): boolean => {
     const row = taken.get(box.y)!;
     // [from, to) clear of everything at this depth but the bar itself
     const free = (from: number, to: number): boolean =>
       from >= 0 &&
       to <= trackWidth &&
       row.every(([a, b]) => (a === box.x && b === box.x + box.width) || b <= from || a >= to);
-    const place = (label: string): boolean => {
-      text.textContent = label;
-      const length = text.getComputedTextLength();
-      // inside the bar, after any diamond at its start
-      const inside = (markers.get(box.y) ?? [])
-        .filter(([a, b]) => a < box.x + 3 + length && b > box.x)
-        .reduce((start, [, b]) => Math.max(start, b + 1), box.x + 3);
-      if (inside + length + 3 <= box.x + box.width) {
-        text.setAttribute('dx', String(inside - box.x));
-        return true;
-      }
-      // beside it: 3 px from its ends, 1 px clear of the next bar or label (a bar begun at this one's start, a
-      // recompile's thinnest, is no obstacle to a label left of it); left of it, left of the diamond at its start
-      // too (review 5A G7: a recompile's AOT and codegen bars, each with its cache miss's, went unlabelled)
-      const right = box.x + box.width + 3;
-      const start = (markers.get(box.y) ?? [])
-        .filter(([a, b]) => a <= box.x + 1 && b >= box.x - 1)
-        .reduce((x, [a]) => Math.min(x, a), box.x);
-      const left = start - 3 - length;
-      const at = free(right - 1, right + length + 1) ? right : free(left - 1, start - 2) ? left : null;
-      if (at === null) return false;
-      bar.classList.add('beside');
-      text.setAttribute('dx', String(at - box.x));
-      row.push([at, at + length]);
+    text.textContent = label;
+    const length = text.getComputedTextLength();
+    // inside the bar, after any diamond at its start
+    const inside = (markers.get(box.y) ?? [])
+      .filter(([a, b]) => a < box.x + 3 + length && b > box.x)
+      .reduce((start, [, b]) => Math.max(start, b + 1), box.x + 3);
+    if (inside + length + 3 <= box.x + box.width) {
+      text.setAttribute('dx', String(inside - box.x));
       return true;
-    };
-    const whole = text.dataset['whole'] ?? '';
-    if (place(whole) || place(text.dataset['time'] ?? '')) continue;
-    text.textContent = whole;
+    }
+    // beside it: 3 px from its ends, 1 px clear of the next bar or label (a bar begun at this one's start, a
+    // recompile's thinnest, is no obstacle to a label left of it); left of it, left of the diamond at its start
+    // too (review 5A G7: a recompile's AOT and codegen bars, each with its cache miss's, went unlabelled)
+    const right = box.x + box.width + 3;
+    const start = (markers.get(box.y) ?? [])
+      .filter(([a, b]) => a <= box.x + 1 && b >= box.x - 1)
+      .reduce((x, [a]) => Math.min(x, a), box.x);
+    const left = start - 3 - length;
+    const at = free(right - 1, right + length + 1) ? right : free(left - 1, start - 2) ? left : null;
+    if (at === null) return false;
+    bar.classList.add('beside');
+    text.setAttribute('dx', String(at - box.x));
+    row.push([at, at + length]);
+    return true;
+  };
+  // each bar's names before any bar's time alone: a time placed beside its bar takes the room another bar's name
+  // had (review s29: bare times where a name fitted); its longest form first, then each shorter name
+  const longest = Math.max(0, ...waiting.map((w) => w.forms.length));
+  const byTime: string[] = [];
+  for (let form = 0; form < longest; form++)
+    for (let k = 0; k < waiting.length; k++) {
+      const w = waiting[k]!;
+      const last = w.forms.length - 1;
+      // the time alone (a bar's last form) only once no bar's name is left to place
+      const label = form < last ? w.forms[form] : form === longest - 1 ? w.forms[last] : undefined;
+      if (label === undefined || !place(w, label)) continue;
+      if (form === longest - 1 && last > 0) byTime.push(w.forms[0]!);
+      waiting.splice(k--, 1);
+    }
+  const unlabelled = waiting.map(({ text, forms }) => {
+    text.textContent = forms[0]!;
     text.style.display = 'none';
-    unlabelled.push(whole);
-  }
+    return forms[0]!;
+  });
   // the row's hover names them: a narrow recompile's phases are read there, not found by hovering 1 px bars
   const label = track.parentElement?.querySelector<HTMLElement>('.phase-label');
-  if (label)
-    label.title = [label.dataset['said'], ...(unlabelled.length ? [phasesUnlabelled(unlabelled)] : [])].join('\n');
+  if (!label) return;
+  const unsaid = [
+    ...(byTime.length ? [phasesByTimeAlone(byTime)] : []),
+    ...(unlabelled.length ? [phasesUnlabelled(unlabelled)] : []),
+  ];
+  if (unsaid.length) label.dataset['unlabelled'] = unsaid.join('\n');
+  else delete label.dataset['unlabelled'];
+  sayRowTitle(label);
 }
 
 /** What the bars' colours and the cache markers drawn in `box` are. */
@@ -338,6 +382,7 @@ function modeSection(mode: ModeResult, regions: Map<string, string>): HTMLElemen
         label,
         [why, `Dynamo's compile id ${id}`].filter(Boolean).join('\n'),
         name,
+        compilePlace(mode.compiler?.frames ?? null, id),
       ),
     );
   }

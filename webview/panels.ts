@@ -58,7 +58,7 @@ export function speedupCell(
 }
 
 /** `text` into `node`, each compiler term in it (glossary.ts) marked with its explanation as a tooltip. */
-function appendTerms(node: HTMLElement, text: string): void {
+export function appendTerms(node: HTMLElement, text: string): void {
   // the runner quotes the user's code as `code` (a fix's condition, an op): shown as code, never as backticks
   const spans = text.split(/`([^`]+)`/);
   if (spans.length > 1) {

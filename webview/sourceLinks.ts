@@ -31,7 +31,7 @@ export function followLine<T extends HTMLElement>(node: T, at: Located, text: (l
 
 /** `node` saying the runner's `text`, a sentence about `own` (where its bare "line 9" is; null: none), with each line
  *  it names on the line that line is on now, said again after each edit; `say` puts a text in the emptied node. */
-export function followSaid<T extends HTMLElement>(
+export function followSaid<T extends Element>(
   node: T,
   own: Pick<Located, 'file' | 'cell'> | null,
   text: string,

@@ -428,7 +428,7 @@ export class TimelineCanvas extends TimelineNames {
 
   /**
    * The step boundaries in view, one per pixel column: thousands of steps in a long profile draw a line per
-   * column, not one each.
+   * column, not one each; the steps that began in a column after its first, named by its line's label (`through`).
    */
   private stepEdges(xOf: (t: number) => number, width: number): StepEdge[] {
     const edges: StepEdge[] = [];
@@ -437,10 +437,14 @@ export class TimelineCanvas extends TimelineNames {
       const x = xOf(step.start);
       // the step the view begins inside: the pane's note counts it in view, so the ruler names it at the left
       const begun = x < LABEL_WIDTH && xOf(step.end) > LABEL_WIDTH;
-      if ((x < LABEL_WIDTH && !begun) || x > width || x - lastLineX < 1) continue;
+      if ((x < LABEL_WIDTH && !begun) || x > width) continue;
       const label = stepWords(step.label);
-      const first = step === this.model.steps[0];
       const short = /(\d+)$/.exec(label)?.[1] ?? null;
+      if (x - lastLineX < 1) {
+        edges[edges.length - 1]!.through = { label, short };
+        continue;
+      }
+      const first = step === this.model.steps[0];
       if (begun) edges.push({ x: LABEL_WIDTH, label, short, before: null, begun });
       else edges.push({ x, label, short, before: first ? [`before ${label}`, 'before'] : null });
       lastLineX = Math.max(x, LABEL_WIDTH);

@@ -124,6 +124,9 @@ export interface StepEdge {
   before: readonly string[] | null;
   /** the step the view begins inside: labelled at the view's left edge, its line off-screen */
   begun?: boolean;
+  /** the last of the steps that began in this line's pixel column after it (a step of 3 ms in a view of 2 s): its
+   *  label says them all ("steps 1–2"), none left unsaid (review s29: "step 1 … 3", step 2 in no label) */
+  through?: { label: string; short: string | null };
 }
 
 type Said = 'none' | 'whole' | 'short';
@@ -134,10 +137,11 @@ type Said = 'none' | 'whole' | 'short';
  * numbers ("2", "2–3"), numbers alone once one label was a number; none for a group of steps without numbers.
  */
 function stepForms(from: StepEdge, to: StepEdge, said: Said): string[] {
-  if (from === to)
+  const last = to.through ?? to;
+  if (from === last || (from === to && last.short === null))
     return [said !== 'short' ? from.label : null, said !== 'none' ? from.short : null].filter((t) => t !== null);
-  if (from.short === null || to.short === null) return [];
-  const numbers = `${from.short}–${to.short}`;
+  if (from.short === null || last.short === null) return [];
+  const numbers = `${from.short}–${last.short}`;
   const unit = from.label.slice(0, from.label.length - from.short.length).trim();
   return said === 'none' ? [`${unit}s ${numbers}`] : [numbers];
 }
@@ -146,8 +150,8 @@ function stepForms(from: StepEdge, to: StepEdge, said: Said): string[] {
  * The axis over [left, width]: each tick label right of its tick in the first row (left out where it would touch the
  * one before or run past the right edge: one turned to the tick's left reads as the tick before's), each step label
  * right of its line in the second row, ending before the next step's line; every step in view labelled: whole, or
- * its number ("2") once a whole label has said what the numbers count and from then on ("step 1 │ 2 │ 3", never
- * "step 1 │ 2 │ step 3" nor a lone "3"); steps too close for a label each, one label for the run of them ("step 1 │
+ * its number ("2") once a whole label has said what the numbers count and from then on while each follows close on
+ * the one before ("step 1 │ 2 │ 3", never "step 1 │ 2 │ step 3" nor a lone "3" far from them); steps too close for a label each, one label for the run of them ("step 1 │
  * 2–3", never a label cut mid-word or a step left unsaid); the last ones, where no room is left right of their line
  * before the pane's edge, ending at the edge. Tick lines in the first row, step lines from the second row down.
  */
@@ -184,11 +188,14 @@ export function axisLayout(
     stepFree = steps[0]!.x;
   }
   let said: Said = 'none';
+  // a number alone reads as a step's only beside the label before it, within two whole labels of it; farther on, a
+  // whole label again (review s29: "step 2 ……… 3", a lone "3" at the pane's edge read as a label cut there)
+  const saidNear = (k: number, x: number): Said => (x - stepFree <= 2 * m.width(steps[k]!.label) ? said : 'none');
   const place = (text: string, x: number): void => {
     texts.push(placeText(m, 'step', text, x, middle, ink, under));
-    stepFree = x + m.width(text) + PAD;
     // a label with a word says what the numbers count ("step 2", "steps 2–3"); "2" and "2–3" are numbers
-    said = /[^\d–]/.test(text) && said !== 'short' ? 'whole' : 'short';
+    said = /[^\d–]/.test(text) ? 'whole' : 'short';
+    stepFree = x + m.width(text) + PAD;
   };
   let k = 0;
   while (k < steps.length) {
@@ -198,7 +205,7 @@ export function axisLayout(
     for (let j = k; j < steps.length && !placed; j++) {
       // a label past its step's end into the gap before the next one's line, where it still reads as its line's
       const room = Math.min(steps[j + 1]?.x ?? Infinity, width) - PAD - at;
-      const forms = stepForms(steps[k]!, steps[j]!, said);
+      const forms = stepForms(steps[k]!, steps[j]!, saidNear(k, at));
       const text = forms.find((t) => m.width(t) <= room);
       if (text) {
         place(text, at);
@@ -209,7 +216,7 @@ export function axisLayout(
     if (placed) continue;
     // the steps from k on, with no room right of k's line before the pane's edge: their label ends at the edge
     // the shortest form: the less of it left of its line, the less it reads as the step before's
-    const forms = stepForms(steps[k]!, steps[steps.length - 1]!, said).reverse();
+    const forms = stepForms(steps[k]!, steps[steps.length - 1]!, saidNear(k, steps[k]!.x + 1 + PAD)).reverse();
     const text = forms.find((t) => width - m.width(t) >= stepFree) ?? null;
     if (text) place(text, width - m.width(text));
     break;

@@ -34,25 +34,43 @@ test('room for every whole label: each whole', () => {
   assert.deepEqual(stepLabels([0, 100, 200], 400), ['step 1', 'step 2', 'step 3']);
 });
 
-test('a step too narrow for its whole label: numbers from there on', () => {
-  assert.deepEqual(stepLabels([0, 100, 120, 300], 500), ['step 1', '2', '3', '4']);
+test('a step too narrow for its whole label: numbers from there on, while each follows close on the label before it', () => {
+  assert.deepEqual(stepLabels([0, 100, 120, 140], 500), ['step 1', '2', '3', '4']);
+  // far from "3" (over two whole labels' width): whole again, never a lone number (review s29)
+  assert.deepEqual(stepLabels([0, 100, 120, 300], 500), ['step 1', '2', '3', 'step 4']);
 });
 
 test('steps with no room for a number each: one label for the run of them, numbers from there on', () => {
-  assert.deepEqual(stepLabels([0, 100, 104, 300], 500), ['step 1', '2–3', '4']);
-  assert.deepEqual(stepLabels([0, 100, 104, 106, 300], 500), ['step 1', '2–4', '5']);
+  assert.deepEqual(stepLabels([0, 100, 104, 150], 500), ['step 1', '2–3', '4']);
+  assert.deepEqual(stepLabels([0, 100, 104, 106, 300], 500), ['step 1', '2–4', 'step 5']);
   // the first ones too close for "step 1": the run said whole
   assert.deepEqual(stepLabels([0, 2, 4, 300], 500), ['steps 1–3', 'step 4']);
   assert.deepEqual(stepLabels([0, 2, 4, 70], 90), ['steps 1–3', '4']);
 });
 
-test("the last step near the pane's edge: its whole label or its number, ending at the edge where no room is right of its line", () => {
+test("the last step near the pane's edge: its whole label, or its number close on the label before it, ending at the edge where no room is right of its line", () => {
   assert.deepEqual(stepLabels([0, 440], 500), ['step 1', 'step 2']);
-  assert.deepEqual(stepLabels([0, 480], 500), ['step 1', '2']);
-  assert.deepEqual(stepLabels([0, 100, 120, 480], 500), ['step 1', '2', '3', '4']);
+  // a lone "2" at the edge, 440 px from "step 1", read as a label cut there (review s29)
+  assert.deepEqual(stepLabels([0, 480], 500), ['step 1', 'step 2']);
+  assert.deepEqual(stepLabels([0, 100, 120, 480], 500), ['step 1', '2', '3', 'step 4']);
+  // far from "step 1" measured from where its label would begin, as a label with room is (gpt_small at 1000 px:
+  // "call 1 … │   2", the number at the edge 28 px right of its line)
+  assert.deepEqual(stepLabels([0, 112], 150), ['step 1', 'step 2']);
   const [, last] = stepTexts([0, 497], 500);
-  assert.deepEqual(last, { text: '2', x: 494, w: 6 });
-  assert.deepEqual(stepLabels([0, 100, 496, 498], 500), ['step 1', 'step 2', '3–4']);
+  assert.deepEqual(last, { text: 'step 2', x: 464, w: 36 });
+  assert.deepEqual(stepLabels([0, 100, 496, 498], 500), ['step 1', 'step 2', 'steps 3–4']);
+});
+
+test("the steps begun in a line's pixel column after it: named by its label, none left unsaid (review s29)", () => {
+  const steps: StepEdge[] = [
+    { x: 0, label: 'step 1', short: '1', before: null, through: { label: 'step 2', short: '2' } },
+    { x: 300, label: 'step 3', short: '3', before: null },
+  ];
+  const { texts } = axisLayout([], steps, { left: 0, width: 500, height: 100 }, m, ink, []);
+  assert.deepEqual(
+    texts.map((t) => t.text),
+    ['steps 1–2', 'step 3'],
+  );
 });
 
 test('the step the view begins inside: named at the left edge, with no line', () => {

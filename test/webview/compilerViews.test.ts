@@ -151,6 +151,45 @@ describe('compiler views in the report panel', () => {
     await page.close();
   });
 
+  test("a compile-phase row's name cites its line where an edit moved it, in the row, its hover and its bars' (review N3)", async () => {
+    // train_small.py (recorded): forward's compile after the graph break at line 29
+    const page = await openReport('recorded/train_small-cpu', []);
+    const section = page.locator('details.compile-phases[data-mode="script"]');
+    await section.waitFor();
+    const rows = await section.locator('.phase-row').allInnerTexts();
+    assert.equal(rows.filter((r) => r.includes('forward after line 29')).length, 1, rows.join('\n'));
+    const row = section.locator('.phase-row').nth(rows.findIndex((r) => r.includes('forward after line 29')));
+    const said = async (): Promise<string[]> =>
+      row.evaluate((r) => [
+        r.querySelector('.phase-label')!.textContent,
+        r.querySelector<HTMLElement>('.phase-label')!.title.split('\n')[0]!,
+        ...[...r.querySelectorAll('g.phase > title')].map(
+          (t) => /\(([^,]*forward[^,]*),/.exec(t.textContent)?.[1] ?? '',
+        ),
+      ]);
+    const before = await said();
+    assert.ok(before.length > 2, 'the row has bars');
+    for (const text of before) assert.match(text, /forward after line 29\b/);
+    // two lines put above line 29 (the host's 'edited'), then one removed above it: line 29 is line 30 now
+    const at = (line: number): { line: number; character: number } => ({ line, character: 0 });
+    await post(page, {
+      type: 'edited',
+      file: '/tmp/e2erec4/train_small.py',
+      cell: null,
+      changes: [
+        { range: { start: at(0), end: at(0) }, text: 'import os\nimport sys\n' },
+        { range: { start: at(3), end: at(4) }, text: '' },
+      ],
+    });
+    const after = await said();
+    assert.deepEqual(
+      after,
+      before.map((text) => text.replace('line 29', 'line 30')),
+    );
+    assert.deepEqual(errorsOf(page), []);
+    await page.close();
+  });
+
   test('a C++ kernel: fused ops, links to the user lines, Open generated code of the compile that ran it', async () => {
     const page = await openReport('fused-cpu', [
       ['eager', 'reports/fused-cpu/eager.trace.json'],

@@ -11,6 +11,7 @@ import type { FrameLayout } from '../../webview/frameLayout.ts';
 import { contrast, over } from '../../webview/ink.ts';
 import type { Report } from '../../extension/shared/report.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
+import { loadReport } from '../../extension/node/reportFile.ts';
 import { errorsOf, giveBackBrowser, takeBrowser, openWebview, post, postPanes, postTimeline } from './harness.ts';
 import { applyTheme, THEMES } from './themes.ts';
 
@@ -396,11 +397,13 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
       codegen,
       /Inside it the log names 10 × C\+\+ compile: 11\.8 s of 54\.6 s; it names no step of the other 42\.8 s \(/,
     );
-    // a bar too narrow for its whole label, with room for its time: labelled by its time (its colour says the rest)
+    // a bar with no room beside it for a name ("load module 6.8 s"), with room for its time: labelled by its time,
+    // said whole in its row's hover (and its own)
     assert.deepEqual(
       seen.bars.filter((b) => b.tip.startsWith('Inductor: load module: 6.8 s')).map((b) => b.shown),
       ['6.8 s'],
     );
+    assert.match(seen.rowTips[1]!, /^Labelled by their time alone here: Inductor: load module 6\.8 s$/m);
     // a label left of a recompile's bar, though a thinner bar begins where it does (the wider one's, not that one's)
     assert.ok(
       seen.bars.some((b) => b.row === 2 && b.shown?.startsWith('backend compile')),
@@ -412,6 +415,52 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
     for (const b of hidden) assert.ok(seen.rowTips[b.row]!.includes(b.hidden!), `${b.hidden} in its row's hover`);
     for (const [k, tip] of seen.rowTips.entries())
       if (!hidden.some((b) => b.row === k)) assert.doesNotMatch(tip, /Too narrow to label/);
+  });
+
+  test("a compile-phase bar is labelled by what it is: its name less the compiler's part where the whole does not fit, its time alone only where no name does (review s29: a bare '34.4 ms')", async () => {
+    const p = await openWebview(browser, { width: WIDTH, height: 900 });
+    page = p;
+    const { report } = await loadReport(join(ROOT, 'test', 'fixtures', 'reports', 'h100-mlp', 'report.json'));
+    await post(p, {
+      type: 'report',
+      title: 'h100-mlp',
+      source: { kind: 'report', reportPath: '/r/h100-mlp/report.json' },
+      report,
+      traces: 0,
+    });
+    await applyTheme(p, THEMES[0]!);
+    await p.waitForTimeout(100); // the labels are fitted after layout
+    const rows = await p.locator('.compile-phases .phase-row:not(.phase-axis)').evaluateAll((rs) =>
+      rs.map((r) => ({
+        tip: r.querySelector<HTMLElement>('.phase-label')!.title,
+        shown: [...r.querySelectorAll('g.phase')].flatMap((g) => {
+          const text = g.querySelector('text')!;
+          const name = /^(.*?): [\d.]+ m?s \(/.exec(g.querySelector('title')!.textContent)![1]!;
+          return text.style.display === 'none' ? [] : [{ name, label: text.textContent }];
+        }),
+      })),
+    );
+    // the first compile's guards, 2 px wide at 560 px: "build guards 34.4 ms" beside it, not "34.4 ms"
+    assert.ok(
+      rows[0]!.shown.some((s) => s.name === 'Dynamo: build guards' && s.label === 'build guards 34.4 ms'),
+      JSON.stringify(rows[0]!.shown),
+    );
+    // every label names its phase (whole, or less its part "Dynamo: "), or is its time alone, said whole in its row's
+    // hover
+    const timeAlone = rows.flatMap((r) =>
+      r.shown.filter((s) => /^[\d.]+ m?s$/.test(s.label)).map((s) => ({ ...s, tip: r.tip })),
+    );
+    assert.ok(timeAlone.length > 0, 'a bar with room for its time alone');
+    for (const { name, label, tip } of timeAlone)
+      assert.match(tip, new RegExp(`^Labelled by their time alone here: .*${name} ${label.replace('.', '\\.')}`, 'm'));
+    for (const { name, label } of rows.flatMap((r) => r.shown))
+      if (!/^[\d.]+ m?s$/.test(label))
+        assert.ok(
+          label.startsWith(name) || name.endsWith(`: ${label.replace(/ [\d.]+ m?s$/, '')}`),
+          `${label} of ${name}`,
+        );
+    await p.locator('section.compile-timeline').screenshot({ path: join(ARTIFACTS, 'narrow-phases-h100.png') });
+    assert.deepEqual(errorsOf(p), []);
   });
 
   test("a compile-phase label shown lies inside its bar or beside it, also after the theme's font changed; the axis in one unit", async () => {

@@ -80,6 +80,20 @@ const CASES: Case[] = [
     },
   },
   {
+    // a 2-rank DDP job on CPU: step 1 of 4 ms and step 2 of 2.3 s, step 3 at the pane's right edge (review s29: "step
+    // 1 … 3", step 2 in no label and a lone "3" at the edge)
+    name: 'ddp',
+    source: {
+      kind: 'ranks',
+      tracePaths: ['rank0', 'rank1'].map((r) =>
+        path.join(ROOT, 'test', 'fixtures', 'reports', 'ddp-ranks-cpu', 'ranks', r, `${r}.trace.json.gz`),
+      ),
+    },
+    roles: ['tick', 'step', 'mark', 'slice', 'track'],
+    sliceLabel: /all_reduce/,
+    noStacks: [true, true],
+  },
+  {
     name: 'cpu-graphbreak',
     source: {
       kind: 'traces',
@@ -183,9 +197,17 @@ function problems(frame: FrameLayout, colours: Map<string, Rgba>): string[] {
   // counts, and from then on ("step 1 │ 2 │ 3": not a lone "3", nor "step 1 │ 2 │ step 3")
   const steps = texts.filter((t) => t.role === 'step').sort((a, b) => a.x - b.x);
   for (const t of steps) if (t.text.includes('…')) found.push(`${describeText(t)}: a step label cut`);
+  // (review s29: nor a number far from the labels before it, "step 2 ……… 3" read as a label cut at the pane's edge)
   const short = steps.map((t) => /^\d+(–\d+)?$/.test(t.text));
   if (short[0]) found.push(`${describeText(steps[0]!)}: a step's number before any whole step label`);
-  const whole = short.findIndex((s, k) => !s && short.slice(0, k).includes(true));
+  /** near the label before it: within two whole labels' width ("step 12") */
+  const near = (k: number): boolean => {
+    const wholeWidth = Math.max(...steps.filter((_, j) => j < k && !short[j]).map((t) => t.w / (t.text.length / 7)));
+    return steps[k]!.x - (steps[k - 1]!.x + steps[k - 1]!.w) <= 2 * wholeWidth + 4;
+  };
+  for (const [k, t] of steps.entries())
+    if (k > 0 && short[k] && !near(k)) found.push(`${describeText(t)}: a number alone far from the label before it`);
+  const whole = short.findIndex((s, k) => !s && short[k - 1] && near(k));
   if (whole >= 0) found.push(`${describeText(steps[whole]!)}: a whole step label after a number alone`);
   // a name cut keeps its op, not its namespace: "all_re…" before "gloo:all_…"
   for (const t of texts)

@@ -54,7 +54,7 @@ export interface SaidName {
 }
 
 /** Where the lines of a compile's name are: its function's file. */
-const compilePlace = (frames: readonly CompiledFrame[] | null, compileId: string | null): SourcePlace | null => {
+export const compilePlace = (frames: readonly CompiledFrame[] | null, compileId: string | null): SourcePlace | null => {
   const location = compileId ? frames?.find((f) => f.compileId === compileId)?.location : null;
   return location ? placeOf(location) : null;
 };
