@@ -64,7 +64,7 @@ export interface RegionDigest {
   eagerCalls: number;
   /** compile time inside the script's own calls (those that reported it) */
   compileSeconds: number | null;
-  /** schema 1.32: what the script did with it, counted, in the runner's words ("6 calls", "1 graph on rank 0",
+  /** schema 1.32: what the script did with it, counted, in the runner's words ("6 calls", "1 graph and 3 graph breaks on rank 0",
    * "recompiled at call 3 on rank 1"); a report before 1.32: its counts, said here */
   facts: string[];
   steadyFromCall: number | null;

@@ -2308,6 +2308,18 @@ export interface RankEntry {
       inSitu?: boolean;
       [k: string]: unknown;
     };
+    /**
+     * schema 1.35: the graphs the region made on this rank, as its own report counts them (the merged region's compiler holds every rank's breaks and recompiles, each with its ranks; its headline and facts say these counts by rank: report/rank_text.region_counts). Absent: the rank recorded no compiler record for it, or an older report
+     */
+    graphCount?: number | null;
+    /**
+     * schema 1.35: the region's graph breaks on this rank, each site's count summed (report/mode_line.break_count). Absent as graphCount
+     */
+    graphBreaks?: number | null;
+    /**
+     * schema 1.35: the region's recompiles on this rank. Absent as graphCount
+     */
+    recompiles?: number | null;
   }[];
   /**
    * the collectives of its profiled steps, in the order issued (null without a trace)

@@ -68,14 +68,15 @@ def test_an_attached_job_s_restarts_name_each_attempt_the_rank_that_failed_it_an
 
 def test_a_torchrun_region_s_graphs_and_story_say_whose_they_are() -> None:
     """Review 25 D7: the region of a torchrun job is its lowest rank's (ranks/merge.py); "1 graph" and "Call 0
-    compiled" read as the job's while rank 1 had 2 graphs. They say the rank they are from."""
+    compiled" read as the job's while rank 1 had 2 graphs. They say the rank they are from: the story the rank whose
+    calls it tells, the graphs and breaks the ranks whose rows count them (s29), whichever rank's regions are shown."""
     report = json.loads((FIXTURES / "ddp-ranks-cpu" / "report.json").read_text())
     alone = copy.deepcopy({**report, "ranks": []})  # one process: no rank to name
     report["ranks"][0]["report"] = None  # rank 0 wrote none: the regions shown are rank 1's
     answer.attach(report)
     [region] = report["regions"]
     assert region["story"].startswith("Rank 1: Call 0 compiled (")
-    assert " · 1 graph on rank 1 · " in region["headline"]
+    assert " · 1 graph and 3 graph breaks on rank 0 · " in region["headline"]
     answer.attach(alone)
     assert alone["regions"][0]["story"].startswith("Call 0 compiled (")
     assert " · 1 graph · " in alone["regions"][0]["headline"]

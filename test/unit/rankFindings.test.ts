@@ -82,7 +82,7 @@ test("the CLI's ranks block: one line per rank, then the divergence", async () =
   // after its recompile at call 3
   assert.match(
     lines[1]!,
-    /^ {4}rank 0: ok · 1 graph, 2 graph breaks, 0 recompiles, [\d.]+ s compiling, .*\d+ collectives in the profiled steps · DistributedDataParallel: 6 calls, [\d.]+ ms\/call from call 2$/,
+    /^ {4}rank 0: ok · 1 graph, 3 graph breaks, 0 recompiles, [\d.]+ s compiling, .*\d+ collectives in the profiled steps · DistributedDataParallel: 6 calls, [\d.]+ ms\/call from call 2$/,
   );
   assert.equal(report.regions![0]!.steadyState!.fromCall, 2);
   assert.match(lines[2]!, /^ {4}rank 1: ok · 2 graphs, 2 graph breaks, 2 recompiles, .* from call 4$/);

@@ -7,6 +7,8 @@ entry with formats.py's numbers each time the report is written (answer.attach).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from .. import formats
 from ..shapes.compiler import CompilerInsight, QuickFix
 from ..shapes.ranks import Divergence, EarlierAttempt, RankEntry
@@ -76,6 +78,62 @@ def waiting(entry: RankEntry) -> str | None:
     loc = stack.get("location")
     at = f" at {formats.place(loc['file'], loc['line'], loc.get('cell'))}" if loc else ""
     return f"waiting in {stack['waitingIn']}{at}" if stack.get("waitingIn") else f"running{at}"
+
+
+def headline_rank(entries: Sequence[RankEntry]) -> int | None:
+    """In a torchrun job's report, the rank whose regions it shows (ranks/merge.py: the lowest that wrote a report):
+    their calls and times are that rank's, and said as its; None for one process."""
+    return next((entry["rank"] for entry in entries if entry.get("report")), None)
+
+
+def on_ranks(ranks: Iterable[int], entries: Sequence[RankEntry]) -> str:
+    """ "on each rank" (every rank of the job), "on rank 1", "on ranks 0 and 2", "on ranks 0-2 and 5": said inside a
+    list of facts a comma separates, so its last rank joins with "and"."""
+    named = sorted(set(ranks))
+    if len(entries) > 1 and named == sorted(e["rank"] for e in entries):
+        return "on each rank"
+    head, comma, last = formats.rank_list(named).rpartition(", ")
+    return f"on {head} and {last}" if comma else f"on {last}"
+
+
+# more differing counts than this are said as their range per rank (a job of 64 ranks keeps one heading)
+_GROUPS = 3
+
+
+def _span(values: list[int], word: str) -> str:
+    low, high = min(values), max(values)
+    return formats.plural(low, word) if low == high else f"{low}–{high} {word}s"
+
+
+def region_counts(region_id: str, entries: Sequence[RankEntry]) -> list[str]:
+    """A torchrun job's region: its graphs and graph breaks as each rank counted them, said with whose they are (s29: a
+    heading of "3 graph breaks" over ranks 1 and 3's 4, and "1 graph on rank 0 · 3 breaks" read as rank 0's breaks):
+    "1 graph and 3 graph breaks on each rank"; "1 graph and 3 graph breaks on ranks 0 and 2", "2 graphs and 4 graph
+    breaks on ranks 1 and 3"; more differing counts as their range, "1–3 graphs and 2–5 graph breaks per rank". A rank
+    whose counts are not known (it wrote no report) is not named; [] where none is."""
+    known: dict[int, tuple[int, int]] = {}
+    for entry in entries:
+        for region in entry.get("regions") or []:
+            graph_count = region.get("graphCount")
+            if region["id"] == region_id and graph_count is not None:
+                known[entry["rank"]] = (graph_count, region.get("graphBreaks") or 0)
+    with_breaks = any(breaks for _, breaks in known.values())
+    groups: dict[tuple[int, int], list[int]] = {}
+    for rank, pair in sorted(known.items()):
+        groups.setdefault(pair, []).append(rank)
+    if len(groups) > _GROUPS:
+        spans = _span([g for g, _ in known.values()], "graph")
+        if with_breaks:
+            spans += f" and {_span([b for _, b in known.values()], 'graph break')}"
+        whose = "" if len(known) == len(entries) else f" {on_ranks(known, entries)}"
+        return [f"{spans} per rank{whose}"]
+    said = []
+    for (graphs, breaks), ranks in groups.items():
+        made = formats.plural(graphs, "graph")
+        if with_breaks:
+            made += f" and {formats.plural(breaks, 'graph break')}"
+        said.append(f"{made} {on_ranks(ranks, entries)}")
+    return said
 
 
 _TIMES = ("once", "twice")
