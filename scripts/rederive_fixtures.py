@@ -427,29 +427,35 @@ def _two_ranks_from_series(region: dict[str, Any]) -> None:
 
 
 def _rank_counts(report: dict[str, Any], folder: str | None) -> None:
-    """A torchrun job recorded before schema 1.35: what each region compiled on each rank (its rank row's `regions`),
-    counted as ranks/merge.py counts it now, from the rank's own report beside the job's; the headline rank's (its
-    report is the job's) from the merged records' items it had, and its own row counted so too (a runner before
-    breaks were counted as they add up wrote 2 there for a region that says 3). A rank whose report was not kept
-    keeps what it recorded."""
-    regions = {r["id"]: r.get("compiler") for r in report.get("regions") or []}
+    """A torchrun job recorded before schema 1.35: what each region compiled on each rank (its rank row's `regions`)
+    and each merged graph break's count on each rank (`rankCounts`), counted as ranks/merge.py counts them now, from
+    the rank's own report beside the job's; the headline rank's (its report is the job's) from the merged records'
+    items it had, and its own row counted so too (a runner before breaks were counted as they add up wrote 2 there
+    for a region that says 3). A rank whose report was not kept keeps what it recorded, and is counted on no break."""
     script = next((m.get("compiler") for m in report["modes"] if m["mode"] == "script"), None)
+    merged = {"script": script, **{r["id"]: r.get("compiler") for r in report.get("regions") or []}}
+    own_by_rank: dict[int, dict[str, Any]] = {}
     for entry in report.get("ranks") or []:
         path, rank = entry.get("report"), entry["rank"]
         if path == "report.json":
-            own = {i: merge.headline_rank_record(c, rank) for i, c in regions.items() if c}
-            if script:
-                entry["graphCount"], entry["graphBreaks"], entry["recompiles"] = merge.counted(
-                    merge.headline_rank_record(script, rank)
-                )
+            own = {key: merge.headline_rank_record(c, rank) for key, c in merged.items() if c}
+            if "script" in own:
+                entry["graphCount"], entry["graphBreaks"], entry["recompiles"] = merge.counted(own["script"])
         elif path and folder and os.path.exists(os.path.join(folder, path)):
             with open(os.path.join(folder, path), encoding="utf-8") as f:
-                own = {r["id"]: r["compiler"] for r in json.load(f).get("regions") or [] if r.get("compiler")}
+                stored = json.load(f)
+            own = {m["mode"]: m["compiler"] for m in stored["modes"] if m["mode"] == "script" and m.get("compiler")}
+            own.update({r["id"]: r["compiler"] for r in stored.get("regions") or [] if r.get("compiler")})
         else:
             continue
+        own_by_rank[rank] = own
         for region in entry.get("regions") or []:
             if region["id"] in own and "graphCount" not in region:
                 region["graphCount"], region["graphBreaks"], region["recompiles"] = merge.counted(own[region["id"]])
+    for key, compiler in merged.items():
+        breaks = (compiler or {}).get("graphBreaks") or []
+        if own_by_rank and any("rankCounts" not in b for b in breaks):
+            merge.rank_counts(breaks, [(r, own[key]["graphBreaks"]) for r, own in own_by_rank.items() if key in own])
 
 
 def _frame_libraries(report: dict[str, Any], here: str | None) -> None:
@@ -542,6 +548,12 @@ def rederive(report: dict[str, Any], folder: str | None = None, here: str | None
     return out
 
 
+def rederive_at(path: str, report: dict[str, Any]) -> dict[str, Any]:
+    """The report at path rederived: a torchrun job's with the rank reports beside it, any with its compiler log."""
+    here = os.path.dirname(path)
+    return rederive(report, here if report.get("ranks") else None, here)
+
+
 def main(argv: list[str]) -> int:
     check = "--check" in argv
     stale = []
@@ -549,7 +561,7 @@ def main(argv: list[str]) -> int:
         with open(path, encoding="utf-8") as f:
             text = f.read()
         report = json.loads(text)
-        fresh = rederive(report, os.path.dirname(path) if report.get("ranks") else None, os.path.dirname(path))
+        fresh = rederive_at(path, report)
         if fresh == report:
             continue
         stale.append(os.path.relpath(path, ROOT))

@@ -131,3 +131,24 @@ def test_region_counts_say_whose_they_are() -> None:
     assert rank_text.region_counts("r0", [*many, _entry(8, None)]) == [
         "1–4 graphs and 0–7 graph breaks per rank on ranks 0-7"
     ]
+
+
+def test_a_merged_break_says_each_ranks_count_at_its_line(tmp_path: Path) -> None:
+    """attach-2x2's one site at the training line: the merged count was rank 0's 3, said "3 graph breaks at this line"
+    beside "on all 4 ranks" while ranks 1 and 3 broke there 4 times. Each rank's count is kept (rankCounts) and said
+    with whose it is, on the site every surface lists and on each break under it."""
+    report = _attach_2x2(tmp_path)
+    compiler = report["regions"][0]["compiler"]
+    (site,) = compiler["breakSites"]
+    assert site["rankCounts"] == {"0": 3, "1": 4, "2": 3, "3": 4}
+    assert site["countText"] == "3 graph breaks at this line on ranks 0 and 2, 4 on ranks 1 and 3"
+    assert (
+        [b["countText"] for b in compiler["graphBreaks"]]
+        == [
+            "1 graph break at this line on ranks 0 and 2, 2 on ranks 1 and 3",  # DDP's Logger call, again after the recompile
+            "2 graph breaks at this line on each rank",
+        ]
+    )
+    # the site's counts on each rank are what the ranks' rows count
+    rows = {str(e["rank"]): e["regions"][0]["graphBreaks"] for e in report["ranks"]}
+    assert site["rankCounts"] == rows

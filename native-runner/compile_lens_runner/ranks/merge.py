@@ -264,14 +264,31 @@ def rank_entry(
 Finding = TypeVar("Finding", GraphBreak, Recompile)
 
 
+def _site(item: GraphBreak | Recompile) -> tuple[str | None, int | None, str]:
+    loc = item["location"]
+    return loc["file"] if loc else None, loc["line"] if loc else None, item["reason"]
+
+
+def rank_counts(merged: list[GraphBreak], breaks_by_rank: list[tuple[int, list[GraphBreak]]]) -> None:
+    """Each merged break's count on each rank that had it (`rankCounts`): its `count` is the headline rank's, and
+    another rank may have broken there more often (attach-2x2: a rank that recompiled broke again)."""
+    counts: dict[tuple[str | None, int | None, str], dict[str, int]] = {}
+    for rank, items in breaks_by_rank:
+        for item in items:
+            on = counts.setdefault(_site(item), {})
+            on[str(rank)] = on.get(str(rank), 0) + (item.get("count") or 1)
+    for item in merged:
+        if _site(item) in counts:  # none where no rank's record is known (a fixture's rederivation)
+            item["rankCounts"] = counts[_site(item)]
+
+
 def _tag(items_by_rank: list[tuple[int, list[Finding]]], headline_rank: int) -> list[Finding]:
     """The union of the ranks' items (graph breaks, recompiles), one per site, each with the ranks it happened on.
     A compile id is a rank's own numbering: items not seen on the headline rank carry none."""
     merged: dict[tuple[str | None, int | None, str], Finding] = {}
     for rank, items in items_by_rank:
         for item in items:
-            loc = item["location"]
-            site = (loc["file"] if loc else None, loc["line"] if loc else None, item["reason"])
+            site = _site(item)
             found = merged.get(site)
             if found is None:
                 found = merged[site] = {**item, "ranks": []}
@@ -301,7 +318,9 @@ def merge_insights(insights: list[tuple[int, CompilerInsight]]) -> CompilerInsig
     union over the ranks."""
     insights = sorted(((rank, _said_today(insight)) for rank, insight in insights), key=lambda pair: pair[0])
     merged: CompilerInsight = {**insights[0][1]}
-    merged["graphBreaks"] = _tag([(r, i.get("graphBreaks") or []) for r, i in insights], 0)
+    breaks = [(r, i.get("graphBreaks") or []) for r, i in insights]
+    merged["graphBreaks"] = _tag(breaks, 0)
+    rank_counts(merged["graphBreaks"], breaks)
     merged["recompiles"] = _tag([(r, i.get("recompiles") or []) for r, i in insights], 0)
     sites = explain.group_sites(merged["recompiles"])
     keys = [(site.get("location"), site.get("pattern")) for site in sites]
