@@ -152,3 +152,16 @@ def test_a_merged_break_says_each_ranks_count_at_its_line(tmp_path: Path) -> Non
     # the site's counts on each rank are what the ranks' rows count
     rows = {str(e["rank"]): e["regions"][0]["graphBreaks"] for e in report["ranks"]}
     assert site["rankCounts"] == rows
+
+
+def test_a_job_read_from_its_logs_counts_each_rank_as_its_row_does(tmp_path: Path) -> None:
+    """fixtures/logs/ddp-diverge-rank{0,1}.log: the rows counted one break per site (2 and 2) under the compiler's
+    "3 graph breaks at 1 site", said as the job's; rank 1 broke there 4 times."""
+    logs = [str(FIXTURES / "logs" / f"ddp-diverge-rank{rank}.log") for rank in (0, 1)]
+    report = inspect.inspect(logs, str(tmp_path))
+    answer.attach(report)
+    assert [(e["graphCount"], e["graphBreaks"], e["recompiles"]) for e in report["ranks"]] == [(1, 3, 0), (2, 4, 2)]
+    assert report["modes"][0]["compiler"]["countsText"] == (
+        "1 graph, 3 graph breaks and 0 recompiles on rank 0; 2 graphs, 4 graph breaks and 2 recompiles on rank 1; "
+        "0 failed compiles and 0 restarts across the ranks"
+    )

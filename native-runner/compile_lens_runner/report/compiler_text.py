@@ -83,8 +83,18 @@ def _at_sites(n: int, sites: int, word: str) -> str:
     return formats.plural(n, word) + ("" if n == sites else f" at {formats.plural(sites, 'site')}")
 
 
-def counts(compiler: CompilerInsight) -> str:
-    """ "5 compiles, 3 graphs, 4 graph breaks at 2 sites, 2 recompiles, 0 failed compiles, 0 restarts"."""
+def counts(compiler: CompilerInsight, entries: Sequence[RankEntry] = ()) -> str:
+    """ "5 compiles, 3 graphs, 4 graph breaks at 2 sites, 2 recompiles, 0 failed compiles, 0 restarts"; a job read
+    from its ranks' logs (entries: its ranks), what each rank compiled as its row counts it, then the failed compiles
+    and restarts of them all: "1 graph, 3 graph breaks and 0 recompiles on rank 0; 2 graphs, 4 graph breaks and 2
+    recompiles on rank 1; 0 failed compiles and 0 restarts across the ranks" (the merged record's graphs are the
+    lowest rank's, its breaks each site's there: said as the job's, they disagreed with the rows, s29)."""
+    by_rank = rank_text.job_counts(entries) if len(entries) > 1 else []
+    if by_rank:
+        failed = sum(e.get("compileFailures") or 0 for e in entries)
+        restarts = sum(e.get("restarts") or 0 for e in entries)
+        either = f"{formats.plural(failed, 'failed compile')} and {formats.plural(restarts, 'restart')}"
+        return "; ".join([*by_rank, f"{either} across the ranks"])
     breaks = compiler["graphBreaks"]
     recompiles = compiler.get("recompiles") or []
     sites = compiler.get("recompileSites")
@@ -259,7 +269,7 @@ def attach(report: Report) -> None:
         text, seconds, cache = no_graph(compiler), compile_time(compiler), caches(compiler)
         if text is not None:
             compiler["noGraphText"] = text
-        compiler["countsText"] = counts(compiler)
+        compiler["countsText"] = counts(compiler, report.get("ranks") or [])
         if seconds is not None:
             compiler["compileTimeText"] = seconds
         if cache is not None:

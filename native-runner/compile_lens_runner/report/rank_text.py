@@ -105,35 +105,53 @@ def _span(values: list[int], word: str) -> str:
     return formats.plural(low, word) if low == high else f"{low}–{high} {word}s"
 
 
+def _by_rank(known: dict[int, tuple[int, ...]], words: tuple[str, ...], entries: Sequence[RankEntry]) -> list[str]:
+    """Counts (by rank, one per word) said with whose they are: one phrase per group of ranks that counted alike,
+    "1 graph and 3 graph breaks on ranks 0 and 2"; past _GROUPS groups their range per rank. A count that is 0 on
+    every rank is not said (graph breaks where none broke); the first always is."""
+    said_words = [i for i in range(len(words)) if i == 0 or any(c[i] for c in known.values())]
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for rank, counts in sorted(known.items()):
+        groups.setdefault(counts, []).append(rank)
+    if len(groups) > _GROUPS:
+        spans = [_span([c[i] for c in known.values()], words[i]) for i in said_words]
+        whose = "" if len(known) == len(entries) else f" {on_ranks(known, entries)}"
+        return [f"{_and(spans)} per rank{whose}"]
+    return [
+        f"{_and([formats.plural(counts[i], words[i]) for i in said_words])} {on_ranks(ranks, entries)}"
+        for counts, ranks in groups.items()
+    ]
+
+
+def _and(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
 def region_counts(region_id: str, entries: Sequence[RankEntry]) -> list[str]:
     """A torchrun job's region: its graphs and graph breaks as each rank counted them, said with whose they are (s29: a
     heading of "3 graph breaks" over ranks 1 and 3's 4, and "1 graph on rank 0 · 3 breaks" read as rank 0's breaks):
     "1 graph and 3 graph breaks on each rank"; "1 graph and 3 graph breaks on ranks 0 and 2", "2 graphs and 4 graph
     breaks on ranks 1 and 3"; more differing counts as their range, "1–3 graphs and 2–5 graph breaks per rank". A rank
     whose counts are not known (it wrote no report) is not named; [] where none is."""
-    known: dict[int, tuple[int, int]] = {}
+    known: dict[int, tuple[int, ...]] = {}
     for entry in entries:
         for region in entry.get("regions") or []:
             graph_count = region.get("graphCount")
             if region["id"] == region_id and graph_count is not None:
                 known[entry["rank"]] = (graph_count, region.get("graphBreaks") or 0)
-    with_breaks = any(breaks for _, breaks in known.values())
-    groups: dict[tuple[int, int], list[int]] = {}
-    for rank, pair in sorted(known.items()):
-        groups.setdefault(pair, []).append(rank)
-    if len(groups) > _GROUPS:
-        spans = _span([g for g, _ in known.values()], "graph")
-        if with_breaks:
-            spans += f" and {_span([b for _, b in known.values()], 'graph break')}"
-        whose = "" if len(known) == len(entries) else f" {on_ranks(known, entries)}"
-        return [f"{spans} per rank{whose}"]
-    said = []
-    for (graphs, breaks), ranks in groups.items():
-        made = formats.plural(graphs, "graph")
-        if with_breaks:
-            made += f" and {formats.plural(breaks, 'graph break')}"
-        said.append(f"{made} {on_ranks(ranks, entries)}")
-    return said
+    return _by_rank(known, ("graph", "graph break"), entries) if known else []
+
+
+def job_counts(entries: Sequence[RankEntry]) -> list[str]:
+    """A job read from its ranks' logs: what each rank compiled, as its row counts it, with whose it is: "1 graph, 3
+    graph breaks and 0 recompiles on rank 0", "2 graphs, 4 graph breaks and 2 recompiles on rank 1" (s29: the merged
+    record's "3 graph breaks at 1 site" over rows of 2); [] where no rank's is known."""
+    known: dict[int, tuple[int, ...]] = {
+        e["rank"]: (graphs, e.get("graphBreaks") or 0, e.get("recompiles") or 0)
+        for e in entries
+        if (graphs := e.get("graphCount")) is not None
+    }
+    return _by_rank(known, ("graph", "graph break", "recompile"), entries) if known else []
 
 
 _TIMES = ("once", "twice")
