@@ -165,3 +165,24 @@ def test_a_job_read_from_its_logs_counts_each_rank_as_its_row_does(tmp_path: Pat
         "1 graph, 3 graph breaks and 0 recompiles on rank 0; 2 graphs, 4 graph breaks and 2 recompiles on rank 1; "
         "0 failed compiles and 0 restarts across the ranks"
     )
+
+
+def test_a_rank_of_several_regions_says_each_ones_counts_beside_its_script_wide_row() -> None:
+    """A row's graphs and breaks are the rank's whole script's; under two regions' headings each region's count is in
+    the row too, so the heading's numbers are there to read."""
+    two: Any = {
+        "rank": 1,
+        "graphCount": 3,
+        "graphBreaks": 5,
+        "regions": [
+            {"id": "r0", "name": "Encoder", "callCount": 6, "graphCount": 1, "graphBreaks": 3, "recompiles": 0},
+            {"id": "r1", "name": "Head", "callCount": 6, "graphCount": 2, "graphBreaks": 2, "recompiles": 1},
+        ],
+    }
+    assert rank_text.regions(two) == [
+        "Encoder: 6 calls, 1 graph, 3 graph breaks",
+        "Head: 6 calls, 2 graphs, 2 graph breaks",
+    ]
+    assert rank_text.region_counts("r1", [two]) == ["2 graphs and 2 graph breaks on rank 1"]
+    one = {**two, "regions": two["regions"][:1]}  # one region: the row's counts are its
+    assert rank_text.regions(one) == ["Encoder: 6 calls"]

@@ -61,12 +61,22 @@ def facts(entry: RankEntry) -> str | None:
 
 
 def regions(entry: RankEntry) -> list[str]:
-    """ "Model: 6 calls, 0.94 ms/call from call 4", one per region, said by its name as every surface says it."""
+    """ "Model: 6 calls, 0.94 ms/call from call 4", one per region, said by its name as every surface says it. A rank
+    of several regions says each one's graphs and breaks too, "Encoder: 6 calls, 1 graph, 2 graph breaks, …": its
+    row's counts are the whole script's, each region's heading says that region's (region_counts), and the row then
+    holds the heading's numbers."""
     out = []
+    several = len(entry.get("regions") or []) > 1
     for r in entry.get("regions") or []:
         steady = r.get("steadyState")
         time = f", {formats.ms(steady['medianMs'])}/call from call {steady['fromCall']}" if steady else ""
-        out.append(f"{r.get('label') or r['name']}: {formats.plural(r['callCount'], 'call')}{time}")
+        graphs = r.get("graphCount")
+        counted = (
+            f", {formats.plural(graphs, 'graph')}, {formats.plural(r.get('graphBreaks') or 0, 'graph break')}"
+            if several and graphs is not None
+            else ""
+        )
+        out.append(f"{r.get('label') or r['name']}: {formats.plural(r['callCount'], 'call')}{counted}{time}")
     return out
 
 
