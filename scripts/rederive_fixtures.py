@@ -7,7 +7,8 @@ were the recompile limit marked (compiler/insight.limit_hits); a region's story
 (explain.guard_sentence); a mode timed before the fastest-rounds estimator, its speedup and range from its recorded
 pairs of rounds as the runner estimates them now, and each measurement's break-even calls at the times its speedup is the ratio of, a range from fewer pairs than can be resampled reaching each pair's own ratio, and one widened below zero widened again as a factor; a region's in-situ step work set against its wall step and said (measure/step_work.py,
 from each side's recorded work); an interleaved region's in-situ result from its recorded calls by today's rules
-(measure/interleaved.py: the steps left out and why, per drawn step too; a torchrun job's from its ranks' calls); a
+(measure/interleaved.py: the steps left out and why, per drawn step too; a torchrun job's from its ranks' calls), and
+what each region compiled on each rank (ranks/merge.counted); a
 region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
 runner's words); a call past the recompile limit said in plain words, its limit recorded; a torchrun rank's reason for no
 replay, and a replay that ran no compiled code, in the words the runner writes now; a steady state pooled over several input signatures, of its most
@@ -32,6 +33,7 @@ sys.path.insert(0, os.path.join(ROOT, "native-runner"))
 from compile_lens_runner.compiler import break_patterns, explain, made_for, torch_trace  # noqa: E402
 from compile_lens_runner.compiler.insight import compiler_insight, limit_hits  # noqa: E402
 from compile_lens_runner.measure import estimator, host, interleaved, ranges, speedups, step_work, timing  # noqa: E402
+from compile_lens_runner.ranks import merge  # noqa: E402
 from compile_lens_runner.report import answer, compile_names, reason_text, shape_text  # noqa: E402
 from compile_lens_runner.script import in_situ_report, region_entry, replay, shape_fix  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
@@ -425,6 +427,38 @@ def _two_ranks_from_series(region: dict[str, Any]) -> None:
     region["inSitu"] = {**situ, **result}
 
 
+def _rank_counts(report: dict[str, Any], folder: str | None) -> None:
+    """A torchrun job recorded before schema 1.35: what each region compiled on each rank (its rank row's `regions`)
+    and each merged graph break's count on each rank (`rankCounts`), counted as ranks/merge.py counts them now, from
+    the rank's own report beside the job's; the headline rank's (its report is the job's) from the merged records'
+    items it had, and its own row counted so too (a runner before breaks were counted as they add up wrote 2 there
+    for a region that says 3). A rank whose report was not kept keeps what it recorded, and is counted on no break."""
+    script = next((m.get("compiler") for m in report["modes"] if m["mode"] == "script"), None)
+    merged = {"script": script, **{r["id"]: r.get("compiler") for r in report.get("regions") or []}}
+    own_by_rank: dict[int, dict[str, Any]] = {}
+    for entry in report.get("ranks") or []:
+        path, rank = entry.get("report"), entry["rank"]
+        if path == "report.json":
+            own = {key: merge.headline_rank_record(c, rank) for key, c in merged.items() if c}
+            if "script" in own:
+                entry["graphCount"], entry["graphBreaks"], entry["recompiles"] = merge.counted(own["script"])
+        elif path and folder and os.path.exists(os.path.join(folder, path)):
+            with open(os.path.join(folder, path), encoding="utf-8") as f:
+                stored = json.load(f)
+            own = {m["mode"]: m["compiler"] for m in stored["modes"] if m["mode"] == "script" and m.get("compiler")}
+            own.update({r["id"]: r["compiler"] for r in stored.get("regions") or [] if r.get("compiler")})
+        else:
+            continue
+        own_by_rank[rank] = own
+        for region in entry.get("regions") or []:
+            if region["id"] in own and "graphCount" not in region:
+                region["graphCount"], region["graphBreaks"], region["recompiles"] = merge.counted(own[region["id"]])
+    for key, compiler in merged.items():
+        breaks = (compiler or {}).get("graphBreaks") or []
+        if own_by_rank and any("rankCounts" not in b for b in breaks):
+            merge.rank_counts(breaks, [(r, own[key]["graphBreaks"]) for r, own in own_by_rank.items() if key in own])
+
+
 def _frame_libraries(report: dict[str, Any], here: str | None) -> None:
     """A compiled frame outside the user's files, recorded before schema 1.31 without where it is (`library`), or
     before 1.35 without the user's line whose call led there (`calledFrom`): read from the compiler log the report
@@ -457,6 +491,7 @@ def rederive(report: dict[str, Any], folder: str | None = None, here: str | None
     (a torchrun job's rank reports are read from it); here: where it lies, for its compiler log."""
     out = copy.deepcopy(report)
     _frame_libraries(out, here)
+    _rank_counts(out, folder)
     _attached_skip(out)
     _host_loads(out)
     for mode in out["modes"]:
@@ -518,6 +553,12 @@ def rederive(report: dict[str, Any], folder: str | None = None, here: str | None
     return out
 
 
+def rederive_at(path: str, report: dict[str, Any]) -> dict[str, Any]:
+    """The report at path rederived: a torchrun job's with the rank reports beside it, any with its compiler log."""
+    here = os.path.dirname(path)
+    return rederive(report, here if report.get("ranks") else None, here)
+
+
 def main(argv: list[str]) -> int:
     check = "--check" in argv
     stale = []
@@ -525,7 +566,7 @@ def main(argv: list[str]) -> int:
         with open(path, encoding="utf-8") as f:
             text = f.read()
         report = json.loads(text)
-        fresh = rederive(report, os.path.dirname(path) if report.get("ranks") else None, os.path.dirname(path))
+        fresh = rederive_at(path, report)
         if fresh == report:
             continue
         stale.append(os.path.relpath(path, ROOT))

@@ -154,15 +154,20 @@ function breakList(breaks: ReportDigest['findings'], reveal: Reveal): HTMLElemen
   const breakSection = el('div', 'breaks');
   // one item per line and fix (the runner's breakSites), one that broke more than once there ×N, as Problems says it;
   // the heading counts the breaks those items stand for, as the region's facts and the rank table do (review 5C M9:
-  // "2 graph breaks" over an item and a "×2" item)
+  // "2 graph breaks" over an item and a "×2" item). A torchrun job's items say each rank's count (the runner's words):
+  // no one count heads them (s29: a merged "3 graph breaks" over ranks 1 and 3's 4)
   const count = breaks.reduce((n, b) => n + b.count, 0);
-  breakSection.append(termEl('h3', undefined, plural(count, 'graph break')));
+  const byRank = breaks.some((b) => b.countByRank !== undefined);
+  breakSection.append(termEl('h3', undefined, byRank ? 'graph breaks, by rank' : plural(count, 'graph break')));
   const list = el('ul');
   for (const graphBreak of breaks) {
     const item = el('li');
     const at = { file: graphBreak.file, line: graphBreak.line, cell: graphBreak.cell ?? null };
     item.append(saidEl('span', undefined, graphBreak.what ?? graphBreak.reason, at));
-    if (graphBreak.count > 1) item.append(` ×${graphBreak.count}`); // as Problems counts it
+    // as Problems counts it
+    item.append(
+      graphBreak.countByRank ? ` (${graphBreak.countByRank})` : graphBreak.count > 1 ? ` ×${graphBreak.count}` : '',
+    );
     item.append(
       ' ',
       sourceLink(at, (line) => placeLabel({ ...at, line }), reveal),

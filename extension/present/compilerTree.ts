@@ -244,12 +244,19 @@ function modeNode(mode: ModeResult, callOf: Map<string, RegionCall>): CompilerTr
 function regionNode(region: Region, c: CompilerInsight, callOf: Map<string, RegionCall>): CompilerTreeNode {
   const node = insightNode(c, null, callOf);
   const at = region.location;
+  // a torchrun job's region: its counts as the runner says them, each with whose it is (s29: the merged record's
+  // "1 graph, 3 breaks, 2 recompiles" were rank 0's graphs and breaks beside rank 1's recompiles)
+  const counted = byRank(c) && region.facts ? region.facts.join(', ') : node.description;
   return {
     ...node,
     label: regionLabel(region),
-    ...(at ? { description: `${where(at)} · ${node.description}`, location: at } : {}),
+    description: at ? `${where(at)} · ${counted}` : counted,
+    ...(at ? { location: at } : {}),
   };
 }
+
+/** A torchrun job's merged record: its breaks carry each rank's count (schema 1.35), its `count`s are one rank's. */
+const byRank = (c: CompilerInsight): boolean => c.graphBreaks.some((b) => b.rankCounts !== undefined);
 
 /** A compiler record's frames, breaks, recompiles, guards, caches and compile time; its counts the description. */
 function insightNode(
@@ -263,11 +270,14 @@ function insightNode(
   // the breaks counted as the facts and the report panel count them: each listed break's count (one that broke in
   // several compiles, several times), review 5C M9
   const breaks = c.graphBreaks.reduce((n, b) => n + (b.count ?? 1), 0);
+  // a torchrun job's: no one count over them, each rank's at its line (the runner's countText)
+  const ranked = byRank(c);
   children.push({
-    label: `Graph breaks (${breaks})`,
+    label: ranked ? 'Graph breaks, by rank' : `Graph breaks (${breaks})`,
     children: c.graphBreaks.map((b) => {
       const site = b.location ?? b.userStack[b.userStack.length - 1] ?? null;
-      return leaf(where(site), b.reason, site, [b.reason, b.hint].filter(Boolean).join('\n'));
+      const said = ranked && b.countText ? `${b.countText}: ${b.reason}` : b.reason;
+      return leaf(where(site), said, site, [b.reason, b.hint].filter(Boolean).join('\n'));
     }),
   });
   children.push({

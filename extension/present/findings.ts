@@ -54,6 +54,10 @@ export interface Finding {
   /** that count said, the runner's (schema 1.25: "7 recompiles at this line", the hover's title); null: said once, or
    * a report before it */
   countText: string | null;
+  /** a torchrun job's graph break: each rank's count and whose, the runner's countText (schema 1.35, from its
+   *  rankCounts: "3 graph breaks at this line on ranks 0 and 2, 4 on ranks 1 and 3"); `count` is then the headline
+   *  rank's alone */
+  countByRank?: string;
   /** a torchrun job: the ranks it happened on (a divergence: the ranks that did what the others did not); null for one process */
   ranks: number[] | null;
   /** a torchrun job: how many ranks it had; null for one process */
@@ -103,7 +107,8 @@ function addFinding(
   if (existing) {
     if (!existing.modes.includes(mode)) existing.modes.push(mode);
     if (said !== null && !existing.modesText.includes(said)) existing.modesText.push(said);
-    if (finding.count > existing.count) Object.assign(existing, { count: finding.count, countText: finding.countText });
+    if (finding.count > existing.count || (finding.countByRank && !existing.countByRank))
+      Object.assign(existing, { count: finding.count, countText: finding.countText, countByRank: finding.countByRank });
     if (existing.ranks && finding.ranks)
       existing.ranks = [...new Set([...existing.ranks, ...finding.ranks])].sort((a, b) => a - b);
     return;
@@ -142,6 +147,7 @@ function graphBreakFinding(
     quote: item.reason,
     count: item.count ?? 1,
     countText: item.countText ?? null,
+    ...(item.rankCounts && item.countText ? { countByRank: item.countText } : {}),
     ranks: item.ranks ?? null,
     quickFixes: offered(item.explanation),
   };
@@ -408,14 +414,18 @@ const beforeEdit = (finding: Finding): string => (finding.beforeEdit ? `${BEFORE
 export function findingMessage(finding: Finding): string {
   // the runner's sentence begins "No compiled code ran:"
   if (finding.kind === 'no-compiled-code') return `${beforeEdit(finding)}${plainSaid(finding.reason)}`;
-  const kind =
-    finding.kind !== 'divergence' && finding.count > 1
-      ? `${KIND_TITLE[finding.kind]} ×${finding.count}`
-      : KIND_TITLE[finding.kind];
-  // the ranks beside the kind, before the sentence (a sentence's full stop then "(on ranks 1, 3)" read as a stray
-  // ". (", review 5C); a divergence's sentence names its ranks itself
-  const ranks = finding.kind === 'divergence' ? null : rankText(finding);
-  return `${beforeEdit(finding)}${kind}${ranks ? ` (${ranks})` : ''}: ${plainSaid(findingText(finding))}`;
+  return `${beforeEdit(finding)}${KIND_TITLE[finding.kind]}${countTag(finding)}: ${plainSaid(findingText(finding))}`;
+}
+
+/** After a finding's kind, in Problems and the CLI: its count and ranks, " ×3 (on ranks 0, 1)", before the sentence (a
+ *  sentence's full stop then "(on ranks 1, 3)" read as a stray ". (", review 5C); a torchrun job's break as each rank
+ *  counted it, the runner's words (s29: "×3 (on all 4 ranks)" over rank rows of 4): " (3 graph breaks at this line on
+ *  ranks 0 and 2, 4 on ranks 1 and 3)". A divergence's sentence names its ranks itself. */
+export function countTag(finding: Pick<Finding, 'kind' | 'count' | 'ranks' | 'worldSize' | 'countByRank'>): string {
+  if (finding.kind === 'divergence') return '';
+  if (finding.countByRank) return ` (${finding.countByRank})`;
+  const ranks = rankText(finding);
+  return `${finding.count > 1 ? ` ×${finding.count}` : ''}${ranks ? ` (${ranks})` : ''}`;
 }
 
 /** The runner's sentence as plain text (Problems, the CLI): its `code` quoted as compilers quote code in a message,
@@ -432,12 +442,15 @@ export function findingHover(finding: Finding): string {
   const lines: string[] = [];
   // the count as the runner says it (schema 1.25); a report before it: as Problems says it
   const title =
-    finding.kind !== 'divergence' && finding.count > 1
+    finding.countByRank ??
+    (finding.kind !== 'divergence' && finding.count > 1
       ? (finding.countText ?? `${KIND_TITLE[finding.kind]} ×${finding.count}`)
-      : KIND_TITLE[finding.kind];
-  // a divergence's sentence names its ranks itself; modes as the panel says them ("mode='default'")
+      : KIND_TITLE[finding.kind]);
+  // a divergence's sentence names its ranks itself, and a count by rank its ranks; modes as the panel says them
+  // ("mode='default'")
   const modeTag = finding.modesText.length ? finding.modesText.join(', ') : null;
-  const tags = finding.kind === 'divergence' ? [] : [modeTag, rankText(finding)].filter((t): t is string => t !== null);
+  const ranks = finding.countByRank ? null : rankText(finding);
+  const tags = finding.kind === 'divergence' ? [] : [modeTag, ranks].filter((t): t is string => t !== null);
   lines.push(`**Compile Lens — ${title}**${tags.length ? ` (${tags.map(esc).join(', ')})` : ''}`);
   // said in the user's terms where the runner could (PyTorch's words then close the hover, quoted), else PyTorch's
   const said = findingText(finding);

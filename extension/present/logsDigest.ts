@@ -135,7 +135,9 @@ export function formatLogsDigest(report: Report): string {
   if (report.error) out.push(`  error: ${report.error.message} — ${report.error.fix}`);
   // what the compiler did, its compile time and caches: the runner's words (schema 1.27), before them the fields
   const compiler = report.modes[0]?.compiler;
-  const head = ranks ? '  compiler (the lowest rank; breaks and recompiles of every rank)' : '  compiler';
+  // a job's counts are each rank's, said with whose (the runner's, schema 1.35); its compile time and caches the
+  // lowest rank's
+  const head = ranks ? "  compiler (compile time and cache: the lowest rank's)" : '  compiler';
   out.push(`${head}: ${compiler?.countsText ?? countFields(c)}`);
   const time = compiler?.countsText ? compiler.compileTimeText : fields(compiler?.compileSeconds, formatSeconds);
   if (time) out.push(`  compile time: ${time}`);

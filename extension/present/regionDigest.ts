@@ -3,7 +3,7 @@
 // printed as a number: what was not measured says why, in words, and carries no verdict.
 import { reasonTexts, saidOf } from './answer.ts';
 import { cudaGraphLines } from './cudaGraphsText.ts';
-import { findingText, plainSaid, rankText } from './findings.ts';
+import { countTag, findingText, plainSaid } from './findings.ts';
 import { regionHeadline, runHeadline } from './headline.ts';
 import { digestInSitu, wallLine, type InSituDigest } from './inSituDigest.ts';
 import { formatRanks } from './rankDigest.ts';
@@ -64,7 +64,7 @@ export interface RegionDigest {
   eagerCalls: number;
   /** compile time inside the script's own calls (those that reported it) */
   compileSeconds: number | null;
-  /** schema 1.32: what the script did with it, counted, in the runner's words ("6 calls", "1 graph on rank 0",
+  /** schema 1.32: what the script did with it, counted, in the runner's words ("6 calls", "1 graph and 3 graph breaks on rank 0",
    * "recompiled at call 3 on rank 1"); a report before 1.32: its counts, said here */
   facts: string[];
   steadyFromCall: number | null;
@@ -331,11 +331,9 @@ export function formatScriptDigest(report: Report): string {
   if (findings.length) {
     out.push('  findings:');
     for (const f of findings) {
-      const ranks = rankText({ ranks: f.ranks ?? null, worldSize: report.ranks?.length ?? null });
-      // as Problems says it (findingMessage): the ranks beside the kind, not after the sentence's full stop (". ("),
-      // its code spans quoted
+      // as Problems says it (findingMessage): the count and ranks beside the kind, its code spans quoted
       out.push(
-        `    ${placeLabel(f, true)}  ${f.kind}${f.count > 1 ? ` ×${f.count}` : ''}${ranks ? ` (${ranks})` : ''}: ${plainSaid(findingText(f))}`,
+        `    ${placeLabel(f, true)}  ${f.kind}${countTag({ ...f, ranks: f.ranks ?? null, worldSize: report.ranks?.length ?? null })}: ${plainSaid(findingText(f))}`,
       );
       if (f.fix) out.push(`      fix: ${f.fix}`);
     }

@@ -92,6 +92,9 @@ export interface ReportDigest {
     modes: string[];
     count: number;
     ranks?: number[];
+    /** schema 1.35, a torchrun job's graph break: each rank's count and whose, the runner's words ("3 graph breaks at
+     *  this line on ranks 0 and 2, 4 on ranks 1 and 3"); `count` is then the headline rank's alone */
+    countByRank?: string;
     /** schema 1.16: the runner's words for it and its fix, where it has them */
     what?: string;
     fix?: string;
@@ -196,6 +199,7 @@ export function digestFinding(f: Finding): ReportDigest['findings'][number] {
     ...(f.what !== null ? { what: f.what } : {}),
     ...(f.fix !== null ? { fix: f.fix } : {}),
     ...(f.ranks ? { ranks: f.ranks } : {}),
+    ...(f.countByRank ? { countByRank: f.countByRank } : {}),
   };
 }
 

@@ -615,7 +615,7 @@ export interface CompilerInsight {
 export interface GraphBreak {
   reason: string;
   /**
-   * schema 1.25, count > 1: the count said as the hover's title says it ("3 graph breaks at this line", report/compiler_text.py)
+   * schema 1.25, count > 1: the count said as the hover's title says it ("3 graph breaks at this line", report/compiler_text.py); 1.35, a torchrun job's (rankCounts), whatever its count, with whose it is: "3 graph breaks at this line on ranks 0 and 2, 4 on ranks 1 and 3", "2 graph breaks at this line on each rank"
    */
   countText?: string;
   hint?: string | null;
@@ -632,6 +632,12 @@ export interface GraphBreak {
    */
   count?: number;
   ranks?: RankList;
+  /**
+   * schema 1.35, a torchrun job: its count on each rank that had it, by rank (ranks/merge.py; a site's summed over its breaks: compiler_text.break_sites); `count` is the headline rank's, and `countText` says each rank's. Absent: one process, or an older report
+   */
+  rankCounts?: {
+    [k: string]: number;
+  };
   /**
    * schema 1.16: the frame Dynamo stopped in, a library's as well as the user's (e.g. torch/nn/modules/transformer.py:921)
    */
@@ -1356,7 +1362,7 @@ export interface Region {
    */
   stoppedAfterCalls?: number | null;
   /**
-   * schema 1.32: what the script did with the region, counted, in the runner's words (report/sentences.region_facts): '6 calls', '1 graph on rank 0', '2 graph breaks', 'recompiled at call 3 on rank 1', '3.5 s compiling in the script's own calls'; the CLI's region line and the report panel show them as they are. Absent: older reports
+   * schema 1.32: what the script did with the region, counted, in the runner's words (report/sentences.region_facts): '6 calls', '5 compiles (1 graph)', '2 graph breaks', '3.5 s compiling in the script's own calls'; in a torchrun job (1.35) the graphs and breaks as each rank counted them, with whose they are: '1 graph and 3 graph breaks on ranks 0 and 2', '2 graphs and 4 graph breaks on ranks 1 and 3', 'recompiled at call 3 on ranks 1 and 3' (report/rank_text.region_counts); the CLI's region line and the report panel show them as they are. Absent: older reports
    */
   facts?: string[];
   /**
@@ -2345,6 +2351,18 @@ export interface RankEntry {
       inSitu?: boolean;
       [k: string]: unknown;
     };
+    /**
+     * schema 1.35: the graphs the region made on this rank, as its own report counts them (the merged region's compiler holds every rank's breaks and recompiles, each with its ranks; its headline and facts say these counts by rank: report/rank_text.region_counts). Absent: the rank recorded no compiler record for it, or an older report
+     */
+    graphCount?: number | null;
+    /**
+     * schema 1.35: the region's graph breaks on this rank, each site's count summed (report/mode_line.break_count). Absent as graphCount
+     */
+    graphBreaks?: number | null;
+    /**
+     * schema 1.35: the region's recompiles on this rank. Absent as graphCount
+     */
+    recompiles?: number | null;
   }[];
   /**
    * the collectives of its profiled steps, in the order issued (null without a trace)

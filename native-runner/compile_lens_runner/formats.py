@@ -8,6 +8,7 @@ from __future__ import annotations
 import decimal
 import math
 import os
+from collections.abc import Iterable
 
 _CONTEXT = decimal.Context(prec=60, rounding=decimal.ROUND_HALF_UP)
 
@@ -157,3 +158,18 @@ def place(file: str, line: int, cell: int | None = None) -> str:
     shared/sourcePlace.ts placeLabel's."""
     name = os.path.basename(file)
     return f"{name}:{line}" if cell is None else f"{name} cell {cell + 1}, line {line}"
+
+
+def rank_list(ranks: Iterable[int]) -> str:
+    """ "rank 3", "ranks 3, 17, 41"; three or more consecutive ranks as a range ("ranks 0-2, 4-16, 18")."""
+    ordered = sorted(set(ranks))
+    if len(ordered) == 1:
+        return f"rank {ordered[0]}"
+    runs: list[list[int]] = []
+    for rank in ordered:
+        if runs and rank == runs[-1][-1] + 1:
+            runs[-1].append(rank)
+        else:
+            runs.append([rank])
+    parts = [f"{run[0]}-{run[-1]}" if len(run) >= 3 else ", ".join(map(str, run)) for run in runs]
+    return f"ranks {', '.join(parts)}"

@@ -66,8 +66,9 @@ test(
       assert.match(await report.locator('.rank-table tr[data-rank="3"]').innerText(), /node 1/);
       const body = await report.locator('body').innerText();
       assert.match(body, /ranks 1, 3 recompiled DistributedDataParallel at call 3/);
-      // the region's facts: the one call that recompiled, not the frames it recompiled (review 5C P12: "…: 2 frames")
-      assert.match(body, /recompiled at call 3 on ranks 1, 3 · /);
+      // the region's facts: the one call that recompiled, not the frames it recompiled (review 5C P12: "…: 2 frames");
+      // its graphs and breaks as each rank counted them (s29: not a merged 3 over ranks 1 and 3's rows of 4)
+      assert.match(body, /2 graphs and 4 graph breaks on ranks 1 and 3 · recompiled at call 3 on ranks 1 and 3 · /);
 
       // the panel draws again as the ranks' traces arrive: a table replaced under the scroll is scrolled again
       for (let attempt = 1; ; attempt++) {
@@ -96,7 +97,8 @@ test(
       assert.deepEqual(
         (await rows.allInnerTexts()).map((row) => [row.split(':')[0], /Ln \d+/.exec(row)?.[0]]),
         [
-          ['Graph break ×3 (on all 4 ranks)', `Ln ${TRAIN_LINE}`],
+          // each rank's count at the line (s29: "×3 (on all 4 ranks)" was rank 0's count; ranks 1 and 3 broke 4 times)
+          ['Graph break (3 graph breaks at this line on ranks 0 and 2, 4 on ranks 1 and 3)', `Ln ${TRAIN_LINE}`],
           ['Ranks diverged', `Ln ${TRAIN_LINE}`],
         ],
       );

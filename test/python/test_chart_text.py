@@ -87,7 +87,7 @@ def test_each_drawn_step_says_whether_the_number_counted_it_as_the_lines_count_t
 
 
 def test_a_torchrun_job_s_step_chart_says_whose_steps_it_draws() -> None:
-    """ddp-ranks-cpu's step chart drew step 3 as "a step that compiled" (2.4 s) beside rank 0's calls, which compiled
+    """ddp-ranks-cpu's step chart drew step 3 as "a step that compiled" (2.4 s, 2.1 s in the recording of 2026-11-30 07:46) beside rank 0's calls, which compiled
     nothing there (review 3B M2): rank 1 compiled, rank 0 waited on it."""
     region = _region("ddp-ranks-cpu")
     situ = region["inSitu"]
@@ -98,7 +98,7 @@ def test_a_torchrun_job_s_step_chart_says_whose_steps_it_draws() -> None:
     assert {
         "side": "compiled",
         "index": 3,
-        "text": "step 3: 2.35 s, compiled 2 times on rank 1, the slowest rank's step: rank 0; left out of the steady "
+        "text": "step 3: 2.13 s, compiled 2 times on rank 1, the slowest rank's step: rank 0; left out of the steady "
         "state: a step in Compile Lens's compiled warm-up",
     } in situ["compileSteps"]
     assert region["chartNotes"][0] == "rank 0's calls"

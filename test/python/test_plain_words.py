@@ -97,23 +97,23 @@ def test_the_fast_path_cause_is_said_once_beside_the_verdict() -> None:
 def test_recompiles_one_call_set_off_are_said_as_that_one_event_by_rank() -> None:
     """ddp-ranks-cpu (torchrun, 2 ranks): rank 1's call 3 (batch 16 → 8) recompiled two frames, DDP's forward and the
     model's; "2 recompiles on rank 1" read as two events, and "…: 2 frames" counted what the user cannot see (review
-    5C P12: a wrapper's frame is none of theirs). The region's graphs are rank 0's, and said so."""
+    5C P12: a wrapper's frame is none of theirs). The region's graphs and breaks are said as each rank counted them."""
     from compile_lens_runner.report import sentences
 
-    region = json.loads((FIXTURES / "reports" / "ddp-ranks-cpu" / "report.json").read_text())["regions"][0]
-    said = sentences.counts(region, 0)
-    assert said[0].endswith(" on rank 0") and "recompiled at call 3 on rank 1" in said
+    report = json.loads((FIXTURES / "reports" / "ddp-ranks-cpu" / "report.json").read_text())
+    region, job = report["regions"][0], report["ranks"]
+    assert "recompiled at call 3 on rank 1" in sentences.counts(region, job)
     recompiles = region["compiler"]["recompiles"]
     assert sentences.recompiles_text(recompiles) == "recompiled at call 3"
     assert sentences.recompiles_text(recompiles[:1]) == "1 recompile"
     other = [recompiles[0], {**recompiles[1], "trigger": "call 5 of DistributedDataParallel with float32[4, 64]; grad"}]
     assert sentences.recompiles_text(other, " on rank 1") == "2 recompiles on rank 1"  # two calls: two events
-    # the region's facts (schema 1.32) say them once for every surface: the CLI's region line, the report panel
-    # counted as the rank table below them counts (review 6C Z4: "5 compiles made 1 graph on rank 0 (4 made none)"
-    # above rank 0's "recompiles 0")
-    assert sentences.region_facts(region, 0)[1:4] == [
-        "1 graph on rank 0",
-        "3 graph breaks",  # DDP's Logger call once and its _inside_ddp_forward twice, all at the training line
+    # the region's facts (schema 1.32) say them once for every surface: the CLI's region line, the report panel;
+    # counted as the rank table below them counts, graphs (review 6C Z4: "5 compiles made 1 graph on rank 0 (4 made
+    # none)" above rank 0's "recompiles 0"), and with whose they are (s29: "1 graph on rank 0 · 3 breaks")
+    assert sentences.region_facts(region, job)[1:4] == [
+        "1 graph and 3 graph breaks on rank 0",  # DDP's Logger call once and its _inside_ddp_forward twice
+        "2 graphs and 4 graph breaks on rank 1",  # the Logger call again, in the forward recompiled at call 3
         "recompiled at call 3 on rank 1",
     ]
 

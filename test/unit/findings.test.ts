@@ -414,7 +414,15 @@ test("the Compiler view heads a script's regions as the panel does, a notebook's
   const [root, ...others] = buildCompilerTree(ddp);
   assert.equal(others.length, 0);
   assert.equal(root!.label, 'DistributedDataParallel');
-  assert.match(root!.description!, /^ddp_train\.py:77 · \d+ graphs?, /);
+  // a torchrun job's counts as the runner says them, each with whose it is (s29)
+  assert.equal(root!.description, `ddp_train.py:77 · ${region!.facts!.join(', ')}`);
+  assert.match(
+    root!.description,
+    / · 6 calls, 1 graph and 3 graph breaks on rank 0, 2 graphs and 4 graph breaks on rank 1, /,
+  );
+  const breaks = root!.children.find((n) => n.label.startsWith('Graph breaks'))!;
+  assert.equal(breaks.label, 'Graph breaks, by rank');
+  assert.match(breaks.children[0]!.description!, /^1 graph break at this line on rank 0, 2 on rank 1: /);
   assert.equal(root!.location?.line, 77);
   const frames = root!.children.find((n) => n.label.startsWith('Compiled frames'))!;
   assert.deepEqual(

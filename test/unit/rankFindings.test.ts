@@ -39,9 +39,17 @@ test('graph breaks on every rank say which ranks they happened on; a recompile o
   const findings = collectFindings(report);
   const breaks = findings.filter((f) => f.kind === 'graph-break');
   assert.ok(breaks.length >= 1 && breaks.every((f) => rankText(f) === 'on ranks 0, 1'));
-  // the ranks beside the kind, before the sentence: no ". (" after its full stop (review 5C)
-  assert.match(findingMessage(breaks[0]!), /^Graph break ×3 \(on ranks 0, 1\): The compiled code calls .*\.$/);
-  assert.match(findingHover(breaks[0]!), /^\*\*Compile Lens — 3 graph breaks at this line\*\* \(.*on ranks 0, 1\)$/m);
+  // each rank's count beside the kind, with whose it is (s29: "×3 (on ranks 0, 1)" read as both ranks' 3, rank 1's
+  // row said 4), before the sentence: no ". (" after its full stop (review 5C)
+  assert.match(
+    findingMessage(breaks[0]!),
+    /^Graph break \(3 graph breaks at this line on rank 0, 4 on rank 1\): The compiled code calls .*\.$/,
+  );
+  assert.match(
+    findingHover(breaks[0]!),
+    /^\*\*Compile Lens — 3 graph breaks at this line on rank 0, 4 on rank 1\*\*( \(torch\.compile.*\))?$/m,
+  );
+  assert.ok(!findingHover(breaks[0]!).includes('on ranks 0, 1'), 'the count says whose: no second rank tag');
   // rank 1's batch change is one finding (review 5C D6: it was also a "Recompile" at the model's forward): the
   // divergence, at the line that made the call, with the recompile's Quick Fix
   assert.deepEqual(
@@ -82,10 +90,10 @@ test("the CLI's ranks block: one line per rank, then the divergence", async () =
   // after its recompile at call 3
   assert.match(
     lines[1]!,
-    /^ {4}rank 0: ok · 1 graph, 2 graph breaks, 0 recompiles, [\d.]+ s compiling, .*\d+ collectives in the profiled steps · DistributedDataParallel: 6 calls, [\d.]+ ms\/call from call 2$/,
+    /^ {4}rank 0: ok · 1 graph, 3 graph breaks, 0 recompiles, [\d.]+ s compiling, .*\d+ collectives in the profiled steps · DistributedDataParallel: 6 calls, [\d.]+ ms\/call from call 2$/,
   );
   assert.equal(report.regions![0]!.steadyState!.fromCall, 2);
-  assert.match(lines[2]!, /^ {4}rank 1: ok · 2 graphs, 2 graph breaks, 2 recompiles, .* from call 4$/);
+  assert.match(lines[2]!, /^ {4}rank 1: ok · 2 graphs, 4 graph breaks, 2 recompiles, .* from call 4$/);
   assert.equal(lines[3], '  divergence:');
   assert.match(lines[4]!, /^ {4}ddp_train\.py:\d+ {2}rank 1 recompiled DistributedDataParallel at call 3 — /);
   // the recompile's fix under it, as its finding was the one place that said it (review 5C D6)

@@ -34,7 +34,10 @@ test("a region's facts are the runner's (schema 1.32: sentences.region_facts); n
   const recompiles = ddp.compiler!.recompiles.map(({ trigger: _, ...r }) => r);
   const d = digestRegion({ ...ddp, compiler: { ...ddp.compiler!, recompiles } });
   assert.deepEqual(d.facts, ddp.facts);
-  assert.match(formatRegion(d)[0]!, /: 6 calls, 1 graph on rank 0, 3 graph breaks, recompiled at call 3 on rank 1, /);
+  assert.match(
+    formatRegion(d)[0]!,
+    /: 6 calls, 1 graph and 3 graph breaks on rank 0, 2 graphs and 4 graph breaks on rank 1, recompiled at call 3 on rank 1, /,
+  );
   // a report before 1.32: its counts, with no words of the runner's to show
   const { facts: _, ...older } = ddp;
   assert.deepEqual(digestRegion(older).facts.slice(0, 3), ['6 calls', '1 graph', '2 graph breaks']);

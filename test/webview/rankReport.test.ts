@@ -28,9 +28,19 @@ test('the report panel lists every rank in a table and where the ranks diverged,
   assert.deepEqual(await rank1.locator('td').evaluateAll((tds) => tds.slice(2, 6).map((td) => td.textContent)), [
     'ok',
     '2',
-    '2',
+    '4',
     '2',
   ]);
+  // the region's heading counts as the rows do, each count with whose it is (s29: a heading of 3 over rows of 2)
+  const facts = await page.locator('p.region-facts').first().innerText();
+  assert.match(facts, /1 graph and 3 graph breaks on rank 0 · 2 graphs and 4 graph breaks on rank 1 · /);
+  // and so does the list of breaks: no one count over them, each rank's at its line
+  const breaks = page.locator('.breaks');
+  assert.equal(await breaks.locator('h3').innerText(), 'graph breaks, by rank');
+  assert.match(
+    await breaks.locator('li').first().innerText(),
+    /\(3 graph breaks at this line on rank 0, 4 on rank 1\)/,
+  );
   assert.equal(await rank1.getAttribute('class'), 'diverged');
   // each rank's steady step over the fastest's as a number: the fastest reads 0%, not "vs fastest fastest"
   const over = await ranks.locator('td[data-label="slower than the fastest"]').allInnerTexts();

@@ -17,7 +17,7 @@ from ..compiler import torch_trace as tt
 from ..compiler.insight import compiler_insight
 from ..errors import RunnerError
 from ..ranks import attempts, divergence
-from ..ranks.merge import Job, load, merge_insights, merged_report, root_cause
+from ..ranks.merge import Job, counted, load, merge_insights, merged_report, root_cause
 from ..report import document
 from ..shapes.compiler import CompilerInsight
 from ..shapes.mode import ModeResult
@@ -200,14 +200,16 @@ def _one_log(log: files.LogFile, workdir: str, paths: list[str], warnings: list[
 
 
 def _rank_entry(rank: int, insight: CompilerInsight) -> RankEntry:
+    # counted as a profiled rank's row is (ranks/merge.counted): its breaks as they add up, not one per site
+    graphs, breaks, recompiles = counted(insight)
     return {
         "rank": rank,
         "report": None,
         "trace": None,
         "torchTraceLog": insight["torchTraceLog"],
-        "graphCount": insight["graphCount"],
-        "graphBreaks": len(insight["graphBreaks"]),
-        "recompiles": len(insight["recompiles"]),
+        "graphCount": graphs,
+        "graphBreaks": breaks,
+        "recompiles": recompiles,
         "compileSeconds": insight["compileSeconds"]["total"],
         "cache": insight["cache"],
         "regions": [],

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from typing import Any, TypedDict
 
 from ..compiler.explain import guard_sentence, pattern, seen_through_library
+from ..formats import rank_list
 from ..report import compile_names
 from ..shapes.common import SourceLocation
 from ..shapes.compiler import CompilerInsight, GraphBreak, Recompile
@@ -46,21 +47,6 @@ def _insight(facts: RankFacts) -> CompilerInsight:
     insight = facts["compiler"]
     assert insight is not None  # only ranks with an insight are compared on it
     return insight
-
-
-def rank_list(ranks: Iterable[int]) -> str:
-    """ "rank 3", "ranks 3, 17, 41"; three or more consecutive ranks as a range ("ranks 0-2, 4-16, 18")."""
-    ranks = sorted(set(ranks))
-    if len(ranks) == 1:
-        return f"rank {ranks[0]}"
-    runs: list[list[int]] = []
-    for rank in ranks:
-        if runs and rank == runs[-1][-1] + 1:
-            runs[-1].append(rank)
-        else:
-            runs.append([rank])
-    parts = [f"{run[0]}-{run[-1]}" if len(run) >= 3 else ", ".join(map(str, run)) for run in runs]
-    return f"ranks {', '.join(parts)}"
 
 
 def _place(loc: SourceLocation | None) -> str | None:

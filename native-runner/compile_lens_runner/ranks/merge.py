@@ -18,6 +18,7 @@ from ..compiler import break_patterns, explain, made_for
 from ..compiler import torch_trace as tt
 from ..compiler.insight import compiler_insight
 from ..compiler.user_code import innermost_user, parse_frames
+from ..formats import rank_list
 from ..report import document as report
 from ..report import mode_line
 from ..script import in_situ_report
@@ -186,10 +187,36 @@ def _failed_at(error: RunError | None) -> SourceLocation | None:
 
 
 def _regions(run: RankRun) -> list[RankRegion]:
-    return [
-        {"id": r["id"], "name": r["name"], "callCount": r["callCount"], "steadyState": r.get("steadyState")}
-        for r in (run.report.get("regions") if run.report else None) or []
-    ]
+    """Each region's calls, steady state and what it compiled on this rank (its own report's counts: the merged
+    region's compiler holds every rank's breaks and recompiles, each with its ranks)."""
+    out: list[RankRegion] = []
+    for r in (run.report.get("regions") if run.report else None) or []:
+        region: RankRegion = {
+            "id": r["id"],
+            "name": r["name"],
+            "callCount": r["callCount"],
+            "steadyState": r.get("steadyState"),
+        }
+        if (compiler := r.get("compiler")) is not None:
+            region["graphCount"], region["graphBreaks"], region["recompiles"] = counted(compiler)
+        out.append(region)
+    return out
+
+
+def counted(compiler: CompilerInsight) -> tuple[int, int, int]:
+    """What one rank's compiler record counts, as its rank row says it: its graphs, its graph breaks as they add up,
+    its recompiles."""
+    return compiler["graphCount"], mode_line.break_count(compiler), len(compiler.get("recompiles") or [])
+
+
+def headline_rank_record(merged: CompilerInsight, rank: int) -> CompilerInsight:
+    """The headline rank's own record out of a merged one (merge_insights): its graphs, and the breaks and recompiles
+    it had, each counted as it counted them (the headline rank's count is the one kept)."""
+    return {
+        **merged,
+        "graphBreaks": [b for b in merged.get("graphBreaks") or [] if rank in b.get("ranks", [rank])],
+        "recompiles": [r for r in merged.get("recompiles") or [] if rank in r.get("ranks", [rank])],
+    }
 
 
 def rank_entry(
@@ -202,6 +229,7 @@ def rank_entry(
     facts = run.report.get("rank") if run.report else None
     error = _error_of(run)
     folder = os.path.relpath(job.rank_dir(run.rank), job.out)
+    graphs, breaks, recompiles = counted(insight) if insight else (None, None, None)
     entry: RankEntry = {"rank": run.rank}
     if run.where.get("host") is not None:  # an attached rank: where it ran
         entry["host"] = run.where["host"]
@@ -219,9 +247,9 @@ def rank_entry(
             "trace": _relative(job, run.rank, facts.get("trace") if facts else None),
             "window": facts.get("window") if facts else None,
             "torchTraceLog": _relative(job, run.rank, insight.get("torchTraceLog") if insight else None),
-            "graphCount": insight["graphCount"] if insight else None,
-            "graphBreaks": mode_line.break_count(insight) if insight else None,
-            "recompiles": len(insight["recompiles"]) if insight else None,
+            "graphCount": graphs,
+            "graphBreaks": breaks,
+            "recompiles": recompiles,
             "compileSeconds": insight["compileSeconds"]["total"] if insight else None,
             "cache": insight["cache"] if insight else None,
             "regions": _regions(run),
@@ -236,14 +264,31 @@ def rank_entry(
 Finding = TypeVar("Finding", GraphBreak, Recompile)
 
 
+def _site(item: GraphBreak | Recompile) -> tuple[str | None, int | None, str]:
+    loc = item["location"]
+    return loc["file"] if loc else None, loc["line"] if loc else None, item["reason"]
+
+
+def rank_counts(merged: list[GraphBreak], breaks_by_rank: list[tuple[int, list[GraphBreak]]]) -> None:
+    """Each merged break's count on each rank that had it (`rankCounts`): its `count` is the headline rank's, and
+    another rank may have broken there more often (attach-2x2: a rank that recompiled broke again)."""
+    counts: dict[tuple[str | None, int | None, str], dict[str, int]] = {}
+    for rank, items in breaks_by_rank:
+        for item in items:
+            on = counts.setdefault(_site(item), {})
+            on[str(rank)] = on.get(str(rank), 0) + (item.get("count") or 1)
+    for item in merged:
+        if _site(item) in counts:  # none where no rank's record is known (a fixture's rederivation)
+            item["rankCounts"] = counts[_site(item)]
+
+
 def _tag(items_by_rank: list[tuple[int, list[Finding]]], headline_rank: int) -> list[Finding]:
     """The union of the ranks' items (graph breaks, recompiles), one per site, each with the ranks it happened on.
     A compile id is a rank's own numbering: items not seen on the headline rank carry none."""
     merged: dict[tuple[str | None, int | None, str], Finding] = {}
     for rank, items in items_by_rank:
         for item in items:
-            loc = item["location"]
-            site = (loc["file"] if loc else None, loc["line"] if loc else None, item["reason"])
+            site = _site(item)
             found = merged.get(site)
             if found is None:
                 found = merged[site] = {**item, "ranks": []}
@@ -274,7 +319,9 @@ def merge_insights(insights: list[tuple[int, CompilerInsight]]) -> CompilerInsig
     union over the ranks."""
     insights = sorted(((rank, _said_today(insight)) for rank, insight in insights), key=lambda pair: pair[0])
     merged: CompilerInsight = {**insights[0][1]}
-    merged["graphBreaks"] = _tag([(r, i.get("graphBreaks") or []) for r, i in insights], 0)
+    breaks = [(r, i.get("graphBreaks") or []) for r, i in insights]
+    merged["graphBreaks"] = _tag(breaks, 0)
+    rank_counts(merged["graphBreaks"], breaks)
     merged["recompiles"] = _tag([(r, i.get("recompiles") or []) for r, i in insights], 0)
     sites = explain.group_sites(merged["recompiles"])
     keys = [(site.get("location"), site.get("pattern")) for site in sites]
@@ -313,16 +360,16 @@ def _job_error(root: RankRun, runs: list[RankRun]) -> RunError:
         wrote = [r.rank for r in runs if r.status != "missing"]
         return {
             "kind": "internal",
-            "message": f"{divergence.rank_list(missing).capitalize()} wrote nothing (no folder under "
+            "message": f"{rank_list(missing).capitalize()} wrote nothing (no folder under "
             f"ranks/): their node never started them, or their folders were not copied back; this report has what "
-            f"{divergence.rank_list(wrote)} wrote.",
+            f"{rank_list(wrote)} wrote.",
             "fix": error["fix"] if error else "",
             "traceback": None,
         }
     at = _failed_at(error)
     where = f" at {os.path.basename(at['file'])}:{at['line']}" if at else ""
     others = [r.rank for r in runs if r is not root and r.status != "ok"]
-    then = f"; {divergence.rank_list(others)} stopped with it" if others else ""
+    then = f"; {rank_list(others)} stopped with it" if others else ""
     return {
         "kind": error["kind"] if error else "internal",
         "message": f"Rank {root.rank} failed{where}: {error['message'] if error else 'no report'}{then}.",

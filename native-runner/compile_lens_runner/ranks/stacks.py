@@ -8,9 +8,9 @@ import os
 import re
 
 from ..compiler.user_code import is_user_file, location
+from ..formats import rank_list
 from ..shapes.common import SourceLocation
 from ..shapes.ranks import RankStack
-from .divergence import rank_list
 
 _THREAD = re.compile(r"^(Current thread|Thread) 0x[0-9a-f]+")
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+) in (?P<fn>\S+)')

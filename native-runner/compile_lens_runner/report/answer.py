@@ -26,6 +26,7 @@ compiled code has no number. Nothing measured: no verdict, never "stay eager".
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from .. import formats
 from ..measure import estimator
@@ -33,6 +34,7 @@ from ..shapes.answer import Answer, AnswerNumber, Reason, Unit
 from ..shapes.common import Recommendation
 from ..shapes.in_situ import InSituSpeedup, RegionInSitu
 from ..shapes.mode import ModeResult, RegionMeasurement
+from ..shapes.ranks import RankEntry
 from ..shapes.region import Region
 from ..shapes.report import Report
 from . import (
@@ -368,10 +370,10 @@ def _region_decision(region: Region, no_in_situ: Reason | None) -> verdict.Decis
 
 
 def region_answer(
-    region: Region, failed: Reason | None = None, no_in_situ: Reason | None = None, rank: int | None = None
+    region: Region, failed: Reason | None = None, no_in_situ: Reason | None = None, job: Sequence[RankEntry] = ()
 ) -> Answer:
     """failed: the run's failure, said first (a compiled call's own failure says itself); no_in_situ: why the whole
-    run has no in-situ number; rank: in a torchrun job, the rank whose region this is (view_rank)."""
+    run has no in-situ number; job: a torchrun job's ranks (its counts said by rank)."""
     decision = _region_decision(region, no_in_situ)
     decision.reasons = [
         *shape_reasons(region),
@@ -398,7 +400,7 @@ def region_answer(
     return verdict.build(
         decision,
         evidence,
-        sentences.counts(region, rank),
+        sentences.counts(region, job),
         verdict.each_unmeasured(region["measurements"], lambda m: _mode_of(region, m)),
     )
 
@@ -482,12 +484,6 @@ def _recommendation(answer: Answer) -> Recommendation:
     return {"mode": answer["mode"], "verdict": answer["verdict"], "reason": answer["sentence"]}
 
 
-def view_rank(report: Report) -> int | None:
-    """In a torchrun job's report, the rank whose regions it shows (ranks/merge.py: the lowest that wrote a report):
-    their graphs, calls and times are that rank's, and said as its; None for one process."""
-    return next((entry["rank"] for entry in report.get("ranks") or [] if entry.get("report")), None)
-
-
 def attach(report: Report) -> None:
     """Each region's answer, then the run's, from what the report holds now; the recommendations and headlines are
     theirs; the notes beside each number (notes.py)."""
@@ -500,13 +496,14 @@ def attach(report: Report) -> None:
         notes.said_by_answer(report["modes"], answer)
         mode_line.attach(report, answer)
     else:
-        failed, no_in_situ, rank = verdict.failed_reason(report), _no_in_situ(report), view_rank(report)
+        failed, no_in_situ, job = verdict.failed_reason(report), _no_in_situ(report), report.get("ranks") or []
+        rank = rank_text.headline_rank(job)
         labels = sentences.region_labels(report.get("regions") or [])
         for region in report.get("regions") or []:
             region["label"] = labels[region["id"]]
             story.attach(region, rank)
             in_situ_text.attach_reason(region)
-            region["answer"] = region_answer(region, failed, no_in_situ, rank)
+            region["answer"] = region_answer(region, failed, no_in_situ, job)
             notes.host_said_once(region)
             nothing = region.get("noCompiledCode")
             if nothing:  # its sentence, as the answer says it
@@ -515,7 +512,7 @@ def attach(report: Report) -> None:
                 )
             region["recommendation"] = _recommendation(region["answer"])
             region["headline"] = region["answer"]["headline"]
-            region["facts"] = sentences.region_facts(region, rank)
+            region["facts"] = sentences.region_facts(region, job)
             in_situ_text.attach(region)
             chart_text.attach(region)
             mode_line.attach_region(region)

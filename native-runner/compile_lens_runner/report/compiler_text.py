@@ -8,10 +8,13 @@ compiled code ran (`noGraphText`; a script's region says it as its answer: noCom
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .. import formats
 from ..shapes.compiler import CompilerInsight, CudaGraphSkip, CudaGraphStatus, GraphBreak
+from ..shapes.ranks import RankEntry
 from ..shapes.report import Report
-from . import mode_line
+from . import mode_line, rank_text
 
 
 def _skip_key(status: CudaGraphStatus) -> str:
@@ -80,8 +83,18 @@ def _at_sites(n: int, sites: int, word: str) -> str:
     return formats.plural(n, word) + ("" if n == sites else f" at {formats.plural(sites, 'site')}")
 
 
-def counts(compiler: CompilerInsight) -> str:
-    """ "5 compiles, 3 graphs, 4 graph breaks at 2 sites, 2 recompiles, 0 failed compiles, 0 restarts"."""
+def counts(compiler: CompilerInsight, entries: Sequence[RankEntry] = ()) -> str:
+    """ "5 compiles, 3 graphs, 4 graph breaks at 2 sites, 2 recompiles, 0 failed compiles, 0 restarts"; a job read
+    from its ranks' logs (entries: its ranks), what each rank compiled as its row counts it, then the failed compiles
+    and restarts of them all: "1 graph, 3 graph breaks and 0 recompiles on rank 0; 2 graphs, 4 graph breaks and 2
+    recompiles on rank 1; 0 failed compiles and 0 restarts across the ranks" (the merged record's graphs are the
+    lowest rank's, its breaks each site's there: said as the job's, they disagreed with the rows, s29)."""
+    by_rank = rank_text.job_counts(entries) if len(entries) > 1 else []
+    if by_rank:
+        failed = sum(e.get("compileFailures") or 0 for e in entries)
+        restarts = sum(e.get("restarts") or 0 for e in entries)
+        either = f"{formats.plural(failed, 'failed compile')} and {formats.plural(restarts, 'restart')}"
+        return "; ".join([*by_rank, f"{either} across the ranks"])
     breaks = compiler["graphBreaks"]
     recompiles = compiler.get("recompiles") or []
     sites = compiler.get("recompileSites")
@@ -194,6 +207,12 @@ def break_sites(breaks: list[GraphBreak]) -> list[GraphBreak]:
         ranked = [b["ranks"] for b in group if "ranks" in b]
         if ranked:
             site["ranks"] = sorted({rank for ranks in ranked for rank in ranks})
+        on_ranks: dict[str, int] = {}
+        for counted in (b["rankCounts"] for b in group if "rankCounts" in b):
+            for rank, n in counted.items():
+                on_ranks[rank] = on_ranks.get(rank, 0) + n
+        if on_ranks:
+            site["rankCounts"] = on_ranks
         broke = list(dict.fromkeys(str(e["broke"]) for b in group if (e := b.get("explanation")) and e.get("broke")))
         said = first.get("explanation")
         # the pattern's sentence names the call that broke once, as code (compiler/break_patterns._said)
@@ -205,10 +224,26 @@ def break_sites(breaks: list[GraphBreak]) -> list[GraphBreak]:
     return out
 
 
-def count_texts(compiler: CompilerInsight) -> None:
-    """A graph break or recompile site seen more than once: its count, as the hover's title says it."""
+def _on_ranks(counted: dict[str, int], entries: Sequence[RankEntry]) -> str:
+    """ "3 graph breaks at this line on ranks 0 and 2, 4 on ranks 1 and 3", "2 graph breaks at this line on each
+    rank": a torchrun job's break as each rank that had it counted it (its `count`, the headline rank's, said as the
+    whole job's read "×3 on all 4 ranks" over rows of 4, s29)."""
+    groups: dict[int, list[int]] = {}
+    for rank, n in sorted(counted.items(), key=lambda pair: int(pair[0])):
+        groups.setdefault(n, []).append(int(rank))
+    (first, ranks), *rest = groups.items()
+    head = f"{formats.plural(first, 'graph break')} at this line {rank_text.on_ranks(ranks, entries)}"
+    return ", ".join([head, *(f"{n} {rank_text.on_ranks(more, entries)}" for n, more in rest)])
+
+
+def count_texts(compiler: CompilerInsight, entries: Sequence[RankEntry] = ()) -> None:
+    """A graph break or recompile site seen more than once: its count, as the hover's title says it; a torchrun job's
+    break (entries: its ranks) each rank's count, whatever it is."""
     for item in [*compiler["graphBreaks"], *(compiler.get("breakSites") or [])]:
-        if (item.get("count") or 1) > 1:
+        counted = item.get("rankCounts")
+        if counted and entries:
+            item["countText"] = _on_ranks(counted, entries)
+        elif (item.get("count") or 1) > 1:
             item["countText"] = f"{formats.plural(item.get('count') or 1, 'graph break')} at this line"
     for site in compiler.get("recompileSites") or []:
         if site["count"] > 1:
@@ -222,7 +257,7 @@ def attach(report: Report) -> None:
     for compiler in (c for c in records if c is not None):
         if compiler["graphBreaks"]:
             compiler["breakSites"] = break_sites(compiler["graphBreaks"])
-        count_texts(compiler)
+        count_texts(compiler, report.get("ranks") or [])
         lines = cuda_graph_lines(compiler.get("cudaGraphs") or [])
         if lines:
             compiler["cudaGraphsLines"] = lines
@@ -234,7 +269,7 @@ def attach(report: Report) -> None:
         text, seconds, cache = no_graph(compiler), compile_time(compiler), caches(compiler)
         if text is not None:
             compiler["noGraphText"] = text
-        compiler["countsText"] = counts(compiler)
+        compiler["countsText"] = counts(compiler, report.get("ranks") or [])
         if seconds is not None:
             compiler["compileTimeText"] = seconds
         if cache is not None:

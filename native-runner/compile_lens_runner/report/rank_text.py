@@ -7,6 +7,8 @@ entry with formats.py's numbers each time the report is written (answer.attach).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from .. import formats
 from ..shapes.compiler import CompilerInsight, QuickFix
 from ..shapes.ranks import Divergence, EarlierAttempt, RankEntry
@@ -59,12 +61,22 @@ def facts(entry: RankEntry) -> str | None:
 
 
 def regions(entry: RankEntry) -> list[str]:
-    """ "Model: 6 calls, 0.94 ms/call from call 4", one per region, said by its name as every surface says it."""
+    """ "Model: 6 calls, 0.94 ms/call from call 4", one per region, said by its name as every surface says it. A rank
+    of several regions says each one's graphs and breaks too, "Encoder: 6 calls, 1 graph, 2 graph breaks, …": its
+    row's counts are the whole script's, each region's heading says that region's (region_counts), and the row then
+    holds the heading's numbers."""
     out = []
+    several = len(entry.get("regions") or []) > 1
     for r in entry.get("regions") or []:
         steady = r.get("steadyState")
         time = f", {formats.ms(steady['medianMs'])}/call from call {steady['fromCall']}" if steady else ""
-        out.append(f"{r.get('label') or r['name']}: {formats.plural(r['callCount'], 'call')}{time}")
+        graphs = r.get("graphCount")
+        counted = (
+            f", {formats.plural(graphs, 'graph')}, {formats.plural(r.get('graphBreaks') or 0, 'graph break')}"
+            if several and graphs is not None
+            else ""
+        )
+        out.append(f"{r.get('label') or r['name']}: {formats.plural(r['callCount'], 'call')}{counted}{time}")
     return out
 
 
@@ -76,6 +88,80 @@ def waiting(entry: RankEntry) -> str | None:
     loc = stack.get("location")
     at = f" at {formats.place(loc['file'], loc['line'], loc.get('cell'))}" if loc else ""
     return f"waiting in {stack['waitingIn']}{at}" if stack.get("waitingIn") else f"running{at}"
+
+
+def headline_rank(entries: Sequence[RankEntry]) -> int | None:
+    """In a torchrun job's report, the rank whose regions it shows (ranks/merge.py: the lowest that wrote a report):
+    their calls and times are that rank's, and said as its; None for one process."""
+    return next((entry["rank"] for entry in entries if entry.get("report")), None)
+
+
+def on_ranks(ranks: Iterable[int], entries: Sequence[RankEntry]) -> str:
+    """ "on each rank" (every rank of the job), "on rank 1", "on ranks 0 and 2", "on ranks 0-2 and 5": said inside a
+    list of facts a comma separates, so its last rank joins with "and"."""
+    named = sorted(set(ranks))
+    if len(entries) > 1 and named == sorted(e["rank"] for e in entries):
+        return "on each rank"
+    head, comma, last = formats.rank_list(named).rpartition(", ")
+    return f"on {head} and {last}" if comma else f"on {last}"
+
+
+# more differing counts than this are said as their range per rank (a job of 64 ranks keeps one heading)
+_GROUPS = 3
+
+
+def _span(values: list[int], word: str) -> str:
+    low, high = min(values), max(values)
+    return formats.plural(low, word) if low == high else f"{low}–{high} {word}s"
+
+
+def _by_rank(known: dict[int, tuple[int, ...]], words: tuple[str, ...], entries: Sequence[RankEntry]) -> list[str]:
+    """Counts (by rank, one per word) said with whose they are: one phrase per group of ranks that counted alike,
+    "1 graph and 3 graph breaks on ranks 0 and 2"; past _GROUPS groups their range per rank. A count that is 0 on
+    every rank is not said (graph breaks where none broke); the first always is."""
+    said_words = [i for i in range(len(words)) if i == 0 or any(c[i] for c in known.values())]
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for rank, counts in sorted(known.items()):
+        groups.setdefault(counts, []).append(rank)
+    if len(groups) > _GROUPS:
+        spans = [_span([c[i] for c in known.values()], words[i]) for i in said_words]
+        whose = "" if len(known) == len(entries) else f" {on_ranks(known, entries)}"
+        return [f"{_and(spans)} per rank{whose}"]
+    return [
+        f"{_and([formats.plural(counts[i], words[i]) for i in said_words])} {on_ranks(ranks, entries)}"
+        for counts, ranks in groups.items()
+    ]
+
+
+def _and(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+def region_counts(region_id: str, entries: Sequence[RankEntry]) -> list[str]:
+    """A torchrun job's region: its graphs and graph breaks as each rank counted them, said with whose they are (s29: a
+    heading of "3 graph breaks" over ranks 1 and 3's 4, and "1 graph on rank 0 · 3 breaks" read as rank 0's breaks):
+    "1 graph and 3 graph breaks on each rank"; "1 graph and 3 graph breaks on ranks 0 and 2", "2 graphs and 4 graph
+    breaks on ranks 1 and 3"; more differing counts as their range, "1–3 graphs and 2–5 graph breaks per rank". A rank
+    whose counts are not known (it wrote no report) is not named; [] where none is."""
+    known: dict[int, tuple[int, ...]] = {}
+    for entry in entries:
+        for region in entry.get("regions") or []:
+            graph_count = region.get("graphCount")
+            if region["id"] == region_id and graph_count is not None:
+                known[entry["rank"]] = (graph_count, region.get("graphBreaks") or 0)
+    return _by_rank(known, ("graph", "graph break"), entries) if known else []
+
+
+def job_counts(entries: Sequence[RankEntry]) -> list[str]:
+    """A job read from its ranks' logs: what each rank compiled, as its row counts it, with whose it is: "1 graph, 3
+    graph breaks and 0 recompiles on rank 0", "2 graphs, 4 graph breaks and 2 recompiles on rank 1" (s29: the merged
+    record's "3 graph breaks at 1 site" over rows of 2); [] where no rank's is known."""
+    known: dict[int, tuple[int, ...]] = {
+        e["rank"]: (graphs, e.get("graphBreaks") or 0, e.get("recompiles") or 0)
+        for e in entries
+        if (graphs := e.get("graphCount")) is not None
+    }
+    return _by_rank(known, ("graph", "graph break", "recompile"), entries) if known else []
 
 
 _TIMES = ("once", "twice")

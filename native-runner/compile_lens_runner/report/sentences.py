@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 
 from .. import formats
 from ..shapes.answer import Answer, AnswerNumber
 from ..shapes.compiler import CompilerInsight, Recompile
+from ..shapes.ranks import RankEntry
 from ..shapes.region import Region
 from ..shapes.report import ProfilerNote, Report
-from . import compiler_text, in_situ_text, mode_line, reason_text
+from . import compiler_text, in_situ_text, mode_line, rank_text, reason_text
 
 VERDICT_WORDS = {
     "compile": "compile it",
@@ -206,14 +208,6 @@ def compiler_facts(compiler: CompilerInsight | None, compile_s: float | None) ->
     return out
 
 
-def _other_ranks(items: list[Recompile]) -> tuple[list[Recompile], str]:
-    """Of a torchrun job's items (graph breaks, recompiles: every rank's, each with its `ranks`), those rank 0,
-    whose region this is, did not have, and the ranks that did ("rank 1", "ranks 1, 3")."""
-    others = [item for item in items if "ranks" in item and 0 not in item["ranks"]]
-    ranks = sorted({k for item in others for k in item["ranks"]})
-    return others, f"rank{'s' if len(ranks) > 1 else ''} {', '.join(map(str, ranks))}"
-
-
 # the call that set a recompile off, as script/region_entry.trigger_text says it: "call 3 of DistributedDataParallel …"
 _TRIGGER_CALL = re.compile(r"^call (\d+) of ")
 
@@ -229,30 +223,32 @@ def recompiles_text(items: list[Recompile], on: str = "") -> str:
     return formats.plural(len(items), "recompile") + on
 
 
-def _recompiled(region: Region, rank: int | None) -> tuple[int | None, int, list[str]]:
-    """A region's graphs, graph breaks and recompiles said ("recompiled at call 3 on rank 1"): in a
-    torchrun job (rank: the rank whose region it is) its graphs are that rank's, and said so (another rank may have
-    more: review 25, D7); another rank's recompiles are said with its ranks."""
+def _recompiled(region: Region, job: Sequence[RankEntry]) -> tuple[int | None, int, list[str]]:
+    """A region's graphs, graph breaks and recompiles said ("recompiled at call 3 on rank 1"): in a torchrun job (job:
+    its ranks) each recompile is said with the ranks it happened on, "on each rank" where every rank had it."""
     compiler = region.get("compiler")
     if compiler is None:  # the calls say it when there is no compiler record
         count = sum(1 for c in region["calls"] if c.get("event") == "recompiled")
         return None, 0, [formats.plural(count, "recompile")] if count else []
-    elsewhere, where = _other_ranks(compiler.get("recompiles") or [])
-    own = [r for r in compiler.get("recompiles") or [] if not any(r is other for other in elsewhere)]
-    said = [recompiles_text(own)] if own else []
-    if elsewhere:
-        said.append(recompiles_text(elsewhere, f" on {where}"))
+    by_ranks: dict[tuple[int, ...], list[Recompile]] = {}
+    for item in compiler.get("recompiles") or []:
+        by_ranks.setdefault(tuple(sorted(item.get("ranks") or [])) if job else (), []).append(item)
+    said = [
+        recompiles_text(items, f" {rank_text.on_ranks(ranks, job)}" if ranks else "")
+        for ranks, items in by_ranks.items()
+    ]
     return compiler.get("graphCount"), mode_line.break_count(compiler), said
 
 
-def _graphs(graphs: int | None, rank: int | None) -> list[str]:
-    on = f" on rank {rank}" if rank is not None else ""
-    return [formats.plural(graphs, "graph") + on] if graphs is not None else []
+def _graphs(graphs: int | None) -> list[str]:
+    return [formats.plural(graphs, "graph")] if graphs is not None else []
 
 
-def counts(region: Region, rank: int | None = None) -> list[str]:
-    """A region's compiler facts for its headline: graphs, breaks, recompiles (_recompiled), calls that ran eagerly."""
-    graphs, breaks, recompiled = _recompiled(region, rank)
+def counts(region: Region, job: Sequence[RankEntry] = ()) -> list[str]:
+    """A region's compiler facts for its headline: graphs, breaks, recompiles (_recompiled), calls that ran eagerly.
+    job: a torchrun job's ranks, whose graphs and breaks are said as each rank counted them, with whose they are
+    (rank_text.region_counts: the rank table's rows say the same counts)."""
+    graphs, breaks, recompiled = _recompiled(region, job)
     # calls Dynamo ran eagerly: said here unless the shape story says them (the recompile limit's, over the script's
     # calls as written; or beside an in-situ number, the compiled side's): one quantity, one value
     shapes, situ = region.get("shapes"), region.get("inSitu")
@@ -260,34 +256,43 @@ def counts(region: Region, rank: int | None = None) -> list[str]:
     beside = situ is not None and situ.get("eagerFallback") and (situ.get("step") or situ.get("call"))
     said = bool(limit and limit["eagerCalls"]) or bool(beside)
     eager_calls = 0 if said else sum(1 for c in region["calls"] if c.get("ranCompiled") is False)
-    out = [*_graphs(graphs, rank), *([formats.plural(breaks, "break")] if breaks else []), *recompiled]
+    compiled = (
+        rank_text.region_counts(region["id"], job)
+        if job
+        else [*_graphs(graphs), *([formats.plural(breaks, "break")] if breaks else [])]
+    )
+    out = [*compiled, *recompiled]
     if eager_calls:
         out.append(f"{formats.plural(eager_calls, 'call')} ran eagerly")
     return out
 
 
-def _compiles(region: Region, graphs: int | None, rank: int | None) -> list[str]:
+def _compiles(region: Region, graphs: int | None) -> list[str]:
     """The graphs said beside the compiles where some compiles made none (a frame that broke before any tensor work,
     recompiled): the compile rows under the facts count compiles, so the facts say both (review 4B M6: "1 graph" above
-    five compile rows), as the rows' heading does: "5 compiles (1 graph)". A torchrun job's region counts as its rank
-    table does, graphs (review 6C Z4: "5 compiles made 1 graph on rank 0 (4 made none)" above rank 0's "recompiles
-    0": DDP's own frames, each compiled once, made none)."""
+    five compile rows), as the rows' heading does: "5 compiles (1 graph)"."""
     compiler = region.get("compiler")
     compiles = (compiler.get("compiledFrames") or 0) if compiler else 0
-    if graphs is None or compiles <= graphs or rank is not None:
-        return _graphs(graphs, rank)
+    if graphs is None or compiles <= graphs:
+        return _graphs(graphs)
     return [compiler_text.compiles_made(compiles, graphs)]
 
 
-def region_facts(region: Region, rank: int | None = None) -> list[str]:
+def region_facts(region: Region, job: Sequence[RankEntry] = ()) -> list[str]:
     """What the script did with a region, counted (schema 1.32: region.facts, the CLI's region line and the report
-    panel's): "12 calls", "1 graph on rank 0", "2 graph breaks", "recompiled at call 3 on rank 1", "3 calls
-    ran eagerly", "3.5 s compiling in the script's own calls"."""
-    graphs, breaks, recompiled = _recompiled(region, rank)
-    out = [formats.plural(region["callCount"], "call"), *_compiles(region, graphs, rank)]
-    if breaks:
-        out.append(formats.plural(breaks, "graph break"))
-    out += recompiled
+    panel's): "12 calls", "5 compiles (1 graph)", "2 graph breaks", "3 calls ran eagerly", "3.5 s compiling in the
+    script's own calls". In a torchrun job (job: its ranks) the graphs and breaks as each rank counted them, as the
+    rank table counts graphs (review 6C Z4: not "5 compiles made 1 graph on rank 0 (4 made none)" above rank 0's
+    "recompiles 0"): "1 graph and 3 graph breaks on ranks 0 and 2", "2 graphs and 4 graph breaks on ranks 1 and 3",
+    "recompiled at call 3 on ranks 1 and 3", and the compile time of the rank whose calls these are, "50.3 s
+    compiling on rank 0 in the script's own calls"."""
+    graphs, breaks, recompiled = _recompiled(region, job)
+    compiled = (
+        rank_text.region_counts(region["id"], job)
+        if job
+        else [*_compiles(region, graphs), *([formats.plural(breaks, "graph break")] if breaks else [])]
+    )
+    out = [formats.plural(region["callCount"], "call"), *compiled, *recompiled]
     eager_calls = sum(1 for c in region["calls"] if c.get("ranCompiled") is False)
     if eager_calls:
         out.append(f"{formats.plural(eager_calls, 'call')} ran eagerly")
@@ -296,8 +301,10 @@ def region_facts(region: Region, rank: int | None = None) -> list[str]:
     reported = in_situ_text.compile_seconds_reported(region)
     if reported is not None:
         doing = "trying to compile" if graphs == 0 else "compiling"
+        rank = rank_text.headline_rank(job)
+        on = f" on rank {rank}" if rank is not None else ""
         cold = mode_line.cold_cache(region.get("compiler")) if graphs else ""
-        out.append(f"{formats.seconds(reported)} {doing} in the script's own calls{cold}")
+        out.append(f"{formats.seconds(reported)} {doing}{on} in the script's own calls{cold}")
     return out
 
 

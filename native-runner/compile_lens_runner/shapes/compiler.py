@@ -69,6 +69,7 @@ class GraphBreak(_GraphBreak, total=False):
     count: int
     countText: str  # schema 1.25, count > 1: "3 graph breaks at this line" (report/compiler_text.py)
     ranks: list[int]
+    rankCounts: dict[str, int]  # schema 1.35, a torchrun job: its count on each rank that had it (ranks/merge.py)
     brokeAt: BrokeAt | None
     explanation: BreakExplanation | None
 

@@ -17,6 +17,10 @@ class _RankRegion(TypedDict):
 
 class RankRegion(_RankRegion, total=False):
     steadyState: SteadyState | None
+    # schema 1.35: what the region compiled on this rank, as its own report counts them (ranks/merge.counted)
+    graphCount: int | None
+    graphBreaks: int | None
+    recompiles: int | None
 
 
 class RankStack(TypedDict, total=False):
