@@ -510,8 +510,8 @@ describe('compare', () => {
   // review s29: "+1379%" (and "+4220%") per step, one side's mean over a step the host held up 10× and one it did not
   test("a side's compared steps 10× apart: their times are not compared, their counts are, and it says why", async () => {
     const comparison = compareTraces(
-      await scanTraceFile(fixture('../recorded/train_small-cpu/regions/r1-eager.trace.json')),
-      await scanTraceFile(fixture('../recorded/train_small-cpu/regions/r1-as-written.trace.json')),
+      await scanTraceFile(fixture('train_small-before-s29/r1-eager.trace.json')),
+      await scanTraceFile(fixture('train_small-before-s29/r1-as-written.trace.json')),
       { before: 'step, eager', after: 'step, as written' },
     );
     assert.equal(
@@ -548,10 +548,10 @@ describe('compare', () => {
 
   test('a step in which a compile ran is left out of the per-step rows and said', async () => {
     // train_small's in-situ eager window: its step 3 holds another region's compile (564 ms of its 660 ms)
-    const eager = await scanTraceFile(fixture('../recorded/train_small-cpu/in-situ-eager.trace.json'));
+    const eager = await scanTraceFile(fixture('train_small-before-s29/in-situ-eager.trace.json'));
     const comparison = compareTraces(
       eager,
-      await scanTraceFile(fixture('../recorded/train_small-cpu/regions/r0-as-written.trace.json')),
+      await scanTraceFile(fixture('train_small-before-s29/r0-as-written.trace.json')),
       { before: 'in situ eager', after: 'TinyTransformer, as written' },
     );
     assert.deepEqual(comparison.steps.before, { first: 2, last: 2, coldStep: 1, unit: 'step', compiling: [3] });
