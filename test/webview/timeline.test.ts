@@ -241,9 +241,7 @@ describe('timeline webview', () => {
   test("a side's steps 10× apart: no change is said for the times, and the compare says why", async () => {
     const page = await openWebview(browser);
     const [eager, compiled] = await Promise.all(
-      ['r1-eager', 'r1-as-written'].map((name) =>
-        scanTraceFile(fixture(`../recorded/train_small-cpu/regions/${name}.trace.json`)),
-      ),
+      ['r1-eager', 'r1-as-written'].map((name) => scanTraceFile(fixture(`train_small-before-s29/${name}.trace.json`))),
     );
     await postPanes(page, 'cmp', tracesSource('e', 'a'), [
       { label: 'eager', trace: eager! },
