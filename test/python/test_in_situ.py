@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from compile_lens_runner.measure import interleaved, step_work
+from compile_lens_runner.measure import interleaved, schedule, step_work
 from compile_lens_runner.report import step_work_text
 from compile_lens_runner.script.window import STEPS as window_steps
 from conftest import marker_line, run_runner
@@ -113,7 +113,7 @@ def test_each_side_profiles_a_window_of_its_own_steps_and_says_why_per_step(trai
     region = _region(run.report)
     calls = region["calls"]
     windows = run.report["inSitu"]["windows"]
-    for side, block in interleaved.PROFILED_BLOCKS.items():
+    for side, block in schedule.PROFILED_BLOCKS.items():
         window = windows[side]
         assert window["region"] == region["id"] and window["skipped"] is None and window["steps"] == window_steps
         inside = [

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from compile_lens_runner.measure import interleaved, ranges
-from compile_lens_runner.measure.interleaved import ORDER
+from compile_lens_runner.measure.schedule import ORDER
 from test_in_situ_interleaved import calls
 
 SIG = "float32[128, 1024]; inference"

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from compile_lens_runner.measure import interleaved, step_work
+from compile_lens_runner.measure import schedule, step_work
 from compile_lens_runner.script.interleave import Interleaver
 
 RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "recorded"
@@ -41,7 +41,7 @@ def test_a_recorded_in_situ_trace_holds_only_its_own_side_s_calls(fixture: str, 
     steps = sorted({int(e["name"].split("#")[1]) for e in events if e["name"].startswith("ProfilerStep#")})
     assert steps == list(range(1, window["steps"] + 1))
     held = [calls[window["fromCall"] + n] for n in range(window["steps"] + 1)]  # its unrecorded warmup call too
-    assert {(c["side"], c["block"]) for c in held} == {(side, interleaved.PROFILED_BLOCKS[side])}, [
+    assert {(c["side"], c["block"]) for c in held} == {(side, schedule.PROFILED_BLOCKS[side])}, [
         (c["index"], c["side"], c["block"]) for c in held
     ]
 

@@ -7,12 +7,9 @@ cancels). Both sides meet the same process, the same host state minutes apart ne
 eager decode step took 2.45 ms in one process and 4.07 ms in the next while the ratio inside each held within 5 %
 (docs/BENCHMARKS.md §in situ). set_stance leaves compiled code as it is: reduce-overhead keeps its CUDA graphs.
 
-Blocks (Schedule): the stance is global, so blocks count the script's *top-level* region calls, every region's
-together (a call made inside another region's call is part of that call and takes its block). Switching starts once
-WARM_QUIET_CALLS top-level calls in a row compiled nothing (at least MIN_WARM_CALLS calls in); a block is as many
-calls as take about BLOCK_TARGET_MS by the warm-up's own steps (MIN_BLOCK..MAX_BLOCK). Ranks of a torchrun job
-switch together on the same call: their schedule is fixed by call count (RANKS_START_CALL, RANKS_BLOCK), never by
-timing or compiles, which differ between ranks.
+Blocks (schedule.py): the stance is global, so blocks count the script's *top-level* region calls, every region's
+together (a call made inside another region's call is part of that call and takes its block); when switching starts
+and how many calls a block holds is the schedule's.
 
 A *step* of a region is from the start of one of its calls to the start of its next call (backward, optimizer, data
 included). A step is steady when: both its calls are in the same block (no switch inside it); no compile started in
@@ -53,12 +50,11 @@ host that moved.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import math
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 from ..shapes.common import Sides
 from ..shapes.in_situ import (
@@ -75,79 +71,10 @@ from ..shapes.in_situ import (
 )
 from ..shapes.region import RegionCall
 from . import estimator, interruptions, ranges
+from .schedule import WARM_QUIET_CALLS
 
 METHOD: Final = "interleaved"
-ORDER = ("eager", "compiled", "compiled", "eager")  # ABBA, repeated
-WARM_QUIET_CALLS = 2
-MIN_WARM_CALLS = 3
-BLOCK_TARGET_MS = 20.0
-MIN_BLOCK = 4
-MAX_BLOCK = 12
-RANKS_START_CALL = 8
-RANKS_BLOCK = 6
 MAX_SERIES = 2000
-# Why, per step: one torch.profiler window of the script's own steps per side (script/window.py), opened at the first
-# call of that side's first block (eager's first calls on its signature fall in the window's unrecorded warmup
-# step); the block is held open for the window's calls, which are never steady steps (profiled).
-PROFILED_BLOCKS = {"eager": 1, "compiled": 2}
-
-
-class Schedule:
-    """Which side the next top-level call runs on. fixed: a torchrun rank (start and block size by call count only)."""
-
-    def __init__(self, fixed: bool = False) -> None:
-        self.fixed = fixed
-        self.calls = 0
-        self.start: int | None = None
-        self.block_calls = RANKS_BLOCK if fixed else MIN_BLOCK
-        self.held = 0  # calls inside the profiled windows: they extend their block
-        self._quiet = 0
-        self._quiet_starts: list[float] = []
-
-    def next_call(self, now_s: float, hold: bool = False) -> tuple[str, int]:
-        """(side, block) of the call about to start at perf_counter `now_s`; block 0 is the compiled warm-up. hold: the
-        call is inside a profiled window (PROFILED_BLOCKS): it stays in the current block and takes none of its
-        places, so the block still holds its block_calls calls outside the window."""
-        n = self.calls
-        self.calls += 1
-        if self.start is None:
-            ready = n >= RANKS_START_CALL if self.fixed else n >= MIN_WARM_CALLS and self._quiet >= WARM_QUIET_CALLS
-            if not ready:
-                self._quiet_starts.append(now_s)
-                return "compiled", 0
-            self.start = n
-            if not self.fixed:
-                self.block_calls = block_size([*self._quiet_starts[-WARM_QUIET_CALLS:], now_s])
-        elif hold:
-            self.held += 1
-        k = (n - self.start - self.held) // self.block_calls
-        return ORDER[k % len(ORDER)], k + 1
-
-    def call_ended(self, compiled: bool) -> None:
-        """After a top-level call of the warm-up: whether any compile started during it."""
-        if self.start is None:
-            self._quiet = 0 if compiled else self._quiet + 1
-            if compiled:
-                self._quiet_starts.clear()
-
-    def to_json(self) -> dict[str, Any]:
-        """report.inSitu.schedule, whose keys the schema leaves open (it names them in words)."""
-        return {
-            "startCall": self.start,
-            "blockCalls": self.block_calls,
-            "order": "ABBA (eager first)",
-            "fixedForRanks": self.fixed,
-            "topLevelCalls": self.calls,
-            "heldCalls": self.held,
-        }
-
-
-def block_size(starts: Sequence[float]) -> int:
-    """Calls per block from the warm-up's last steps (start to start, seconds): about BLOCK_TARGET_MS of them."""
-    steps = [(b - a) * 1000.0 for a, b in itertools.pairwise(starts) if b > a]
-    if not steps:
-        return MIN_BLOCK
-    return max(MIN_BLOCK, min(MAX_BLOCK, math.ceil(BLOCK_TARGET_MS / statistics.median(steps))))
 
 
 @dataclass(frozen=True)
@@ -314,7 +241,7 @@ def compared(calls: list[Call], new_size_costs: bool = False) -> tuple[list[Call
 
 
 def _pairs(blocks: set[int]) -> list[tuple[int, int]]:
-    """Adjacent blocks (1, 2), (3, 4), …: one eager and one compiled each (ORDER)."""
+    """Adjacent blocks (1, 2), (3, 4), …: one eager and one compiled each (schedule.ORDER)."""
     return [(b, b + 1) for b in sorted(blocks) if b % 2 == 1 and b + 1 in blocks]
 
 

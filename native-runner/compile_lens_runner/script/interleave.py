@@ -2,7 +2,7 @@
 call, PyTorch's own `torch.compiler.set_stance` is set to the side the schedule gives ("force_eager" for eager,
 "default" for compiled). The runner's own work (replays at a drop, --calls N) runs at the default stance, and the
 script ends at the stance it began with. With a trace folder, each side's first block opens a profiler window of the
-script's own steps (measure/interleaved.PROFILED_BLOCKS; measure/step_work.py reads its trace), which ends at the first
+script's own steps (measure/schedule.PROFILED_BLOCKS; measure/step_work.py reads its trace), which ends at the first
 call outside that block."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..measure.host import LoadWatch
-from ..measure.interleaved import PROFILED_BLOCKS, Schedule
+from ..measure.schedule import PROFILED_BLOCKS, Schedule
 from ..shapes.common import InSituWindow
 from .window import ProfileWindow
 
