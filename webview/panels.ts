@@ -18,6 +18,8 @@ import {
   comparisonTitle,
   insideKernelsTooltip,
   stepGrewOutsideKernels,
+  kernelListHeading,
+  kernelListTime,
 } from './timelineWords.ts';
 
 export function el<K extends keyof HTMLElementTagNameMap>(
@@ -430,13 +432,18 @@ export function renderComparison(
   if (grew) section.append(el('p', 'compare-why', grew));
   const kernelList = (title: string, kernels: TraceComparison['newKernels'], side: 'before' | 'after'): void => {
     if (kernels.length === 0) return;
-    section.append(el('h4', undefined, `${title} (${kernels.length})`));
+    const steps = comparison.steps[side];
+    section.append(el('h4', undefined, kernelListHeading(title, steps, kernels.length)));
     const list = el('ul', 'kernels');
     for (const k of kernels.slice(0, 15)) {
       // its family only where its name does not say it already ("aten::conv2d", not "aten: aten::conv2d")
       const name = say[side](k.name);
       const said = name.toLowerCase().includes(k.family) ? name : `${k.family}: ${name}`;
-      const item = el('li', undefined, `${formatCount(k.countPer)}× ${said} — ${formatUs(k.usPer)}`);
+      const item = el(
+        'li',
+        undefined,
+        `${formatCount(k.countPer)}× ${said} — ${kernelListTime(formatUs(k.usPer), steps)}`,
+      );
       item.title = k.name;
       list.append(item);
     }

@@ -7,7 +7,12 @@ import { gunzipSync } from 'node:zlib';
 import { buildModelInParts } from '../../extension/node/trace/buildModel.ts';
 import { scanTraceBytes, TraceScanner } from '../../extension/node/trace/byteScanner.ts';
 import { compareTraces } from '../../webview/analysis/compare.ts';
-import { comparisonTitle, stepGrewOutsideKernels } from '../../webview/timelineWords.ts';
+import {
+  comparisonTitle,
+  kernelListHeading,
+  kernelListTime,
+  stepGrewOutsideKernels,
+} from '../../webview/timelineWords.ts';
 import { KERNEL_ARG_FIELDS, SliceKind, type TraceModel } from '../../extension/shared/trace/model.ts';
 import { packRows, type PackedRows } from '../../extension/shared/trace/rowsWire.ts';
 import { kernelStats, summarizeTrace } from '../../extension/shared/trace/summary.ts';
@@ -455,6 +460,31 @@ describe('compare', () => {
     );
     assert.ok(!comparison.disappearedKernels.some((k) => k.name === 'aten::conv2d'));
     assert.ok(!comparison.newKernels.some((k) => k.name === 'aten::convolution'));
+  });
+
+  test('a compare kernel list names the steps its times are the mean of, and each time is per step', async () => {
+    // review 8A A6: "— 0.891 µs" in the compare beside "0.943 µs/step under the profiler" in the kernel's details,
+    // the mean of steps 2–3 and of every profiled step, neither saying which
+    const eager = await scanTraceFile(fixture('cpu-graphbreak-eager.trace.json'));
+    const comparison = compareTraces(eager, await scanTraceFile(fixture('cpu-graphbreak-default.trace.json')));
+    const steps = comparison.steps.after!;
+    assert.equal(
+      kernelListHeading('kernels only in default', steps, 3),
+      'kernels only in default, per step in steps 2–3 (3)',
+    );
+    assert.equal(kernelListTime('0.891 µs', steps), '0.891 µs/step');
+    const calls = { ...steps, first: 4, last: 4, unit: 'call' as const };
+    assert.equal(
+      kernelListHeading('kernels only in default', calls, 1),
+      'kernels only in default, per call in call 4 (1)',
+    );
+    assert.equal(kernelListTime('0.891 µs', calls), '0.891 µs/call');
+    // a trace without steps: its times are the whole trace's
+    assert.equal(
+      kernelListHeading('kernels only in default', null, 1),
+      'kernels only in default, in the whole trace (1)',
+    );
+    assert.equal(kernelListTime('0.891 µs', null), '0.891 µs');
   });
 
   test("why a step is longer though its kernels took less: its graph break's eager code where the report names one", () => {
