@@ -17,7 +17,9 @@ import {
   profiledStepChange,
   comparisonTitle,
   insideKernelsTooltip,
-  stepLostOutsideKernels,
+  stepGrewOutsideKernels,
+  kernelListHeading,
+  kernelListTime,
 } from './timelineWords.ts';
 
 export function el<K extends keyof HTMLElementTagNameMap>(
@@ -358,8 +360,8 @@ function findArgsRow(model: TraceModel, i: number): number {
  * side's timeline says it (a generated kernel by its graph and place; the trace's name in its tooltip).
  * `afterBreaks`: the graph breaks the report names in the after side's code (0 without a report).
  */
-/** Why a side's step is longer though its kernels took less, where its step rows show it (stepLostOutsideKernels). */
-function lostOutsideKernels(comparison: TraceComparison, after: string, breaks: number): string | null {
+/** Why a side's step is longer though its kernels took less, where its step rows show it (stepGrewOutsideKernels). */
+function grewOutsideKernels(comparison: TraceComparison, after: string, breaks: number): string | null {
   const [step, inside, outside] = (['step', 'inside', 'outside'] as const).map((part) =>
     comparison.rows.find((r) => r.ofStep === part),
   );
@@ -368,7 +370,7 @@ function lostOutsideKernels(comparison: TraceComparison, after: string, breaks: 
     const largest = Math.max(row.before, row.after);
     return { before: formatUsLike(row.before, largest), after: formatUsLike(row.after, largest) };
   };
-  return stepLostOutsideKernels(
+  return stepGrewOutsideKernels(
     after,
     sharedUnit(comparison.steps.before, comparison.steps.after),
     { ...said(step), longer: step.after > step.before },
@@ -431,17 +433,22 @@ export function renderComparison(
     table.append(tr);
   }
   section.append(table);
-  const lost = lostOutsideKernels(comparison, afterLabel, afterBreaks);
-  if (lost) section.append(el('p', 'compare-why', lost));
+  const grew = grewOutsideKernels(comparison, afterLabel, afterBreaks);
+  if (grew) section.append(el('p', 'compare-why', grew));
   const kernelList = (title: string, kernels: TraceComparison['newKernels'], side: 'before' | 'after'): void => {
     if (kernels.length === 0) return;
-    section.append(el('h4', undefined, `${title} (${kernels.length})`));
+    const steps = comparison.steps[side];
+    section.append(el('h4', undefined, kernelListHeading(title, steps, kernels.length)));
     const list = el('ul', 'kernels');
     for (const k of kernels.slice(0, 15)) {
       // its family only where its name does not say it already ("aten::conv2d", not "aten: aten::conv2d")
       const name = say[side](k.name);
       const said = name.toLowerCase().includes(k.family) ? name : `${k.family}: ${name}`;
-      const item = el('li', undefined, `${formatCount(k.countPer)}× ${said} — ${formatUs(k.usPer)}`);
+      const item = el(
+        'li',
+        undefined,
+        `${formatCount(k.countPer)}× ${said} — ${kernelListTime(formatUs(k.usPer), steps)}`,
+      );
       item.title = k.name;
       list.append(item);
     }

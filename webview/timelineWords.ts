@@ -216,13 +216,15 @@ export const insideKernelsTooltip =
   "Only the time a kernel ran: the rest of the step (dispatch, Python, eager code between graphs) is in the row under it; the step's length is the row above.";
 
 /**
- * Under the compare table, where the trace shows why a side's step (`unit`: as the heading names it) is longer
- * though its kernels took less: its time outside kernels grew ("default's steps took longer here (0.35 ms → 0.42 ms) though its time inside kernels fell
- * (106 µs → 7.6 µs): the rest of its step — dispatch, Python, the graph break's eager code — grew 0.24 ms → 0.41 ms,
- * and that is where default lost."); null where it does not (a shorter step, or kernels that took longer too).
+ * Under the compare table, where the trace shows why a side's profiled step (`unit`: as the heading names it) is longer
+ * though its kernels took less: its time outside kernels grew ("Under the profiler, the compiled steps (default) took
+ * longer (0.35 ms → 0.42 ms) though their time inside kernels fell (106 µs → 7.6 µs): the rest of each step —
+ * dispatch, Python, the eager code of its graph break — grew 0.24 ms → 0.41 ms."); null where it does not (a shorter
+ * step, or kernels that took longer too). Where the profiled time went, never a win or a loss: the timed verdict
+ * above is the answer, and it may lean the other way (review 8A A5: "that is where they lost" under 1.07×).
  * `graphBreaks`: the report names a graph break in the after side's code, so its eager code is in that rest.
  */
-export function stepLostOutsideKernels(
+export function stepGrewOutsideKernels(
   after: string,
   unit: 'step' | 'call',
   step: { before: string; after: string; longer: boolean },
@@ -233,7 +235,7 @@ export function stepLostOutsideKernels(
   if (!step.longer || !inside.fell || !outside.grew) return null;
   const rest = `dispatch, Python${graphBreaks ? `, the eager code of ${graphBreaks === 1 ? 'its graph break' : 'its graph breaks'}` : ''}`;
   // the side named in brackets, never with a possessive: "torch.compile's defaults's steps" (review 7B N10)
-  return `The compiled ${unit}s (${after}) took longer here (${step.before} → ${step.after}) though their time inside kernels fell (${inside.before} → ${inside.after}): the rest of each ${unit} — ${rest} — grew ${outside.before} → ${outside.after}, and that is where they lost.`;
+  return `Under the profiler, the compiled ${unit}s (${after}) took longer (${step.before} → ${step.after}) though their time inside kernels fell (${inside.before} → ${inside.after}): the rest of each ${unit} — ${rest} — grew ${outside.before} → ${outside.after}.`;
 }
 
 /** A selected range of a pane: "default: 1.2 ms – 3.4 ms on its axis (2.2 ms)" (times on the pane's axis, said
@@ -270,6 +272,16 @@ export const calledAsName = (before: string, inner: string, after: string): stri
   `${before}, called as ${inner} in ${after}`;
 
 /** The compare's list of such ops: "kernels default calls under another name (2)". */
+/** A compare kernel list's heading with the steps its times are the mean of ("kernels only in default, per step in
+ *  steps 2–3 (1)"; the whole trace where the trace has no steps): a kernel's details and hover give its mean of
+ *  every profiled step (kernelLinks.formatUsPerStep), which reads apart (review 8A A6: 0.891 µs here, 0.943 there). */
+export const kernelListHeading = (title: string, steps: StepsCompared | null, count: number): string =>
+  `${title}${steps ? `, per ${steps.unit} in ${stepsText(steps)}` : ', in the whole trace'} (${count})`;
+
+/** A kernel's time in such a list, per step of those steps: "0.891 µs/step". */
+export const kernelListTime = (time: string, steps: StepsCompared | null): string =>
+  steps ? `${time}/${steps.unit}` : time;
+
 export const calledAsHeading = (after: string, count: number): string =>
   `kernels ${after} calls under another name, not fused away (${count})`;
 

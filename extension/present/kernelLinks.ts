@@ -20,10 +20,12 @@ import { placeOf } from '../shared/sourcePlace.ts';
 
 export const isExternKernel = (kernel: KernelProvenance): boolean => kernel.name.startsWith('extern_kernels.');
 
-/** "1.9 µs/step under the profiler", "24.4 ms/step under the profiler": a kernel's time in the profiled steps, which
+/** "1.9 µs/step under the profiler, mean of every profiled step": a kernel's time in the profiled steps, which
  *  carry the profiler's overhead (and a busy host's) — beside a timed call of 0.11 ms, a bare "5.87 ms/step" read as
- *  a second time for the same call */
-export const formatUsPerStep = (us: number): string => `${formatUs(us)}/step under the profiler`;
+ *  a second time for the same call — and which steps (the runner's usPerStep: all of them, the first too), beside
+ *  the trace compare's mean of the steps it compares (review 8A A6: 0.943 µs/step here, 0.891 µs there) */
+export const formatUsPerStep = (us: number): string =>
+  `${formatUs(us)}/step under the profiler, mean of every profiled step`;
 
 /** The CodeLens title over a kernel in the generated code. */
 export function kernelLensTitle(kernel: KernelProvenance): string {

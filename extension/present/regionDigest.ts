@@ -62,7 +62,9 @@ export interface RegionDigest {
   graphBreaks: number;
   /** calls in which Dynamo ran the original code eagerly (recompile limit, skipped frame, suppressed error) */
   eagerCalls: number;
-  /** compile time inside the script's own calls (those that reported it) */
+  /** compile time inside the script's own calls (those that reported it): its compile record's total where it has
+   * one, as the region's facts say it (report/in_situ_text.compile_seconds_reported; review 8A A3: a compile no call
+   * reported, the recompile limit's, made the calls' sum read 548 ms beside the facts' 550 ms) */
   compileSeconds: number | null;
   /** schema 1.32: what the script did with it, counted, in the runner's words ("6 calls", "1 graph and 3 graph breaks on rank 0",
    * "recompiled at call 3 on rank 1"); a report before 1.32: its counts, said here */
@@ -176,7 +178,9 @@ export function digestRegion(region: Region): RegionDigest {
     graphs: region.compiler?.graphCount ?? null,
     graphBreaks: region.compiler?.graphBreaks.length ?? 0,
     eagerCalls: region.calls.filter((c) => c.ranCompiled === false).length,
-    compileSeconds: reported.length ? reported.reduce((sum, c) => sum + c.compileSeconds!, 0) : null,
+    compileSeconds: reported.length
+      ? (region.compiler?.compileSeconds?.['total'] ?? reported.reduce((sum, c) => sum + c.compileSeconds!, 0))
+      : null,
     steadyFromCall: region.steadyState?.fromCall ?? null,
     steadyMs: region.steadyState?.medianMs ?? null,
     notMeasured: inSituNumber(region) ? null : notReplayed(region),

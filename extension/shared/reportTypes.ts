@@ -1091,6 +1091,10 @@ export interface AnswerNumber {
   tooNoisy?: {
     why: 'range-too-wide' | 'too-few-pairs';
     factor?: number;
+    /**
+     * schema 1.36, range-too-wide: where the range not said lay: wholly below 1x (compiled slower in every reading: a region or mode then stays eager, its size never said), wholly above it, or on either side (no direction). Absent: too-few-pairs, and a report before 1.36
+     */
+    side?: 'slower' | 'faster' | 'either';
   };
   /**
    * the compile mode measured (replay, target)

@@ -191,8 +191,10 @@ def test_the_target_rules_wrong_results_contention_noise_and_a_slower_mode() -> 
     noisy = _measurement("default", 1.07, low=1.01, high=128.11)
     report["modes"] = [noisy]
     a = answered(report)["answer"]
-    assert a["verdict"] == "none" and a["number"]["tooNoisy"] == {"why": "range-too-wide", "factor": 119.73}
-    assert "low" not in a["number"] and "128" not in report["headline"] and "too noisy to say" in report["headline"]
+    assert a["verdict"] == "none"
+    assert a["number"]["tooNoisy"] == {"why": "range-too-wide", "factor": 119.73, "side": "faster"}
+    assert "low" not in a["number"] and "128" not in report["headline"]
+    assert "faster, too noisy to size" in report["headline"]
     report["modes"] = [_measurement("default", 0.6, low=0.58, high=0.62)]
     assert answered(report)["answer"]["verdict"] == "stay-eager"
     assert codes(report["answer"]) == ["slower", "cpu-host-range"]  # graphbreak-cpu ran on a CPU
@@ -214,11 +216,61 @@ def test_a_number_points_faster_or_slower_only_where_it_could_support_a_verdict(
     # a slowdown as a user reads it, not "0.60× (slower)" read as 60 % slower (review 3B N9)
     assert said(_measurement("default", 0.6, low=0.58, high=0.62)) == ("slower", "compiled takes 1.67× as long")
     assert ". Compiled takes 1.67× as long as eager." in answered(report)["answer"]["sentence"]
-    assert said(_measurement("default", 1.07, low=1.01, high=128.11)) == ("too-noisy", "too noisy to say")
+    assert said(_measurement("default", 1.07, low=0.3, high=128.11)) == ("too-noisy", "too noisy to say")
     assert said(_measurement("default", 1.5, low=0.8, high=2.0)) == ("too-noisy", "too noisy to say")  # > 2x wide
+    # a range too wide to say that lies wholly above 1×: the direction, never a size nor a colour (review 8A A4)
+    assert said(_measurement("default", 1.07, low=1.01, high=128.11)) == (
+        "too-noisy",
+        "faster, too noisy to size",
+    )
     busy = _measurement("default", 1.3, low=1.25, high=1.36)
     busy["timing"]["hostLoad"] = {"contended": True, "reason": "other processes ran", "fix": "profile later"}
     assert said(busy) == ("host-busy", "host busy, not trusted")
+
+
+def test_compiled_slower_in_every_reading_stays_eager_by_an_amount_never_said() -> None:
+    """train_small's step read "No verdict: too noisy to say, 0.094× per call replayed (a next run could land more
+    than 3× away)" (review 8A A4): where the range, too wide to say, lies wholly below 1×, compiled is slower wherever
+    a next run lands. It stays eager on that direction, and no surface says by how much; a range that reaches 1× is
+    too noisy to say which way, and says so."""
+    report = fixture("graphbreak-cpu")
+    report["modes"] = [_measurement("default", 0.094, low=0.0002, high=0.5)]
+    a = answered(report)["answer"]
+    n = a["number"]
+    assert a["verdict"] == "stay-eager" and codes(a)[0] == "slower"
+    assert n["tooNoisy"] == {"why": "range-too-wide", "factor": 470.0, "side": "slower"} and "low" not in n
+    assert n["text"] == (
+        "slower, too noisy to size, 0.094× per call with default (a next run could land more than "
+        "3× away, though below 1×)"
+    )
+    assert (n["direction"], n["directionText"]) == ("too-noisy", "slower, too noisy to size")
+    assert a["sentence"].startswith(
+        f"Stay eager: {n['text']}. Compiled is slower than eager wherever a next run lands."
+    )
+    assert "as long" not in a["sentence"] and "0.5" not in a["headline"]  # no size: neither a slowdown nor the range
+    # the range said, wider than 2× but wholly below 1×: stays eager too, its size too wide to say
+    report["modes"] = [_measurement("default", 0.42, low=0.25, high=0.61)]
+    wide = answered(report)["answer"]
+    assert wide["verdict"] == "stay-eager" and codes(wide)[0] == "slower"
+    assert wide["number"]["text"] == "0.42× per call with default (0.25–0.61×), slower but too wide to size"
+    # one that reaches above 1×: which way is too noisy to say
+    report["modes"] = [_measurement("default", 0.094, low=0.0002, high=1.5)]
+    either = answered(report)["answer"]
+    assert either["verdict"] == "none" and either["number"]["tooNoisy"]["side"] == "either"
+    assert either["number"]["text"] == (
+        "too noisy to say, 0.094× per call with default (a next run could land more than 3× away, either side of 1×)"
+    )
+    # every mode slower in every reading, or no verdict: one that may be faster keeps it open
+    report["modes"] = [
+        _measurement("default", 0.094, low=0.0002, high=0.5),
+        _measurement("max-autotune", 0.8, low=0.2, high=3.1),
+    ]
+    assert answered(report)["answer"]["verdict"] == "none"
+    # timed on a busy host: the host's, not the compiler's direction
+    busy = _measurement("default", 0.094, low=0.0002, high=0.5)
+    busy["timing"]["hostLoad"] = {"contended": True, "reason": "other processes ran", "fix": "profile later"}
+    report["modes"] = [busy]
+    assert answered(report)["answer"]["verdict"] == "none"
 
 
 # --- regions ----------------------------------------------------------------------------------------------------
@@ -339,6 +391,7 @@ VERDICTS = [
     ((1.01, 0.97, 1.09, None, 60), "stay-eager", "may-be-no-faster"),
     ((1.31, 1.02, 1.44, 500, 160), "none", "not-clearly-faster"),
     ((1.09, 0.98, 1.97, None, 60), "none", "too-noisy-to-decide"),
+    ((0.42, 0.25, 0.61, None, 60), "stay-eager", "slower"),  # too wide to size, slower in every reading (8A A4)
 ]
 
 
@@ -353,6 +406,18 @@ def test_the_in_situ_verdict_rules(
     noisy = "too noisy to say, " if code == "too-noisy-to-decide" else ""  # said before a number too noisy to stand by
     assert a["headline"].startswith(f"{sentences.VERDICT_WORDS[verdict]}: {noisy}{numbers[0]:.2f}× per step in situ")
     assert (a["mode"] == "default") == (verdict in ("compile", "compile-for-longer-runs"))
+
+
+def test_in_situ_steps_slower_in_every_reading_of_a_range_too_wide_to_say_stay_eager() -> None:
+    """The script's own steps, 0.094× with a range wholly below 1× but too wide to say (review 8A A4): they decide
+    stay eager on the direction, over a replay's, and say no size; a busy host's steps leave it to the replay."""
+    region = _region("Block", 12, [_measurement("as-written", 1.8, low=1.7, high=1.9)])
+    region["inSitu"] = _in_situ(0.094, 0.0002, 0.5, None, 60)
+    a = region_answer(region)
+    assert a["verdict"] == "stay-eager" and a["number"]["kind"] == "in-situ-step" and codes(a)[0] == "slower"
+    assert a["headline"].startswith("stay eager: slower, too noisy to size, 0.094× per step in situ")
+    region["inSitu"]["hostLoad"] = {"contended": True, "reason": "other processes ran", "fix": "profile later"}
+    assert region_answer(region)["verdict"] == "compile"
 
 
 def test_in_situ_steps_that_decide_nothing_leave_the_verdict_to_the_replay_and_say_so() -> None:

@@ -46,7 +46,8 @@ def test_a_number_too_noisy_to_say_is_not_followed_by_too_noisy_to_decide() -> N
     assert "too-noisy-to-decide" in codes(region["answer"]), "the reason stays, for the sentence"
     # the words first, outside the parentheses a shortened line (the CodeLens title) drops
     assert region["headline"] == (
-        "no verdict: too noisy to say, 1.07× per call replayed (a next run could land more than 3× away) · 1 graph"
+        "no verdict: too noisy to say, 1.07× per call replayed (a next run could land more than 3× away, either side of "
+        "1×) · 1 graph"
     )
 
 
@@ -63,7 +64,7 @@ def test_a_number_that_points_nowhere_says_so_in_its_own_words() -> None:
     # a range too wide to decide on that lies on one side of 1× points that way: not "too noisy to say" of a range
     # well inside ÷3…×3 (gated_service's replay, 5.08× (3.36–7.32×), review 26 item 9)
     assert said({**base, "direction": "too-noisy"}) == (
-        "0.42× per step in situ (0.25–0.61×), slower but too wide to decide"
+        "0.42× per step in situ (0.25–0.61×), slower but too wide to size"
     )
     gated = answered(fixture("recorded/gated_service-cpu"))["regions"][0]
     [replay] = [n for n in gated["answer"]["evidence"] if n["kind"] == "replay-call"]
@@ -79,7 +80,7 @@ def test_a_number_that_points_nowhere_says_so_in_its_own_words() -> None:
     number = region["answer"]["number"]
     assert number["direction"] == "too-noisy" and codes(region["answer"])[0] == "host-contended"
     assert number["text"].startswith("too noisy to say, ") and number["text"].endswith(
-        " per call replayed (a next run could land more than 3× away)"
+        " per call replayed (a next run could land more than 3× away, either side of 1×)"
     )
     assert region["headline"] == f"no verdict: {number['text']} · host busy · 2 graphs · 1 recompile"
 

@@ -92,7 +92,7 @@ test("a compiled user line's hover: its kernels in the runner's words, time per 
   assert.equal(lines.length, 3);
   assert.match(
     lines[2]!,
-    /^- fused kernel 1 \\\(lines 12, 13\\\), made by 2 compiles: forward \\\(first compile and the recompile for x's batch 16\\\) · [\d.]+ (µs|ms)\/step under the profiler · add, mul, relu · `cpp_fused_add_mul_relu_0` — \[Open generated code\]\(command:open\?0\/1\)$/,
+    /^- fused kernel 1 \\\(lines 12, 13\\\), made by 2 compiles: forward \\\(first compile and the recompile for x's batch 16\\\) · [\d.]+ (µs|ms)\/step under the profiler, mean of every profiled step · add, mul, relu · `cpp_fused_add_mul_relu_0` — \[Open generated code\]\(command:open\?0\/1\)$/,
   );
   const twoModes = compiledLineHover([uses[0]!, { ...uses[0]!, mode: 'max-autotune' }], () => null);
   assert.match(

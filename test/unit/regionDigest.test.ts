@@ -339,6 +339,11 @@ test("a CodeLens title fits a half-width editor (about 40 characters): the verdi
     ),
     'no verdict: 111.79×, host busy, not trusted',
   );
+  // a range too wide to say, wholly below 1×: the verdict its direction decides, the direction, then the number
+  // (review 8A A4), none of them cut
+  const slower =
+    'slower, too noisy to size, 0.094× per call replayed (a next run could land more than 3× away, though below 1×)';
+  assert.equal(lensTitle(`stay eager: ${slower} · 8 graphs`, slower), 'stay eager: slower, too noisy to size, 0.094×');
   // a leading shape story goes to the tooltip: the lens says the verdict
   const warm = await region(`${WARMUP}-shape-fix-on`, 'r0');
   assert.ok(warm.headline!.startsWith('the warm-up at batch 1 (line 9) compiled a graph '), warm.headline);

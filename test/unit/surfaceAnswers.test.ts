@@ -168,12 +168,13 @@ function paysBackText(answer: Answer | undefined): string | null {
 const PAYS_BACK = /(?:pays back after|break-even(?: after)?:?) ((?:about )?\d[\d,]* (?:steps?|calls?|tokens?))\b/g;
 
 /** A time said as compiling: "6.5 s compiling", "Its 2.4 s compile", "compile 3.4 s", "compile inside the script: 3.1 s",
- *  "Call 0 compiled (3.7 s)", "recompiled for batch 8 (343 ms", "530 ms went to compiling", "compiling took 1.2 s". */
+ *  "Call 0 compiled (3.7 s)", "recompiled for batch 8 (343 ms", "530 ms went to compiling", "compiling took 1.2 s",
+ *  "recompiling took 495 ms". */
 const COMPILE_SECONDS: RegExp[] = [
   /(?<![\d.])(\d[\d,]*(?:\.\d+)? m?s) (?:compiling|compile|went to compiling)\b/g,
   /\bcompile(?: inside the script)?:? (\d[\d,]*(?:\.\d+)? m?s)\b/g,
   /\b(?:compiled|recompiled)(?: for [^()]*)? \((\d[\d,]*(?:\.\d+)? m?s)\b/g,
-  /\bcompiling took (\d[\d,]*(?:\.\d+)? m?s)\b/g,
+  /\b(?:re)?compiling took (\d[\d,]*(?:\.\d+)? m?s)\b/g,
 ];
 
 /** Every compile time the compiler counted, as surfaces write it: each call's, each region's and mode's total, each
@@ -186,7 +187,7 @@ function compilerSeconds(report: Report): Set<string> {
     const calls = region.calls.map((c) => c.compileSeconds).filter((s): s is number => s != null);
     seconds.push(
       ...calls,
-      calls.reduce((sum, s) => sum + s, 0),
+      region.calls.reduce((sum, c) => sum + (c.event === 'recompiled' ? (c.compileSeconds ?? 0) : 0), 0),
       region.compiler?.compileSeconds?.['total'],
     );
     for (const r of region.answer?.reasons ?? []) if (r.code === 'shape-fix') seconds.push(r.seconds, r.wasSeconds);

@@ -229,8 +229,8 @@ describe('timeline webview', () => {
     assert.match(
       why,
       new RegExp(
-        `^The compiled calls \\(default\\) took longer here \\(${time('15')} → ${time('60')}\\) though their time inside kernels fell \\(${time('2')} → ${time('2')}\\): ` +
-          `the rest of each call — dispatch, Python — grew ${time('12')} → ${time('58')}, and that is where they lost\\.$`,
+        `^Under the profiler, the compiled calls \\(default\\) took longer \\(${time('15')} → ${time('60')}\\) though their time inside kernels fell \\(${time('2')} → ${time('2')}\\): ` +
+          `the rest of each call — dispatch, Python — grew ${time('12')} → ${time('58')}\\.$`,
       ),
     );
     await page.locator('section.compare').screenshot({ path: join(ARTIFACTS, 'compare-step-leads.png') });

@@ -154,7 +154,8 @@ def _in_situ(region: Region) -> verdict.Decision | None:
             undecided=True,
         )
     said = verdict.bounds(number)
-    if said is None or not verdict.decisive(number):
+    slower = verdict.slower_however_noisy(number)
+    if not verdict.decisive(number) and not slower:
         return verdict.Decision("none", number, [verdict.undecided(number)], undecided=True)
     own = s.get("ownCost")
     # a number that would decide: eager's time in situ is not the script's own, the replay (the original code) decides
@@ -165,6 +166,9 @@ def _in_situ(region: Region) -> verdict.Decision | None:
             [{"code": "in-situ-own-cost", "ownMs": own["ms"], "eagerMs": own["eagerMs"], "unit": number["unit"]}],
             undecided=True,
         )
+    if slower:  # below 1× wherever a next run lands: the direction decides, its size is not said
+        return verdict.Decision("stay-eager", number, [{"code": "slower"}])
+    assert said is not None  # decisive
     low, high = said
     if high < verdict.MIN_USEFUL_SPEEDUP:  # even the range's upper end is no useful speedup
         return verdict.Decision(

@@ -181,7 +181,8 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         lambda r: (
             f"Compiled takes {formats.slowdown(r['value'], *[r[e] for e in ('low', 'high') if e in r])} as long as eager."
             if "value" in r
-            else "Compiled is slower than eager."
+            # a range too wide to size, wholly below 1× (verdict.slower_however_noisy): the direction, never a size
+            else "Compiled is slower than eager wherever a next run lands."
         ),
     ),
     "not-faster": (

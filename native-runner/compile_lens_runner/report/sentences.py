@@ -34,10 +34,27 @@ _HOW = {  # in-situ-step: per its unit (a step, a decode loop's token)
 
 
 def _why_no_range(n: AnswerNumber) -> str:
-    """Why a number too noisy has no range, after the word for it (direction_text)."""
-    if n["tooNoisy"]["why"] == "too-few-pairs":
+    """Why a number too noisy has no range, after the word for it (direction_text), and which side of 1× the range
+    not said lay on (schema 1.36): "more than 3× away" read as at most 3× away, a direction it did not have (review
+    8A A4)."""
+    noisy = n["tooNoisy"]
+    if noisy["why"] == "too-few-pairs":
         return f"{formats.plural(n.get('pairs', 0), 'block')} each way"
-    return "a next run could land more than 3× away"
+    return "a next run could land more than 3× away" + _SIDE_OF_ONE.get(noisy.get("side", ""), "")
+
+
+_SIDE_OF_ONE = {"slower": ", though below 1×", "faster": ", though above 1×", "either": ", either side of 1×"}
+
+
+def _no_direction_words(n: AnswerNumber) -> str:
+    """The words for a number too noisy for a range: its direction where the whole range lay one way (schema 1.36),
+    never its size; else that it points nowhere."""
+    noisy = n["tooNoisy"]
+    side = noisy.get("side")
+    if side in ("slower", "faster"):
+        # before the number, in the CodeLens's 46 characters with it: "stay eager: slower, too noisy to size, 0.094×"
+        return f"{side}, too noisy to size"
+    return _NO_DIRECTION[noisy["why"]]
 
 
 def number_text(n: AnswerNumber) -> str:
@@ -45,8 +62,10 @@ def number_text(n: AnswerNumber) -> str:
     "1.84× per call replayed with default (1.70–1.95×)", "3.31× per call with reduce-overhead (2.77–3.79×)": the one
     wording of a speedup and its range. A number that points nowhere for its noise (or for want of a range) says so
     first, so that no surface, shortened or not, leads with a number the runner does not stand by (issue 44): "too
-    noisy to say, 1.07× per call in situ (a next run could land more than 3× away)", "too noisy to say, 0.42× per step
-    in situ (0.25–0.61×)", "no range measured, 1.84× per call replayed"; one timed on a busy host says it after:
+    noisy to say, 1.07× per call in situ (a next run could land more than 3× away, either side of 1×)", "slower, too
+    noisy to size, 0.094× per call replayed (a next run could land more than 3× away, though
+    below 1×)", "too noisy to say, 1.2× per step in situ (0.7–2.1×)", "no range measured, 1.84× per call replayed";
+    one timed on a busy host says it after:
     "0.90× per call replayed (0.85–0.96×), host busy, not trusted"."""
     mode = f" with {n['mode']}" if n.get("mode") and n["kind"] in ("replay-call", "target-rounds") else ""
     how = f"per {n['unit']} in situ" if n["kind"] == "in-situ-step" else _HOW[n["kind"]]
@@ -54,11 +73,11 @@ def number_text(n: AnswerNumber) -> str:
     text = f"{formats.speedup(n['value'], *ends)} {how}{mode}"
     noisy = n.get("tooNoisy")
     if noisy:
-        text = f"{_NO_DIRECTION[noisy['why']]}, {text} ({_why_no_range(n)})"
+        text = f"{_no_direction_words(n)}, {text} ({_why_no_range(n)})"
     elif ends:
         text = f"{text} ({formats.interval(*ends, n['value'])})"
     direction = n.get("direction")  # absent in a number said before verdict.directed (a report before 1.26)
-    if direction == "too-noisy" and not noisy and _one_way(n):  # it points one way: the number first, as it does
+    if direction == "too-noisy" and not noisy and one_way(n):  # it points one way: the number first, as it does
         text = f"{text}, {direction_text(n)}"
     elif direction == "too-noisy" and not noisy:
         text = f"{direction_text(n)}, {text}"
@@ -72,29 +91,33 @@ _DIRECTION_WORDS = {"faster": "faster", "host-busy": "host busy, not trusted"}
 _NO_DIRECTION = {"range-too-wide": "too noisy to say", "too-few-pairs": "too few blocks to say"}
 
 
-def _one_way(n: AnswerNumber) -> str | None:
+def one_way(n: AnswerNumber) -> str | None:
     """ "faster" or "slower" for a range wholly on one side of 1×, though too wide to decide on (3.36–7.32×: compiled
-    is faster, by how much a next run cannot say); None for one that reaches both ways, or none."""
+    is faster, by how much a next run cannot say), said or too wide to say (tooNoisy.side, schema 1.36); None for one
+    that reaches both ways, or none."""
     if "low" not in n or "high" not in n:
-        return None
+        side = n["tooNoisy"].get("side") if "tooNoisy" in n else None
+        return side if side in ("faster", "slower") else None
     return "faster" if n["low"] > 1.0 else "slower" if n["high"] < 1.0 else None
 
 
 def direction_text(n: AnswerNumber) -> str:
-    """ "faster", "compiled takes 1.92× as long" (a slowdown); "faster but too wide to decide" where the range points one way but spans too much
-    to stand by; "too noisy to say", "no range measured" or "host busy, not trusted" where the number points
-    nowhere."""
+    """ "faster", "compiled takes 1.92× as long" (a slowdown); "faster but too wide to decide" where the range points
+    one way but spans too much to stand by ("slower but too wide to size": it stays eager); "slower, too noisy to
+    size" where a range too wide to say lay wholly on one side of 1×; "too noisy to say", "no
+    range measured" or "host busy, not trusted" where the number points nowhere."""
     direction = n["direction"]  # verdict.directed gives every number its direction
     if direction == "slower":  # "0.52× (slower)" read as 52 % slower (review 3B N9): the slowdown as a user reads it
         ends = [n[end] for end in ("low", "high") if end in n]
         return f"compiled takes {formats.slowdown(n['value'], *ends)} as long"
     if direction != "too-noisy":
         return _DIRECTION_WORDS[direction]
-    noisy = n.get("tooNoisy")
-    if noisy:
-        return _NO_DIRECTION[noisy["why"]]
-    if way := _one_way(n):
-        return f"{way} but too wide to decide"  # no comma: a CodeLens cut at commas keeps the words whole
+    if n.get("tooNoisy"):
+        return _no_direction_words(n)
+    if way := one_way(n):
+        # slower in every reading stays eager (verdict.slower_however_noisy): its size is what is too wide to say
+        # no comma: a CodeLens cut at commas keeps the words whole
+        return "slower but too wide to size" if way == "slower" else "faster but too wide to decide"
     return "too noisy to say" if "low" in n and "high" in n else "no range measured"  # a report before ranges
 
 

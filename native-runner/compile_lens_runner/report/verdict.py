@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..measure import ranges
-from ..shapes.answer import Answer, AnswerNumber, NumberKind, Reason
+from ..shapes.answer import Answer, AnswerNumber, NumberKind, Reason, Side
 from ..shapes.common import HostLoad, Verdict
 from ..shapes.mode import CUDAGRAPH_MODES, ModeResult
 from ..shapes.report import Report
@@ -82,7 +82,8 @@ def ranged(number: AnswerNumber, low: float | None, high: float | None, too_few_
         value = number["value"]
         factor = ranges.too_noisy(value, low, high)
         if factor is not None:
-            number["tooNoisy"] = {"why": "range-too-wide", "factor": factor}
+            side: Side = "slower" if high < 1.0 else "faster" if low > 1.0 else "either"
+            number["tooNoisy"] = {"why": "range-too-wide", "factor": factor, "side": side}
         else:
             low, high = ranges.floored(value, low, high)
             number.update({"low": round(low, 4), "high": round(high, 4)})
@@ -104,6 +105,12 @@ def decisive(n: AnswerNumber) -> bool:
 def undecided(n: AnswerNumber) -> Reason:
     """Why a number that is not decisive supports no verdict: it has no range at all, or one too wide."""
     return {"code": "no-range"} if bounds(n) is None and "tooNoisy" not in n else {"code": "too-noisy-to-decide"}
+
+
+def slower_however_noisy(n: AnswerNumber) -> bool:
+    """Not decisive, but its range, said or too wide to say, lies wholly below 1×: compiled is slower wherever a next
+    run lands, so it stays eager, by an amount no surface says (review 8A A4: "no verdict" on a range wholly below 1)."""
+    return not decisive(n) and sentences.one_way(n) == "slower"
 
 
 def directed(n: AnswerNumber, busy: bool) -> AnswerNumber:
@@ -166,6 +173,8 @@ def from_numbers(
     usable = [(m, n) for m, n in trusted if decisive(n)]
     if not usable:
         _, noisy = max(trusted, key=lambda mn: mn[1]["value"])
+        if all(slower_however_noisy(n) for _, n in trusted):  # the direction decides, its size is not said
+            return Decision("stay-eager", noisy, [{"code": "slower"}])
         return Decision("none", noisy, [undecided(noisy)])
     best, number = max(usable, key=lambda mn: mn[1]["value"])
     said = bounds(number)

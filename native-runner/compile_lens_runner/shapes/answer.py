@@ -12,6 +12,10 @@ from .common import Verdict
 NumberKind = Literal["in-situ-step", "in-situ-call", "replay-call", "target-rounds"]
 
 
+# where a range too wide to say lay (schema 1.36): wholly below 1× (compiled slower in every reading), above, or across
+Side = Literal["slower", "faster", "either"]
+
+
 class _TooNoisy(TypedDict):
     why: Literal["range-too-wide", "too-few-pairs"]
 
@@ -21,6 +25,7 @@ class TooNoisy(_TooNoisy, total=False):
     rests on fewer pairs of blocks than a range needs."""
 
     factor: float  # range-too-wide: the range's widest side over the estimate (high / value or value / low)
+    side: Side  # schema 1.36, range-too-wide: where the range lay: wholly below 1×, above it, or on either side
 
 
 Unit = Literal["step", "call", "token"]  # token: a decode loop's step (script/shape_facts.py)
