@@ -146,7 +146,7 @@ export function markTexts(
           .sort((a, b) => a - b)[0];
     if (free === undefined) continue;
     const next = Math.min(to, ...taken.map(([p]) => p - gap(free, p)).filter((p) => p > free));
-    const text = fits ? mark.label : fitEnd(mark.label, next - free, m);
+    const text = fits ? mark.label : shortestFit(mark.label, next - free, m);
     if (!text) continue;
     // its middle 8 px into the lane: its box (11 px font) clear of the axis above and the bars below
     const box = placeText(m, 'mark', text, free, laneTop + 8, ink, under);
@@ -154,6 +154,20 @@ export function markTexts(
     taken.push([box.x, box.x + box.w]);
   }
   return texts;
+}
+
+/**
+ * A mark's label in `room` px where it does not fit whole: its head, the mark and its place, without what follows
+ * its ": " ("graph break at line 22, in forward: eager code between graphs" is "graph break at line 22, in
+ * forward"), then without the compile it is in ("graph break at line 22"; "graph break in 1st compiled call …" is
+ * "graph break"), the first that fits whole; else that last cut, keeping its first word ("graph br…"; a "gra…"
+ * says nothing: none then). The tooltip says the whole.
+ */
+export function shortestFit(label: string, room: number, m: Measure): string | null {
+  const head = label.split(': ')[0]!;
+  const shortest = head.split(/,? in /)[0]!;
+  const least = shortest.split(' ')[0]!.length;
+  return [head, shortest].find((form) => m.width(form) <= room) ?? fitEnd(shortest, room, m, least);
 }
 
 /** room between two marks' labels; between a label and a step line (the line cuts no label: cutLines) */

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
-import { markTexts } from '../../webview/overlays.ts';
+import { markTexts, shortestFit } from '../../webview/overlays.ts';
 import { axisLayout, sliceLabel, type Measure, type StepEdge } from '../../webview/timelineText.ts';
 
 /** 6 px a character. */
@@ -80,7 +80,7 @@ test("the marks' lane: the focused break keeps its label; a band begun off-scree
   });
   // the view is 100–600 µs at 1 px/µs, its lane from x = 100: line 20's band began at 0, line 22's at 130
   const marks = [
-    mark(0, 400, 'eager code between graphs: graph break at line 20, in forward'),
+    mark(0, 400, 'graph break at line 20, in forward: eager code between graphs'),
     mark(130, 5, 'graph break at line 22'),
   ];
   const said = (focused: { startUs: number; durUs: number }[]): string[] =>
@@ -90,6 +90,22 @@ test("the marks' lane: the focused break keeps its label; a band begun off-scree
   assert.ok(said([]).includes('graph break at line 22'), said([]).join(' | '));
   for (const box of markTexts(marks, 30, 100, 600, (t) => t, m, ink, [ink]))
     assert.ok(box.x >= 100 && box.x + box.w <= 600, `${box.text} at ${box.x}`);
+});
+
+test("a graph break's label too long for its room: the break and its line first, what its band spans dropped", () => {
+  // review 8B B1: "Python between graphs, no op recorded: graph break at line 20, …" was cut to "Python b…"
+  const label = 'graph break at line 22, in forward after line 20: eager code between graphs';
+  const fit = (room: number): string | null => shortestFit(label, room, m);
+  assert.equal(fit(6 * 48), 'graph break at line 22, in forward after line 20');
+  assert.equal(fit(6 * 30), 'graph break at line 22');
+  assert.equal(fit(6 * 10), 'graph bre…');
+  // a cut keeps the first word whole: "gra…" says nothing
+  assert.equal(fit(6 * 4), null);
+  // a trace without its report: the compiled call by its place is dropped first
+  assert.equal(
+    shortestFit('graph break in 1st compiled call (convolution, …): Python between graphs', 6 * 12, m),
+    'graph break',
+  );
 });
 
 test("the marks' lane: each CUDA-graph replay's label inside its own call, never across the next call's line", () => {

@@ -276,6 +276,11 @@ describe('the timeline in light, dark and high-contrast themes', () => {
               );
               assert.deepEqual(problems(frame, colours), [], where);
             });
+            // a graph break's band is labelled by the break first: a label cut to its lane keeps it (review 8B B1:
+            // "Python b…", the break's line after it cut off), and a cut keeps its first word whole (never "gra…")
+            if (c.name === 'cpu-graphbreak')
+              for (const t of frames.flatMap((f) => f.texts.filter((x) => x.role === 'mark')))
+                assert.match(t.text, /^graph( break|\b)/, `${theme.name}, ${view}: ${describeText(t)}`);
             if (c.inView)
               assert.deepEqual(
                 frames.map((f) => f.texts.filter((t) => t.role === 'track' || t.role === 'idle').map((t) => t.text)),
