@@ -533,6 +533,27 @@ describe('timeline depth', () => {
     assert.deepEqual(counts('aten::item'), [1, 1]);
     assert.deepEqual(counts('aten::conv2d, called as aten::convolution in default'), [2, 2]);
     assert.ok(!pair.some((r) => r.name === 'aten::convolution'));
+    // the change column says what it sorts by: the time each name gained or lost, in its row's order, its share or
+    // what became of it beside it (review 8A A8: "−28%, −45%, gone, gone" sorted by time read as unsorted)
+    const changes = await page.locator('.range-pair .pair-kernels tbody td[data-col="delta"]').allInnerTexts();
+    const shownUs = changes.map((text) => {
+      const [, sign, time] = /^([+−]?)(\S+ (?:µs|ms|s))(?: \([+−]?\d+%\)|, .+)?$/.exec(text) ?? [];
+      assert.ok(time, `"${text}": a time, then its share or what became of it`);
+      return (sign === '−' ? -1 : 1) * usOf(time);
+    });
+    assert.ok(
+      changes.some((text) => text.endsWith(', gone (fused away or replaced)')),
+      changes.join(' | '),
+    );
+    assert.ok(
+      changes.some((text) => / \([+−]\d+%\)$/.test(text)),
+      changes.join(' | '),
+    );
+    assert.deepEqual(
+      shownUs,
+      [...shownUs].sort((a, b) => b - a),
+      changes.join(' | '),
+    );
     // the pane's range heading: ends and length that add up, in one unit
     const [, a, b, length] = /: ([\d.]+) ms – ([\d.]+) ms on its axis \(([\d.]+) ms\)/.exec(
       await page.locator('.range-summary h3').innerText(),
