@@ -13,6 +13,7 @@ import type { FrameLayout, Paint, TextBox } from './frameLayout.ts';
 import { composite, readableInk } from './ink.ts';
 import {
   bandEdges,
+  clearOfBands,
   drawArrows,
   drawFocus,
   drawMarks,
@@ -283,8 +284,9 @@ export class TimelineCanvas extends TimelineNames {
     const page: Paint = { colour: theme.background, alpha: 1 };
     // on the page, the theme's own text colours (high contrast's included) while they read at 4.5:1
     const onPage = (colours: string[]): Paint => ({ colour: readableInk(composite([page]), colours), alpha: 1 });
+    const clear = clearOfBands(model.tracks, this.tracks.trackTop);
     const bands = this.foundMarks?.length
-      ? drawMarks(ctx, this.foundMarks, AXIS_HEIGHT, LABEL_WIDTH, width, this.height, xOf, theme)
+      ? drawMarks(ctx, this.foundMarks, AXIS_HEIGHT, LABEL_WIDTH, width, this.height, xOf, theme, clear)
       : [];
     const axis = axisLayout(
       this.ticks(scale, width),
@@ -317,7 +319,10 @@ export class TimelineCanvas extends TimelineNames {
         ),
       );
     }
-    const lines = cutLines([...axis.lines, ...bandEdges(bands, AXIS_HEIGHT, LABEL_WIDTH, width, this.height)], texts);
+    const lines = cutLines(
+      [...axis.lines, ...bandEdges(bands, AXIS_HEIGHT, LABEL_WIDTH, width, this.height, clear)],
+      texts,
+    );
     drawLines(ctx, lines, theme);
     for (const text of texts) drawText(ctx, text);
     this.drawOverlays(ctx, xOf, width, theme);

@@ -281,6 +281,16 @@ describe('the timeline in light, dark and high-contrast themes', () => {
             if (c.name === 'cpu-graphbreak')
               for (const t of frames.flatMap((f) => f.texts.filter((x) => x.role === 'mark')))
                 assert.match(t.text, /^graph( break|\b)/, `${theme.name}, ${view}: ${describeText(t)}`);
+            // a band stops at the profiled window's row and goes on under it: its one bar, the pane's width, read
+            // as covered by the break (review 8B B7)
+            for (const [p, frame] of frames.entries()) {
+              const row = frame.texts.find((t) => t.role === 'track' && t.text === 'profiled window');
+              for (const line of frame.lines.filter((l) => l.role === 'band' && row))
+                assert.ok(
+                  line.y1 <= row!.y || line.y0 >= row!.y + row!.h,
+                  `${theme.name}, ${view}, pane ${p}: a band's edge at x ${line.x} from y ${line.y0} to ${line.y1} over the profiled window's row`,
+                );
+            }
             if (c.inView)
               assert.deepEqual(
                 frames.map((f) => f.texts.filter((t) => t.role === 'track' || t.role === 'idle').map((t) => t.text)),
