@@ -20,7 +20,7 @@ import type { Browser, Page } from 'playwright-core';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import type { TimelineSource } from '../../extension/shared/protocol.ts';
 import type { FrameLayout, Paint, TextBox, TextRole } from '../../webview/frameLayout.ts';
-import { contrast, over, type Rgba } from '../../webview/ink.ts';
+import { contrast, LABEL_FILL, over, type Rgba } from '../../webview/ink.ts';
 import { sentTraces, type TraceMessage } from '../sentTraces.ts';
 import { errorsOf, giveBackBrowser, takeBrowser, openWebview, postPanes } from './harness.ts';
 import { applyTheme, THEMES } from './themes.ts';
@@ -208,6 +208,14 @@ function problems(frame: FrameLayout, colours: Map<string, Rgba>): string[] {
     const c = colours.get(p.colour)!;
     return [c[0], c[1], c[2], c[3] * p.alpha];
   };
+  // a slice's label on a fill that black or white reads on with room for its thin glyphs' blended edges (review 8B
+  // B11: white on the dark theme's mid-grey, 4.6:1 as painted, read at 3.5:1)
+  for (const t of texts.filter((x) => x.role === 'slice')) {
+    const fill = over(paint(t.under[1]!), over(paint(t.under[0]!), [0, 0, 0, 1]));
+    const best = Math.max(contrast([255, 255, 255, 1], fill), contrast([0, 0, 0, 1], fill));
+    if (best < LABEL_FILL)
+      found.push(`${describeText(t)}: on ${t.under[1]!.colour}, black or white at ${best.toFixed(2)}:1`);
+  }
   for (const t of texts) {
     const [page, ...layers] = t.under.map(paint);
     const under = layers.reduce((below, layer) => over(layer, below), over(page!, [0, 0, 0, 1]));
