@@ -31,7 +31,7 @@ import {
   cutLines,
   LABEL_WIDTH,
   placeText,
-  sliceLabel,
+  sliceLabels,
   tickCount,
   type Measure,
   type StepEdge,
@@ -381,10 +381,17 @@ export class TimelineCanvas extends TimelineNames {
     const model = this.model;
     const page: Paint = { colour: theme.background, alpha: 1 };
     const texts: TextBox[] = [];
-    for (const i of labels) {
-      const x0 = Math.max(LABEL_WIDTH, xOf(model.start[i]!));
-      const x1 = Math.min(width, xOf(model.start[i]! + model.dur[i]!));
-      const text = sliceLabel(this.sliceName(model.name[i]!), x1 - x0 - 6, m);
+    const x0s = labels.map((i) => Math.max(LABEL_WIDTH, xOf(model.start[i]!)));
+    const said = sliceLabels(
+      labels.map((i, k) => ({
+        name: this.sliceName(model.name[i]!),
+        room: Math.min(width, xOf(model.start[i]! + model.dur[i]!)) - x0s[k]! - 6,
+      })),
+      m,
+    );
+    for (const [k, i] of labels.entries()) {
+      const x0 = x0s[k]!;
+      const text = said[k];
       if (!text) continue;
       const name = model.name[i]!;
       const fill = this.communication[name] ? theme.communication : theme.kind[model.kind[i]!]!;

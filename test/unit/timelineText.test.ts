@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
 import { markTexts, shortestFit } from '../../webview/overlays.ts';
-import { axisLayout, sliceLabel, type Measure, type StepEdge } from '../../webview/timelineText.ts';
+import { axisLayout, sliceLabel, sliceLabels, type Measure, type StepEdge } from '../../webview/timelineText.ts';
 
 /** 6 px a character. */
 const m: Measure = { width: (text) => 6 * text.length, ascent: 8, descent: 3 };
@@ -129,6 +129,25 @@ test("the marks' lane: each CUDA-graph replay's label inside its own call, never
     const own = [stepXs.filter((x) => x <= mark.startUs).at(-1)!, stepXs.find((x) => x > mark.startUs) ?? 600];
     assert.ok(box.x > own[0]! && box.x + box.w < own[1]!, `label ${k} "${box.text}" at ${box.x}–${box.x + box.w}`);
   }
+});
+
+test("a pane's slice labels leave out every namespace where one must leave its out to fit, and none where none must", () => {
+  // review 8B B9: "gloo:all_reduce" beside "all_reduce", "aten::linear" beside "addmm" in one pane
+  const labels = (...slices: [string, number][]): (string | null)[] =>
+    sliceLabels(
+      slices.map(([name, room]) => ({ name, room })),
+      m,
+    );
+  assert.deepEqual(labels(['aten::linear', 100], ['aten::addmm', 40], ['gloo:all_reduce', 100]), [
+    'linear',
+    'addmm',
+    'all_reduce',
+  ]);
+  assert.deepEqual(labels(['aten::linear', 100], ['gloo:all_reduce', 100]), ['aten::linear', 'gloo:all_reduce']);
+  // a name without a namespace cut to fit leaves the others' as they are
+  assert.deepEqual(labels(['aten::linear', 100], ['compiled forward', 40]), ['aten::linear', 'compi…']);
+  // one too narrow for any label takes none from the others
+  assert.deepEqual(labels(['aten::linear', 100], ['aten::addmm', 6]), ['aten::linear', null]);
 });
 
 test('a slice label cut keeps its op, not a namespace: every namespace left out, nested ones too', () => {

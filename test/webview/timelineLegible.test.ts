@@ -115,12 +115,26 @@ after(async () => {
   await giveBackBrowser();
 });
 
-async function open(c: Case, width: number): Promise<Page> {
+/** The webview with the case's panes, and each pane's ops that have a namespace, without it ("addmm" of
+ *  "aten::addmm"). */
+async function open(c: Case, width: number): Promise<{ page: Page; bareOps: Set<string>[] }> {
   const page = await openWebview(browser, { width, height: 900 });
   const content = await readTimelineSource(c.source);
   const panes = (await sentTraces(content)).map((m: TraceMessage) => m.pane);
   await postPanes(page, content.title, content.source, panes);
-  return page;
+  const bareOps = panes.map(
+    (p) => new Set(p.trace.names.flatMap((n) => /^[A-Za-z_][\w.]*::?(\w+)$/.exec(n)?.slice(1, 2) ?? [])),
+  );
+  return { page, bareOps };
+}
+
+/** A pane that labels one op with its namespace ("gloo:all_reduce", "aten::linear") and another without it
+ *  ("all_reduce", "addmm"): they read as other ops (review 8B B9). `bareOps`: its ops without their namespaces. */
+function namespacesMixed(frame: FrameLayout, bareOps: ReadonlySet<string>): string[] {
+  const labels = frame.texts.filter((t) => t.role === 'slice').map((t) => t.text);
+  const kept = labels.filter((t) => /^[A-Za-z_][\w.]*::?\w/.test(t));
+  const bare = labels.filter((t) => !t.includes(':') && [...bareOps].some((op) => op.startsWith(t.replace(/…$/, ''))));
+  return kept.length && bare.length ? [`with a namespace: ${kept.join(', ')}; without: ${bare.join(', ')}`] : [];
 }
 
 /** Each pane's last frame, once the compiler's marks are found and a frame drawn with them. */
@@ -255,7 +269,7 @@ describe('the timeline in light, dark and high-contrast themes', () => {
   for (const c of CASES)
     for (const width of WIDTHS)
       test(`${c.name} at ${width} px: no text over another or crossed by a line, none clipped, track names distinct, 4.5:1`, async () => {
-        const page = await open(c, width);
+        const { page, bareOps } = await open(c, width);
         // why its compiled calls are named by their order: in the note's tooltip, the note one short line
         const notes = await page
           .locator('.pane .pane-note')
@@ -283,6 +297,7 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                 `${where}: draws step lines`,
               );
               assert.deepEqual(problems(frame, colours), [], where);
+              assert.deepEqual(namespacesMixed(frame, bareOps[p]!), [], where);
             });
             // a graph break's band is labelled by the break first: a label cut to its lane keeps it (review 8B B1:
             // "Python b…", the break's line after it cut off), and a cut keeps its first word whole (never "gra…")
