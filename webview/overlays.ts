@@ -196,7 +196,12 @@ export function shortestFit(label: string, room: number, m: Measure): string | n
   const head = label.split(': ')[0]!;
   const shortest = head.split(/,? in /)[0]!;
   const least = shortest.split(' ')[0]!.length;
-  return [head, shortest].find((form) => m.width(form) <= room) ?? fitEnd(shortest, room, m, least);
+  // a cut between words ends at the word: "graph…", not "graph …"
+  return (
+    [head, shortest].find((form) => m.width(form) <= room) ??
+    fitEnd(shortest, room, m, least)?.replace(/ …$/, '…') ??
+    null
+  );
 }
 
 /** room between two marks' labels; between a label and a step line (the line cuts no label: cutLines) */

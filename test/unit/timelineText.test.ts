@@ -101,6 +101,7 @@ test("a graph break's label too long for its room: the break and its line first,
   assert.equal(fit(6 * 10), 'graph bre…');
   // a cut keeps the first word whole: "gra…" says nothing
   assert.equal(fit(6 * 4), null);
+  assert.equal(fit(6 * 7), 'graph…');
   // a trace without its report: the compiled call by its place is dropped first
   assert.equal(
     shortestFit('graph break in 1st compiled call (convolution, …): Python between graphs', 6 * 12, m),
