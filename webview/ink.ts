@@ -79,6 +79,31 @@ export function readableInk(under: Rgba, candidates: readonly string[]): string 
   return ink;
 }
 
+/** How far a slice's fill leaves black or white text from it, at the least: an 11 px label's glyphs are thin, their
+ *  edges blend into the fill, and white on the dark theme's mid-grey (4.6:1 as painted) read at 3.5:1 (review 8B
+ *  B11). */
+export const LABEL_FILL = 6;
+
+/**
+ * A slice's fill as the canvas paints it: `colour` (over the opaque `page`) where black or white text reads on it at
+ * LABEL_FILL; else moved, the least it must be, toward black where white reads the better on it (toward white where
+ * black does), as an opaque rgb(): a mid-grey or mid-magenta, where neither reads well.
+ */
+export function labelledFill(colour: string, page: string): string {
+  const painted = over(rgbaOf(colour), rgbaOf(page));
+  const onWhite = contrast(rgbaOf(WHITE), painted);
+  const onBlack = contrast(rgbaOf(BLACK), painted);
+  if (Math.max(onWhite, onBlack) >= LABEL_FILL) return colour;
+  const toward = onWhite >= onBlack ? 0 : 255;
+  const ink = rgbaOf(onWhite >= onBlack ? WHITE : BLACK);
+  for (let t = 0.02; t < 1; t += 0.02) {
+    const mix = (k: number): number => Math.round(painted[k]! * (1 - t) + toward * t);
+    const mixed: Rgba = [mix(0), mix(1), mix(2), 1];
+    if (contrast(ink, mixed) >= LABEL_FILL) return `rgb(${mixed[0]}, ${mixed[1]}, ${mixed[2]})`;
+  }
+  return toward ? WHITE : BLACK;
+}
+
 /** How far a band laid over the page stands out from it, at the least (WCAG 2 contrast of the band against the page):
  *  a graph break's band at 0.12 alpha was dark olive on high contrast's black, 1.2:1, and read as nothing. */
 export const BAND_VISIBLE = 1.3;

@@ -2,12 +2,13 @@
 // recompiles, graph breaks, CUDA-graph replays), a finding's places, the range selection, and launch → kernel
 // arrows. Canvas only; every string is drawn as text.
 import type { FlowArrow } from '../extension/shared/trace/flowLinks.ts';
-import { SliceKind } from '../extension/shared/trace/model.ts';
+import { SliceKind, type TrackInfo } from '../extension/shared/trace/model.ts';
 import type { MarkKind, TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
 import type { LineSegment, Paint, TextBox } from './frameLayout.ts';
 import { boundaryColour, rgbaOf, visibleAlpha } from './ink.ts';
 import type { Theme } from './theme.ts';
 import { fitEnd, placeText, type Measure } from './timelineText.ts';
+import { ROW_HEIGHT } from './timelineRows.ts';
 
 /** Height of the marks' lane under the axis (only a pane with marks has it). */
 export const MARK_LANE = 20;
@@ -34,6 +35,28 @@ export interface MarkBand {
   edge: string;
 }
 
+/** The rows a band leaves clear, canvas y from–to: the profiled window's (Kineto's span, pid "Spans":
+ *  buildModel.trackName), whose one bar runs the pane's width and read as covered by the band (review 8B B7).
+ *  `trackTop`: each track's first row's y, -1 where it is not laid out. */
+export function clearOfBands(tracks: readonly TrackInfo[], trackTop: readonly number[]): [number, number][] {
+  return tracks.flatMap((t, k): [number, number][] =>
+    t.pid === 'Spans' && trackTop[k]! >= 0 ? [[trackTop[k]!, trackTop[k]! + (t.maxDepth + 1) * ROW_HEIGHT]] : [],
+  );
+}
+
+/** The stretches of [from, to) outside the `clear` ones, top down; none shorter than a row (the gap under the last
+ *  track holds none: a stub of band there read as a stray mark). */
+function bandRuns(from: number, to: number, clear: readonly [number, number][]): [number, number][] {
+  const runs: [number, number][] = [];
+  let y = from;
+  for (const [a, b] of [...clear].sort((p, q) => p[0] - q[0])) {
+    if (a > y) runs.push([y, Math.min(a, to)]);
+    y = Math.max(y, b);
+  }
+  if (y < to) runs.push([y, to]);
+  return runs.filter(([a, b]) => b - a >= ROW_HEIGHT);
+}
+
 /** Each mark in view with its span in canvas x (at least 3 px, so a short one shows). */
 function inView(
   marks: readonly TimelineMark[],
@@ -50,7 +73,8 @@ function inView(
 
 /**
  * The marks' bars in their lane, and a faint band down the pane for compiles and breaks (replays are one per
- * step: bands would cover the pane). Returns the bands: they lie under the slices' labels there.
+ * step: bands would cover the pane), but over the rows `clear` (clearOfBands). Returns the bands: they lie under
+ * the slices' labels there.
  */
 export function drawMarks(
   ctx: CanvasRenderingContext2D,
@@ -61,7 +85,9 @@ export function drawMarks(
   height: number,
   xOf: (t: number) => number,
   theme: Theme,
+  clear: readonly [number, number][] = [],
 ): MarkBand[] {
+  const runs = bandRuns(laneTop + MARK_LANE, height, clear);
   const bands: MarkBand[] = [];
   for (const { mark, x0, x1 } of inView(marks, left, width, xOf)) {
     const colour = markColour(mark.kind, theme);
@@ -70,7 +96,7 @@ export function drawMarks(
       // faint, so the slices under it read, but told from the page in every theme
       const alpha = visibleAlpha(rgbaOf(colour), rgbaOf(theme.background), BAND_ALPHA);
       ctx.globalAlpha = alpha;
-      ctx.fillRect(x0, laneTop + MARK_LANE, x1 - x0, height - laneTop - MARK_LANE);
+      for (const [y0, y1] of runs) ctx.fillRect(x0, y0, x1 - x0, y1 - y0);
       // its edges stand out from the page at 3:1 (the faint fill alone was 1.3:1 on high contrast's black,
       // report4A N15): high contrast's border colour there, elsewhere its own colour where it reads
       const edge = theme.border ?? boundaryColour(colour, theme.background, theme.foreground);
@@ -82,19 +108,22 @@ export function drawMarks(
   return bands;
 }
 
-/** Each band's left and right edge in view, 1 px, from the lane's foot down the pane (cut around texts as the
- *  axis's lines are: timelineText.cutLines); none where the band runs on past the view's side. */
+/** Each band's left and right edge in view, 1 px, from the lane's foot down the pane but over the rows `clear`
+ *  (cut around texts as the axis's lines are: timelineText.cutLines); none where the band runs on past the view's
+ *  side. */
 export function bandEdges(
   bands: readonly MarkBand[],
   laneTop: number,
   left: number,
   width: number,
   height: number,
+  clear: readonly [number, number][] = [],
 ): LineSegment[] {
+  const runs = bandRuns(laneTop + MARK_LANE, height, clear);
   return bands.flatMap(({ x0, x1, edge }) =>
     [Math.round(x0), Math.max(Math.round(x0), Math.round(x1) - 1)]
       .filter((x) => x > left && x < width - 1)
-      .map((x) => ({ role: 'band' as const, colour: edge, x, w: 1, y0: laneTop + MARK_LANE, y1: height })),
+      .flatMap((x) => runs.map(([y0, y1]) => ({ role: 'band' as const, colour: edge, x, w: 1, y0, y1 }))),
   );
 }
 
@@ -146,7 +175,7 @@ export function markTexts(
           .sort((a, b) => a - b)[0];
     if (free === undefined) continue;
     const next = Math.min(to, ...taken.map(([p]) => p - gap(free, p)).filter((p) => p > free));
-    const text = fits ? mark.label : fitEnd(mark.label, next - free, m);
+    const text = fits ? mark.label : shortestFit(mark.label, next - free, m);
     if (!text) continue;
     // its middle 8 px into the lane: its box (11 px font) clear of the axis above and the bars below
     const box = placeText(m, 'mark', text, free, laneTop + 8, ink, under);
@@ -154,6 +183,25 @@ export function markTexts(
     taken.push([box.x, box.x + box.w]);
   }
   return texts;
+}
+
+/**
+ * A mark's label in `room` px where it does not fit whole: its head, the mark and its place, without what follows
+ * its ": " ("graph break at line 22, in forward: eager code between graphs" is "graph break at line 22, in
+ * forward"), then without the compile it is in ("graph break at line 22"; "graph break in 1st compiled call …" is
+ * "graph break"), the first that fits whole; else that last cut, keeping its first word ("graph br…"; a "gra…"
+ * says nothing: none then). The tooltip says the whole.
+ */
+export function shortestFit(label: string, room: number, m: Measure): string | null {
+  const head = label.split(': ')[0]!;
+  const shortest = head.split(/,? in /)[0]!;
+  const least = shortest.split(' ')[0]!.length;
+  // a cut between words ends at the word: "graph…", not "graph …"
+  return (
+    [head, shortest].find((form) => m.width(form) <= room) ??
+    fitEnd(shortest, room, m, least)?.replace(/ …$/, '…') ??
+    null
+  );
 }
 
 /** room between two marks' labels; between a label and a step line (the line cuts no label: cutLines) */

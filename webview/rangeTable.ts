@@ -225,12 +225,16 @@ function pairColumns(before: string, after: string, say: Record<'before' | 'afte
       : r.after
         ? say.after(r.name)
         : say.before(r.name);
+  // the time it gained or lost, what the column sorts by, in the row's unit; its share or what became of it beside it
+  // (review 8A A8: "−28%, −45%, gone, gone" sorted by time read as unsorted)
   const changeText = (row: RangePairRow): string => {
+    const magnitude = formatUsLike(Math.abs(row.deltaUs), rowLargest(row));
+    const time = row.deltaUs > 0 ? `+${magnitude}` : row.deltaUs < 0 ? `−${magnitude}` : magnitude;
     if (row.change === 'only before')
-      return row.calledAs ? notCalledText(say.after(row.calledAs), after) : 'gone (fused away or replaced)';
-    if (row.change === 'only after') return 'new';
+      return `${time}, ${row.calledAs ? notCalledText(say.after(row.calledAs), after) : 'gone (fused away or replaced)'}`;
+    if (row.change === 'only after') return `${time}, new`;
     const total = row.before!.totalUs;
-    return total > 0 ? formatChange(row.deltaUs / total) : '—';
+    return total > 0 ? `${time} (${formatChange(row.deltaUs / total)})` : time;
   };
   return [
     { title: 'name', key: 'name', value: (r) => r.name, text: name, numeric: false },

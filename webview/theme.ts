@@ -1,5 +1,6 @@
 // Slice colours from the VS Code theme (--vscode-* variables), re-read when the theme changes.
 import { SLICE_KIND_COUNT, SliceKind, type TraceModel } from '../extension/shared/trace/model.ts';
+import { labelledFill } from './ink.ts';
 
 /** CSS variable and a fallback (for a page outside VS Code) per SliceKind. */
 const KIND_VARIABLES: [string, string][] = [
@@ -47,17 +48,20 @@ function pageBackground(body: CSSStyleDeclaration): string {
 
 export function readTheme(): Theme {
   const style = getComputedStyle(document.body);
-  const kind = KIND_VARIABLES.map(([name, fallback]) => cssVariable(style, name, fallback));
+  // outside VS Code (a browser, a bare page: no --vscode-* variables) the page's own text and background colours
+  const background = cssVariable(style, '--vscode-editor-background', pageBackground(style));
+  // each fill one a slice's label reads on (ink.labelledFill: the dark theme's mid-grey is darkened)
+  const fill = (colour: string): string => labelledFill(colour, background);
+  const kind = KIND_VARIABLES.map(([name, fallback]) => fill(cssVariable(style, name, fallback)));
   if (kind.length !== SLICE_KIND_COUNT) throw new Error('a colour per SliceKind');
   const highContrast =
     document.body.classList.contains('vscode-high-contrast') ||
     document.body.classList.contains('vscode-high-contrast-light');
   return {
     kind,
-    communication: cssVariable(style, ...COMMUNICATION_VARIABLE),
-    // outside VS Code (a browser, a bare page: no --vscode-* variables) the page's own text and background colours
+    communication: fill(cssVariable(style, ...COMMUNICATION_VARIABLE)),
     foreground: cssVariable(style, '--vscode-editor-foreground', style.color || '#000000'),
-    background: cssVariable(style, '--vscode-editor-background', pageBackground(style)),
+    background,
     muted: cssVariable(style, '--vscode-descriptionForeground', '#8b8b8b'),
     selection: cssVariable(style, '--vscode-focusBorder', '#007fd4'),
     warning: cssVariable(style, '--vscode-editorWarning-foreground', '#cca700'),

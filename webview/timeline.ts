@@ -13,6 +13,7 @@ import type { FrameLayout, Paint, TextBox } from './frameLayout.ts';
 import { composite, readableInk } from './ink.ts';
 import {
   bandEdges,
+  clearOfBands,
   drawArrows,
   drawFocus,
   drawMarks,
@@ -30,7 +31,7 @@ import {
   cutLines,
   LABEL_WIDTH,
   placeText,
-  sliceLabel,
+  sliceLabels,
   tickCount,
   type Measure,
   type StepEdge,
@@ -283,8 +284,9 @@ export class TimelineCanvas extends TimelineNames {
     const page: Paint = { colour: theme.background, alpha: 1 };
     // on the page, the theme's own text colours (high contrast's included) while they read at 4.5:1
     const onPage = (colours: string[]): Paint => ({ colour: readableInk(composite([page]), colours), alpha: 1 });
+    const clear = clearOfBands(model.tracks, this.tracks.trackTop);
     const bands = this.foundMarks?.length
-      ? drawMarks(ctx, this.foundMarks, AXIS_HEIGHT, LABEL_WIDTH, width, this.height, xOf, theme)
+      ? drawMarks(ctx, this.foundMarks, AXIS_HEIGHT, LABEL_WIDTH, width, this.height, xOf, theme, clear)
       : [];
     const axis = axisLayout(
       this.ticks(scale, width),
@@ -317,7 +319,10 @@ export class TimelineCanvas extends TimelineNames {
         ),
       );
     }
-    const lines = cutLines([...axis.lines, ...bandEdges(bands, AXIS_HEIGHT, LABEL_WIDTH, width, this.height)], texts);
+    const lines = cutLines(
+      [...axis.lines, ...bandEdges(bands, AXIS_HEIGHT, LABEL_WIDTH, width, this.height, clear)],
+      texts,
+    );
     drawLines(ctx, lines, theme);
     for (const text of texts) drawText(ctx, text);
     this.drawOverlays(ctx, xOf, width, theme);
@@ -376,10 +381,17 @@ export class TimelineCanvas extends TimelineNames {
     const model = this.model;
     const page: Paint = { colour: theme.background, alpha: 1 };
     const texts: TextBox[] = [];
-    for (const i of labels) {
-      const x0 = Math.max(LABEL_WIDTH, xOf(model.start[i]!));
-      const x1 = Math.min(width, xOf(model.start[i]! + model.dur[i]!));
-      const text = sliceLabel(this.sliceName(model.name[i]!), x1 - x0 - 6, m);
+    const x0s = labels.map((i) => Math.max(LABEL_WIDTH, xOf(model.start[i]!)));
+    const said = sliceLabels(
+      labels.map((i, k) => ({
+        name: this.sliceName(model.name[i]!),
+        room: Math.min(width, xOf(model.start[i]! + model.dur[i]!)) - x0s[k]! - 6,
+      })),
+      m,
+    );
+    for (const [k, i] of labels.entries()) {
+      const x0 = x0s[k]!;
+      const text = said[k];
       if (!text) continue;
       const name = model.name[i]!;
       const fill = this.communication[name] ? theme.communication : theme.kind[model.kind[i]!]!;

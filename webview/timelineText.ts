@@ -272,7 +272,20 @@ export function axisTime(us: number, scale: TimeScale, width: number): string {
  */
 export function sliceLabel(name: string, room: number, m: Measure): string | null {
   if (m.width(name) <= room) return name;
-  // every namespace: "autograd::engine::evaluate_function: …" keeps "evaluate_f…", not "engine::e…"
-  const namespace = /^(?:[A-Za-z_][\w.]*::?(?=\S))+/.exec(name)?.[0] ?? '';
-  return fitEnd(name.slice(namespace.length), room, m, 3); // "st…" says nothing
+  return fitEnd(withoutNamespace(name), room, m, 3); // "st…" says nothing
+}
+
+// every namespace: "autograd::engine::evaluate_function: …" keeps "evaluate_f…", not "engine::e…"
+const NAMESPACE = /^(?:[A-Za-z_][\w.]*::?(?=\S))+/;
+const withoutNamespace = (name: string): string => name.slice(NAMESPACE.exec(name)?.[0].length ?? 0);
+
+/**
+ * A pane's slice labels (sliceLabel, each in its `room` px), their namespaces left out of all of them where one
+ * must leave its out to fit: "gloo:all_reduce" beside "all_reduce", "aten::linear" beside "addmm" read as other ops
+ * (review 8B B9). The tooltip says each name whole.
+ */
+export function sliceLabels(slices: readonly { name: string; room: number }[], m: Measure): (string | null)[] {
+  const labels = slices.map(({ name, room }) => sliceLabel(name, room, m));
+  const cut = labels.some((label, k) => label !== null && label !== slices[k]!.name && NAMESPACE.test(slices[k]!.name));
+  return cut ? slices.map(({ name, room }) => sliceLabel(withoutNamespace(name), room, m)) : labels;
 }

@@ -288,23 +288,28 @@ export const calledAsHeading = (after: string, count: number): string =>
 /** A range pair's change for an op the other side does not call, where it calls one nested in it directly. */
 export const notCalledText = (inner: string, after: string): string => `not called: ${after} calls ${inner} directly`;
 
+/** A finding's label as a sentence of its own: the runner's ends in a full stop, a short one ("Graph break:
+ *  Tensor.item()") gets one (review 8A A11: "…after it. — in default at …"). */
+const asSentence = (label: string): string => (/[.!?]$/.test(label.trim()) ? label.trim() : `${label.trim()}.`);
+
 /** A finding "Show in timeline" placed: where, when on the pane's axis (in the axis's unit: `at`), and how many
  *  places are outlined. */
 export const focusFound = (label: string, pane: string, at: string, places: number): string =>
-  `${label} — in ${pane} at ${at}${places > 1 ? ` (the first of ${places} places, all outlined)` : ''}.`;
+  `${asSentence(label)} In ${pane} at ${at}${places > 1 ? ` (the first of ${places} places, all outlined)` : ''}.`;
 
-/** Another pane moved to show the same code as the found one, its axis then reading the found pane's time: the
- *  code at that time, as the axis says it, and where it runs on its own step: "eager is shown at the same code, its
- *  axis reading default's time: its aten::item at 7.87 ms, 19.6 ms into step 1 of eager itself." */
+/** Another pane moved to show the same code as the found one, its axis then reading the found pane's time: that
+ *  first (a time on it is not the pane's own), then the code at that time and where it runs on its own step:
+ *  "eager's axis now reads default's time. On it, eager's aten::item is at 7.87 ms (19.6 ms into eager's own
+ *  step 1)." */
 export const paneMovedToCode = (
   moved: { pane: string; name: string; at: string; intoStep: string },
   found: string,
   step: number,
 ): string =>
-  `${moved.pane} is shown at the same code, its axis reading ${found}'s time: its ${moved.name} at ${moved.at}, ${moved.intoStep} into step ${step} of ${moved.pane} itself.`;
+  `${moved.pane}'s axis now reads ${found}'s time. On it, ${moved.pane}'s ${moved.name} is at ${moved.at} (${moved.intoStep} into ${moved.pane}'s own step ${step}).`;
 
 /** A finding not placed: its compiles are not in these traces, or the report names none for it. */
 export const focusNotFound = (label: string, compiles: boolean): string =>
   compiles
-    ? `${label} — not in these traces: the profiled calls never ran the compiled code it happened in.`
-    : `${label} — the report does not say which compile it happened in, so it cannot be placed on the timeline.`;
+    ? `${asSentence(label)} Not in these traces: the profiled calls never ran the compiled code it happened in.`
+    : `${asSentence(label)} The report does not say which compile it happened in, so it cannot be placed on the timeline.`;

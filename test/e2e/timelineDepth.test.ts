@@ -171,7 +171,7 @@ test(
         timeout: 30_000,
       });
       const note = await frame.locator('.focus-note').innerText();
-      assert.match(note, /Graph break: .*item.* — in default at .* \(the first of 3 places/);
+      assert.match(note, /Graph break: .*item.*\. In default at .* \(the first of 3 places/);
       await frame.locator('.focus-note').scrollIntoViewIfNeeded();
       await shot(page, 'focus');
 

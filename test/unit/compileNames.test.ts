@@ -72,9 +72,11 @@ test("the timeline's marks name the compile by function, with the report, and wi
       // the print at line 20 and the random number at line 24 ran as Python alone: the profiler recorded no op
       // between those graphs (review 6A H2: step 1's 6 ms there read as the compiled call's ops run eagerly);
       // Tensor.item() at line 22 ran aten::item there
-      'Python between graphs, no op recorded: graph break at line 20, in forward',
-      'eager code between graphs: graph break at line 22, in forward after line 20',
-      'Python between graphs, no op recorded: graph break at line 24, in forward after line 22',
+      // the break and its line first, what its band spans after them: a label cut to its lane keeps the break
+      // (review 8B B1: "Python b…")
+      'graph break at line 20, in forward: Python between graphs, no op recorded',
+      'graph break at line 22, in forward after line 20: eager code between graphs',
+      'graph break at line 24, in forward after line 22: Python between graphs, no op recorded',
     ],
   );
   assert.ok(said.every((s) => s.own?.file === breaks[0]!.location!.file));

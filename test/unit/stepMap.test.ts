@@ -6,7 +6,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Report } from '../../extension/shared/report.ts';
 import { sameStepTime, stepsOverlapped } from '../../webview/analysis/stepMap.ts';
-import { paneMovedToCode, paneStepsNote, rangePairTitle } from '../../webview/timelineWords.ts';
+import {
+  focusFound,
+  focusNotFound,
+  paneMovedToCode,
+  paneStepsNote,
+  rangePairTitle,
+} from '../../webview/timelineWords.ts';
 
 // eager: a 39 ms step 1, then 2 ms steps; compiled: an 8 ms step 1, then 1 ms steps (the review's traces, rounded)
 const eager = [
@@ -76,10 +82,24 @@ test('a range pair over the first step says its one-time work is in it; one over
   assert.match(pair(43200, 44800), /^eager → default, step 2 of each \(the same share of it\): /);
 });
 
-test("a pane moved to the found code says that code's time as its borrowed axis reads it, and whose axis that is", () => {
+test("a pane moved to the found code says first that its axis reads the found pane's time, then the code's time on it", () => {
+  // review 8A A11: "…after it. — in default at 7.87 ms (…). eager is shown at the same code, its axis reading
+  // default's time: its aten::item at 7.92 ms, 19.6 ms into step 1 of eager itself." buried the borrowed axis
   const note = paneMovedToCode({ pane: 'eager', name: 'aten::item', at: '7.93 ms', intoStep: '19.6 ms' }, 'default', 1);
-  assert.match(note, /its axis reading default's time: its aten::item at 7.93 ms/);
-  assert.match(note, /19.6 ms into step 1 of eager itself\.$/);
+  assert.equal(
+    note,
+    "eager's axis now reads default's time. On it, eager's aten::item is at 7.93 ms (19.6 ms into eager's own step 1).",
+  );
+  const found = focusFound('Graph break: Dynamo … starts a new graph after it.', 'default', '7.87 ms', 3);
+  assert.equal(
+    found,
+    'Graph break: Dynamo … starts a new graph after it. In default at 7.87 ms (the first of 3 places, all outlined).',
+  );
+  assert.match(
+    focusFound('Graph break: Tensor.item()', 'default', '7.87 ms', 1),
+    /^Graph break: Tensor\.item\(\)\. In default at 7\.87 ms\.$/,
+  );
+  assert.match(focusNotFound('Graph break at line 9.', true), /^Graph break at line 9\. Not in these traces: /);
 });
 
 test("a pane's note is one short line; why its times are not the timed ones, and how its calls are named, in its tooltip", () => {

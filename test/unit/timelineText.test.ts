@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
-import { markTexts } from '../../webview/overlays.ts';
-import { axisLayout, sliceLabel, type Measure, type StepEdge } from '../../webview/timelineText.ts';
+import { markTexts, shortestFit } from '../../webview/overlays.ts';
+import { axisLayout, sliceLabel, sliceLabels, type Measure, type StepEdge } from '../../webview/timelineText.ts';
 
 /** 6 px a character. */
 const m: Measure = { width: (text) => 6 * text.length, ascent: 8, descent: 3 };
@@ -98,7 +98,7 @@ test("the marks' lane: the focused break keeps its label; a band begun off-scree
   });
   // the view is 100–600 µs at 1 px/µs, its lane from x = 100: line 20's band began at 0, line 22's at 130
   const marks = [
-    mark(0, 400, 'eager code between graphs: graph break at line 20, in forward'),
+    mark(0, 400, 'graph break at line 20, in forward: eager code between graphs'),
     mark(130, 5, 'graph break at line 22'),
   ];
   const said = (focused: { startUs: number; durUs: number }[]): string[] =>
@@ -108,6 +108,23 @@ test("the marks' lane: the focused break keeps its label; a band begun off-scree
   assert.ok(said([]).includes('graph break at line 22'), said([]).join(' | '));
   for (const box of markTexts(marks, 30, 100, 600, (t) => t, m, ink, [ink]))
     assert.ok(box.x >= 100 && box.x + box.w <= 600, `${box.text} at ${box.x}`);
+});
+
+test("a graph break's label too long for its room: the break and its line first, what its band spans dropped", () => {
+  // review 8B B1: "Python between graphs, no op recorded: graph break at line 20, …" was cut to "Python b…"
+  const label = 'graph break at line 22, in forward after line 20: eager code between graphs';
+  const fit = (room: number): string | null => shortestFit(label, room, m);
+  assert.equal(fit(6 * 48), 'graph break at line 22, in forward after line 20');
+  assert.equal(fit(6 * 30), 'graph break at line 22');
+  assert.equal(fit(6 * 10), 'graph bre…');
+  // a cut keeps the first word whole: "gra…" says nothing
+  assert.equal(fit(6 * 4), null);
+  assert.equal(fit(6 * 7), 'graph…');
+  // a trace without its report: the compiled call by its place is dropped first
+  assert.equal(
+    shortestFit('graph break in 1st compiled call (convolution, …): Python between graphs', 6 * 12, m),
+    'graph break',
+  );
 });
 
 test("the marks' lane: each CUDA-graph replay's label inside its own call, never across the next call's line", () => {
@@ -131,6 +148,25 @@ test("the marks' lane: each CUDA-graph replay's label inside its own call, never
     const own = [stepXs.filter((x) => x <= mark.startUs).at(-1)!, stepXs.find((x) => x > mark.startUs) ?? 600];
     assert.ok(box.x > own[0]! && box.x + box.w < own[1]!, `label ${k} "${box.text}" at ${box.x}–${box.x + box.w}`);
   }
+});
+
+test("a pane's slice labels leave out every namespace where one must leave its out to fit, and none where none must", () => {
+  // review 8B B9: "gloo:all_reduce" beside "all_reduce", "aten::linear" beside "addmm" in one pane
+  const labels = (...slices: [string, number][]): (string | null)[] =>
+    sliceLabels(
+      slices.map(([name, room]) => ({ name, room })),
+      m,
+    );
+  assert.deepEqual(labels(['aten::linear', 100], ['aten::addmm', 40], ['gloo:all_reduce', 100]), [
+    'linear',
+    'addmm',
+    'all_reduce',
+  ]);
+  assert.deepEqual(labels(['aten::linear', 100], ['gloo:all_reduce', 100]), ['aten::linear', 'gloo:all_reduce']);
+  // a name without a namespace cut to fit leaves the others' as they are
+  assert.deepEqual(labels(['aten::linear', 100], ['compiled forward', 40]), ['aten::linear', 'compi…']);
+  // one too narrow for any label takes none from the others
+  assert.deepEqual(labels(['aten::linear', 100], ['aten::addmm', 6]), ['aten::linear', null]);
 });
 
 test('a slice label cut keeps its op, not a namespace: every namespace left out, nested ones too', () => {

@@ -411,7 +411,7 @@ describe('timeline depth', () => {
     );
     assert.match(
       await page.locator('.focus-note').innerText(),
-      /Graph break: Unsupported Tensor\.item\(\) call — in default at .* \(the first of 3 places/,
+      /^Graph break: Unsupported Tensor\.item\(\) call\. In default at .* \(the first of 3 places/,
     );
     // the view is around the break: narrower than the step it is in
     const step = model.steps[0]!;
@@ -425,7 +425,7 @@ describe('timeline depth', () => {
       ).map((t) => t.text),
     );
     const unit = (text: string): string | undefined => / (µs|ms|s)\b/.exec(text)?.[1];
-    const at = / in default at (\S+ \S+?)[ .]/.exec(await page.locator('.focus-note').innerText())![1]!;
+    const at = / In default at (\S+ \S+?)[ .]/.exec(await page.locator('.focus-note').innerText())![1]!;
     assert.ok(ticks.length > 1, `ticks drawn: ${ticks.join(', ')}`);
     const atUs = usOf(at);
     assert.equal(formatUs(atUs), at, `"at ${at}" as formatUs says a time`);
@@ -445,7 +445,7 @@ describe('timeline depth', () => {
       target: { kind: 'recompile', compileIds: ['9/3'], label: 'Recompile: x', modes: ['default'] },
     });
     await page.waitForFunction(() =>
-      (document.querySelector('.focus-note')?.textContent ?? '').includes('not in these traces'),
+      (document.querySelector('.focus-note')?.textContent ?? '').includes('Not in these traces'),
     );
     assert.equal((await debug(page)).focus, null);
     await page.close();
@@ -533,6 +533,27 @@ describe('timeline depth', () => {
     assert.deepEqual(counts('aten::item'), [1, 1]);
     assert.deepEqual(counts('aten::conv2d, called as aten::convolution in default'), [2, 2]);
     assert.ok(!pair.some((r) => r.name === 'aten::convolution'));
+    // the change column says what it sorts by: the time each name gained or lost, in its row's order, its share or
+    // what became of it beside it (review 8A A8: "−28%, −45%, gone, gone" sorted by time read as unsorted)
+    const changes = await page.locator('.range-pair .pair-kernels tbody td[data-col="delta"]').allInnerTexts();
+    const shownUs = changes.map((text) => {
+      const [, sign, time] = /^([+−]?)(\S+ (?:µs|ms|s))(?: \([+−]?\d+%\)|, .+)?$/.exec(text) ?? [];
+      assert.ok(time, `"${text}": a time, then its share or what became of it`);
+      return (sign === '−' ? -1 : 1) * usOf(time);
+    });
+    assert.ok(
+      changes.some((text) => text.endsWith(', gone (fused away or replaced)')),
+      changes.join(' | '),
+    );
+    assert.ok(
+      changes.some((text) => / \([+−]\d+%\)$/.test(text)),
+      changes.join(' | '),
+    );
+    assert.deepEqual(
+      shownUs,
+      [...shownUs].sort((a, b) => b - a),
+      changes.join(' | '),
+    );
     // the pane's range heading: ends and length that add up, in one unit
     const [, a, b, length] = /: ([\d.]+) ms – ([\d.]+) ms on its axis \(([\d.]+) ms\)/.exec(
       await page.locator('.range-summary h3').innerText(),
@@ -570,17 +591,24 @@ describe('timeline depth', () => {
     );
     await page.evaluate((m) => window.postMessage(m, '*'), {
       type: 'focus',
-      target: { kind: 'graph-break', compileIds: ['1/0'], label: 'Graph break: Tensor.item()', modes: ['default'] },
+      target: {
+        kind: 'graph-break',
+        compileIds: ['1/0'],
+        label: 'Graph break: Tensor.item() … and starts a new graph after it.',
+        modes: ['default'],
+      },
     });
     await page.locator('.focus-note').waitFor();
     assert.deepEqual((await debug(page)).focus, { pane: 1, places: 3 });
+    // the runner's label, a sentence, then where (review 8A A11: "…after it. — in default at …")
+    assert.match(await page.locator('.focus-note').innerText(), /^Graph break: .* after it\. In default at /);
     // its axis reads default's time, and the note says so: the code's time on that axis, then on eager's own step
     assert.match(
       await page.locator('.focus-note').innerText(),
-      /\. eager is shown at the same code, its axis reading default's time: its aten::(item|_local_scalar_dense) at [\d.]+ (µs|ms), [\d.]+ (µs|ms) into step 1 of eager itself\.$/,
+      /\. eager's axis now reads default's time\. On it, eager's aten::(item|_local_scalar_dense) is at [\d.]+ (µs|ms) \([\d.]+ (µs|ms) into eager's own step 1\)\.$/,
     );
     // both times as formatUs says them ("19.6 ms", not "19,643 µs": review 5A G4)
-    const [, itemAt, intoStep] = / at (\S+ \S+), (\S+ \S+) into step 1 of eager/.exec(
+    const [, itemAt, intoStep] = / is at (\S+ \S+) \((\S+ \S+) into eager's own step 1/.exec(
       await page.locator('.focus-note').innerText(),
     )!;
     for (const time of [itemAt!, intoStep!]) assert.equal(formatUs(usOf(time)), time);

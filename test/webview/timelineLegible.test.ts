@@ -20,7 +20,7 @@ import type { Browser, Page } from 'playwright-core';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import type { TimelineSource } from '../../extension/shared/protocol.ts';
 import type { FrameLayout, Paint, TextBox, TextRole } from '../../webview/frameLayout.ts';
-import { contrast, over, type Rgba } from '../../webview/ink.ts';
+import { contrast, LABEL_FILL, over, type Rgba } from '../../webview/ink.ts';
 import { sentTraces, type TraceMessage } from '../sentTraces.ts';
 import { errorsOf, giveBackBrowser, takeBrowser, openWebview, postPanes } from './harness.ts';
 import { applyTheme, THEMES } from './themes.ts';
@@ -129,12 +129,26 @@ after(async () => {
   await giveBackBrowser();
 });
 
-async function open(c: Case, width: number): Promise<Page> {
+/** The webview with the case's panes, and each pane's ops that have a namespace, without it ("addmm" of
+ *  "aten::addmm"). */
+async function open(c: Case, width: number): Promise<{ page: Page; bareOps: Set<string>[] }> {
   const page = await openWebview(browser, { width, height: 900 });
   const content = await readTimelineSource(c.source);
   const panes = (await sentTraces(content)).map((m: TraceMessage) => m.pane);
   await postPanes(page, content.title, content.source, panes);
-  return page;
+  const bareOps = panes.map(
+    (p) => new Set(p.trace.names.flatMap((n) => /^[A-Za-z_][\w.]*::?(\w+)$/.exec(n)?.slice(1, 2) ?? [])),
+  );
+  return { page, bareOps };
+}
+
+/** A pane that labels one op with its namespace ("gloo:all_reduce", "aten::linear") and another without it
+ *  ("all_reduce", "addmm"): they read as other ops (review 8B B9). `bareOps`: its ops without their namespaces. */
+function namespacesMixed(frame: FrameLayout, bareOps: ReadonlySet<string>): string[] {
+  const labels = frame.texts.filter((t) => t.role === 'slice').map((t) => t.text);
+  const kept = labels.filter((t) => /^[A-Za-z_][\w.]*::?\w/.test(t));
+  const bare = labels.filter((t) => !t.includes(':') && [...bareOps].some((op) => op.startsWith(t.replace(/…$/, ''))));
+  return kept.length && bare.length ? [`with a namespace: ${kept.join(', ')}; without: ${bare.join(', ')}`] : [];
 }
 
 /** Each pane's last frame, once the compiler's marks are found and a frame drawn with them. */
@@ -230,6 +244,14 @@ function problems(frame: FrameLayout, colours: Map<string, Rgba>): string[] {
     const c = colours.get(p.colour)!;
     return [c[0], c[1], c[2], c[3] * p.alpha];
   };
+  // a slice's label on a fill that black or white reads on with room for its thin glyphs' blended edges (review 8B
+  // B11: white on the dark theme's mid-grey, 4.6:1 as painted, read at 3.5:1)
+  for (const t of texts.filter((x) => x.role === 'slice')) {
+    const fill = over(paint(t.under[1]!), over(paint(t.under[0]!), [0, 0, 0, 1]));
+    const best = Math.max(contrast([255, 255, 255, 1], fill), contrast([0, 0, 0, 1], fill));
+    if (best < LABEL_FILL)
+      found.push(`${describeText(t)}: on ${t.under[1]!.colour}, black or white at ${best.toFixed(2)}:1`);
+  }
   for (const t of texts) {
     const [page, ...layers] = t.under.map(paint);
     const under = layers.reduce((below, layer) => over(layer, below), over(page!, [0, 0, 0, 1]));
@@ -269,7 +291,7 @@ describe('the timeline in light, dark and high-contrast themes', () => {
   for (const c of CASES)
     for (const width of WIDTHS)
       test(`${c.name} at ${width} px: no text over another or crossed by a line, none clipped, track names distinct, 4.5:1`, async () => {
-        const page = await open(c, width);
+        const { page, bareOps } = await open(c, width);
         // why its compiled calls are named by their order: in the note's tooltip, the note one short line
         const notes = await page
           .locator('.pane .pane-note')
@@ -297,7 +319,23 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                 `${where}: draws step lines`,
               );
               assert.deepEqual(problems(frame, colours), [], where);
+              assert.deepEqual(namespacesMixed(frame, bareOps[p]!), [], where);
             });
+            // a graph break's band is labelled by the break first: a label cut to its lane keeps it (review 8B B1:
+            // "Python b…", the break's line after it cut off), and a cut keeps its first word whole (never "gra…")
+            if (c.name === 'cpu-graphbreak')
+              for (const t of frames.flatMap((f) => f.texts.filter((x) => x.role === 'mark')))
+                assert.match(t.text, /^graph( break|\b)/, `${theme.name}, ${view}: ${describeText(t)}`);
+            // a band stops at the profiled window's row and goes on under it: its one bar, the pane's width, read
+            // as covered by the break (review 8B B7)
+            for (const [p, frame] of frames.entries()) {
+              const row = frame.texts.find((t) => t.role === 'track' && t.text === 'profiled window');
+              for (const line of frame.lines.filter((l) => l.role === 'band' && row))
+                assert.ok(
+                  line.y1 <= row!.y || line.y0 >= row!.y + row!.h,
+                  `${theme.name}, ${view}, pane ${p}: a band's edge at x ${line.x} from y ${line.y0} to ${line.y1} over the profiled window's row`,
+                );
+            }
             if (c.inView)
               assert.deepEqual(
                 frames.map((f) => f.texts.filter((t) => t.role === 'track' || t.role === 'idle').map((t) => t.text)),

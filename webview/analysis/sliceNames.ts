@@ -218,7 +218,8 @@ const PYTHON_BETWEEN_GRAPHS = 'Python between graphs, no op recorded';
 /**
  * A timeline mark's label (compileNames.markLabel) with the file its lines are in; a graph break by the line that
  * broke where the report has it ("graph break at line 22, in forward after line 20": the frame alone named the line
- * of the break before it). `breaks`: the graph breaks of the pane's report entry.
+ * of the break before it), what its band spans after that: a label cut to the lane keeps the break and its line
+ * (review 8B B1: "Python b…"). `breaks`: the graph breaks of the pane's report entry.
  */
 export function markSaid(
   mark: TimelineMark,
@@ -230,12 +231,12 @@ export function markSaid(
   const between = mark.opsRecorded === 0 ? PYTHON_BETWEEN_GRAPHS : BETWEEN_GRAPHS;
   if (broke?.location)
     return {
-      text: `${between}: graph break at ${lineWords(broke.location)}, in ${compileName(frames, mark.compileId)}`,
+      text: `graph break at ${lineWords(broke.location)}, in ${compileName(frames, mark.compileId)}: ${between}`,
       own: placeOf(broke.location),
     };
   const text = markLabel(mark, frames);
   return {
-    text: mark.kind === 'graph-break' ? `${between}: ${text}` : text,
+    text: mark.kind === 'graph-break' ? `${text}: ${between}` : text,
     own: compilePlace(frames, mark.compileId ?? null),
   };
 }
