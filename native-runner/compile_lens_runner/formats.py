@@ -156,4 +156,9 @@ def place(file: str, line: int, cell: int | None = None) -> str:
     """ "train.py:41"; in a notebook "explore.ipynb cell 4, line 2" (cells counted from 1, as VS Code shows them):
     shared/sourcePlace.ts placeLabel's."""
     name = os.path.basename(file)
-    return f"{name}:{line}" if cell is None else f"{name} cell {cell + 1}, line {line}"
+    return f"{name}:{line}" if cell is None else f"{name} {cell_line(cell, line)}"
+
+
+def cell_line(cell: int, line: int) -> str:
+    """ "cell 4, line 2" (cells counted from 1, as VS Code shows them): shared/sourcePlace.ts cellLineLabel's."""
+    return f"cell {cell + 1}, line {line}"

@@ -32,6 +32,25 @@ def test_a_compile_is_its_function_and_which_compile_of_it_never_its_id() -> Non
     assert compile_names.compile_name(frames, None) == "an unknown compile"
 
 
+def test_a_notebook_compile_after_a_graph_break_is_named_by_the_cell_and_its_line() -> None:
+    """Review 8 A1: explore-cpu broke at cell 3, line 7 (line 10 of the exported script, which no cell has); the
+    Compiler tree said "forward after line 10". The part after the break starts at the break's line, which the
+    frame's location holds, mapped to the cell."""
+    compiler = json.loads((FIXTURES.parent / "recorded" / "explore-cpu" / "report.json").read_text())["modes"][0][
+        "compiler"
+    ]
+    frames = compiler["frames"]
+    resumed = next(f for f in frames if f["compileId"] == "1/0")
+    assert resumed["function"] == "torch_dynamo_resume_in_forward_at_10"
+    assert compile_names.compile_name(frames, "1/0") == "forward after cell 3, line 7"
+    kernel = next(k for k in compiler["kernels"] if k["compileId"] == "1/0")
+    assert compile_names.kernel_name(kernel, "forward after cell 3, line 7") == (
+        "fused kernel 1 of forward after cell 3, line 7 (cell 3, line 8)"
+    )
+    across = [{"file": "/a/e.ipynb", "line": 4, "cell": 1}, {"file": "/a/e.ipynb", "line": 7, "cell": 2}]
+    assert compile_names.lines_text(across) == "e.ipynb cell 2, line 4; e.ipynb cell 3, line 7"  # type: ignore[arg-type]
+
+
 def test_a_compile_that_hit_the_recompile_limit_is_named_as_that_not_as_one_more_recompile() -> None:
     """counter-cpu: forward's ninth compile (0/8) failed at the recompile limit and made no graph; it was drawn as
     "forward, recompile 8" beside "8 graphs · 7 recompiles". Marked from Dynamo's words where the log is read."""

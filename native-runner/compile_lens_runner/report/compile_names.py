@@ -40,10 +40,18 @@ _KIND_WORDS = {
 }
 
 
-def function_name(name: str) -> str:
-    """ "forward", or "forward after line 24" for the part of forward Dynamo compiled after a graph break there."""
+def function_name(name: str, location: SourceLocation | None = None) -> str:
+    """ "forward", or "forward after line 24" for the part of forward Dynamo compiled after a graph break there; in a
+    notebook "forward after cell 3, line 7" (review 8 A1: the name's own line is the exported script's, which no cell
+    has). Dynamo starts that part's code at the break's line (its co_firstlineno), so the frame's location, mapped to
+    the cell (script/notebook.py), is the break's place."""
     resume = _RESUME.match(name)
-    return f"{resume.group(1)} after line {resume.group(2)}" if resume else name
+    if not resume:
+        return name
+    cell = location.get("cell") if location and location.get("function") == name else None
+    if location and cell is not None:
+        return f"{resume.group(1)} after {formats.cell_line(cell, location['line'])}"
+    return f"{resume.group(1)} after line {resume.group(2)}"
 
 
 def region_name(region: Region) -> str | None:
@@ -128,7 +136,7 @@ def compile_name(
             base = f"{resume.group(1) if resume else function} (not in your files)"
             base += ", after a graph break" if resume else ""
         else:
-            base = function_name(function)
+            base = function_name(function, named.get("location"))
     if not attempt:
         return base
     said = (made_for or {}).get(compile_id)
@@ -136,11 +144,17 @@ def compile_name(
 
 
 def lines_text(lines: list[SourceLocation]) -> str:
-    """ "lines 12, 13" in one file, "fused.py:12, model.py:3" across files."""
+    """ "lines 12, 13" in one file, "fused.py:12, model.py:3" across files; in a notebook "cell 3, lines 7, 8" in one
+    cell, "cell 2, line 4; cell 3, line 7" across cells."""
     if not lines:
         return "no user line known"
-    if len({loc["file"] for loc in lines}) == 1:
-        return f"line{'' if len(lines) == 1 else 's'} {', '.join(str(loc['line']) for loc in lines)}"
+    cells = {loc.get("cell") for loc in lines}
+    if len({loc["file"] for loc in lines}) == 1 and len(cells) == 1:
+        said = f"line{'' if len(lines) == 1 else 's'} {', '.join(str(loc['line']) for loc in lines)}"
+        cell = next(iter(cells))
+        return said if cell is None else f"cell {cell + 1}, {said}"
+    if cells != {None}:
+        return "; ".join(formats.place(loc["file"], loc["line"], loc.get("cell")) for loc in lines)
     return ", ".join(f"{os.path.basename(loc['file'])}:{loc['line']}" for loc in lines)
 
 
