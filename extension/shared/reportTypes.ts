@@ -791,6 +791,10 @@ export interface CompiledFrame {
   calledFrom?: SourceLocation;
   seconds: number;
   /**
+   * schema 1.36: the tensor ops in the graph this compile made (Dynamo's graph_op_count); 0: it made no graph, the frame having no tensor work (it broke or returned before any); the count of compiles says so (report/compiler_text.py compiles_made). Absent: not recorded (a failed compile, older reports)
+   */
+  graphOps?: number;
+  /**
    * schema 1.28: the compile by its function and which compile of it it was, in the runner's words (report/compile_names.py): 'forward', 'forward, recompile 1', 'forward after line 24'; every surface names the compile so. Absent: a report before 1.28
    */
   nameText?: string;

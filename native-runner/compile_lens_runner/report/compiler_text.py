@@ -11,7 +11,7 @@ from __future__ import annotations
 from .. import formats
 from ..shapes.compiler import CompilerInsight, CudaGraphSkip, CudaGraphStatus, GraphBreak
 from ..shapes.report import Report
-from . import mode_line
+from . import compile_names, mode_line
 
 
 def _skip_key(status: CudaGraphStatus) -> str:
@@ -111,13 +111,42 @@ def compile_time(compiler: CompilerInsight) -> str | None:
     return formats.seconds(total) + (f" ({', '.join(shares)})" if shares else "")
 
 
-def compiles_made(compiles: int, graphs: int | None) -> str:
+def _none_made(compiler: CompilerInsight) -> list[tuple[int, str, str]]:
+    """Why compiles made no graph, where the record says: each reason's count, its words beside the count ("with no
+    tensor work in forward": graphOps 0, schema 1.36, the frame broke or returned before any, its functions where all
+    are the user's; "at the recompile limit"; "failed") and alone ("no tensor work in forward")."""
+    idle = {f["compileId"]: f for f in compiler.get("frames") or [] if f.get("graphOps") == 0}
+    names = [
+        compile_names.function_name(str(f["function"]), f["location"])
+        for f in idle.values()
+        if f.get("function") and f.get("location")
+    ]
+    where = f" in {', '.join(dict.fromkeys(names))}" if names and len(names) == len(idle) else ""
+    failures = {str(f.get("compileId")): f for f in compiler.get("compileFailures") or []}
+    limit = sum(1 for f in failures.values() if f.get("recompileLimitHit"))
+    said = [
+        (len(idle), f"with no tensor work{where}", f"no tensor work{where}"),
+        (limit, "at the recompile limit", "the recompile limit"),
+        (len(failures) - limit, "failed", "it failed" if len(failures) == 1 else "they failed"),
+    ]
+    return [(n, with_count, alone) for n, with_count, alone in said if n]
+
+
+def compiles_made(compiles: int, graphs: int | None, compiler: CompilerInsight | None = None) -> str:
     """ "5 compiles (1 graph)", "1 compile (no graph)": compiles, and beside them the graphs where some made none
     (review 5A G3: "1 compile, 783 ms" beside "made no graph"); the compile phases' heading and a region's facts say it
-    alike (review 6C Z6: "1 compile made 0 graphs" beside "1 compile (no graph)")."""
+    alike (review 6C Z6: "1 compile made 0 graphs" beside "1 compile (no graph)"). Which made none and why, where the
+    record says (review 8 A7/B4: "5 compiles (1 graph) · 4 graph breaks" read as graphs gone missing, each break
+    starting a new graph): "5 compiles (1 graph; 4 with no tensor work in forward)", "17 compiles (12 graphs; 4 with
+    no tensor work in forward, 1 at the recompile limit)"."""
     if graphs is None or graphs >= compiles:
         return formats.plural(compiles, "compile")
-    return f"{formats.plural(compiles, 'compile')} ({'no graph' if graphs == 0 else formats.plural(graphs, 'graph')})"
+    why = _none_made(compiler) if compiler else []
+    if graphs == 0:  # one reason for all: "1 compile (no graph: no tensor work)"
+        alone = why[0][2] if len(why) == 1 and why[0][0] == compiles else None
+        return f"{formats.plural(compiles, 'compile')} (no graph{f': {alone}' if alone else ''})"
+    each = "; " + ", ".join(f"{n} {words}" for n, words, _ in why) if why else ""
+    return f"{formats.plural(compiles, 'compile')} ({formats.plural(graphs, 'graph')}{each})"
 
 
 def phases_text(compiler: CompilerInsight) -> str | None:
@@ -137,7 +166,7 @@ def phases_text(compiler: CompilerInsight) -> str | None:
     graphs = compiler.get("graphCount")
     return ", ".join(
         [
-            compiles_made(compiles, graphs),
+            compiles_made(compiles, graphs, compiler),
             formats.seconds(total) + (mode_line.cold_cache(compiler) if graphs else ""),
             *([formats.plural(hits, "cache hit")] if hits else []),
         ]

@@ -276,7 +276,7 @@ def _compiles(region: Region, graphs: int | None, rank: int | None) -> list[str]
     compiles = (compiler.get("compiledFrames") or 0) if compiler else 0
     if graphs is None or compiles <= graphs or rank is not None:
         return _graphs(graphs, rank)
-    return [compiler_text.compiles_made(compiles, graphs)]
+    return [compiler_text.compiles_made(compiles, graphs, compiler)]
 
 
 def region_facts(region: Region, rank: int | None = None) -> list[str]:
