@@ -128,7 +128,7 @@ function artifactNodes(a: CompileArtifacts | undefined, c: CompilerInsight): Com
     });
   const recompile = c.recompiles.find((r) => r.compileId === a.compileId);
   for (const failed of a.failedGuards) {
-    // the runner's sentence leads ("x's batch changed from 8 to 16"); PyTorch's guard, a line of a long dump whose
+    // the runner's sentence leads ("input 'x' changed size in dimension 0 from 8 to 16"); PyTorch's guard, a line of a long dump whose
     // sizes sit off-screen (reportB D10), behind a child that opens the dump at it
     const said = recompile?.explanation?.what ?? failed.reason;
     const why = `Why ${compileName(c.frames, failed.compileId)} was not reused`;

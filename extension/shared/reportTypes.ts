@@ -743,7 +743,7 @@ export interface Explanation {
    */
   quickFixes?: QuickFix[];
   /**
-   * schema 1.34: what the recompile was made for, the user's input as the failed guard says it (compiler/made_for.py): "x's batch 16", "x's size 48 in dimension 1", "x as float16", "the 1st argument's batch 8" (a wrapper's input Dynamo names no argument for), "x's stride 8 in dimension 0", "x with requires_grad", "calls under torch.inference_mode()", "the other grad mode"; for a Python value guarded by value, the value the compile's own guard holds, from a later recompile's record (compiler/made_for.py): "self.calls == 17", "the value 0 at line 24" (a number Dynamo names ___stack1), where none says it "a new value of self.calls"; the compile is named by it (report/compile_names.py: "forward, recompiled for x's batch 16"). Absent: another guard, or an older report
+   * schema 1.34: what the recompile was made for, the user's input as the failed guard says it (compiler/made_for.py): "x's size 16 in dimension 0", "x's size 48 in dimension 1", "x as float16", "the 1st argument's batch 8" (a wrapper's input Dynamo names no argument for), "x's stride 8 in dimension 0", "x with requires_grad", "calls under torch.inference_mode()", "the other grad mode"; for a Python value guarded by value, the value the compile's own guard holds, from a later recompile's record (compiler/made_for.py): "self.calls == 17", "the value 0 at line 24" (a number Dynamo names ___stack1), where none says it "a new value of self.calls"; the compile is named by it (report/compile_names.py: "forward, recompiled for x's size 16 in dimension 0"). Absent: another guard, or an older report
    */
   madeFor?: string;
 }

@@ -38,7 +38,9 @@ def test_the_story_that_decides_a_script_is_said_once_on_its_regions_line_first(
     clause = reason_text.clause(next(r for r in decoder["reasons"] if r["code"] in reason_text.LEADING))
     assert reason.startswith(f"Decoder (line 43): {story} No verdict: 0.72× per token in situ")
     assert reason.count(clause) == 0 and reason.count(story) == 1 and reason.count("Decoder (line 43)") == 1
-    assert "; Server (line 52): 6 batch sizes hit the recompile limit" in reason, "other regions keep their clauses"
+    assert "; Server (line 52): 6 sizes of x's dimension 0 hit the recompile limit" in reason, (
+        "other regions keep their clauses"
+    )
 
 
 def test_a_number_too_noisy_to_say_is_not_followed_by_too_noisy_to_decide() -> None:

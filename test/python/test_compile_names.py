@@ -203,17 +203,20 @@ def test_a_compiled_modules_kernel_is_named_by_the_users_module_not_torchs_wrapp
 
 def test_a_recompile_is_named_by_what_it_was_made_for_and_apart_from_its_frames_other_compiles() -> None:
     """Review 5C J4: "forward, recompile 1 · 901 ms" named Dynamo's count; the failed guard says what the compile was
-    for (made_for.recompiled_for, kept as the explanation's madeFor): a size in dimension 0 as the shape reasons say a
-    batch, another dimension by its number, a dtype; any other guard, or two compiles of one frame for the same
+    for (made_for.recompiled_for, kept as the explanation's madeFor): a size by its dimension's number, 0 too, as the
+    failed guard's sentence says it (review 8 A14: "x's batch 16" beside "changed size in dimension 0"), a dtype; any other guard, or two compiles of one frame for the same
     change, by their numbers (one name, one compile)."""
-    assert made_for.recompiled_for("0/0: tensor 'x' size mismatch at index 0. expected 8, actual 16") == "x's batch 16"
+    assert (
+        made_for.recompiled_for("0/0: tensor 'x' size mismatch at index 0. expected 8, actual 16")
+        == "x's size 16 in dimension 0"
+    )
     assert made_for.recompiled_for("tensor 'x' size mismatch at index 1. expected 16, actual 32") == (
         "x's size 32 in dimension 1"
     )
     assert made_for.recompiled_for("tensor 'x' dtype mismatch. expected Float, actual Half") == "x as Half"
     # a wrapper's input Dynamo names no argument for, by its place in the call
     assert made_for.recompiled_for("tensor 'args[0]' size mismatch at index 0. expected 8, actual 16") == (
-        "the 1st argument's batch 16"
+        "the 1st argument's size 16 in dimension 0"
     )
     assert made_for.recompiled_for("L['self'].calls == 90") is None  # a value guard: made_for.compiled_values
     # other changes of the call, by what the call brought
@@ -237,10 +240,10 @@ def test_a_recompile_is_named_by_what_it_was_made_for_and_apart_from_its_frames_
     compile_names.name_all(compiler)  # type: ignore[arg-type]
     assert [f["nameText"] for f in frames] == [
         "forward",
-        "forward, recompiled for x's batch 16",
+        "forward, recompiled for x's size 16 in dimension 0",
         "forward, recompile 2",
     ]
-    compiler["recompiles"] = recompiles  # both for batch 16: said apart by their numbers
+    compiler["recompiles"] = recompiles  # both for size 16: said apart by their numbers
     compile_names.name_all(compiler)  # type: ignore[arg-type]
     assert [f["nameText"] for f in frames] == ["forward", "forward, recompile 1", "forward, recompile 2"]
 
@@ -249,7 +252,7 @@ def test_a_kernel_by_its_kind_place_compile_and_lines_and_its_code_lens() -> Non
     kernels = _compiler("fused-cpu")["kernels"]
     fused = next(k for k in kernels if k["name"] == "cpp_fused_add_mul_relu_0" and k["compileId"] == "0/1")
     # the recompile by what it was made for, as its failed guard says (review 5C J4: "forward, recompile 1")
-    assert fused["nameText"] == "fused kernel 1 of forward, recompiled for x's batch 16 (lines 12, 13)"
+    assert fused["nameText"] == "fused kernel 1 of forward, recompiled for x's size 16 in dimension 0 (lines 12, 13)"
     assert fused["lensText"] == "fuses lines 12, 13 (add, mul, relu)"
     library = next(k for k in kernels if k["name"].startswith("extern_kernels."))
     assert "nameText" not in library and library["lensText"] == "library call for line 11 (addmm)"
@@ -257,12 +260,12 @@ def test_a_kernel_by_its_kind_place_compile_and_lines_and_its_code_lens() -> Non
     # the compiles grouped by their function, one separator each (was "forward; forward, recompile 1")
     assert (
         fused["sharedText"]
-        == "fused kernel 1 (lines 12, 13), made by 2 compiles: forward (first compile and the recompile for x's batch 16)"
+        == "fused kernel 1 (lines 12, 13), made by 2 compiles: forward (first compile and the recompile for x's size 16 in dimension 0)"
     )
     assert (
         library["sharedText"]
         == "library call for line 11 (addmm), made by 2 compiles: forward (first compile and the recompile for x's "
-        "batch 16)"
+        "size 16 in dimension 0)"
     )
     grouped = compile_names.shared_text(
         fused, ["forward", "forward after line 24", "forward after line 24, recompile 2"]

@@ -45,10 +45,10 @@ test("a target's CPU kernel: its compile by function, which recompile, the user'
   const names = await said('reports/fused-cpu/default.trace.json', 'reports/fused-cpu/report.json', 'default');
   assert.equal(
     names.get('graph_3_cpp_fused_add_mul_relu_0'),
-    "fused kernel 1 of forward, recompiled for x's batch 16 (lines 12, 13)",
+    "fused kernel 1 of forward, recompiled for x's size 16 in dimension 0 (lines 12, 13)",
   );
-  assert.equal(names.get('Torch-Compiled Region: 0/1'), "compiled forward, recompiled for x's batch 16");
-  assert.deepEqual(graphRun(names), ["Inductor's code of forward, recompiled for x's batch 16"]);
+  assert.equal(names.get('Torch-Compiled Region: 0/1'), "compiled forward, recompiled for x's size 16 in dimension 0");
+  assert.deepEqual(graphRun(names), ["Inductor's code of forward, recompiled for x's size 16 in dimension 0"]);
   assert.equal(names.get('ProfilerStep#2'), 'step 2');
   assert.equal(names.get('PyTorch Profiler (0)'), 'profiling', "the profiler's own span, without its session number");
 });
