@@ -211,17 +211,17 @@ describe('script regions in the report panel', () => {
       d.panes.map((p) => p.label),
       [
         'TinyTransformer, eager',
-        "TinyTransformer, torch.compile's defaults",
+        "TinyTransformer, compiled with torch.compile's defaults",
         'step, eager',
-        "step, backend='eager', dynamic=False",
+        "step, compiled with backend='eager', dynamic=False",
         'in situ eager',
       ],
     );
     assert.deepEqual(
       d.comparisons.map((c) => [c.before, c.after]),
       [
-        ['TinyTransformer, eager', "TinyTransformer, torch.compile's defaults"],
-        ['step, eager', "step, backend='eager', dynamic=False"],
+        ['TinyTransformer, eager', "TinyTransformer, compiled with torch.compile's defaults"],
+        ['step, eager', "step, compiled with backend='eager', dynamic=False"],
       ],
     );
     // review 5A G2: the window's profiler steps are the script's calls after the one that opened it (the runner's
