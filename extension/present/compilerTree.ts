@@ -145,6 +145,9 @@ function artifactNodes(a: CompileArtifacts | undefined, c: CompilerInsight): Com
           tooltip: withTerms(
             [
               `PyTorch's guard that failed (Dynamo's compile id ${failed.compileId ?? '?'}): ${failed.guard ?? '(not found in its guard list)'}`,
+              // the user's line beside PyTorch's quotation, whose own comment is where Dynamo first used the value,
+              // often PyTorch's code (schema 1.36, report/guard_text.py; review 8 A13)
+              ...(failed.sourceText ? [failed.sourceText] : []),
               ...(said === failed.reason ? [] : [`PyTorch's reason: ${failed.reason}`]),
             ].join('\n'),
           ),

@@ -941,6 +941,10 @@ export interface FailedGuard {
    * the failed guard's text (KIND: check)
    */
   guard: string | null;
+  /**
+   * schema 1.36: where the guarded value is in the user's code, said beside PyTorch's guard (report/guard_text.py): "In your code, L['x'] is x, forward's argument (fused.py:10)"; the guard's trailing comment is where Dynamo first used it, often PyTorch's own code. Absent: the guard names no local of a frame in the user's files, older reports
+   */
+  sourceText?: string;
 }
 export interface CompilePhase {
   compileId: string;

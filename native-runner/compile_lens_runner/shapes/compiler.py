@@ -173,12 +173,16 @@ class KernelProvenance(_KernelProvenance, total=False):
     sharedText: str  # schema 1.29: "fused kernel 1 (lines 12, 13), made by 2 compiles: forward; forward, recompile 1"
 
 
-class FailedGuard(TypedDict):
+class _FailedGuard(TypedDict):
     compileId: str | None
     reason: str
     guards: str | None
     line: int | None
     guard: str | None
+
+
+class FailedGuard(_FailedGuard, total=False):
+    sourceText: str  # schema 1.36: where the guarded value is in the user's code (report/guard_text.py)
 
 
 class _CompileArtifacts(TypedDict):
