@@ -80,15 +80,22 @@ def _at_sites(n: int, sites: int, word: str) -> str:
     return formats.plural(n, word) + ("" if n == sites else f" at {formats.plural(sites, 'site')}")
 
 
+def _idle_said(compiler: CompilerInsight) -> str:
+    """ " (4 compiles with no tensor work in forward)" beside the graphs counted; "" where none is recorded."""
+    idle, where = _no_work(compiler)
+    return f" ({formats.plural(idle, 'compile')} with no tensor work{where})" if idle else ""
+
+
 def counts(compiler: CompilerInsight) -> str:
-    """ "5 compiles, 3 graphs, 4 graph breaks at 2 sites, 2 recompiles, 0 failed compiles, 0 restarts"."""
+    """ "5 compiles, 3 graphs, 4 graph breaks at 2 sites, 2 recompiles, 0 failed compiles, 0 restarts"; "1 graph (4
+    compiles with no tensor work in forward)" where some made none for that (review 8 A7)."""
     breaks = compiler["graphBreaks"]
     recompiles = compiler.get("recompiles") or []
     sites = compiler.get("recompileSites")
     return ", ".join(
         [
             formats.plural(compiler.get("compiledFrames") or 0, "compile"),
-            formats.plural(compiler["graphCount"] or 0, "graph"),
+            formats.plural(compiler["graphCount"] or 0, "graph") + _idle_said(compiler),
             # the sites the breaks are listed by (breakSites: one per line and fix)
             _at_sites(mode_line.break_count(compiler), len(compiler.get("breakSites") or breaks), "graph break"),
             _at_sites(len(recompiles), len(sites) if sites is not None else len(recompiles), "recompile"),
@@ -111,21 +118,26 @@ def compile_time(compiler: CompilerInsight) -> str | None:
     return formats.seconds(total) + (f" ({', '.join(shares)})" if shares else "")
 
 
-def _none_made(compiler: CompilerInsight) -> list[tuple[int, str, str]]:
-    """Why compiles made no graph, where the record says: each reason's count, its words beside the count ("with no
-    tensor work in forward": graphOps 0, schema 1.36, the frame broke or returned before any, its functions where all
-    are the user's; "at the recompile limit"; "failed") and alone ("no tensor work in forward")."""
+def _no_work(compiler: CompilerInsight) -> tuple[int, str]:
+    """The compiles that made no graph for want of tensor work (graphOps 0, schema 1.36: the frame broke or returned
+    before any), and " in forward" for their functions where all are the user's."""
     idle = {f["compileId"]: f for f in compiler.get("frames") or [] if f.get("graphOps") == 0}
     names = [
         compile_names.function_name(str(f["function"]), f["location"])
         for f in idle.values()
         if f.get("function") and f.get("location")
     ]
-    where = f" in {', '.join(dict.fromkeys(names))}" if names and len(names) == len(idle) else ""
+    return len(idle), f" in {', '.join(dict.fromkeys(names))}" if names and len(names) == len(idle) else ""
+
+
+def _none_made(compiler: CompilerInsight) -> list[tuple[int, str, str]]:
+    """Why compiles made no graph, where the record says: each reason's count, its words beside the count ("with no
+    tensor work in forward", "at the recompile limit", "failed") and alone ("no tensor work in forward")."""
+    idle, where = _no_work(compiler)
     failures = {str(f.get("compileId")): f for f in compiler.get("compileFailures") or []}
     limit = sum(1 for f in failures.values() if f.get("recompileLimitHit"))
     said = [
-        (len(idle), f"with no tensor work{where}", f"no tensor work{where}"),
+        (idle, f"with no tensor work{where}", f"no tensor work{where}"),
         (limit, "at the recompile limit", "the recompile limit"),
         (len(failures) - limit, "failed", "it failed" if len(failures) == 1 else "they failed"),
     ]
