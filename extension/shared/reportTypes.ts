@@ -2051,6 +2051,14 @@ export interface WarmupShape {
   warmupLine: number | null;
   realLine: number | null;
   /**
+   * schema 1.36, a notebook: the cell of warmupLine (its index in the notebook's cells), warmupLine then the line within it. Absent: a script, older reports
+   */
+  warmupCell?: number;
+  /**
+   * schema 1.36, a notebook: the cell of realLine, as warmupCell
+   */
+  realCell?: number;
+  /**
    * the first real call: it recompiled
    */
   realCall: number;

@@ -35,6 +35,14 @@ def _size(r: Reason, key: str) -> str:
     return f"size {r.get(key)}"
 
 
+def _at(r: Reason) -> str:
+    """ " (line 9)"; in a notebook " (cell 3, line 2)" (review 8 A1: a line of the exported script no cell has)."""
+    line, cell = r.get("line"), r.get("cell")
+    if not line:
+        return ""
+    return f" ({formats.cell_line(cell, line)})" if cell is not None else f" (line {line})"
+
+
 def _input_size(r: Reason, key: str) -> str:
     """ "x's size 1 in dimension 0", as a recompile's name and its failed guard say it; "size 1" with no input named."""
     named = r.get("input") is not None and r.get("dim") is not None
@@ -68,12 +76,12 @@ def limit_in_full(r: Reason) -> str:
 def warmup_clause(r: Reason) -> str:
     """ "the warm-up at size 1 (line 9) compiled a graph size 4 never used" (a headline's clause, short: the sentence
     names the input and dimension)."""
-    at = f" (line {r['line']})" if r.get("line") else ""
+    at = _at(r)
     return f"the warm-up at {_size(r, 'size')}{at} compiled a graph {_size(r, 'realSize')} never used"
 
 
 def warmup_in_full(r: Reason) -> str:
-    at = f" (line {r['line']})" if r.get("line") else ""
+    at = _at(r)
     one = r.get("count") == 1
     seconds, ms = r.get("seconds"), r.get("ms")
     first = "that call" if one else "the first"
