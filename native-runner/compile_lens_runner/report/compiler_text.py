@@ -127,7 +127,9 @@ def _no_work(compiler: CompilerInsight) -> tuple[int, str]:
         for f in idle.values()
         if f.get("function") and f.get("location")
     ]
-    return len(idle), f" in {', '.join(dict.fromkeys(names))}" if names and len(names) == len(idle) else ""
+    said = list(dict.fromkeys(names))  # "forward and step": one item of the reasons' list, whatever it names
+    joined = " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 2 else said)
+    return len(idle), f" in {joined}" if names and len(names) == len(idle) else ""
 
 
 def _none_made(compiler: CompilerInsight) -> list[tuple[int, str, str]]:
