@@ -459,24 +459,28 @@ def _rank_counts(report: dict[str, Any], folder: str | None) -> None:
             merge.rank_counts(breaks, [(r, own[key]["graphBreaks"]) for r, own in own_by_rank.items() if key in own])
 
 
-def _frame_libraries(report: dict[str, Any], here: str | None) -> None:
+def _frames_from_log(report: dict[str, Any], here: str | None) -> None:
     """A compiled frame outside the user's files, recorded before schema 1.31 without where it is (`library`), or
     before 1.35 without the user's line whose call led there (`calledFrom`): read from the compiler log the report
     keeps (here: its folder) as the runner reads it now (compiler/insight.py), so that it is named as a current report
     names it ("the call at ddp_train.py:78 (helper in Python's contextlib.py)", not "helper (not in your files)":
-    review 6B, two wordings of one row)."""
+    review 6B, two wordings of one row); and each compile's graph ops (schema 1.36), which say a compile that made no
+    graph."""
     entries = [*report["modes"], *(report.get("regions") or [])]
+    frames = [f for e in entries for f in (e.get("compiler") or {}).get("frames") or []]
     bare = [
-        f
-        for e in entries
-        for f in (e.get("compiler") or {}).get("frames") or []
-        if ("library" not in f or "calledFrom" not in f) and "location" in f and f["location"] is None
+        f for f in frames if ("library" not in f or "calledFrom" not in f) and "location" in f and f["location"] is None
     ]
     logs = [log for e in entries if (log := (e.get("compiler") or {}).get("torchTraceLog"))]
-    if not bare or not logs or here is None or not os.path.exists(os.path.join(here, logs[0])):
+    if not logs or here is None or not os.path.exists(os.path.join(here, logs[0])):
         return
     with open(os.path.join(here, logs[0]), encoding="utf-8") as f:
         read = compiler_insight(torch_trace.parse(f.read()), lambda record: None, cudagraphs=False)
+    # each compile's graph ops (schema 1.36), where the log recorded them: 0, a compile that made no graph
+    ops = {f["compileId"]: f["graphOps"] for f in read["frames"] if "graphOps" in f}
+    for frame in frames:
+        if frame["compileId"] in ops:
+            frame["graphOps"] = ops[frame["compileId"]]
     where = {f["compileId"]: f for f in read["frames"] if f.get("library")}
     for frame in bare:
         if frame["compileId"] in where:
@@ -490,7 +494,7 @@ def rederive(report: dict[str, Any], folder: str | None = None, here: str | None
     """A copy of the report with its answers as the runner derives them now (document.write); folder: where it lies
     (a torchrun job's rank reports are read from it); here: where it lies, for its compiler log."""
     out = copy.deepcopy(report)
-    _frame_libraries(out, here)
+    _frames_from_log(out, here)
     _rank_counts(out, folder)
     _attached_skip(out)
     _host_loads(out)

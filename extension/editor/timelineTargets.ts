@@ -25,7 +25,7 @@ export function timelineTarget(
   const modes = new Set<string>();
   const sources = [
     ...report.modes.map((mode) => ({ label: mode.mode, compiler: mode.compiler })),
-    // a region by the name its panes start with (regionTraces.ts: "Net, mode='default' (as written)"), which the
+    // a region by the name its panes start with (regionTraces.ts: "Net, compiled with mode='default' (as written)"), which the
     // timeline ranks first when it looks for the finding (webview/focus.ts)
     ...(report.regions ?? []).map((region) => ({ label: regionLabel(region), compiler: region.compiler ?? null })),
   ];

@@ -1,17 +1,23 @@
 // A compile said by the user's function and which compile of it it was ("forward", "forward, recompile 2",
 // "forward after line 24"), never by Dynamo's compile id ("0/2"): every surface that names a compile, a kernel's
 // compile or a compiled region of a timeline says it this way. The id stays only where a tooltip explains it.
-import type { CompiledFrame } from '../shared/report.ts';
-import { placeLabel } from '../shared/sourcePlace.ts';
+import type { CompiledFrame, SourceLocation } from '../shared/report.ts';
+import { cellLineLabel, placeLabel } from '../shared/sourcePlace.ts';
 import type { TimelineMark } from '../shared/trace/timelineMarks.ts';
 
 /** Dynamo's name for the rest of a function after a graph break: `torch_dynamo_resume_in_forward_at_24`. */
 const RESUME = /^torch_dynamo_resume_in_(.+)_at_(\d+)$/;
 
-/** "forward", or "forward after line 24" for the part of forward Dynamo compiled after a graph break there. */
-export function functionName(name: string): string {
+/** "forward", or "forward after line 24" for the part of forward Dynamo compiled after a graph break there; in a
+ *  notebook "forward after cell 3, line 7" (the name's own line is the exported script's, which no cell has): that
+ *  part's code starts at the break's line, so its frame's location, mapped to the cell by the runner, is the break's
+ *  place (report/compile_names.py function_name's). */
+export function functionName(name: string, location?: SourceLocation | null): string {
   const resume = RESUME.exec(name);
-  return resume ? `${resume[1]} after line ${resume[2]}` : name;
+  if (!resume) return name;
+  if (location?.function === name && location.cell != null)
+    return `${resume[1]} after ${cellLineLabel({ cell: location.cell, line: location.line })}`;
+  return `${resume[1]} after line ${resume[2]}`;
 }
 
 /** "F/N" (or "F/N_k", a restarted compile): frame F's compile N, 0 its first. */
@@ -53,7 +59,7 @@ function frameName(frame: CompiledFrame): string {
       : `${fn} (in ${frame.library})`;
   if ('location' in frame && frame.location === null)
     return resume ? `${resume[1]} (not in your files), after a graph break` : `${fn} (not in your files)`;
-  return functionName(fn);
+  return functionName(fn, frame.location);
 }
 
 /**

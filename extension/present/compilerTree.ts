@@ -128,7 +128,7 @@ function artifactNodes(a: CompileArtifacts | undefined, c: CompilerInsight): Com
     });
   const recompile = c.recompiles.find((r) => r.compileId === a.compileId);
   for (const failed of a.failedGuards) {
-    // the runner's sentence leads ("x's batch changed from 8 to 16"); PyTorch's guard, a line of a long dump whose
+    // the runner's sentence leads ("input 'x' changed size in dimension 0 from 8 to 16"); PyTorch's guard, a line of a long dump whose
     // sizes sit off-screen (reportB D10), behind a child that opens the dump at it
     const said = recompile?.explanation?.what ?? failed.reason;
     const why = `Why ${compileName(c.frames, failed.compileId)} was not reused`;
@@ -145,6 +145,9 @@ function artifactNodes(a: CompileArtifacts | undefined, c: CompilerInsight): Com
           tooltip: withTerms(
             [
               `PyTorch's guard that failed (Dynamo's compile id ${failed.compileId ?? '?'}): ${failed.guard ?? '(not found in its guard list)'}`,
+              // the user's line beside PyTorch's quotation, whose own comment is where Dynamo first used the value,
+              // often PyTorch's code (schema 1.36, report/guard_text.py; review 8 A13)
+              ...(failed.sourceText ? [failed.sourceText] : []),
               ...(said === failed.reason ? [] : [`PyTorch's reason: ${failed.reason}`]),
             ].join('\n'),
           ),

@@ -29,6 +29,19 @@ export const TERMS: readonly Term[] = [
       'guard: a check Dynamo runs before reusing compiled code; when one fails it compiles again (a recompile)',
   },
   {
+    name: 'guard comment',
+    // "# return F.linear(input, self.weight, self.bias)  # nn/modules/linear.py:134 in forward" after a guard
+    pattern: /#[^#\n]*#\s*\S+\.py:\d+ in \w+/,
+    explanation:
+      'guard comment, the "# code  # file.py:N in f" after a guard: the line where Dynamo first used the guarded value, often inside PyTorch\'s own code, not where the value comes from in your code',
+  },
+  {
+    name: 'DispatchKeySet',
+    pattern: /\bDispatchKeySet\([^)]*\)/,
+    explanation:
+      "DispatchKeySet(...): the tensor's dispatch keys (its device, and whether autograd tracks it), checked with its dtype, shape and strides",
+  },
+  {
     name: 'local name',
     pattern: /\bL\['[^']*'\]/,
     explanation: "L['name']: the compiled function's local variable (or argument) of that name",

@@ -3,6 +3,7 @@
 // "triton_poi_fused_addmm_relu_0" on a GPU): the timeline's labels, tooltips, slice details and kernel lists. The
 // profile's name stays beside it (a tooltip, the details' raw fields).
 import { baseName } from '../shared/fileName.ts';
+import { placeLabel } from '../shared/sourcePlace.ts';
 import type { KernelProvenance, SourceLocation } from '../shared/report.ts';
 
 /** A kernel's ops as every surface lists them: the runner's words, "erf, mul, add" (schema 1.32:
@@ -59,10 +60,18 @@ export function generatedKernelWords(
   return lines?.length ? `${words} (${linesText(lines)})` : words;
 }
 
-/** The user lines of a kernel, said briefly: "lines 12, 13" in one file, "fused.py:12, model.py:3" across files. */
+/** The user lines of a kernel, said briefly: "lines 12, 13" in one file, "fused.py:12, model.py:3" across files; in a
+ *  notebook "cell 3, lines 7, 8" in one cell, "cell 2, line 4; cell 3, line 7" across cells (report/compile_names.py
+ *  lines_text's). */
 export function linesText(lines: readonly SourceLocation[]): string {
   if (!lines.length) return 'no user line known';
   const files = new Set(lines.map((l) => l.file));
-  if (files.size === 1) return `line${lines.length === 1 ? '' : 's'} ${lines.map((l) => l.line).join(', ')}`;
+  const cells = new Set(lines.map((l) => l.cell ?? null));
+  if (files.size === 1 && cells.size === 1) {
+    const said = `line${lines.length === 1 ? '' : 's'} ${lines.map((l) => l.line).join(', ')}`;
+    const cell = lines[0]!.cell;
+    return cell == null ? said : `cell ${cell + 1}, ${said}`;
+  }
+  if (cells.size > 1 || !cells.has(null)) return lines.map((l) => placeLabel(l)).join('; ');
   return lines.map((l) => `${baseName(l.file)}:${l.line}`).join(', ');
 }

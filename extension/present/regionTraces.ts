@@ -6,8 +6,10 @@ import type { Region, Report, RegionMeasurement } from '../shared/report.ts';
 /**
  * A script report's traces: per measured region its eager trace (once per file) and each measurement's compiled
  * trace, compared with the eager trace of the same inputs. Labels name the region as its heading does and the mode as
- * written in torch.compile (reportB D22: "r1 TinyMLP default" read as three names): "Model, eager",
- * "Model, torch.compile's defaults" (a call that set nothing).
+ * written in torch.compile (reportB D22: "r1 TinyMLP default" read as three names), a compiled side said compiled
+ * (review 8 A12: "f, eager" beside "f, backend='eager'", Dynamo's eager backend, read as one thing twice):
+ * "Model, eager", "Model, compiled with torch.compile's defaults" (a call that set nothing), "f, compiled with
+ * backend='eager'".
  */
 export interface RegionTrace {
   label: string;
@@ -39,7 +41,7 @@ export function regionTraces(report: Report): RegionTrace[] {
       // the runner's (schema 1.33); a report before it: the mode by its name
       const mode = m.mode === 'as-written' ? (region.modeText ?? 'as written') : (m.modeText ?? `mode ${m.mode}`);
       out.push({
-        label: `${regionLabel(region)}, ${mode}${inputs(m)}`,
+        label: `${regionLabel(region)}, compiled with ${mode}${inputs(m)}`,
         trace: m.trace!,
         compareWith,
         region,

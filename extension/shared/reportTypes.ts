@@ -749,7 +749,7 @@ export interface Explanation {
    */
   quickFixes?: QuickFix[];
   /**
-   * schema 1.34: what the recompile was made for, the user's input as the failed guard says it (compiler/made_for.py): "x's batch 16", "x's size 48 in dimension 1", "x as float16", "the 1st argument's batch 8" (a wrapper's input Dynamo names no argument for), "x's stride 8 in dimension 0", "x with requires_grad", "calls under torch.inference_mode()", "the other grad mode"; for a Python value guarded by value, the value the compile's own guard holds, from a later recompile's record (compiler/made_for.py): "self.calls == 17", "the value 0 at line 24" (a number Dynamo names ___stack1), where none says it "a new value of self.calls"; the compile is named by it (report/compile_names.py: "forward, recompiled for x's batch 16"). Absent: another guard, or an older report
+   * schema 1.34: what the recompile was made for, the user's input as the failed guard says it (compiler/made_for.py): "x's size 16 in dimension 0", "x's size 48 in dimension 1", "x as float16", "the 1st argument's batch 8" (a wrapper's input Dynamo names no argument for), "x's stride 8 in dimension 0", "x with requires_grad", "calls under torch.inference_mode()", "the other grad mode"; for a Python value guarded by value, the value the compile's own guard holds, from a later recompile's record (compiler/made_for.py): "self.calls == 17", "the value 0 at line 24" (a number Dynamo names ___stack1), where none says it "a new value of self.calls"; the compile is named by it (report/compile_names.py: "forward, recompiled for x's size 16 in dimension 0"). Absent: another guard, or an older report
    */
   madeFor?: string;
 }
@@ -796,6 +796,10 @@ export interface CompiledFrame {
    */
   calledFrom?: SourceLocation;
   seconds: number;
+  /**
+   * schema 1.36: the tensor ops in the graph this compile made (Dynamo's graph_op_count); 0: it made no graph, the frame having no tensor work (it broke or returned before any); the count of compiles says so (report/compiler_text.py compiles_made). Absent: not recorded (a failed compile, older reports)
+   */
+  graphOps?: number;
   /**
    * schema 1.28: the compile by its function and which compile of it it was, in the runner's words (report/compile_names.py): 'forward', 'forward, recompile 1', 'forward after line 24'; every surface names the compile so. Absent: a report before 1.28
    */
@@ -943,6 +947,10 @@ export interface FailedGuard {
    * the failed guard's text (KIND: check)
    */
   guard: string | null;
+  /**
+   * schema 1.36: where the guarded value is in the user's code, said beside PyTorch's guard (report/guard_text.py): "In your code, L['x'] is x, forward's argument (fused.py:10)"; the guard's trailing comment is where Dynamo first used it, often PyTorch's own code. Absent: the guard names no local of a frame in the user's files, older reports
+   */
+  sourceText?: string;
 }
 export interface CompilePhase {
   compileId: string;
@@ -2052,6 +2060,14 @@ export interface WarmupShape {
   realSize: number;
   warmupLine: number | null;
   realLine: number | null;
+  /**
+   * schema 1.36, a notebook: the cell of warmupLine (its index in the notebook's cells), warmupLine then the line within it. Absent: a script, older reports
+   */
+  warmupCell?: number;
+  /**
+   * schema 1.36, a notebook: the cell of realLine, as warmupCell
+   */
+  realCell?: number;
   /**
    * the first real call: it recompiled
    */

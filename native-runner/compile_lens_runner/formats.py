@@ -157,7 +157,7 @@ def place(file: str, line: int, cell: int | None = None) -> str:
     """ "train.py:41"; in a notebook "explore.ipynb cell 4, line 2" (cells counted from 1, as VS Code shows them):
     shared/sourcePlace.ts placeLabel's."""
     name = os.path.basename(file)
-    return f"{name}:{line}" if cell is None else f"{name} cell {cell + 1}, line {line}"
+    return f"{name}:{line}" if cell is None else f"{name} {cell_line(cell, line)}"
 
 
 def rank_list(ranks: Iterable[int]) -> str:
@@ -173,3 +173,8 @@ def rank_list(ranks: Iterable[int]) -> str:
             runs.append([rank])
     parts = [f"{run[0]}-{run[-1]}" if len(run) >= 3 else ", ".join(map(str, run)) for run in runs]
     return f"ranks {', '.join(parts)}"
+
+
+def cell_line(cell: int, line: int) -> str:
+    """ "cell 4, line 2" (cells counted from 1, as VS Code shows them): shared/sourcePlace.ts cellLineLabel's."""
+    return f"cell {cell + 1}, line {line}"

@@ -221,7 +221,7 @@ test(
         .compiler!.kernels!.filter((k) => k.name.startsWith('cpp_fused'));
       assert.ok(kernels.length > 0, 'the script report lists its generated kernels');
       const paneLabels = await frame.locator('.pane-label').allInnerTexts();
-      const pane = paneLabels.findIndex((l) => l.startsWith("scale, torch.compile's defaults"));
+      const pane = paneLabels.findIndex((l) => l.startsWith("scale, compiled with torch.compile's defaults"));
       assert.ok(pane >= 0, `a compiled pane of r0: ${paneLabels.join(' | ')}`);
       const canvas = frame.locator('.pane canvas').nth(pane);
       await canvas.scrollIntoViewIfNeeded();

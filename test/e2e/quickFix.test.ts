@@ -430,11 +430,11 @@ test(
       // the measured fix is the answer's sentence's (the headline is the verdict and its number)
       assert.match(
         measured.answer.sentence,
-        /With a warm-up at batch 4: 1 graph instead of 2, the first real call [\d.]+ ms instead of [\d.,]+ ms/,
+        /With a warm-up at size 4: 1 graph instead of 2, the first real call [\d.]+ ms instead of [\d.,]+ ms/,
       );
       const frame = await findWebviewFrame(
         page,
-        'section.region[data-region="r0"] p.answer:has-text("with a warm-up at batch 4:")',
+        'section.region[data-region="r0"] p.answer:has-text("with a warm-up at size 4:")',
         120_000,
       );
       assert.equal(

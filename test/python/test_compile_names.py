@@ -32,6 +32,25 @@ def test_a_compile_is_its_function_and_which_compile_of_it_never_its_id() -> Non
     assert compile_names.compile_name(frames, None) == "an unknown compile"
 
 
+def test_a_notebook_compile_after_a_graph_break_is_named_by_the_cell_and_its_line() -> None:
+    """Review 8 A1: explore-cpu broke at cell 3, line 7 (line 10 of the exported script, which no cell has); the
+    Compiler tree said "forward after line 10". The part after the break starts at the break's line, which the
+    frame's location holds, mapped to the cell."""
+    compiler = json.loads((FIXTURES.parent / "recorded" / "explore-cpu" / "report.json").read_text())["modes"][0][
+        "compiler"
+    ]
+    frames = compiler["frames"]
+    resumed = next(f for f in frames if f["compileId"] == "1/0")
+    assert resumed["function"] == "torch_dynamo_resume_in_forward_at_10"
+    assert compile_names.compile_name(frames, "1/0") == "forward after cell 3, line 7"
+    kernel = next(k for k in compiler["kernels"] if k["compileId"] == "1/0")
+    assert compile_names.kernel_name(kernel, "forward after cell 3, line 7") == (
+        "fused kernel 1 of forward after cell 3, line 7 (cell 3, line 8)"
+    )
+    across = [{"file": "/a/e.ipynb", "line": 4, "cell": 1}, {"file": "/a/e.ipynb", "line": 7, "cell": 2}]
+    assert compile_names.lines_text(across) == "e.ipynb cell 2, line 4; e.ipynb cell 3, line 7"  # type: ignore[arg-type]
+
+
 def test_a_compile_that_hit_the_recompile_limit_is_named_as_that_not_as_one_more_recompile() -> None:
     """counter-cpu: forward's ninth compile (0/8) failed at the recompile limit and made no graph; it was drawn as
     "forward, recompile 8" beside "8 graphs · 7 recompiles". Marked from Dynamo's words where the log is read."""
@@ -184,17 +203,20 @@ def test_a_compiled_modules_kernel_is_named_by_the_users_module_not_torchs_wrapp
 
 def test_a_recompile_is_named_by_what_it_was_made_for_and_apart_from_its_frames_other_compiles() -> None:
     """Review 5C J4: "forward, recompile 1 · 901 ms" named Dynamo's count; the failed guard says what the compile was
-    for (made_for.recompiled_for, kept as the explanation's madeFor): a size in dimension 0 as the shape reasons say a
-    batch, another dimension by its number, a dtype; any other guard, or two compiles of one frame for the same
+    for (made_for.recompiled_for, kept as the explanation's madeFor): a size by its dimension's number, 0 too, as the
+    failed guard's sentence says it (review 8 A14: "x's batch 16" beside "changed size in dimension 0"), a dtype; any other guard, or two compiles of one frame for the same
     change, by their numbers (one name, one compile)."""
-    assert made_for.recompiled_for("0/0: tensor 'x' size mismatch at index 0. expected 8, actual 16") == "x's batch 16"
+    assert (
+        made_for.recompiled_for("0/0: tensor 'x' size mismatch at index 0. expected 8, actual 16")
+        == "x's size 16 in dimension 0"
+    )
     assert made_for.recompiled_for("tensor 'x' size mismatch at index 1. expected 16, actual 32") == (
         "x's size 32 in dimension 1"
     )
     assert made_for.recompiled_for("tensor 'x' dtype mismatch. expected Float, actual Half") == "x as Half"
     # a wrapper's input Dynamo names no argument for, by its place in the call
     assert made_for.recompiled_for("tensor 'args[0]' size mismatch at index 0. expected 8, actual 16") == (
-        "the 1st argument's batch 16"
+        "the 1st argument's size 16 in dimension 0"
     )
     assert made_for.recompiled_for("L['self'].calls == 90") is None  # a value guard: made_for.compiled_values
     # other changes of the call, by what the call brought
@@ -218,10 +240,10 @@ def test_a_recompile_is_named_by_what_it_was_made_for_and_apart_from_its_frames_
     compile_names.name_all(compiler)  # type: ignore[arg-type]
     assert [f["nameText"] for f in frames] == [
         "forward",
-        "forward, recompiled for x's batch 16",
+        "forward, recompiled for x's size 16 in dimension 0",
         "forward, recompile 2",
     ]
-    compiler["recompiles"] = recompiles  # both for batch 16: said apart by their numbers
+    compiler["recompiles"] = recompiles  # both for size 16: said apart by their numbers
     compile_names.name_all(compiler)  # type: ignore[arg-type]
     assert [f["nameText"] for f in frames] == ["forward", "forward, recompile 1", "forward, recompile 2"]
 
@@ -230,7 +252,7 @@ def test_a_kernel_by_its_kind_place_compile_and_lines_and_its_code_lens() -> Non
     kernels = _compiler("fused-cpu")["kernels"]
     fused = next(k for k in kernels if k["name"] == "cpp_fused_add_mul_relu_0" and k["compileId"] == "0/1")
     # the recompile by what it was made for, as its failed guard says (review 5C J4: "forward, recompile 1")
-    assert fused["nameText"] == "fused kernel 1 of forward, recompiled for x's batch 16 (lines 12, 13)"
+    assert fused["nameText"] == "fused kernel 1 of forward, recompiled for x's size 16 in dimension 0 (lines 12, 13)"
     assert fused["lensText"] == "fuses lines 12, 13 (add, mul, relu)"
     library = next(k for k in kernels if k["name"].startswith("extern_kernels."))
     assert "nameText" not in library and library["lensText"] == "library call for line 11 (addmm)"
@@ -238,12 +260,12 @@ def test_a_kernel_by_its_kind_place_compile_and_lines_and_its_code_lens() -> Non
     # the compiles grouped by their function, one separator each (was "forward; forward, recompile 1")
     assert (
         fused["sharedText"]
-        == "fused kernel 1 (lines 12, 13), made by 2 compiles: forward (first compile and the recompile for x's batch 16)"
+        == "fused kernel 1 (lines 12, 13), made by 2 compiles: forward (first compile and the recompile for x's size 16 in dimension 0)"
     )
     assert (
         library["sharedText"]
         == "library call for line 11 (addmm), made by 2 compiles: forward (first compile and the recompile for x's "
-        "batch 16)"
+        "size 16 in dimension 0)"
     )
     grouped = compile_names.shared_text(
         fused, ["forward", "forward after line 24", "forward after line 24, recompile 2"]

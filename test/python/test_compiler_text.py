@@ -84,6 +84,18 @@ def test_a_report_read_from_logs_says_what_the_compiler_did_its_compile_time_and
     assert compiler["countsText"] == (
         "5 compiles, 3 graphs, 4 graph breaks at 2 sites, 2 recompiles at 1 site, 0 failed compiles, 1 restart"
     )
+    # the compiles that made no graph for want of tensor work, said beside the graphs (review 8 A7, schema 1.36)
+    where = {"file": "/a/m.py", "line": 27, "function": "forward", "code": "def forward(self, x):"}
+    compiler["frames"] = [
+        {"compileId": f"2/{n}", "function": "forward", "location": where, "seconds": 0.1, "graphOps": 0} for n in (0, 1)
+    ]
+    compiler_text.attach(report)
+    assert compiler["countsText"].startswith("5 compiles, 3 graphs (2 compiles with no tensor work in forward), 4 ")
+    compiler["frames"][1] = {**compiler["frames"][1], "function": "torch_dynamo_resume_in_forward_at_29"}
+    compiler_text.attach(report)
+    assert compiler["countsText"].startswith(
+        "5 compiles, 3 graphs (2 compiles with no tensor work in forward and forward after line 29), 4 "
+    )
     assert compiler["compileTimeText"] == "3.4 s (dynamo 1.2 s, aot 500 ms, codegen 300 ms)"
     assert compiler["cacheText"] == "FX graph 2 hits, 1 miss; AOT autograd 1 hit"
     quiet: dict[str, Any] = {"graphCount": 1, "graphBreaks": [], "recompiles": []}

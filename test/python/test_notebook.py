@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from compile_lens_runner.script.notebook import convert, map_locations
+from compile_lens_runner.report import shape_text
+from compile_lens_runner.script.notebook import convert, map_locations, map_warmup_lines
 from conftest import run_runner
 
 
@@ -60,6 +61,21 @@ def test_magics_are_skipped_where_ipython_would_run_them(tmp_path: Path) -> None
     report = {"modes": [{"where": [found]}]}
     map_locations(report, script)
     assert found == {"file": str(nb), "line": 2, "function": None, "code": "y = x + 1", "cell": 3}
+
+
+def test_a_warm_up_at_another_shape_is_said_at_its_cell_and_line(tmp_path: Path) -> None:
+    """Review 8 A1: a notebook's lines are the cell's; the warm-up's line, a bare number the exported script gave,
+    was said as it was ("(line 5)" in a cell of 2 lines)."""
+    nb = _notebook(tmp_path / "w.ipynb", [("code", "import torch\nf = torch.compile(g)\n"), ("code", "f(a)\nf(b)\n")])
+    script = convert(str(nb), str(tmp_path / "gen"))
+    warm = {"input": "x", "dim": 0, "warmupSize": 1, "realSize": 4, "warmupLine": 4, "realLine": 5}
+    regions: Any = [{"shapes": {"warmup": warm}}, {"shapes": None}]
+    map_warmup_lines(regions, script)
+    assert (warm["warmupCell"], warm["warmupLine"], warm["realCell"], warm["realLine"]) == (1, 1, 1, 2)
+    reason: Any = {"code": "warmup-other-shape", "size": 1, "realSize": 4, "line": 1, "cell": 1, "count": 3}
+    assert (
+        shape_text.warmup_clause(reason) == "the warm-up at size 1 (cell 2, line 1) compiled a graph size 4 never used"
+    )
 
 
 def test_a_notebook_profiles_like_a_script(tmp_path: Path) -> None:

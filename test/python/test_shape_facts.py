@@ -135,10 +135,14 @@ def test_calls_past_the_recompile_limit_are_counted_over_the_script_s_calls_and_
         shapes,
         {"pairs": 4, "step": {"eagerMs": 1.0, "compiledMs": 0.5}, "eagerFallback": {"calls": 9, "of": 48}},
     )
-    assert lead(entry) == f"12 batch sizes hit the recompile limit (8): {limit['eagerCalls']} of 60 calls ran eagerly"
+    assert (
+        lead(entry)
+        == f"12 sizes of the first input's dimension 0 hit the recompile limit (8): {limit['eagerCalls']} of 60 calls "
+        "ran eagerly"
+    )
     assert shape_text.limit_in_full(shape_reasons(entry)[0]) == (  # type: ignore[arg-type]
-        f"dynamic=False with 12 batch sizes: 8 compiled, then the recompile limit (8) ran {limit['eagerCalls']} of 60 "
-        "calls eagerly"
+        "dynamic=False with 12 sizes of the first input's dimension 0: 8 compiled, then the recompile limit (8) ran "
+        f"{limit['eagerCalls']} of 60 calls eagerly"
     )
     codes = [r["code"] for r in shape_reasons(entry)]  # type: ignore[arg-type]
     assert "eager-fallback" not in codes  # the recompile limit leading says those calls
@@ -163,14 +167,15 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used() -> 
     }
     shapes = shape_facts.region_shapes(calls, insight([], 2), {"dynamic": False}, "cpu", warm)  # type: ignore[arg-type]
     assert shapes is not None
-    assert lead(region(calls, shapes)) == "the warm-up at batch 1 (line 7) compiled a graph batch 5 never used"
+    assert lead(region(calls, shapes)) == "the warm-up at size 1 (line 7) compiled a graph size 5 never used"
     assert shape_text.warmup_in_full(shape_reasons(region(calls, shapes))[0]) == (  # type: ignore[arg-type]
-        "the warm-up at batch 1 (line 7) compiled a graph the real call at batch 5 never used; that call paid 4.6 s "
+        "the warm-up at x's size 1 in dimension 0 (line 7) compiled a graph the real call at size 5 never used; that "
+        "call paid 4.6 s "
         "recompiling"
     )
     shapes["fixes"] = [
         {
-            "fix": "a warm-up at batch 5",
+            "fix": "a warm-up at size 5",
             "kind": "warmup-shape",
             "measured": True,
             "why": None,
@@ -181,7 +186,7 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used() -> 
     ]
     fix = shape_reasons(region(calls, shapes))[1]  # type: ignore[arg-type]
     assert reason_text.clause(fix) == (
-        "with a warm-up at batch 5: 1 graph instead of 2, the first real call 0.5 ms instead of 1 ms, compile 2 s"
+        "with a warm-up at size 5: 1 graph instead of 2, the first real call 0.5 ms instead of 1 ms, compile 2 s"
     )
     # the script's run compiled from a warm Inductor cache and the fix run from an empty one of its own: each said
     entry = region(calls, shapes)
@@ -203,7 +208,7 @@ def test_cuda_graphs_recorded_per_size_are_counted_under_reduce_overhead_on_a_gp
     assert gpu is not None and gpu["cudaGraphSizes"] == 4 and cpu is not None and cpu["cudaGraphSizes"] is None
     assert gpu["cudaGraphBytes"] is None  # no call read the graphs' pools: no memory is said
     entry = {**region(calls, gpu), "options": {"mode": "reduce-overhead"}}
-    assert lead(entry) == "reduce-overhead recorded a CUDA graph for each of 4 batch sizes"
+    assert lead(entry) == "reduce-overhead recorded a CUDA graph for each of 4 input sizes"
 
 
 def test_the_memory_the_cuda_graphs_took_leads_beside_their_count() -> None:
@@ -217,10 +222,10 @@ def test_the_memory_the_cuda_graphs_took_leads_beside_their_count() -> None:
     shapes = shape_facts.region_shapes(calls, insight([], 1), options, "cuda", None)
     assert shapes is not None and shapes["cudaGraphBytes"] == 4 * 168 * mib
     entry = {**region(calls, shapes), "options": options}
-    assert lead(entry) == "reduce-overhead recorded a CUDA graph for each of 4 batch sizes, holding 672 MiB"
+    assert lead(entry) == "reduce-overhead recorded a CUDA graph for each of 4 input sizes, holding 672 MiB"
     graphs = next(r for r in shape_reasons(entry) if r["code"] == "cuda-graphs-per-size")  # type: ignore[arg-type]
     assert reason_text.sentence(graphs).startswith(
-        "reduce-overhead recorded a CUDA graph for each of 4 batch sizes, holding 672 MiB: each new size pauses"
+        "reduce-overhead recorded a CUDA graph for each of 4 input sizes, holding 672 MiB: each new size pauses"
     )
     calls[1]["cudaGraphBytes"] = -(10**12)  # a pool given back while recording (a re-recorded graph): never below 0
     assert shape_facts.cuda_graph_bytes(calls) == 0

@@ -182,11 +182,11 @@ def test_calls_past_the_recompile_limit_are_left_out_of_the_compiled_side_and_co
     assert len(drawn) == 4 and any(f.get("recompileLimitHit") for f in compiler["compileFailures"])
     assert compiler["compileSeconds"]["total"] == pytest.approx(sum(drawn), abs=0.002)
     assert region["headline"].startswith(
-        f"6 batch sizes hit the recompile limit (3): {limit['eagerCalls']} of 72 calls ran eagerly · "
+        f"6 sizes of x's dimension 0 hit the recompile limit (3): {limit['eagerCalls']} of 72 calls ran eagerly · "
     )
     assert region["answer"]["sentence"].startswith(
-        f"dynamic=False with 6 batch sizes: 3 compiled, then the recompile limit (3) ran {limit['eagerCalls']} of 72 "
-        "calls eagerly: "
+        "dynamic=False with 6 sizes of x's dimension 0: 3 compiled, then the recompile limit (3) ran "
+        f"{limit['eagerCalls']} of 72 calls eagerly: "
     )
 
 
@@ -276,15 +276,15 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used_and_i
     assert warm["warmupLine"] == marker_line(script, "MARK: warm-up")
     assert warm["recompileSeconds"] is not None
     assert region["headline"].startswith(
-        f"the warm-up at batch 1 (line {warm['warmupLine']}) compiled a graph batch 5 never used · "
+        f"the warm-up at size 1 (line {warm['warmupLine']}) compiled a graph size 5 never used · "
     )
     # the call's whole time where it holds its recompile, as the measured fix says that call (review 3C R14)
     assert region["answer"]["sentence"].startswith(
-        f"The warm-up at batch 1 (line {warm['warmupLine']}) compiled a graph the real call at batch 5 never used; "
-        "that call took "
+        f"The warm-up at x's size 1 in dimension 0 (line {warm['warmupLine']}) compiled a graph the real call at size 5 "
+        "never used; that call took "
     )
     (fix,) = region["shapes"]["fixes"]
-    assert fix["measured"] and fix["fix"] == "a warm-up at batch 5" and fix["graphs"] == 1
+    assert fix["measured"] and fix["fix"] == "a warm-up at size 5" and fix["graphs"] == 1
     # the script's run compiled the batch-5 graph into its cache; the fix run compiles it again, into an empty cache
     # of its own (gone after it): no hit, so its compile seconds are a cold compile's, as the script's run's are
     assert region["compiler"]["cache"]["fxGraph"] == {"hit": 0, "miss": 2, "bypass": 0}
@@ -295,7 +295,7 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used_and_i
     # the measured fix is the sentence's; both cold: the seconds are compared as they are
     sentence = region["answer"]["sentence"]
     assert "from a warm cache" not in sentence and "from a cold cache" not in sentence
-    assert fix["realCallMs"] is not None and "With a warm-up at batch 5: 1 graph instead of 2" in sentence
+    assert fix["realCallMs"] is not None and "With a warm-up at size 5: 1 graph instead of 2" in sentence
     quick = region["compiler"]["recompileSites"][0]["explanation"]["quickFix"]
     assert quick["kind"] == "warmup-shape" and "(measured: 1 graph instead of 2, the first real call " in quick["title"]
 

@@ -25,18 +25,19 @@ def region(name: str, rid: str) -> Any:
     return copy.deepcopy(next(r for r in report["regions"] if r["id"] == rid))
 
 
-def test_signatures_a_batch_change_named_as_such_other_changes_by_the_tensor() -> None:
+def test_signatures_a_leading_dimension_change_named_by_its_dimension_other_changes_by_the_tensor() -> None:
     tensors, grad = story.parse_signature("float32[5, 4096, 64], int64[5]; inference")
     assert [(t.dtype, t.shape) for t in tensors] == [("float32", (5, 4096, 64)), ("int64", (5,))]
     assert grad == "inference"
     assert story.parse_signature("float32[]; grad")[0][0].shape == ()
     change = story.signature_change
+    # not "batch 1": dimension 0 is not always the batch, and the failed guard says "dimension 0" (review 8 A14)
     assert change("bfloat16[1, 77, 64], float32[1]; inference", "bfloat16[5, 77, 64], float32[5]; inference") == (
-        "batch 1",
-        "batch 5",
+        "size 1 in dimension 0",
+        "size 5 in dimension 0",
     )
     assert change("float32[8, 128]; grad", "float32[8, 256]; grad") == ("float32[8, 128]", "float32[8, 256]")
-    assert change("int64[3]; grad", "int64[4]; grad") == ("int64[3]", "int64[4]")  # a 1-D tensor alone is no batch
+    assert change("int64[3]; grad", "int64[4]; grad") == ("int64[3]", "int64[4]")  # a 1-D tensor alone: by the tensor
     assert change("float32[2, 3]; no_grad", "float32[2, 3]; grad") == ("no_grad", "grad")
     assert change("x=3", "x=4") == ("x=3", "x=4")
 
@@ -69,8 +70,8 @@ def test_a_failed_guard_as_a_sentence() -> None:
 
 def test_the_warmup_graph_no_later_call_used_and_the_recompile_that_paid_for_it() -> None:
     assert story.region_story(region(WARMUP, "r0")) == (
-        "Call 0 (batch 1) compiled a graph that none of the 6 later calls used (all at batch 4); call 1, the first at "
-        "batch 4, took 176 ms, recompiling (input 'x' changed size in dimension 0 from 1 to 4)."
+        "Call 0 (size 1 in dimension 0) compiled a graph that none of the 6 later calls used (all at size 4 in "
+        "dimension 0); call 1, the first at size 4 in dimension 0, took 176 ms, recompiling (input 'x' changed size in dimension 0 from 1 to 4)."
     )
 
 
@@ -124,7 +125,7 @@ def test_recompiles_with_the_same_inputs_say_what_changed_instead() -> None:
     # one of them at new inputs: each recompile says its own change
     counter["calls"][2]["signature"] = "float32[16, 32]; inference"
     assert story.region_story(counter) == (
-        f"3 of 4 calls recompiled (the Python value self.calls changed, batch 16, batch 8); {recompiling(counter)}."
+        f"3 of 4 calls recompiled (the Python value self.calls changed, size 16 in dimension 0, size 8 in dimension 0); {recompiling(counter)}."
     )
 
 
@@ -181,7 +182,7 @@ def test_one_compile_and_one_recompile_that_later_calls_reuse_with_the_guard_as_
     assert r0["story"] == said
     # rank 1 of a torchrun job under attach (test/fixtures/attach-2x2): the calls after its recompile, its steady state
     assert story.region_story(region("attach-2x2/job/ranks/rank1", "r0")) == (
-        "Call 0 compiled (4.58 s); call 3 recompiled for batch 8 (343 ms; input 'x' changed size in dimension 0 from 16 "
+        "Call 0 compiled (4.58 s); call 3 recompiled for size 8 in dimension 0 (343 ms; input 'x' changed size in dimension 0 from 16 "
         "to 8). "
         "(2 recompiles in all in 1 call: one call recompiles each of its graphs whose guard failed, e.g. the parts "
         "around a graph break.) From call 4 on, calls took 0.497 ms (median) without compiling."
@@ -195,7 +196,9 @@ def test_the_story_says_only_what_the_calls_show() -> None:
         c["compileSeconds"] = None
         if c["index"] == 1:
             c["ms"] = None
-    assert "; call 1, the first at batch 4, recompiled (input 'x' changed size" in (story.region_story(unknown) or "")
+    assert "; call 1, the first at size 4 in dimension 0, recompiled (input 'x' changed size" in (
+        story.region_story(unknown) or ""
+    )
     timed = copy.deepcopy(base)
     for c in timed["calls"]:
         c["compileSeconds"] = None

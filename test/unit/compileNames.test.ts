@@ -10,7 +10,7 @@ import {
   functionName,
   markLabel,
 } from '../../extension/present/compileNames.ts';
-import { generatedKernelWords } from '../../extension/present/kernelNames.ts';
+import { generatedKernelWords, linesText } from '../../extension/present/kernelNames.ts';
 import { kernelLensTitle } from '../../extension/present/kernelLinks.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
@@ -35,6 +35,20 @@ test("a compile is its function and which compile of it: a graph break's resume 
     ],
   );
   assert.equal(functionName('torch_dynamo_resume_in_step_at_41'), 'step after line 41');
+  // a notebook (review 8 A1): the name's line 10 is the exported script's; the frame's location is the break's cell line
+  const notebook = { file: '/n/explore.ipynb', line: 7, function: 'torch_dynamo_resume_in_forward_at_10', cell: 2 };
+  assert.equal(functionName(notebook.function, notebook), 'forward after cell 3, line 7');
+  assert.equal(
+    compileName([{ compileId: '1/0', function: notebook.function, location: notebook, seconds: 1 }], '1/0'),
+    'forward after cell 3, line 7',
+  );
+  assert.equal(
+    linesText([
+      { ...notebook, line: 8 },
+      { ...notebook, line: 9 },
+    ]),
+    'cell 3, lines 8, 9',
+  );
   // no frames recorded (a trace opened alone): graphs counted from 1, still no id
   assert.equal(compileName(null, '1/1'), 'compiled graph 2, recompile 1');
   assert.equal(compileName(frames, null), 'an unknown compile');

@@ -28,7 +28,7 @@ test("each way the runner names a line moves with the edit above it, only the nu
   now.set(script, [inserted(4, 'import os\nimport sys\n')]); // two lines above line 5 and below
   const say = (text: string, own: { file: string; cell: number | null } | null = script): string =>
     saidAfterEdits(text, own, now);
-  assert.equal(say('the warm-up at batch 1 (line 9) compiled'), 'the warm-up at batch 1 (line 11) compiled');
+  assert.equal(say('the warm-up at size 1 (line 9) compiled'), 'the warm-up at size 1 (line 11) compiled');
   assert.equal(
     say('The warm-up call at line 9 …; the real calls (line 11) pass 4'),
     'The warm-up call at line 11 …; the real calls (line 13) pass 4',

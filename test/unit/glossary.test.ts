@@ -37,13 +37,16 @@ test("each explanation starts with the words it explains, as they appear, then a
   }
 });
 
-test("the Compiler view's failed guard says what TENSOR_MATCH, L['x'] and its compile id are", async () => {
+test("the Compiler view's failed guard says what TENSOR_MATCH, L['x'], its compile id, its dispatch keys and its trailing comment are, and where x is in the user's code", async () => {
   const { report } = await loadReport(path.resolve(__dirname, '../fixtures/reports/fused-cpu/report.json'));
   const all = (nodes: CompilerTreeNode[]): CompilerTreeNode[] => nodes.flatMap((n) => [n, ...all(n.children)]);
   const failed = all(buildCompilerTree(report)).find((n) => n.label === "raw guard (PyTorch's words)");
   assert.ok(failed?.tooltip);
-  for (const name of ['TENSOR_MATCH', 'local name', 'compile id'])
+  for (const name of ['TENSOR_MATCH', 'local name', 'compile id', 'DispatchKeySet', 'guard comment'])
     assert.ok(failed.tooltip.includes(explanation(name)), name);
+  // review 8 A13: PyTorch's comment names its own linear.py:134, the hover's only "where"; the user's line beside it
+  assert.match(failed.tooltip, /# nn\/modules\/linear\.py:134 in forward\n/);
+  assert.ok(failed.tooltip.includes("\nIn your code, L['x'] is x, forward's argument (fused.py:10)\n"));
   assert.deepEqual(explanationsOf(failed.tooltip).length, new Set(explanationsOf(failed.tooltip)).size);
 });
 

@@ -92,7 +92,7 @@ test("a compiled user line's hover: its kernels in the runner's words, time per 
   assert.equal(lines.length, 3);
   assert.match(
     lines[2]!,
-    /^- fused kernel 1 \\\(lines 12, 13\\\), made by 2 compiles: forward \\\(first compile and the recompile for x's batch 16\\\) · [\d.]+ (µs|ms)\/step under the profiler, mean of every profiled step · add, mul, relu · `cpp_fused_add_mul_relu_0` — \[Open generated code\]\(command:open\?0\/1\)$/,
+    /^- fused kernel 1 \\\(lines 12, 13\\\), made by 2 compiles: forward \\\(first compile and the recompile for x's size 16 in dimension 0\\\) · [\d.]+ (µs|ms)\/step under the profiler, mean of every profiled step · add, mul, relu · `cpp_fused_add_mul_relu_0` — \[Open generated code\]\(command:open\?0\/1\)$/,
   );
   const twoModes = compiledLineHover([uses[0]!, { ...uses[0]!, mode: 'max-autotune' }], () => null);
   assert.match(
@@ -102,7 +102,7 @@ test("a compiled user line's hover: its kernels in the runner's words, time per 
   );
   assert.match(
     compiledLineHover(compiledLineIndex(report).get(file)!.get(11)!, () => null),
-    /^- library call for line 11 \\\(addmm\\\), made by 2 compiles: forward \\\(first compile and the recompile for x's batch 16\\\) · `extern_kernels\.addmm`$/m,
+    /^- library call for line 11 \\\(addmm\\\), made by 2 compiles: forward \\\(first compile and the recompile for x's size 16 in dimension 0\\\) · `extern_kernels\.addmm`$/m,
     "line 11 went into the addmm library call of each compile, its ops said once, in the runner's words",
   );
 });
@@ -120,7 +120,7 @@ test("a line inserted above a kernel's lines: the hover and the Compiler view na
   // the runner's words, only their line numbers moved
   assert.match(
     compiledLineHover(edited.get(file)!.get(13)!, () => null),
-    /^- fused kernel 1 \\\(lines 13, 14\\\), made by 2 compiles: forward \\\(first compile and the recompile for x's batch 16\\\) · /m,
+    /^- fused kernel 1 \\\(lines 13, 14\\\), made by 2 compiles: forward \\\(first compile and the recompile for x's size 16 in dimension 0\\\) · /m,
   );
   assert.match(
     compiledLineHover(edited.get(file)!.get(12)!, () => null),
@@ -134,7 +134,10 @@ test("a line inserted above a kernel's lines: the hover and the Compiler view na
   );
 
   const tree = compilerTreeAfterEdit(buildCompilerTree(report), { file, cell: null }, [top]);
-  const [kernelNode] = find(tree, /^fused kernel 1 of forward, recompiled for x's batch 16 \(lines 13, 14\)$/);
+  const [kernelNode] = find(
+    tree,
+    /^fused kernel 1 of forward, recompiled for x's size 16 in dimension 0 \(lines 13, 14\)$/,
+  );
   assert.ok(kernelNode, treeLabels(tree).join(' | '));
   assert.equal(kernelNode.location?.line, 13, 'it opens the line where it is now');
   assert.match(kernelNode.tooltip!, /^cpp_fused_add_mul_relu_0: fuses lines 13, 14 /);
@@ -271,7 +274,10 @@ test("the Compiler view opens each compile's generated code, guards and FX graph
   assert.match(codeLine(dir, guards, line!), /TENSOR_MATCH: check_tensor\(L\['x'\].*size=\[8, 64\]/);
   assert.equal(highlight, "tensor 'x' size mismatch at index 0. expected 8, actual 16");
   // the kernel in the runner's words (schema 1.28), as the timeline names it; Inductor's name in its tooltip
-  const [kernelNode] = find([compile1!], /^fused kernel 1 of forward, recompiled for x's batch 16 \(lines 12, 13\)$/);
+  const [kernelNode] = find(
+    [compile1!],
+    /^fused kernel 1 of forward, recompiled for x's size 16 in dimension 0 \(lines 12, 13\)$/,
+  );
   assert.match(kernelNode!.tooltip!, /^cpp_fused_add_mul_relu_0: fuses lines 12, 13/);
   assert.deepEqual(kernelNode!.children[0]!.artifact, {
     kind: 'code',

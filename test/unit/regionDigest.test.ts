@@ -346,7 +346,7 @@ test("a CodeLens title fits a half-width editor (about 40 characters): the verdi
   assert.equal(lensTitle(`stay eager: ${slower} · 8 graphs`, slower), 'stay eager: slower, too noisy to size, 0.094×');
   // a leading shape story goes to the tooltip: the lens says the verdict
   const warm = await region(`${WARMUP}-shape-fix-on`, 'r0');
-  assert.ok(warm.headline!.startsWith('the warm-up at batch 1 (line 9) compiled a graph '), warm.headline);
+  assert.ok(warm.headline!.startsWith('the warm-up at size 1 (line 9) compiled a graph '), warm.headline);
   assert.equal(lensTitle(warm.headline!, warm.answer!.number!.text), 'no verdict: 0.152×, host busy, not trusted');
 });
 

@@ -18,9 +18,9 @@ test('each measured region gets its eager and compiled panes, compared pairwise'
     [
       // each region by its name (the runner's label: no id where no other region shares it), its mode as written
       ['normalize, eager', null],
-      ["normalize, torch.compile's defaults", 0],
+      ["normalize, compiled with torch.compile's defaults", 0],
       ['TinyMLP, eager', null],
-      ["TinyMLP, torch.compile's defaults", 2],
+      ["TinyMLP, compiled with torch.compile's defaults", 2],
     ],
   );
   const sent = await sentTraces(content);
@@ -61,11 +61,27 @@ test('a region traced on two signatures names the inputs; what-if modes by name;
     regionTraces(traced).map((t) => [t.label, t.compareWith]),
     [
       ['normalize, eager · most frequent inputs', null],
-      ["normalize, mode='reduce-overhead' · most frequent inputs", 'normalize, eager · most frequent inputs'],
+      [
+        "normalize, compiled with mode='reduce-overhead' · most frequent inputs",
+        'normalize, eager · most frequent inputs',
+      ],
       ['normalize, eager · last inputs', null],
-      ["normalize, mode='reduce-overhead' · last inputs", 'normalize, eager · last inputs'],
-      ["normalize, mode='max-autotune' · most frequent inputs", 'normalize, eager · most frequent inputs'],
+      ["normalize, compiled with mode='reduce-overhead' · last inputs", 'normalize, eager · last inputs'],
+      [
+        "normalize, compiled with mode='max-autotune' · most frequent inputs",
+        'normalize, eager · most frequent inputs',
+      ],
     ],
+  );
+});
+
+test("a region compiled with Dynamo's eager backend is said compiled, apart from its eager pane (review 8 A12)", async () => {
+  // warmup_step-cpu, a real run: f compiled with backend='eager'; "f, eager" beside "f, backend='eager'" read as one
+  // thing twice
+  const { report } = await loadReport(path.resolve(__dirname, '../fixtures/recorded/warmup_step-cpu/report.json'));
+  assert.deepEqual(
+    regionTraces(report).map((t) => t.label),
+    ['f, eager', "f, compiled with backend='eager'"],
   );
 });
 

@@ -45,10 +45,10 @@ test("a target's CPU kernel: its compile by function, which recompile, the user'
   const names = await said('reports/fused-cpu/default.trace.json', 'reports/fused-cpu/report.json', 'default');
   assert.equal(
     names.get('graph_3_cpp_fused_add_mul_relu_0'),
-    "fused kernel 1 of forward, recompiled for x's batch 16 (lines 12, 13)",
+    "fused kernel 1 of forward, recompiled for x's size 16 in dimension 0 (lines 12, 13)",
   );
-  assert.equal(names.get('Torch-Compiled Region: 0/1'), "compiled forward, recompiled for x's batch 16");
-  assert.deepEqual(graphRun(names), ["Inductor's code of forward, recompiled for x's batch 16"]);
+  assert.equal(names.get('Torch-Compiled Region: 0/1'), "compiled forward, recompiled for x's size 16 in dimension 0");
+  assert.deepEqual(graphRun(names), ["Inductor's code of forward, recompiled for x's size 16 in dimension 0"]);
   assert.equal(names.get('ProfilerStep#2'), 'step 2');
   assert.equal(names.get('PyTorch Profiler (0)'), 'profiling', "the profiler's own span, without its session number");
 });
@@ -57,7 +57,7 @@ test("a script region's kernels, each its place in the region's graph (script-ke
   const names = await said(
     'reports/script-kernels-cpu/regions/r1-as-written.trace.json',
     'reports/script-kernels-cpu/report.json',
-    "TinyMLP, torch.compile's defaults",
+    "TinyMLP, compiled with torch.compile's defaults",
   );
   assert.equal(names.get('graph_1_cpp_fused_gelu_0'), 'fused kernel 1 of forward (line 13)');
   assert.equal(names.get('graph_1_cpp_fused_add_1'), 'fused kernel 2 of forward (line 14)');
@@ -112,7 +112,7 @@ test("a region's profiled copy is not a recompile: the timeline says none where 
   const names = await said(
     'traces/profiled-copy-cpu/regions/r0-as-written.trace.json',
     'traces/profiled-copy-cpu/report.json',
-    "scale, torch.compile's defaults",
+    "scale, compiled with torch.compile's defaults",
   );
   // the trace's compiled call is Dynamo's second compile of scale (the profile's copy); the report lists 0/0, 1/0
   assert.equal(names.get('Torch-Compiled Region: 0/1'), 'compiled scale');

@@ -168,7 +168,7 @@ function paysBackText(answer: Answer | undefined): string | null {
 const PAYS_BACK = /(?:pays back after|break-even(?: after)?:?) ((?:about )?\d[\d,]* (?:steps?|calls?|tokens?))\b/g;
 
 /** A time said as compiling: "6.5 s compiling", "Its 2.4 s compile", "compile 3.4 s", "compile inside the script: 3.1 s",
- *  "Call 0 compiled (3.7 s)", "recompiled for batch 8 (343 ms", "530 ms went to compiling", "compiling took 1.2 s",
+ *  "Call 0 compiled (3.7 s)", "recompiled for size 8 in dimension 0 (343 ms", "530 ms went to compiling", "compiling took 1.2 s",
  *  "recompiling took 495 ms". */
 const COMPILE_SECONDS: RegExp[] = [
   /(?<![\d.])(\d[\d,]*(?:\.\d+)? m?s) (?:compiling|compile|went to compiling)\b/g,

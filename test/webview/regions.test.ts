@@ -211,17 +211,17 @@ describe('script regions in the report panel', () => {
       d.panes.map((p) => p.label),
       [
         'TinyTransformer, eager',
-        "TinyTransformer, torch.compile's defaults",
+        "TinyTransformer, compiled with torch.compile's defaults",
         'step, eager',
-        "step, backend='eager', dynamic=False",
+        "step, compiled with backend='eager', dynamic=False",
         'in situ eager',
       ],
     );
     assert.deepEqual(
       d.comparisons.map((c) => [c.before, c.after]),
       [
-        ['TinyTransformer, eager', "TinyTransformer, torch.compile's defaults"],
-        ['step, eager', "step, backend='eager', dynamic=False"],
+        ['TinyTransformer, eager', "TinyTransformer, compiled with torch.compile's defaults"],
+        ['step, eager', "step, compiled with backend='eager', dynamic=False"],
       ],
     );
     // review 5A G2: the window's profiler steps are the script's calls after the one that opened it (the runner's
@@ -265,7 +265,7 @@ describe('script regions in the report panel', () => {
     const warmup = await openReport(WARMUP);
     assert.match(
       await warmup.locator('section.region[data-region="r0"] p.story').innerText(),
-      /^Call 0 \(batch 1\) compiled a graph that none of the 6 later calls used \(all at batch 4\); call 1, the first at batch 4, took \d+ ms, recompiling/,
+      /^Call 0 \(size 1 in dimension 0\) compiled a graph that none of the 6 later calls used \(all at size 4 in dimension 0\); call 1, the first at size 4 in dimension 0, took \d+ ms, recompiling/,
     );
     const storyBelowChart = await warmup.evaluate(() => {
       const story = document.querySelector('section.region p.story')!;

@@ -1,5 +1,5 @@
 """What each recompile was made for, to name that compile by (its explanation's madeFor, as report/compile_names.py
-names compiles: "forward, recompiled for x's batch 16", "forward, recompiled for self.calls == 17"), never Dynamo's
+names compiles: "forward, recompiled for x's size 16 in dimension 0", "forward, recompiled for self.calls == 17"), never Dynamo's
 count where the record says more. A changed input's failed guard says what the new call brought (a size, a dtype, a
 layout, grad mode). A value guard's failure says only the value the older compile was made for ("self.calls == 16"
 failed); the new compile's own guard is in a later recompile's record, which lists the failed guard of every compile
@@ -25,8 +25,9 @@ def _input(name: str) -> str | None:
 
 
 def _changed_input(text: str) -> str | None:
-    """What the call that recompiled brought, as its failed guard says: "x's batch 16" (dimension 0, as the shape
-    reasons say a batch), "x's size 48 in dimension 1", "x's stride 8 in dimension 0", "x as float16", "x with
+    """What the call that recompiled brought, as its failed guard says: "x's size 16 in dimension 0" (every dimension
+    alike, as the guard's sentence says it: dimension 0 is not always the batch; review 8 A14), "x's stride 8 in
+    dimension 0", "x as float16", "x with
     requires_grad", "calls under torch.inference_mode()", "the other grad mode"; None for any other guard."""
     size, dtype = explain.SIZE_GUARD.search(text), explain.DTYPE_GUARD.search(text)
     grad, keys = explain.REQUIRES_GRAD_GUARD.search(text), explain.KEYS_GUARD.search(text)
@@ -36,7 +37,7 @@ def _changed_input(text: str) -> str | None:
         dim, now = int(size[3]), size[5]
         if size[2] == "stride":
             return f"{name}'s stride {now} in dimension {dim}"
-        return f"{name}'s batch {now}" if dim == 0 else f"{name}'s size {now} in dimension {dim}"
+        return f"{name}'s size {now} in dimension {dim}"
     if dtype and name:
         return f"{name} as {dtype[3]}"
     if grad and name and (required := _REQUIRED.search(text)):

@@ -41,6 +41,7 @@ from . import (
     chart_text,
     compile_names,
     compiler_text,
+    guard_text,
     in_situ_text,
     mode_line,
     notes,
@@ -494,6 +495,7 @@ def attach(report: Report) -> None:
     notes.attach(report)
     compiler_text.attach(report)
     compile_names.attach(report)
+    guard_text.attach(report)
     rank_text.attach(report)
     if report["target"].get("kind") != "script":
         answer = target_answer(report)

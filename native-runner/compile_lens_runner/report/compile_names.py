@@ -1,6 +1,6 @@
 """Compiles and generated kernels by name, in the user's terms (schema 1.28), as every surface that shows a report
 names them: a compile by its function and which compile of it it was (a compiled frame's `nameText`: "forward",
-"forward, recompiled for x's batch 16", "forward, recompiled for self.calls == 17" where its guards say what for
+"forward, recompiled for x's size 16 in dimension 0", "forward, recompiled for self.calls == 17" where its guards say what for
 (compiler/made_for.py), else "forward, recompile 1", "forward after line 24" for the part Dynamo compiled after a
 graph break there; PyTorch's wrapper a compiled module is called through by the region: "Sequential at
 gated_service.py:22"; a library's frame by the user's call that led there: "the call at ddp_train.py:78 (helper in
@@ -40,10 +40,18 @@ _KIND_WORDS = {
 }
 
 
-def function_name(name: str) -> str:
-    """ "forward", or "forward after line 24" for the part of forward Dynamo compiled after a graph break there."""
+def function_name(name: str, location: SourceLocation | None = None) -> str:
+    """ "forward", or "forward after line 24" for the part of forward Dynamo compiled after a graph break there; in a
+    notebook "forward after cell 3, line 7" (review 8 A1: the name's own line is the exported script's, which no cell
+    has). Dynamo starts that part's code at the break's line (its co_firstlineno), so the frame's location, mapped to
+    the cell (script/notebook.py), is the break's place."""
     resume = _RESUME.match(name)
-    return f"{resume.group(1)} after line {resume.group(2)}" if resume else name
+    if not resume:
+        return name
+    cell = location.get("cell") if location and location.get("function") == name else None
+    if location and cell is not None:
+        return f"{resume.group(1)} after {formats.cell_line(cell, location['line'])}"
+    return f"{resume.group(1)} after line {resume.group(2)}"
 
 
 def region_name(region: Region) -> str | None:
@@ -54,7 +62,7 @@ def region_name(region: Region) -> str | None:
 
 
 def recompiled_for(compiler: CompilerInsight) -> dict[str, str]:
-    """Each recompile's compile id and what it was made for (its explanation's madeFor: "x's batch 16"), where that
+    """Each recompile's compile id and what it was made for (its explanation's madeFor: "x's size 16 in dimension 0"), where that
     names it apart from every other compile of its frame (two compiles for one change would read as one: said by
     their numbers)."""
     said: dict[str, str] = {}
@@ -74,7 +82,7 @@ def compile_name(
     made_for: dict[str, str] | None = None,
 ) -> str:
     """ "forward" (a function's first compile), "forward, recompile 2"; a recompile whose failed guard says what it was
-    made for (made_for: recompiled_for's), by that: "forward, recompiled for x's batch 16" (review 5C J4: "forward,
+    made for (made_for: recompiled_for's), by that: "forward, recompiled for x's size 16 in dimension 0" (review 5C J4: "forward,
     recompile 1" named Dynamo's count, not the user's call); where the record names no function for the
     frame, "compiled graph 2, recompile 1" (frames counted from 1); a frame of PyTorch's own (the wrapper
     torch.compile(module) calls a module through, `inner` in _dynamo/external_utils.py) by the region the user
@@ -128,7 +136,7 @@ def compile_name(
             base = f"{resume.group(1) if resume else function} (not in your files)"
             base += ", after a graph break" if resume else ""
         else:
-            base = function_name(function)
+            base = function_name(function, named.get("location"))
     if not attempt:
         return base
     said = (made_for or {}).get(compile_id)
@@ -136,11 +144,17 @@ def compile_name(
 
 
 def lines_text(lines: list[SourceLocation]) -> str:
-    """ "lines 12, 13" in one file, "fused.py:12, model.py:3" across files."""
+    """ "lines 12, 13" in one file, "fused.py:12, model.py:3" across files; in a notebook "cell 3, lines 7, 8" in one
+    cell, "cell 2, line 4; cell 3, line 7" across cells."""
     if not lines:
         return "no user line known"
-    if len({loc["file"] for loc in lines}) == 1:
-        return f"line{'' if len(lines) == 1 else 's'} {', '.join(str(loc['line']) for loc in lines)}"
+    cells = {loc.get("cell") for loc in lines}
+    if len({loc["file"] for loc in lines}) == 1 and len(cells) == 1:
+        said = f"line{'' if len(lines) == 1 else 's'} {', '.join(str(loc['line']) for loc in lines)}"
+        cell = next(iter(cells))
+        return said if cell is None else f"cell {cell + 1}, {said}"
+    if cells != {None}:
+        return "; ".join(formats.place(loc["file"], loc["line"], loc.get("cell")) for loc in lines)
     return ", ".join(f"{os.path.basename(loc['file'])}:{loc['line']}" for loc in lines)
 
 
@@ -181,7 +195,7 @@ def _and(items: list[str]) -> str:
 
 
 def _compiles_of_one(items: list[str]) -> str:
-    """A function's compiles that made a kernel: "first compile and the recompile for x's batch 16"; more than 3 by
+    """A function's compiles that made a kernel: "first compile and the recompile for x's size 16 in dimension 0"; more than 3 by
     their count, "first compile and 7 recompiles" (each listed read as a wall of "the recompile for self.calls ==
     17": the Compiler view lists them)."""
     if len(items) <= 3:
@@ -202,7 +216,7 @@ def shared_text(kernel: KernelProvenance, compiles: list[str]) -> str:
     which: dict[str, list[str]] = {}
     for name in distinct:
         recompile = _RECOMPILE.match(name)
-        # "forward (first compile and the recompile for x's batch 16)"
+        # "forward (first compile and the recompile for x's size 16 in dimension 0)"
         base, item = (
             (recompile[1], recompile[2].replace("recompiled for", "the recompile for"))
             if recompile

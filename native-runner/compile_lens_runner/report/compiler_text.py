@@ -14,7 +14,7 @@ from .. import formats
 from ..shapes.compiler import CompilerInsight, CudaGraphSkip, CudaGraphStatus, GraphBreak
 from ..shapes.ranks import RankEntry
 from ..shapes.report import Report
-from . import mode_line, rank_text
+from . import compile_names, mode_line, rank_text
 
 
 def _skip_key(status: CudaGraphStatus) -> str:
@@ -83,12 +83,19 @@ def _at_sites(n: int, sites: int, word: str) -> str:
     return formats.plural(n, word) + ("" if n == sites else f" at {formats.plural(sites, 'site')}")
 
 
+def _idle_said(compiler: CompilerInsight) -> str:
+    """ " (4 compiles with no tensor work in forward)" beside the graphs counted; "" where none is recorded."""
+    idle, where = _no_work(compiler)
+    return f" ({formats.plural(idle, 'compile')} with no tensor work{where})" if idle else ""
+
+
 def counts(compiler: CompilerInsight, entries: Sequence[RankEntry] = ()) -> str:
     """ "5 compiles, 3 graphs, 4 graph breaks at 2 sites, 2 recompiles, 0 failed compiles, 0 restarts"; a job read
     from its ranks' logs (entries: its ranks), what each rank compiled as its row counts it, then the failed compiles
     and restarts of them all: "1 graph, 3 graph breaks and 0 recompiles on rank 0; 2 graphs, 4 graph breaks and 2
     recompiles on rank 1; 0 failed compiles and 0 restarts across the ranks" (the merged record's graphs are the
-    lowest rank's, its breaks each site's there: said as the job's, they disagreed with the rows, s29)."""
+    lowest rank's, its breaks each site's there: said as the job's, they disagreed with the rows, s29); "1 graph (4
+    compiles with no tensor work in forward)" where some made none for that (review 8 A7)."""
     by_rank = rank_text.job_counts(entries) if len(entries) > 1 else []
     if by_rank:
         failed = sum(e.get("compileFailures") or 0 for e in entries)
@@ -101,7 +108,7 @@ def counts(compiler: CompilerInsight, entries: Sequence[RankEntry] = ()) -> str:
     return ", ".join(
         [
             formats.plural(compiler.get("compiledFrames") or 0, "compile"),
-            formats.plural(compiler["graphCount"] or 0, "graph"),
+            formats.plural(compiler["graphCount"] or 0, "graph") + _idle_said(compiler),
             # the sites the breaks are listed by (breakSites: one per line and fix)
             _at_sites(mode_line.break_count(compiler), len(compiler.get("breakSites") or breaks), "graph break"),
             _at_sites(len(recompiles), len(sites) if sites is not None else len(recompiles), "recompile"),
@@ -124,13 +131,49 @@ def compile_time(compiler: CompilerInsight) -> str | None:
     return formats.seconds(total) + (f" ({', '.join(shares)})" if shares else "")
 
 
-def compiles_made(compiles: int, graphs: int | None) -> str:
+def _no_work(compiler: CompilerInsight) -> tuple[int, str]:
+    """The compiles that made no graph for want of tensor work (graphOps 0, schema 1.36: the frame broke or returned
+    before any), and " in forward" for their functions where all are the user's."""
+    idle = {f["compileId"]: f for f in compiler.get("frames") or [] if f.get("graphOps") == 0}
+    names = [
+        compile_names.function_name(str(f["function"]), f["location"])
+        for f in idle.values()
+        if f.get("function") and f.get("location")
+    ]
+    said = list(dict.fromkeys(names))  # "forward and step": one item of the reasons' list, whatever it names
+    joined = " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 2 else said)
+    return len(idle), f" in {joined}" if names and len(names) == len(idle) else ""
+
+
+def _none_made(compiler: CompilerInsight) -> list[tuple[int, str, str]]:
+    """Why compiles made no graph, where the record says: each reason's count, its words beside the count ("with no
+    tensor work in forward", "at the recompile limit", "failed") and alone ("no tensor work in forward")."""
+    idle, where = _no_work(compiler)
+    failures = {str(f.get("compileId")): f for f in compiler.get("compileFailures") or []}
+    limit = sum(1 for f in failures.values() if f.get("recompileLimitHit"))
+    said = [
+        (idle, f"with no tensor work{where}", f"no tensor work{where}"),
+        (limit, "at the recompile limit", "the recompile limit"),
+        (len(failures) - limit, "failed", "it failed" if len(failures) == 1 else "they failed"),
+    ]
+    return [(n, with_count, alone) for n, with_count, alone in said if n]
+
+
+def compiles_made(compiles: int, graphs: int | None, compiler: CompilerInsight | None = None) -> str:
     """ "5 compiles (1 graph)", "1 compile (no graph)": compiles, and beside them the graphs where some made none
     (review 5A G3: "1 compile, 783 ms" beside "made no graph"); the compile phases' heading and a region's facts say it
-    alike (review 6C Z6: "1 compile made 0 graphs" beside "1 compile (no graph)")."""
+    alike (review 6C Z6: "1 compile made 0 graphs" beside "1 compile (no graph)"). Which made none and why, where the
+    record says (review 8 A7/B4: "5 compiles (1 graph) · 4 graph breaks" read as graphs gone missing, each break
+    starting a new graph): "5 compiles (1 graph; 4 with no tensor work in forward)", "17 compiles (12 graphs; 4 with
+    no tensor work in forward, 1 at the recompile limit)"."""
     if graphs is None or graphs >= compiles:
         return formats.plural(compiles, "compile")
-    return f"{formats.plural(compiles, 'compile')} ({'no graph' if graphs == 0 else formats.plural(graphs, 'graph')})"
+    why = _none_made(compiler) if compiler else []
+    if graphs == 0:  # one reason for all: "1 compile (no graph: no tensor work)"
+        alone = why[0][2] if len(why) == 1 and why[0][0] == compiles else None
+        return f"{formats.plural(compiles, 'compile')} (no graph{f': {alone}' if alone else ''})"
+    each = "; " + ", ".join(f"{n} {words}" for n, words, _ in why) if why else ""
+    return f"{formats.plural(compiles, 'compile')} ({formats.plural(graphs, 'graph')}{each})"
 
 
 def phases_text(compiler: CompilerInsight) -> str | None:
@@ -150,7 +193,7 @@ def phases_text(compiler: CompilerInsight) -> str | None:
     graphs = compiler.get("graphCount")
     return ", ".join(
         [
-            compiles_made(compiles, graphs),
+            compiles_made(compiles, graphs, compiler),
             formats.seconds(total) + (mode_line.cold_cache(compiler) if graphs else ""),
             *([formats.plural(hits, "cache hit")] if hits else []),
         ]

@@ -43,7 +43,8 @@ def _why_no_range(n: AnswerNumber) -> str:
     return "a next run could land more than 3× away" + _SIDE_OF_ONE.get(noisy.get("side", ""), "")
 
 
-_SIDE_OF_ONE = {"slower": ", though below 1×", "faster": ", though above 1×", "either": ", either side of 1×"}
+# a range that crosses 1× needs no words of its own: "too noisy to say" leads its number
+_SIDE_OF_ONE = {"slower": ", though below 1×", "faster": ", though above 1×"}
 
 
 def _no_direction_words(n: AnswerNumber) -> str:
@@ -62,7 +63,7 @@ def number_text(n: AnswerNumber) -> str:
     "1.84× per call replayed with default (1.70–1.95×)", "3.31× per call with reduce-overhead (2.77–3.79×)": the one
     wording of a speedup and its range. A number that points nowhere for its noise (or for want of a range) says so
     first, so that no surface, shortened or not, leads with a number the runner does not stand by (issue 44): "too
-    noisy to say, 1.07× per call in situ (a next run could land more than 3× away, either side of 1×)", "slower, too
+    noisy to say, 1.07× per call in situ (a next run could land more than 3× away)", "slower, too
     noisy to size, 0.094× per call replayed (a next run could land more than 3× away, though
     below 1×)", "too noisy to say, 1.2× per step in situ (0.7–2.1×)", "no range measured, 1.84× per call replayed";
     one timed on a busy host says it after:
@@ -298,7 +299,7 @@ def _compiles(region: Region, graphs: int | None) -> list[str]:
     compiles = (compiler.get("compiledFrames") or 0) if compiler else 0
     if graphs is None or compiles <= graphs:
         return _graphs(graphs)
-    return [compiler_text.compiles_made(compiles, graphs)]
+    return [compiler_text.compiles_made(compiles, graphs, compiler)]
 
 
 def region_facts(region: Region, job: Sequence[RankEntry] = ()) -> list[str]:

@@ -72,6 +72,8 @@ def _finding(region: Region, shapes: RegionShapes) -> Reason | None:
             "line": warm["warmupLine"],
             "count": warm["realCalls"],
         }
+        if "warmupCell" in warm:  # a notebook's (schema 1.36)
+            reason["cell"] = warm["warmupCell"]
         if warm["recompileSeconds"] is not None:
             reason["seconds"] = warm["recompileSeconds"]
         # the call that paid the recompile, as the measured fix says it ("instead of 359 ms"): one value for its cost

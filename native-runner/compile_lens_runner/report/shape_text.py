@@ -23,17 +23,30 @@ def _input(name: str) -> str:
 
 
 def _sizes(r: Reason) -> str:
-    """ "12 batch sizes", "96 lengths", "3 sizes of mask's dimension 2"."""
+    """ "12 sizes of x's dimension 0", "96 lengths", "3 sizes of mask's dimension 2" (dimension 0 is not always the
+    batch: review 8 A14)."""
     n = r.get("sizes", 0)
     if r.get("growing"):
         return formats.plural(n, "length")
-    if r.get("dim") == 0:
-        return formats.plural(n, "batch size")
     return f"{formats.plural(n, 'size')} of {_input(str(r.get('input')))}'s dimension {r.get('dim')}"
 
 
 def _size(r: Reason, key: str) -> str:
-    return f"batch {r.get(key)}" if r.get("dim") == 0 else f"size {r.get(key)}"
+    return f"size {r.get(key)}"
+
+
+def _at(r: Reason) -> str:
+    """ " (line 9)"; in a notebook " (cell 3, line 2)" (review 8 A1: a line of the exported script no cell has)."""
+    line, cell = r.get("line"), r.get("cell")
+    if not line:
+        return ""
+    return f" ({formats.cell_line(cell, line)})" if cell is not None else f" (line {line})"
+
+
+def _input_size(r: Reason, key: str) -> str:
+    """ "x's size 1 in dimension 0", as a recompile's name and its failed guard say it; "size 1" with no input named."""
+    named = r.get("input") is not None and r.get("dim") is not None
+    return f"{_input(str(r.get('input')))}'s size {r.get(key)} in dimension {r.get('dim')}" if named else _size(r, key)
 
 
 # Each shape story in two lengths: the headline's clause, the one fact that explains the verdict (a headline is the
@@ -61,13 +74,14 @@ def limit_in_full(r: Reason) -> str:
 
 
 def warmup_clause(r: Reason) -> str:
-    """ "the warm-up at batch 1 (line 9) compiled a graph batch 4 never used"."""
-    at = f" (line {r['line']})" if r.get("line") else ""
+    """ "the warm-up at size 1 (line 9) compiled a graph size 4 never used" (a headline's clause, short: the sentence
+    names the input and dimension)."""
+    at = _at(r)
     return f"the warm-up at {_size(r, 'size')}{at} compiled a graph {_size(r, 'realSize')} never used"
 
 
 def warmup_in_full(r: Reason) -> str:
-    at = f" (line {r['line']})" if r.get("line") else ""
+    at = _at(r)
     one = r.get("count") == 1
     seconds, ms = r.get("seconds"), r.get("ms")
     first = "that call" if one else "the first"
@@ -81,7 +95,7 @@ def warmup_in_full(r: Reason) -> str:
         else "; the first recompiled"
     )
     return (
-        f"the warm-up at {_size(r, 'size')}{at} compiled a graph the {'real call' if one else 'real calls'} at "
+        f"the warm-up at {_input_size(r, 'size')}{at} compiled a graph the {'real call' if one else 'real calls'} at "
         f"{_size(r, 'realSize')} never used{paid}"
     )
 
@@ -103,15 +117,9 @@ def automatic_in_full(r: Reason) -> str:
 
 
 def graphs_clause(r: Reason) -> str:
-    """ "reduce-overhead recorded a CUDA graph for each of 6 batch sizes, holding 1.2 GiB"."""
+    """ "reduce-overhead recorded a CUDA graph for each of 6 input sizes, holding 1.2 GiB"."""
     n = r.get("count", 0)
-    sizes = (
-        formats.plural(n, "length")
-        if r.get("growing")
-        else formats.plural(n, "batch size")
-        if r.get("dim") == 0
-        else formats.plural(n, "input size")
-    )
+    sizes = formats.plural(n, "length") if r.get("growing") else formats.plural(n, "input size")
     held = f", holding {formats.memory(r['bytes'])}" if "bytes" in r else ""
     return f"{r.get('mode')} recorded a CUDA graph for each of {sizes}{held}"
 

@@ -39,8 +39,9 @@ def parse_signature(signature: str) -> tuple[list[_Tensor], str | None]:
 
 
 def signature_change(before: str, after: str) -> tuple[str, str]:
-    """How two signatures differ, in a few words each: "batch 1" / "batch 5" when only the leading dimension of
-    (batched, 2-D or more) tensors changed, else the first tensor that differs, else the grad mode, else the
+    """How two signatures differ, in a few words each: "size 1 in dimension 0" / "size 5 in dimension 0" when only
+    the leading dimension of tensors of 2-D or more changed (not "batch": dimension 0 is not always the batch, and the
+    failed guard's sentence says "dimension 0"; review 8 A14), else the first tensor that differs, else the grad mode, else the
     signatures themselves."""
     (a, a_grad), (b, b_grad) = parse_signature(before), parse_signature(after)
     same_layout = (
@@ -51,13 +52,13 @@ def signature_change(before: str, after: str) -> tuple[str, str]:
     if same_layout:
         differing = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
         if differing:
-            # "batch": every differing tensor changed only its leading dimension, all from the same size to the same
+            # every differing tensor changed only its leading dimension, all from the same size to the same
             frm, to = a[differing[0]].shape[:1], b[differing[0]].shape[:1]
             batch_only = any(len(a[i].shape) >= 2 for i in differing) and all(
                 a[i].shape[:1] == frm and b[i].shape[:1] == to and a[i].shape[1:] == b[i].shape[1:] for i in differing
             )
             if batch_only and frm and to:
-                return f"batch {frm[0]}", f"batch {to[0]}"
+                return f"size {frm[0]} in dimension 0", f"size {to[0]} in dimension 0"
             return a[differing[0]].text(), b[differing[0]].text()
         if a_grad != b_grad and a_grad and b_grad:
             return a_grad, b_grad

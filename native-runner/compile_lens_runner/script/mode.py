@@ -36,7 +36,7 @@ from ..shapes.region import Region as RegionEntry
 from ..shapes.report import Eager
 from . import in_situ_report, interleave, mark_dynamic_edit, region_entry, shape_fix, shape_fix_apply, warmup_shape
 from .calls import resolve_all
-from .notebook import NotebookScript, convert, map_locations
+from .notebook import NotebookScript, convert, map_locations, map_warmup_lines
 from .regions import Region, RegionRecorder, ScriptStopped
 from .replay import (
     MIN_CALLS,
@@ -382,6 +382,7 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
     if notebook is not None:
         map_locations(run.report["modes"], notebook)
         map_locations(run.report["regions"], notebook)
+        map_warmup_lines(run.report["regions"], notebook)
     if fixes:  # a fix run: whether its buckets held, for the run that asked for it
         shape_fix_apply.write(run.workdir, recorder.buckets)
     elif ranked is None and notebook is None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RunnerError
+from ..shapes.region import Region
 
 # Cell magics whose body is Python (run it, skip the magic line); any other cell magic's body is not Python.
 PYTHON_BODY_CELL_MAGICS = {"time", "timeit", "capture", "prun", "debug"}
@@ -94,6 +95,20 @@ def convert(path: str, out_dir: str) -> NotebookScript:
             file=sys.stderr,
         )
     return result
+
+
+def map_warmup_lines(regions: list[Region], nb: NotebookScript) -> None:
+    """A warm-up found at another shape (region.shapes.warmup) names its lines bare: each to its cell, the line
+    within it (schema 1.36: warmupCell, realCell), as map_locations does a location's (review 8 A1)."""
+    for region in regions:
+        shapes = region.get("shapes")
+        warm = shapes.get("warmup") if shapes else None
+        if warm is None:
+            continue
+        if (line := warm["warmupLine"]) is not None and 0 < line <= len(nb.lines):
+            warm["warmupCell"], warm["warmupLine"] = nb.lines[line - 1]
+        if (line := warm["realLine"]) is not None and 0 < line <= len(nb.lines):
+            warm["realCell"], warm["realLine"] = nb.lines[line - 1]
 
 
 def map_locations(value: Any, nb: NotebookScript) -> None:

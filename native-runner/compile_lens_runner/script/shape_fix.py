@@ -102,7 +102,7 @@ def plans(region: Region) -> list[ShapeFixPlan]:
 
 def text(fix: ShapeFixPlan) -> str:
     """The fix in the user's terms: "dynamic=True", "x's dimension 0 marked dynamic (mark_dynamic)", "a warm-up at
-    batch 5", "buckets of 8, 16, 32"."""
+    size 5", "buckets of 8, 16, 32"."""
     if fix["kind"] == DYNAMIC:
         return "dynamic=True"
     if fix["kind"] == MARK:
@@ -110,7 +110,7 @@ def text(fix: ShapeFixPlan) -> str:
     if fix["kind"] == BUCKETS:
         return "buckets of " + ", ".join(str(b) for b in fix["buckets"])
     size = fix.get("realSize")
-    return f"a warm-up at batch {size}" if fix.get("dim") == 0 else f"a warm-up at size {size}"
+    return f"a warm-up at size {size}"
 
 
 # -- the parent: whether, and the runs --------------------------------------------------------------------------------

@@ -34,9 +34,7 @@ class _Explanation(TypedDict):
 class Explanation(_Explanation, total=False):
     quickFix: QuickFix | None
     quickFixes: list[QuickFix]  # further edits offered beside quickFix (mark-dynamic: script/mark_dynamic_edit.py)
-    madeFor: (
-        str  # schema 1.34: what the recompile was made for (compiler/made_for.py): "x's batch 16", "self.calls == 17"
-    )
+    madeFor: str  # schema 1.34: what the recompile was made for (compiler/made_for.py): "x's size 16 in dimension 0", "self.calls == 17"
 
 
 class _BreakExplanation(TypedDict):
@@ -120,9 +118,8 @@ class CompiledFrame(_CompiledFrame, total=False):
     # schema 1.31: a frame outside the user's files, where it is in words ("PyTorch's _dynamo/external_utils.py")
     library: str
     calledFrom: SourceLocation  # schema 1.35: a frame outside the user's files, the user's line whose call led there
-    nameText: (
-        str  # schema 1.28 (report/compile_names.py): "forward, recompiled for x's batch 16", "forward, recompile 1"
-    )
+    graphOps: int  # schema 1.36: the tensor ops in the graph it made (Dynamo's graph_op_count); 0: no graph
+    nameText: str  # schema 1.28 (report/compile_names.py): "forward, recompiled for x's size 16 in dimension 0", "forward, recompile 1"
 
 
 class _PerfHint(TypedDict):
@@ -177,12 +174,16 @@ class KernelProvenance(_KernelProvenance, total=False):
     sharedText: str  # schema 1.29: "fused kernel 1 (lines 12, 13), made by 2 compiles: forward; forward, recompile 1"
 
 
-class FailedGuard(TypedDict):
+class _FailedGuard(TypedDict):
     compileId: str | None
     reason: str
     guards: str | None
     line: int | None
     guard: str | None
+
+
+class FailedGuard(_FailedGuard, total=False):
+    sourceText: str  # schema 1.36: where the guarded value is in the user's code (report/guard_text.py)
 
 
 class _CompileArtifacts(TypedDict):

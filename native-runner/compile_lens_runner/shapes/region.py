@@ -117,7 +117,7 @@ class RecompileLimit(TypedDict):
     fromCall: int | None  # the first call that ran eagerly
 
 
-class WarmupShape(TypedDict):
+class _WarmupShape(TypedDict):
     input: str
     dim: int
     warmupSize: int
@@ -127,6 +127,12 @@ class WarmupShape(TypedDict):
     realCall: int  # the first real call: it recompiled
     recompileSeconds: float | None
     realCalls: int
+
+
+class WarmupShape(_WarmupShape, total=False):
+    # schema 1.36, a notebook: the cells of warmupLine and realLine, each line then within its cell
+    warmupCell: int
+    realCell: int
 
 
 class CacheUse(TypedDict):
