@@ -41,7 +41,7 @@ import { distinctTrackNames, fitNames } from './trackNames.ts';
 import { TimelineNames } from './timelineNames.ts';
 import { firstVisible, lowerBoundStart, ROW_HEIGHT, TrackRows } from './timelineRows.ts';
 import { unrecordedInSteps } from './timelineGaps.ts';
-import { idleTracksNote, noOpRecorded, noOpRecordedShort } from './timelineWords.ts';
+import { idleTracksNote, noOpRecorded, noOpRecordedShort, warmUpLabel } from './timelineWords.ts';
 
 /** a track name's inset in the label column */
 const NAME_INSET = 4;
@@ -441,8 +441,9 @@ export class TimelineCanvas extends TimelineNames {
       const label = stepWords(step.label);
       const first = step === this.model.steps[0];
       const short = /(\d+)$/.exec(label)?.[1] ?? null;
-      if (begun) edges.push({ x: LABEL_WIDTH, label, short, before: null, begun });
-      else edges.push({ x, label, short, before: first ? [`before ${label}`, 'before'] : null });
+      const warmUp = first && this.warmUpStep !== null ? { warmUp: warmUpLabel(label) } : {};
+      if (begun) edges.push({ x: LABEL_WIDTH, label, short, before: null, begun, ...warmUp });
+      else edges.push({ x, label, short, before: first ? [`before ${label}`, 'before'] : null, ...warmUp });
       lastLineX = Math.max(x, LABEL_WIDTH);
     }
     return edges;

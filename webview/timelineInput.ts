@@ -14,6 +14,8 @@ export interface InputHost {
   /** the view changed: saved, so that a reopened panel opens there */
   save(): void;
   select(pane: number, slice: number, details: HTMLElement): void;
+  /** each pane's time 0 at the start of its step `state.step` again */
+  align(): void;
 }
 
 const panesBox = (): HTMLDivElement | null => document.querySelector<HTMLDivElement>('.panes');
@@ -54,8 +56,13 @@ export class TimelineInput {
     this.reset(box);
   }
 
-  /** The longest pane's current step across the width. */
+  /** The longest pane's current step across the width: after Fit all, the step the view was on before it. */
   fitStep(box: HTMLDivElement): void {
+    if (state.stepBeforeAll !== null) {
+      state.step = state.stepBeforeAll;
+      state.stepBeforeAll = null;
+      this.host.align();
+    }
     let longest = 0;
     for (const pane of state.panes) {
       const { model, offset } = pane.timeline;
@@ -66,8 +73,14 @@ export class TimelineInput {
     this.reset(box);
   }
 
-  /** Every pane's whole trace across the width. */
+  /** Every pane's whole trace across the width, each from its first step: aligned on a later one, the time before it
+   *  (the warm-up's 40 ms) would read on no tick (the axis has none before 0). */
   fitAllTime(box: HTMLDivElement): void {
+    if (state.step !== 0) {
+      state.stepBeforeAll = state.step;
+      state.step = 0;
+      this.host.align();
+    }
     let lo = 0;
     let hi = 1;
     for (const pane of state.panes) {

@@ -124,6 +124,9 @@ export interface StepEdge {
   before: readonly string[] | null;
   /** the step the view begins inside: labelled at the view's left edge, its line off-screen */
   begun?: boolean;
+  /** the trace's warm-up step (its first, where later ones follow): its whole label saying so, tried first
+   *  ("warm-up step 1") */
+  warmUp?: string;
 }
 
 type Said = 'none' | 'whole' | 'short';
@@ -135,7 +138,11 @@ type Said = 'none' | 'whole' | 'short';
  */
 function stepForms(from: StepEdge, to: StepEdge, said: Said): string[] {
   if (from === to)
-    return [said !== 'short' ? from.label : null, said !== 'none' ? from.short : null].filter((t) => t !== null);
+    return [
+      said !== 'short' ? (from.warmUp ?? null) : null,
+      said !== 'short' ? from.label : null,
+      said !== 'none' ? from.short : null,
+    ].filter((t) => t !== null);
   if (from.short === null || to.short === null) return [];
   const numbers = `${from.short}–${to.short}`;
   const unit = from.label.slice(0, from.label.length - from.short.length).trim();

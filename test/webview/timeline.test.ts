@@ -99,7 +99,7 @@ describe('timeline webview', () => {
     assert.equal(await details.locator('h3').innerText(), 'fused kernel 1 of forward');
     for (const fact of ['grid', 'block', 'registers per thread', 'shared memory', 'estimated occupancy'])
       assert.ok(text.includes(fact), fact);
-    // when it started, as the axis under it says it (its 0 is step 1's start), the profile's own time under the toggle
+    // when it started, as the axis under it says it (its 0 is call 1's start), the profile's own time under the toggle
     const [, onAxis] = /started\s+at (\S+ (?:µs|ms|s)) on the axis/.exec(text) ?? [];
     assert.ok(onAxis, text);
     const ticks = await page.evaluate(() =>
@@ -326,7 +326,7 @@ describe('timeline webview', () => {
       below.every((t) => t.role === 'idle') && next - stack.y < 30,
       `the folded stack at ${stack.y}, then ${next}`,
     );
-    // the kernels' launch is near the top, not under 25 frames
+    // the kernels' launch is near the top, not under 25 frames (the first of call 1, where the view opens)
     const launch = await slicePoint(page, 0, 'cudaLaunchKernel');
     const canvas = (await page.locator('canvas').first().boundingBox())!;
     assert.ok(launch.y - canvas.y < gpu.y, 'the launches above the GPU stream');
