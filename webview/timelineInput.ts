@@ -3,9 +3,12 @@
 import { select, zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } from 'd3';
 import { traceEnd } from '../extension/shared/trace/model.ts';
 import { formatUs } from '../extension/present/numbers.ts';
+import { insideProfilerWork, slicesInside } from './analysis/profilerWork.ts';
 import type { RangeSelection } from './rangeSelection.ts';
 import { LABEL_WIDTH, type TimeScale } from './timelineText.ts';
 import { state } from './viewState.ts';
+import type { TimelineCanvas } from './timeline.ts';
+import { profilerWorkInside, profilerWorkWords } from './timelineWords.ts';
 
 /** What the input needs of the webview. */
 export interface InputHost {
@@ -122,7 +125,7 @@ export class TimelineInput {
         const model = pane.timeline.model;
         const text =
           i >= 0
-            ? `${pane.timeline.sliceTitle(model.name[i]!)}\n${formatUs(model.dur[i]!)} · ${pane.timeline.trackNames[model.track[i]!]}`
+            ? `${pane.timeline.sliceTitle(model.name[i]!)}\n${formatUs(model.dur[i]!)} · ${pane.timeline.trackNames[model.track[i]!]}${profilerWorkLine(pane.timeline, i)}`
             : event.offsetX < LABEL_WIDTH
               ? pane.timeline.trackNameAt(event.offsetY)
               : null;
@@ -213,6 +216,21 @@ export class TimelineInput {
     }
     event.preventDefault();
   }
+}
+
+/** A slice's hover's line tying it to the profiler's own work (analysis/profilerWork.ts): how much of a host slice
+ *  ran during it, or the frames that work ran inside; '' where neither. */
+function profilerWorkLine(timeline: TimelineCanvas, i: number): string {
+  const { model, profilerWork } = timeline;
+  const during = profilerWork[i]!;
+  if (during > 0) return `\n${profilerWorkWords(during, model.dur[i]!, insideProfilerWork(during, model.dur[i]!))}`;
+  const inside = slicesInside(model, profilerWork, i);
+  if (!inside.length) return '';
+  const frames = inside.map((k) => ({
+    name: timeline.sliceName(model.name[k]!),
+    track: timeline.trackNames[model.track[k]!]!,
+  }));
+  return `\n${profilerWorkInside(frames)}`;
 }
 
 /** The tooltip below right of the pointer, or left of it (above it) where it would run past the window's edge: at

@@ -129,6 +129,29 @@ export const noOpRecorded = (us: number): string => `no op recorded · ${formatU
  *  and shown on the other). */
 export const noOpRecordedShort = (us: number): string[] => [`no op · ${formatUs(us)}`, formatUs(us)];
 
+/**
+ * A slice's hover where the profiler's own work ran during it (analysis/profilerWork.ts), on the line after its name
+ * and time: inside it (nearly all of it), "Inside the profiler's own work (the profiler overhead row): 2.56 ms of
+ * its 2.58 ms is the profiler's time, not this code's" (review 31 B3: set_device read as 2.6 ms of Inductor's
+ * code); some of it, how much.
+ */
+export function profilerWorkWords(during: number, dur: number, inside: boolean): string {
+  const share = `${formatUs(during)} of its ${formatUs(dur)}`;
+  return inside
+    ? `Inside the profiler's own work (the ${PROFILER_ROW} row): ${share} is the profiler's time, not this code's.`
+    : `${share} ran during the profiler's own work (the ${PROFILER_ROW} row).`;
+}
+
+/** The profiler's own work's hover, naming the frames it ran inside (each nearly all it), dimmed where they are drawn:
+ *  "It ran inside CUDA set-up (Python · thread 1661): their time is this work's, dimmed there." */
+export function profilerWorkInside(frames: readonly { name: string; track: string }[]): string {
+  const named = frames.map(({ name, track }) => `${name} (${track})`).join(', ');
+  return `It ran inside ${named}: ${frames.length === 1 ? 'its' : 'their'} time is this work's, dimmed there.`;
+}
+
+/** The track of the profiler's own work, as its row is named (extension/node/trace/buildModel.ts trackName). */
+const PROFILER_ROW = 'profiler overhead';
+
 /** The search box's count: "12 matching slices". */
 export const matchingSlices = (count: number): string => `${count} matching slices`;
 
