@@ -50,7 +50,8 @@ export function exposeDebugView(state: ViewState, ranges: RangeSelection): void 
         /** trace messages shown so far */
         shown: state.shown,
         timings: { ...state.timings },
-        /** canvas coordinates of a slice (by pane and name) in the current view, for driving the mouse */
+        /** canvas coordinates of a slice (by pane and name: the nth of those in the current view), for driving the
+         *  mouse */
         locate: (pane: number, name: string, nth = 0, onGpu?: boolean): { x: number; y: number } | null => {
           const view = state.panes[pane];
           if (!view) return null;
@@ -63,7 +64,8 @@ export function exposeDebugView(state: ViewState, ranges: RangeSelection): void 
               (onGpu !== undefined && model.tracks[model.track[i]!]!.gpu !== onGpu)
             )
               continue;
-            if (seen++ === nth) return view.timeline.locate(i, state.current, width);
+            const at = view.timeline.locate(i, state.current, width);
+            if (at && seen++ === nth) return at;
           }
           return null;
         },

@@ -11,6 +11,7 @@ import { kernelIndices } from '../extension/shared/trace/summary.ts';
 import { formatUs } from '../extension/present/numbers.ts';
 import type { TimelineTarget } from '../extension/shared/trace/timelineMarks.ts';
 import { paneOffsets } from '../extension/shared/trace/ranks.ts';
+import { OPENING_STEP } from '../extension/shared/trace/window.ts';
 import { renderCompilePhases } from './compilePhases.ts';
 import { showTarget } from './focus.ts';
 import { renderKernelSource } from './kernelDetails.ts';
@@ -75,6 +76,7 @@ const input = new TimelineInput({
   redraw: () => scheduleDraw(),
   save: () => saveState(),
   select: (pane, slice, details) => selectSlice(pane, slice, details),
+  align: () => alignPanes(),
 });
 injectStyles();
 // VS Code swaps body classes when the theme changes: re-read the colours.
@@ -209,7 +211,8 @@ function load(message: Opening): void {
   state.selected = null;
   ranges.range = null;
   state.carried = null;
-  state.step = view ? view.step : 0;
+  state.step = view ? view.step : OPENING_STEP;
+  if (!view) state.stepBeforeAll = null;
   state.search = view ? view.search : '';
   state.theme = readTheme();
   app.replaceChildren();
@@ -268,7 +271,9 @@ function load(message: Opening): void {
   state.panes.forEach((pane, p) => {
     const box = el('div', 'pane');
     const { events, preview } = panes[p]!;
-    const title = paneTitle(pane.label, events, pane.timeline.model.steps, pane.timeline.hiddenTracks, preview);
+    // a preview's track with no slice in it may have some outside it: its count waits for the full load
+    const hidden = preview ? 0 : pane.timeline.hiddenTracks;
+    const title = paneTitle(pane.label, events, pane.timeline.model.steps, hidden, preview);
     // the canvas under its Python stacks' fold buttons (timelineStacks.ts)
     const drawn = el('div', 'pane-canvas');
     drawn.append(
@@ -415,7 +420,9 @@ function applySearch(query: string): void {
 
 function changeStep(delta: number): void {
   const steps = Math.max(...state.panes.map((p) => p.timeline.model.steps.length), 1);
-  state.step = Math.min(Math.max(0, state.step + delta), steps - 1);
+  // from the step the view was on before Fit all, where it was
+  state.step = Math.min(Math.max(0, (state.stepBeforeAll ?? state.step) + delta), steps - 1);
+  state.stepBeforeAll = null;
   alignPanes();
   input.fitStep(document.querySelector('.panes')!);
 }
@@ -516,6 +523,7 @@ function applyFocus(target: TimelineTarget): void {
     state.panes,
     (step) => {
       state.step = step;
+      state.stepBeforeAll = null;
       alignPanes();
     },
     (from, to) => input.zoomTo(from, to),
@@ -542,6 +550,7 @@ function paneNotes(): void {
       model.steps,
       state.report?.profilerNote ?? null,
       pane.timeline.callsNamedByPlace,
+      pane.timeline.warmUpStep,
     );
     const note = notes[p];
     if (note && note.textContent !== text.text) note.textContent = text.text;

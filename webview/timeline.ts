@@ -9,6 +9,7 @@ import { mayHaveMarks } from '../extension/shared/trace/timelineMarks.ts';
 import { formatTimeTicks } from '../extension/present/numbers.ts';
 import type { LinesNow } from '../extension/shared/movedLines.ts';
 import { stepWords } from './analysis/sliceNames.ts';
+import { duringProfilerWork, insideProfilerWork } from './analysis/profilerWork.ts';
 import type { FrameLayout, Paint, TextBox } from './frameLayout.ts';
 import { composite, readableInk } from './ink.ts';
 import {
@@ -42,7 +43,7 @@ import { distinctTrackNames, fitNames } from './trackNames.ts';
 import { TimelineNames } from './timelineNames.ts';
 import { firstVisible, lowerBoundStart, ROW_HEIGHT, TrackRows } from './timelineRows.ts';
 import { unrecordedInSteps } from './timelineGaps.ts';
-import { idleTracksNote, noOpRecorded, noOpRecordedShort } from './timelineWords.ts';
+import { idleTracksNote, noOpRecorded, noOpRecordedShort, warmUpLabel } from './timelineWords.ts';
 
 /** a track name's inset in the label column */
 const NAME_INSET = 4;
@@ -96,6 +97,8 @@ export class TimelineCanvas extends TimelineNames {
   layout: FrameLayout = { width: 0, height: 0, left: LABEL_WIDTH, texts: [], lines: [] };
   /** each track's name, told apart from the others' (the label column's tooltip) */
   readonly trackNames: readonly string[];
+  /** per slice, µs of it during the profiler's own work: a slice inside it is dimmed, its hover says so */
+  readonly profilerWork: Float64Array;
   /** the names as the label column draws them in a font */
   private fittedNames: { font: string; names: string[] } | null = null;
 
@@ -116,6 +119,7 @@ export class TimelineCanvas extends TimelineNames {
     this.tracks.shown.forEach((t, k) => (names[t] = distinct[k]!));
     this.trackNames = names;
     for (let i = 0; i < model.count; i++) this.dataEndUs = Math.max(this.dataEndUs, model.start[i]! + model.dur[i]!);
+    this.profilerWork = duringProfilerWork(model);
     for (let k = 0; k < COLOURS * 2; k++) this.rectBuckets.push(new Float64Array(4 * 1024));
   }
 
@@ -146,6 +150,14 @@ export class TimelineCanvas extends TimelineNames {
     const top = this.tracks.trackTop[track]!;
     if (top < 0) return null;
     return { top, height: ROW_HEIGHT, folded: this.tracks.isFolded(track), title: this.trackNameAt(top)! };
+  }
+
+  /** Slice i drawn dimmed: not matching the search, or inside the profiler's own work (its time is not its code's). */
+  private dimmed(i: number): boolean {
+    const model = this.model;
+    return (
+      (this.searching && !this.nameMatches[model.name[i]!]) || insideProfilerWork(this.profilerWork[i]!, model.dur[i]!)
+    );
   }
 
   /** Case-insensitive substring search over names; returns the number of matching slices' names. */
@@ -258,7 +270,7 @@ export class TimelineCanvas extends TimelineNames {
         stats.slices += next - i;
         const bucket =
           (this.communication[model.name[i]!] ? COMMUNICATION_BUCKET : model.kind[i]!) +
-          (this.searching && !this.nameMatches[model.name[i]!] ? DIM_OFFSET : 0);
+          (this.dimmed(i) ? DIM_OFFSET : 0);
         const left = next > i + 1 ? Math.floor(x0) : x0;
         if (bucket === runBucket && left <= runX1 + GAP_PX && !labelled && !runLabelled) runX1 = Math.max(runX1, x1);
         else {
@@ -398,7 +410,7 @@ export class TimelineCanvas extends TimelineNames {
       const textEnd = x0 + 3 + m.width(text);
       const under = [
         page,
-        { colour: fill, alpha: this.searching && !this.nameMatches[name] ? DIM_ALPHA : 1 },
+        { colour: fill, alpha: this.dimmed(i) ? DIM_ALPHA : 1 },
         ...bands.filter((b) => b.x0 < textEnd && b.x1 > x0 + 3).map((b) => b.paint),
       ];
       const ink = { colour: readableInk(composite(under), [theme.foreground, theme.background]), alpha: 1 };
@@ -457,8 +469,9 @@ export class TimelineCanvas extends TimelineNames {
         continue;
       }
       const first = step === this.model.steps[0];
-      if (begun) edges.push({ x: LABEL_WIDTH, label, short, before: null, begun });
-      else edges.push({ x, label, short, before: first ? [`before ${label}`, 'before'] : null });
+      const warmUp = first && this.warmUpStep !== null ? { warmUp: warmUpLabel(label) } : {};
+      if (begun) edges.push({ x: LABEL_WIDTH, label, short, before: null, begun, ...warmUp });
+      else edges.push({ x, label, short, before: first ? [`before ${label}`, 'before'] : null, ...warmUp });
       lastLineX = Math.max(x, LABEL_WIDTH);
     }
     return edges;

@@ -3,9 +3,12 @@
 import { select, zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } from 'd3';
 import { traceEnd } from '../extension/shared/trace/model.ts';
 import { formatUs } from '../extension/present/numbers.ts';
+import { insideProfilerWork, slicesInside } from './analysis/profilerWork.ts';
 import type { RangeSelection } from './rangeSelection.ts';
 import { LABEL_WIDTH, type TimeScale } from './timelineText.ts';
 import { state } from './viewState.ts';
+import type { TimelineCanvas } from './timeline.ts';
+import { profilerWorkInside, profilerWorkWords } from './timelineWords.ts';
 
 /** What the input needs of the webview. */
 export interface InputHost {
@@ -14,6 +17,8 @@ export interface InputHost {
   /** the view changed: saved, so that a reopened panel opens there */
   save(): void;
   select(pane: number, slice: number, details: HTMLElement): void;
+  /** each pane's time 0 at the start of its step `state.step` again */
+  align(): void;
 }
 
 const panesBox = (): HTMLDivElement | null => document.querySelector<HTMLDivElement>('.panes');
@@ -54,8 +59,13 @@ export class TimelineInput {
     this.reset(box);
   }
 
-  /** The longest pane's current step across the width. */
+  /** The longest pane's current step across the width: after Fit all, the step the view was on before it. */
   fitStep(box: HTMLDivElement): void {
+    if (state.stepBeforeAll !== null) {
+      state.step = state.stepBeforeAll;
+      state.stepBeforeAll = null;
+      this.host.align();
+    }
     let longest = 0;
     for (const pane of state.panes) {
       const { model, offset } = pane.timeline;
@@ -66,8 +76,14 @@ export class TimelineInput {
     this.reset(box);
   }
 
-  /** Every pane's whole trace across the width. */
+  /** Every pane's whole trace across the width, each from its first step: aligned on a later one, the time before it
+   *  (the warm-up's 40 ms) would read on no tick (the axis has none before 0). */
   fitAllTime(box: HTMLDivElement): void {
+    if (state.step !== 0) {
+      state.stepBeforeAll = state.step;
+      state.step = 0;
+      this.host.align();
+    }
     let lo = 0;
     let hi = 1;
     for (const pane of state.panes) {
@@ -109,7 +125,7 @@ export class TimelineInput {
         const model = pane.timeline.model;
         const text =
           i >= 0
-            ? `${pane.timeline.sliceTitle(model.name[i]!)}\n${formatUs(model.dur[i]!)} · ${pane.timeline.trackNames[model.track[i]!]}`
+            ? `${pane.timeline.sliceTitle(model.name[i]!)}\n${formatUs(model.dur[i]!)} · ${pane.timeline.trackNames[model.track[i]!]}${profilerWorkLine(pane.timeline, i)}`
             : event.offsetX < LABEL_WIDTH
               ? pane.timeline.trackNameAt(event.offsetY)
               : null;
@@ -200,6 +216,21 @@ export class TimelineInput {
     }
     event.preventDefault();
   }
+}
+
+/** A slice's hover's line tying it to the profiler's own work (analysis/profilerWork.ts): how much of a host slice
+ *  ran during it, or the frames that work ran inside; '' where neither. */
+function profilerWorkLine(timeline: TimelineCanvas, i: number): string {
+  const { model, profilerWork } = timeline;
+  const during = profilerWork[i]!;
+  if (during > 0) return `\n${profilerWorkWords(during, model.dur[i]!, insideProfilerWork(during, model.dur[i]!))}`;
+  const inside = slicesInside(model, profilerWork, i);
+  if (!inside.length) return '';
+  const frames = inside.map((k) => ({
+    name: timeline.sliceName(model.name[k]!),
+    track: timeline.trackNames[model.track[k]!]!,
+  }));
+  return `\n${profilerWorkInside(frames)}`;
 }
 
 /** The tooltip below right of the pointer, or left of it (above it) where it would run past the window's edge: at

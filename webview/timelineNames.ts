@@ -6,6 +6,7 @@ import type { LinesNow } from '../extension/shared/movedLines.ts';
 import type { TraceModel } from '../extension/shared/trace/model.ts';
 import { timelineMarks, type TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
 import { compilesOfTrace, markSaid, nameNow, namesNow, namesSaid, type SaidName } from './analysis/sliceNames.ts';
+import { coldStep } from './analysis/stepMap.ts';
 import { traceNamed } from './timelineWords.ts';
 
 export class TimelineNames {
@@ -78,6 +79,15 @@ export class TimelineNames {
   set fromCall(fromCall: number | null) {
     this.paneFromCall = fromCall;
     this.saidNames = this.shownNames = null;
+  }
+
+  /**
+   * The number of the pane's warm-up step (its first where later ones follow: the profiler's start-up and the first
+   * call's one-time work are in it), else null: none in a script's in-situ window, opened after the profiler's own
+   * warm-up call and the script's first calls.
+   */
+  get warmUpStep(): number | null {
+    return this.paneFromCall === null ? coldStep(this.model.steps) : null;
   }
 
   /** The graph breaks of the report entry this trace was profiled for, to say a break mark's line. */

@@ -127,6 +127,9 @@ export interface StepEdge {
   /** the last of the steps that began in this line's pixel column after it (a step of 3 ms in a view of 2 s): its
    *  label says them all ("steps 1–2"), none left unsaid (review s29: "step 1 … 3", step 2 in no label) */
   through?: { label: string; short: string | null };
+  /** the trace's warm-up step (its first, where later ones follow): its whole label saying so, tried first
+   *  ("warm-up step 1") */
+  warmUp?: string;
 }
 
 type Said = 'none' | 'whole' | 'short';
@@ -139,7 +142,11 @@ type Said = 'none' | 'whole' | 'short';
 function stepForms(from: StepEdge, to: StepEdge, said: Said): string[] {
   const last = to.through ?? to;
   if (from === last || (from === to && last.short === null))
-    return [said !== 'short' ? from.label : null, said !== 'none' ? from.short : null].filter((t) => t !== null);
+    return [
+      said !== 'short' ? (from.warmUp ?? null) : null,
+      said !== 'short' ? from.label : null,
+      said !== 'none' ? from.short : null,
+    ].filter((t) => t !== null);
   if (from.short === null || last.short === null) return [];
   const numbers = `${from.short}–${last.short}`;
   const unit = from.label.slice(0, from.label.length - from.short.length).trim();

@@ -47,7 +47,8 @@ export function idleTracksNote(
  * The line under a pane's title, one short line: which of its steps are in view, by the numbers its markers say
  * (the title counts them all), and that they ran under the profiler: "steps 2–3 in view (of steps 2–4) · under the
  * profiler (slower than timed)"; where its compiled calls are named by their place (`callsByPlace`: no report and
- * no Python stacks name their code), a word of it. `tooltip` says why. `profiled`: the report's words for its traces
+ * no Python stacks name their code), a word of it; its warm-up step (`warmUp`, its number) where in view, as such.
+ * `tooltip` says why. `profiled`: the report's words for its traces
  * (schema 1.33's profilerNote, the runner's: they were not timed, the answer's numbers were); a trace opened without
  * a report (or one before 1.33) is said here, where the timeline's own words are.
  */
@@ -56,6 +57,7 @@ export function paneStepsNote(
   steps: { label: string }[],
   profiled: { label: string; text: string } | null,
   callsByPlace = false,
+  warmUp: number | null = null,
 ): { text: string; tooltip: string } {
   const unit = stepUnit(steps);
   const all = steps.length
@@ -73,11 +75,21 @@ export function paneStepsNote(
     label: 'its overhead included',
     text: 'This trace ran under the profiler: its overhead is in every time here.',
   };
+  // the warm-up said where it is in view: its time is no steady step's (review 31 B2)
+  const warm =
+    inView && warmUp !== null && inView.first <= warmUp && warmUp <= inView.last ? `${unit} ${warmUp}` : null;
   return {
-    text: `${shown}under the profiler (${label})${callsByPlace ? ' · calls named by order' : ''}`,
-    tooltip: [text, ...(callsByPlace ? [CALLS_BY_PLACE] : [])].join(' '),
+    text: `${shown}${warm ? `${warm} is the warm-up · ` : ''}under the profiler (${label})${callsByPlace ? ' · calls named by order' : ''}`,
+    tooltip: [text, ...(warm ? [warmUpWhy(warm)] : []), ...(callsByPlace ? [CALLS_BY_PLACE] : [])].join(' '),
   };
 }
+
+/** A trace's first step where later ones follow it, on the ruler: "warm-up step 1", "warm-up call 0". */
+export const warmUpLabel = (label: string): string => `warm-up ${label}`;
+
+/** Why a pane's first step is its warm-up, in its note's tooltip. */
+const warmUpWhy = (step: string): string =>
+  `${step[0]!.toUpperCase()}${step.slice(1)} is the warm-up: the profiler's start-up and the first call's one-time work are in it; later ones compare like with like.`;
 
 /** Why a trace's compiled calls are named "2nd compiled call in the step (sum_view)": said in its pane's tooltip. */
 const CALLS_BY_PLACE =
@@ -131,6 +143,29 @@ export const noOpRecorded = (us: number): string => `no op recorded · ${formatU
 /** Where that does not fit its stretch: shorter forms, longest first (review 7B N11: dropped at 560/700 px on one rank
  *  and shown on the other). */
 export const noOpRecordedShort = (us: number): string[] => [`no op · ${formatUs(us)}`, formatUs(us)];
+
+/**
+ * A slice's hover where the profiler's own work ran during it (analysis/profilerWork.ts), on the line after its name
+ * and time: inside it (nearly all of it), "Inside the profiler's own work (the profiler overhead row): 2.56 ms of
+ * its 2.58 ms is the profiler's time, not this code's" (review 31 B3: set_device read as 2.6 ms of Inductor's
+ * code); some of it, how much.
+ */
+export function profilerWorkWords(during: number, dur: number, inside: boolean): string {
+  const share = `${formatUs(during)} of its ${formatUs(dur)}`;
+  return inside
+    ? `Inside the profiler's own work (the ${PROFILER_ROW} row): ${share} is the profiler's time, not this code's.`
+    : `${share} ran during the profiler's own work (the ${PROFILER_ROW} row).`;
+}
+
+/** The profiler's own work's hover, naming the frames it ran inside (each nearly all it), dimmed where they are drawn:
+ *  "It ran inside CUDA set-up (Python · thread 1661): their time is this work's, dimmed there." */
+export function profilerWorkInside(frames: readonly { name: string; track: string }[]): string {
+  const named = frames.map(({ name, track }) => `${name} (${track})`).join(', ');
+  return `It ran inside ${named}: ${frames.length === 1 ? 'its' : 'their'} time is this work's, dimmed there.`;
+}
+
+/** The track of the profiler's own work, as its row is named (extension/node/trace/buildModel.ts trackName). */
+const PROFILER_ROW = 'profiler overhead';
 
 /** The search box's count: "12 matching slices". */
 export const matchingSlices = (count: number): string => `${count} matching slices`;

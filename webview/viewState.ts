@@ -5,6 +5,7 @@ import { scaleLinear } from 'd3';
 import type { TimelineSource } from '../extension/shared/protocol.ts';
 import type { Report } from '../extension/shared/report.ts';
 import type { TimelineTarget } from '../extension/shared/trace/timelineMarks.ts';
+import { OPENING_STEP } from '../extension/shared/trace/window.ts';
 import type { Assembly, Opening } from './opening.ts';
 import type { RankView } from './ranks.ts';
 import type { Theme } from './theme.ts';
@@ -39,7 +40,10 @@ export const state = {
   theme: null as Theme | null,
   base: scaleLinear().domain([0, 1]).range([LABEL_WIDTH, 800]),
   current: scaleLinear().domain([0, 1]).range([LABEL_WIDTH, 800]),
-  step: 0,
+  /** the step index every pane is aligned on (a pane with fewer steps: its last) */
+  step: OPENING_STEP,
+  /** the step the view was on before Fit all aligned the panes on their first: Fit to step goes back to it */
+  stepBeforeAll: null as number | null,
   search: '',
   selected: null as { pane: number; slice: number } | null,
   /** a finding to show ("Show in timeline"): applied once the full load is in */

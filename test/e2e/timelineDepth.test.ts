@@ -96,8 +96,8 @@ test(
       let frame = await findWebviewFrame(page, 'section.report', 120_000);
       assert.deepEqual(await panesDrawn(frame, 2), ['eager', 'default']);
 
-      // Shift+drag across the eager pane's step 2: a warm step (step 1 holds one-time work, which its pair would say)
-      await frame.locator('vscode-button', { hasText: 'step ▶' }).click();
+      // Shift+drag across the eager pane's step 2, where the view opens: a warm step (step 1, the warm-up, holds
+      // one-time work, which its pair would say)
       const box = (await frame.locator('canvas').first().boundingBox())!;
       await page.keyboard.down('Shift');
       await page.mouse.move(box.x + 220, box.y + 45);

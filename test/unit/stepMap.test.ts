@@ -64,6 +64,37 @@ test("steps said by their markers' numbers: a rank profiled from ProfilerStep#2 
   assert.match(paneStepsNote(stepsOverlapped(calls, 12, 15), calls, null).text, /^call 1 in view \(of calls 0–1\) · /);
 });
 
+test('the warm-up step said in the note where it is in view (review 31 B2), its why in the tooltip; not elsewhere', () => {
+  const steps = [
+    { start: 0, end: 39000, label: 'ProfilerStep#1' },
+    { start: 40000, end: 42000, label: 'ProfilerStep#2' },
+    { start: 42000, end: 44000, label: 'ProfilerStep#3' },
+  ];
+  const note = (from: number, to: number, warmUp: number | null) =>
+    paneStepsNote(stepsOverlapped(steps, from, to), steps, null, false, warmUp);
+  const warm = note(0, 39000, 1);
+  assert.equal(
+    warm.text,
+    'step 1 in view (of steps 1–3) · step 1 is the warm-up · under the profiler (its overhead included)',
+  );
+  assert.match(
+    warm.tooltip,
+    / Step 1 is the warm-up: the profiler's start-up and the first call's one-time work are in it; /,
+  );
+  assert.match(note(0, 44000, 1).text, /^steps 1–3 in view \(all 3\) · step 1 is the warm-up · under/);
+  // past it, or a pane without one (a script's in-situ window): no word of it
+  for (const said of [note(40000, 42000, 1), note(0, 39000, null)]) {
+    assert.doesNotMatch(said.text, /warm-up/);
+    assert.doesNotMatch(said.tooltip, /warm-up/);
+  }
+  // calls keep their word
+  const calls = [
+    { start: 0, end: 10, label: 'call 0' },
+    { start: 10, end: 20, label: 'call 1' },
+  ];
+  assert.match(paneStepsNote(stepsOverlapped(calls, 0, 5), calls, null, false, 0).text, / · call 0 is the warm-up · /);
+});
+
 test('a range pair over the first step says its one-time work is in it; one over a later step does not', () => {
   const pair = (from: number, to: number): string =>
     rangePairTitle(

@@ -34,6 +34,23 @@ test('room for every whole label: each whole', () => {
   assert.deepEqual(stepLabels([0, 100, 200], 400), ['step 1', 'step 2', 'step 3']);
 });
 
+test('the warm-up step says so where its label fits, else its plain label; the steps after it by their numbers', () => {
+  const edges = (xs: number[]): StepEdge[] =>
+    xs.map((x, k) => ({
+      x,
+      label: `step ${k + 1}`,
+      short: String(k + 1),
+      before: null,
+      ...(k === 0 ? { warmUp: 'warm-up step 1' } : {}),
+    }));
+  const labels = (xs: number[], width: number): string[] =>
+    axisLayout([], edges(xs), { left: 0, width, height: 100 }, m, ink, []).texts.map((t) => t.text);
+  assert.deepEqual(labels([0, 100, 200], 400), ['warm-up step 1', 'step 2', 'step 3']);
+  assert.deepEqual(labels([0, 100, 130], 400), ['warm-up step 1', '2', '3']);
+  // too narrow for "warm-up step 1" (84 px): "step 1"
+  assert.deepEqual(labels([0, 60, 200], 400), ['step 1', 'step 2', 'step 3']);
+});
+
 test('a step too narrow for its whole label: numbers from there on, while each follows close on the label before it', () => {
   assert.deepEqual(stepLabels([0, 100, 120, 140], 500), ['step 1', '2', '3', '4']);
   // far from "3" (over two whole labels' width): whole again, never a lone number (review s29)

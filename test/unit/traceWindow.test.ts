@@ -105,7 +105,9 @@ describe('preview of a trace', () => {
       { start: 0, end: 100, label: 'a' },
       { start: 200, end: 260, label: 'b' },
     ];
-    assert.deepStrictEqual(viewWindow(steps, null), [-100, 200]);
+    // no saved view: the step after the warm-up (review 31 B2), not the first; a trace of one step, its only one
+    assert.deepStrictEqual(viewWindow(steps, null), [140, 320]);
+    assert.deepStrictEqual(viewWindow(steps.slice(0, 1), null), [-100, 200]);
     assert.deepStrictEqual(viewWindow(steps, { step: 5, domain: null }), [140, 320]);
     assert.deepStrictEqual(viewWindow(steps, { step: 1, domain: [10, 20] }), [200, 230]);
     assert.equal(viewWindow([], null), null);

@@ -181,7 +181,7 @@ export const debug = (page: Page): Promise<TimelineDebug> =>
     };
   });
 
-/** Page coordinates of the nth slice called `name` in pane `pane`. */
+/** Page coordinates of the nth slice called `name` in pane `pane`, of those in view. */
 export async function slicePoint(
   page: Page,
   pane: number,

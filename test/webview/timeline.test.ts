@@ -25,6 +25,8 @@ import {
 import { sampleReport } from './sampleReport.ts';
 
 const ARTIFACTS = join(__dirname, '..', '..', 'test-results');
+/** a dimmed slice's fill (timeline.ts DIM_ALPHA) */
+const DIMMED = 0.2;
 const fixture = (name: string): string => join(__dirname, '..', 'fixtures', 'traces', name);
 let browser: Browser;
 before(async () => {
@@ -99,7 +101,7 @@ describe('timeline webview', () => {
     assert.equal(await details.locator('h3').innerText(), 'fused kernel 1 of forward');
     for (const fact of ['grid', 'block', 'registers per thread', 'shared memory', 'estimated occupancy'])
       assert.ok(text.includes(fact), fact);
-    // when it started, as the axis under it says it (its 0 is step 1's start), the profile's own time under the toggle
+    // when it started, as the axis under it says it (its 0 is call 1's start), the profile's own time under the toggle
     const [, onAxis] = /started\s+at (\S+ (?:µs|ms|s)) on the axis/.exec(text) ?? [];
     assert.ok(onAxis, text);
     const ticks = await page.evaluate(() =>
@@ -324,7 +326,7 @@ describe('timeline webview', () => {
       below.every((t) => t.role === 'idle') && next - stack.y < 30,
       `the folded stack at ${stack.y}, then ${next}`,
     );
-    // the kernels' launch is near the top, not under 25 frames
+    // the kernels' launch is near the top, not under 25 frames (the first of call 1, where the view opens)
     const launch = await slicePoint(page, 0, 'cudaLaunchKernel');
     const canvas = (await page.locator('canvas').first().boundingBox())!;
     assert.ok(launch.y - canvas.y < gpu.y, 'the launches above the GPU stream');
@@ -367,6 +369,57 @@ describe('timeline webview', () => {
       .locator('.pane')
       .first()
       .screenshot({ path: join(ARTIFACTS, 'timeline-stack-unfolded.png') });
+    assert.deepEqual(errorsOf(page), []);
+    await page.close();
+  });
+  test("call 0's frames under the profiler's own work are dimmed and say so: its buffer request is not set_device's 2.6 ms (review 31 B3)", async () => {
+    const page = await openWebview(browser, { width: 1000, height: 900 });
+    const model = await scanTraceFile(fixture('mlp-default.trace.json'));
+    await postPanes(page, 'mlp', tracesSource('d'), [{ label: 'default', trace: model }]);
+    // it opens on call 1, past the warm-up: call 0 holds the profiler's 2.6 ms buffer request
+    await page.locator('vscode-button', { hasText: '◀ step' }).click();
+    const canvas = (await page.locator('canvas').first().boundingBox())!;
+    const layout = (): Promise<FrameLayout> =>
+      page.evaluate(
+        () => (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts[0]!,
+      );
+    const stack = (await layout()).texts.find((t) => t.text === '▸ Python · thread 1661')!;
+    await page.mouse.click(canvas.x + 20, canvas.y + stack.y + 5);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    // a slice's label over its bar: the bar's paint (under it, after the page) says whether it is dimmed
+    const barAlpha = async (text: RegExp): Promise<number[]> =>
+      (await layout()).texts.filter((t) => t.role === 'slice' && text.test(t.text)).map((t) => t.under[1]!.alpha);
+    // set_device and _cuda_setDevice, "CUDA set-up": nearly all of each is the request
+    assert.deepEqual(await barAlpha(/^CUDA set-up$/), [DIMMED, DIMMED]);
+    // the frames around it are drawn as they are (their hover says how much of them it is); the request itself too
+    assert.deepEqual(
+      await barAlpha(/^anchors\.py\(127\): profile$|^Inductor's generated code|^compiled forward$/),
+      [1, 1, 1],
+    );
+    assert.deepEqual(await barAlpha(/^the profiler's own work/), [1]);
+    const hover = async (name: string): Promise<string> => {
+      const at = await slicePoint(page, 0, name);
+      await page.mouse.move(at.x, at.y);
+      return (await page.locator('.tooltip').textContent()) ?? '';
+    };
+    assert.match(
+      await hover('<built-in function _cuda_setDevice>'),
+      /\nInside the profiler's own work \(the profiler overhead row\): 2\.56 ms of its 2\.58 ms is the profiler's time, not this code's\.$/,
+    );
+    assert.match(
+      await hover('torch/_inductor/output_code.py(628): __call__'),
+      /\n2\.5\d ms of its 3\.\d+ ms ran during the profiler's own work \(the profiler overhead row\)\.$/,
+    );
+    // the profiler's work names the frame it ran inside
+    assert.match(
+      await hover('Activity Buffer Request'),
+      /\nIt ran inside CUDA set-up \(Python · thread 1661\): its time is this work's, dimmed there\.$/,
+    );
+    await page.mouse.move(0, 0);
+    await page
+      .locator('.pane')
+      .first()
+      .screenshot({ path: join(ARTIFACTS, 'timeline-profiler-work.png') });
     assert.deepEqual(errorsOf(page), []);
     await page.close();
   });

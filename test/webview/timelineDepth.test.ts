@@ -13,7 +13,7 @@ import type { FrameLayout } from '../../webview/frameLayout.ts';
 import { summarizeRange } from '../../webview/analysis/rangeSummary.ts';
 import { LABEL_WIDTH } from '../../webview/timelineText.ts';
 import { namesSaid } from '../../webview/analysis/sliceNames.ts';
-import { sliceWindow, viewWindow } from '../../extension/shared/trace/window.ts';
+import { OPENING_STEP, sliceWindow, viewWindow } from '../../extension/shared/trace/window.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { formatUs } from '../../extension/present/numbers.ts';
 import {
@@ -204,8 +204,9 @@ describe('timeline depth', () => {
       () => (window as unknown as { __timelineDebug: { ranks: unknown } }).__timelineDebug.ranks,
     );
     assert.equal(offsets, null);
-    // the same numbers as the pure summary of that range of the eager model (its offset: the aligned step's start)
-    const offset = eager.steps[0]!.start;
+    // the same numbers as the pure summary of that range of the eager model (its offset: the aligned step's start,
+    // step 2's: the view opens past the warm-up)
+    const offset = eager.steps[OPENING_STEP]!.start;
     const expected = summarizeRange(eager, d.range.from + offset, d.range.to + offset);
     assert.ok(expected.kernels.length >= 3, 'kernels in the range');
     const kernels = await tableRows(page, '.range-summary .range-kernels');
@@ -307,7 +308,7 @@ describe('timeline depth', () => {
     const d = await debug(page);
     assert.deepEqual(d.range, range);
     assert.doesNotMatch(await page.locator('.range-box').innerText(), /Only the slices/);
-    const offset = eager.steps[0]!.start;
+    const offset = eager.steps[OPENING_STEP]!.start;
     const expected = summarizeRange(eager, range.from + offset, range.to + offset);
     assert.deepEqual(
       (await tableRows(page, '.range-summary .range-cpu')).map((r) => [r.name, r.values['count']]),
@@ -389,9 +390,8 @@ describe('timeline depth', () => {
         .sort(),
       ['0/0', '0/0', '0/0', '1/0', '1/0', '1/0', '2/0', '2/0', '2/0'],
     );
-    // aligned on step 2 first (as a user who stepped on): the break's first place is in step 1, so the view
-    // re-aligns on step 1, its axis and note reading times into that step, not negative ones with no ticks
-    await page.locator('vscode-button', { hasText: 'step ▶' }).click();
+    // aligned on step 2 first (where the view opens, past the warm-up): the break's first place is in step 1, so the
+    // view re-aligns on step 1, its axis and note reading times into that step, not negative ones with no ticks
     await page.evaluate((m) => window.postMessage(m, '*'), {
       type: 'focus',
       target: {
@@ -407,7 +407,7 @@ describe('timeline depth', () => {
     // with a report, the pane's note says where the timed numbers are
     assert.match(
       await page.locator('.pane-note').innerText(),
-      /^step 1 in view \(of steps 1–3\) · under the profiler \(slower than timed\)$/,
+      /^step 1 in view \(of steps 1–3\) · step 1 is the warm-up · under the profiler \(slower than timed\)$/,
     );
     assert.match(
       await page.locator('.focus-note').innerText(),
@@ -497,25 +497,55 @@ describe('timeline depth', () => {
         .then((t) => t.join('\n')),
       /aten::conv2d|aten::convolution/,
     );
-    // a range over most of eager's step 1 (39 ms) pairs with default's step 1 (8 ms), not its three steps
     // each pane says which of its steps the view shows (its title counts all 3), and that they ran under the profiler
+    // the view opens past the warm-up, on step 2 of each (review 31 B2: eager's 39 ms step 1 beside its 2 ms steps),
+    // fitted to eager's
     await page.waitForFunction(() => document.querySelector('.pane-note')?.textContent);
     assert.deepEqual(await page.locator('.pane-note').allInnerTexts(), [
-      'step 1 in view (of steps 1–3) · under the profiler (its overhead included)',
+      'step 2 in view (of steps 1–3) · under the profiler (its overhead included)',
       // the trace has no Python stacks, and no report names its compiled calls' code: a word of it, why in its tooltip
-      'steps 1–3 in view (all 3) · under the profiler (its overhead included) · calls named by order',
+      'steps 2–3 in view (of steps 1–3) · under the profiler (its overhead included) · calls named by order',
     ]);
     assert.match(
       (await page.locator('.pane-note').nth(1).getAttribute('title'))!,
       /no Python stacks to name their code/,
     );
-    // the view opens on eager's step 1: dragged from the axis's start to the canvas's right edge, all of it
-    const width = (await page.locator('canvas').nth(0).boundingBox())!.width;
-    const d0 = await debug(page);
-    assert.ok(
-      Math.abs(d0.domain[1] - d0.domain[0] - (eager!.steps[0]!.end - eager!.steps[0]!.start)) < 1,
-      'fitted to step 1',
+    const fitted = async (k: number): Promise<boolean> => {
+      const { domain } = await debug(page);
+      return Math.abs(domain[1] - domain[0] - (eager!.steps[k]!.end - eager!.steps[k]!.start)) < 1;
+    };
+    assert.ok(await fitted(1), 'fitted to step 2');
+    // Fit all shows each trace from its first step (the warm-up's time on the axis's ticks); Fit to step, step 2 again
+    await page.locator('.panes').focus();
+    await page.keyboard.press('0');
+    assert.equal(
+      (await debug(page)).domain[0],
+      Math.min(0, -eager!.steps[0]!.start, -compiled!.steps[0]!.start),
+      'all time, each pane from its step 1',
     );
+    await page.keyboard.press('f');
+    assert.ok(await fitted(1), 'fitted to step 2 again');
+    // a range over most of eager's step 1 (39 ms) pairs with default's step 1 (8 ms), not its three steps
+    // eager's step 1, the warm-up, said as such beside its steps
+    await page.locator('vscode-button', { hasText: '◀ step' }).click();
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    assert.deepEqual(await page.locator('.pane-note').allInnerTexts(), [
+      'step 1 in view (of steps 1–3) · step 1 is the warm-up · under the profiler (its overhead included)',
+      'steps 1–3 in view (all 3) · step 1 is the warm-up · under the profiler (its overhead included) · calls named by order',
+    ]);
+    assert.match(
+      (await page.locator('.pane-note').first().getAttribute('title'))!,
+      /Step 1 is the warm-up: the profiler's start-up and the first call's one-time work are in it/,
+    );
+    const ruler = await page.evaluate(() =>
+      (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts[0]!.texts.filter(
+        (t) => t.role === 'step',
+      ).map((t) => t.text),
+    );
+    assert.deepEqual(ruler.slice(0, 1), ['warm-up step 1'], ruler.join(' │ '));
+    // dragged from the axis's start to the canvas's right edge, all of it
+    const width = (await page.locator('canvas').nth(0).boundingBox())!.width;
+    assert.ok(await fitted(0), 'fitted to step 1');
     await dragRange(page, 0, (LABEL_WIDTH + 1) / width, (width - 1) / width);
     await page.locator('.range-pair').waitFor();
     const title = await page.locator('.range-pair h3').innerText();

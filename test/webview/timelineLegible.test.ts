@@ -62,11 +62,17 @@ const CASES: Case[] = [
     roles: ['tick', 'step', 'slice', 'track'],
     sliceLabel: /all_reduce/,
     noStacks: [false, false],
-    // step 2: each rank's all_reduce on one of its two gloo threads, the other idle
+    // step 3, the first past the warm-up step 2 (review 31 B2): rank 0's all_reduce on one of its two gloo threads,
+    // the other idle; rank 1's on both
     inView: {
       step: [
-        ['thread 28223 (python3)', 'thread 28229 (python3)', 'profiled window', '1 thread idle here'],
-        ['thread 28224 (python3)', 'thread 28230 (pt_gloo_runloop)', 'profiled window', '1 thread idle here'],
+        ['thread 28223 (python3)', 'thread 28228 (pt_gloo_runloop)', 'profiled window', '1 thread idle here'],
+        [
+          'thread 28224 (python3)',
+          'thread 28230 (pt_gloo_runloop)',
+          'thread 28231 (pt_gloo_runloop)',
+          'profiled window',
+        ],
       ],
       all: [
         ['thread 28223 (python3)', 'thread 28228 (pt_gloo_runloop)', 'thread 28229 (python3)', 'profiled window'],
@@ -108,13 +114,14 @@ const CASES: Case[] = [
     name: 'gpu-mlp',
     source: { kind: 'traces', tracePaths: [path.join(TRACES, 'mlp-default.trace.json')] },
     roles: ['tick', 'step', 'slice', 'track'],
-    // call 0 fitted is its compiled call, its one-time set-up included: its ops are narrow, the call is labelled
+    // call 1 fitted, the first past the warm-up (review 31 B2), is its compiled call: its ops are narrow, the call is
+    // labelled
     sliceLabel: /^compiled forward$/,
     // Kineto's thread 0 holds other threads' Python stacks; its two tracks of its own: its overhead and its window
     // the Python frames last, each thread's stack folded to a row: the launches and kernels come first
-    // call 0, from its compiled region's start (s27 F10), holds every track the whole trace has: the profiler's own
-    // work (CUPTI's buffer requests) in it too
-    inView: { step: [GPU_MLP_TRACKS], all: [GPU_MLP_TRACKS] },
+    // the whole trace holds every track: the profiler's own work (a CUPTI buffer request) in call 0, the warm-up;
+    // call 1 has none of it, its track counted idle
+    inView: { step: [[...GPU_MLP_TRACKS.slice(1), '1 track idle here']], all: [GPU_MLP_TRACKS] },
     noStacks: [false],
   },
 ];

@@ -9,11 +9,19 @@ export interface FirstView {
 }
 
 /**
- * [from, to] (µs since the origin) covering `view` with one view-width of margin each side, so the first
+ * The step a view opens at where none was saved, by its index: the first after the warm-up. A trace's first step,
+ * where later ones follow, holds the profiler's start-up and the first call's one-time work (eager's 40 ms step 1
+ * beside its 2 ms steps 2–3, review 31 B2): the first screen a user compares is a steady step. A trace of one step
+ * opens at it (every reader of a step index takes the last step past its end).
+ */
+export const OPENING_STEP = 1;
+
+/**
+ * [from, to] (µs since the origin) covering `view` (null: the opening step) with one view-width of margin each side, so the first
  * pans and zooms stay inside it; null without steps (nothing says where the view opens).
  */
 export function viewWindow(steps: TraceModel['steps'], view: FirstView | null): [number, number] | null {
-  const step = steps[Math.min(Math.max(0, view?.step ?? 0), steps.length - 1)];
+  const step = steps[Math.min(Math.max(0, view?.step ?? OPENING_STEP), steps.length - 1)];
   if (step === undefined) return null;
   const [from, to] = view?.domain ? [step.start + view.domain[0], step.start + view.domain[1]] : [step.start, step.end];
   const width = Math.max(to - from, 0);

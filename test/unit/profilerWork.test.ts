@@ -1,0 +1,46 @@
+// The profiler's own work inside the user's code (review 31 B3): a recorded H100 run's call 0 holds a 2.56 ms CUPTI
+// buffer request, and its Python stack set_device → _cuda_setDevice over the same 2.6 ms. Those frames are inside
+// it; the frames around them hold it too, some of their time; the request itself, the GPU and the profiler's spans
+// none; a trace without the profiler's work, nothing.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
+import type { TraceModel } from '../../extension/shared/trace/model.ts';
+import { duringProfilerWork, insideProfilerWork, slicesInside } from '../../webview/analysis/profilerWork.ts';
+
+const TRACES = path.resolve(__dirname, '../fixtures/traces');
+const named = (model: TraceModel, name: string): number[] =>
+  Array.from({ length: model.count }, (_, i) => i).filter((i) => model.names[model.name[i]!] === name);
+
+test('the frames a CUPTI buffer request ran inside, those around them, and what holds none of it', async () => {
+  const model = await scanTraceFile(path.join(TRACES, 'mlp-default.trace.json'));
+  const during = duringProfilerWork(model);
+  const inside = (i: number): boolean => insideProfilerWork(during[i]!, model.dur[i]!);
+  const [request] = named(model, 'Activity Buffer Request');
+  const [setDevice] = named(model, 'torch/cuda/__init__.py(626): set_device');
+  const [cudaSetDevice] = named(model, '<built-in function _cuda_setDevice>');
+  assert.ok(request !== undefined && setDevice !== undefined && cudaSetDevice !== undefined);
+  assert.equal(during[request], 0, 'the request is not during itself');
+  for (const frame of [setDevice, cudaSetDevice]) {
+    assert.ok(inside(frame), `${model.names[model.name[frame]!]}: ${during[frame]} µs of ${model.dur[frame]}`);
+    assert.equal(Math.round(during[frame]!), Math.round(model.dur[request]!), 'the whole request is in it');
+  }
+  // Inductor's generated code around it: 2.56 ms of its 3.4 ms, not inside
+  const [generated] = named(model, 'torch/_inductor/output_code.py(628): __call__');
+  assert.ok(during[generated!]! > 2500 && !inside(generated!), `${during[generated!]} of ${model.dur[generated!]}`);
+  for (let i = 0; i < model.count; i++) {
+    const track = model.tracks[model.track[i]!]!;
+    if (track.gpu || !/^\d+$/.test(track.pid))
+      assert.equal(during[i], 0, `${track.name}: ${model.names[model.name[i]!]}`);
+  }
+  // the request names the deepest frame it ran inside, on its track: _cuda_setDevice, not set_device too
+  assert.deepEqual(slicesInside(model, during, request), [cudaSetDevice]);
+  assert.deepEqual(slicesInside(model, during, setDevice), [], "only the profiler's own work names frames inside it");
+});
+
+test("a trace without the profiler's own work: no slice during it", async () => {
+  const model = await scanTraceFile(path.join(TRACES, 'cpu-graphbreak-eager.trace.json'));
+  assert.ok(!model.tracks.some((t) => Number(t.pid) === -1));
+  assert.ok(duringProfilerWork(model).every((us) => us === 0));
+});
