@@ -263,6 +263,20 @@ def test_library_frame_names_the_compiled_library_function_only_when_user_code_c
     assert library_frame(start(user, lib)) == "forward in modeling_llama.py"
     assert library_frame(start(user, ("/ws/model.py", "forward"))) is None
     assert library_frame(start(user, ("/venv/site-packages/torch/_dynamo/eval_frame.py", "inner"))) == "PyTorch code"
+    # an HF generate() whose model.forward the user compiled (the H200's GPT-2 profile): the library function the
+    # user's line called, not transformers' `wrapper` under nn.Module and Compile Lens's observer, and not "PyTorch
+    # code" for a virtualenv whose path holds /torch/
+    site = "/opt/torch/.venv/lib/python3.12/site-packages"
+    generate = start(
+        user,
+        (f"{site}/torch/utils/_contextlib.py", "decorate_context"),
+        (f"{site}/transformers/generation/utils.py", "generate"),
+        (f"{site}/transformers/generation/utils.py", "_sample"),
+        (f"{site}/torch/nn/modules/module.py", "_call_impl"),
+        ("/ws/native-runner/compile_lens_runner/script/capture.py", "observed"),
+        (f"{site}/transformers/utils/generic.py", "wrapper"),
+    )
+    assert library_frame(generate) == "generate in utils.py"
     # torch.compile(nn.Sequential(...)) or of DDP compiles torch's wrapper `inner`, whose args are the user's call's
     # (bench/shapes/cudagraphs.py on the H200 was told "a tensor made inside library code … not yours to do")
     wrapper = start(user, ("/venv/site-packages/torch/_dynamo/external_utils.py", "inner"))

@@ -150,9 +150,21 @@ def library_frame(frames: list[SourceLocation]) -> str | None:
         # torch.compile's wrapper around a torch.nn module (nn.Sequential, DDP): it passes the user's call on as is,
         # so its `args` are the user's own inputs
         return None
-    if "/torch/" in file:  # PyTorch's own wrappers (`inner`, `_fn`): their names mean nothing to the user
+    # PyTorch's own wrappers (`inner`, `_fn`): their names mean nothing to the user. Asked of the path below
+    # site-packages: a virtualenv at /opt/torch/.venv holds transformers too (an HF generate() on the H200 read
+    # "library code you called (PyTorch code)" for transformers' `wrapper`)
+    if library_place(file).startswith("PyTorch's "):
         return "PyTorch code"
-    return f"{frames[-1].get('function') or 'a function'} in {os.path.basename(file)}"
+    # the library function the user's line called, the first of the library's frames under it (HF's `generate`, not
+    # the `wrapper` it reaches through nn.Module and the runner's observer), else the compiled frame
+    below = frames[max(i for i, f in enumerate(frames) if is_user_file(f["file"])) + 1 :]
+    called = next((f for f in below if _outside_torch_and_runner(f["file"])), frames[-1])
+    name = os.path.basename(called["file"].replace("\\", "/"))
+    return f"{called.get('function') or 'a function'} in {name}"
+
+
+def _outside_torch_and_runner(file: str) -> bool:
+    return not library_place(file).startswith("PyTorch's ") and __package__.split(".")[0] not in file
 
 
 def recompile(
