@@ -33,7 +33,7 @@ def test_the_steady_state_says_where_it_starts_its_median_and_how_much_calls_var
 
 
 def test_beside_an_in_situ_number_the_steady_state_is_the_one_the_story_tells() -> None:
-    """The story says "From call 3 on, the script's own calls are those the in-situ number counts", and the in-situ
+    """The story says "From call 3 on, the script's own calls took turns in blocks, compiled and with compiling off, for the in-situ number", and the in-situ
     line their compiled 0.54 ms; the call chart's band from call 20 and its line at 0.48 ms were a second steady state
     (review 3B M1): beside an in-situ number the chart's steady state is the story's start and the in-situ median."""
     told = [
@@ -47,9 +47,7 @@ def test_beside_an_in_situ_number_the_steady_state_is_the_one_the_story_tells() 
         situ, steady = region["inSitu"], region["steadyState"]
         ms = formats.ms(steady["medianMs"])
         assert (steady["fromCall"], steady["medianMs"]) == (situ["steadyFromCall"], situ["call"]["compiledMs"])
-        assert (
-            f"From call {steady['fromCall']} on, the script's own calls are those the in-situ number" in region["story"]
-        )
+        assert f"From call {steady['fromCall']} on, the script's own calls took turns in blocks" in region["story"]
         assert f"compiled {ms} per " in " ".join(situ["lines"])
         # the band is shaded as the step chart shades it (review s29): the calls whose steps the number counted
         assert steady["said"] == (

@@ -258,8 +258,8 @@ def test_in_situ_the_story_says_where_the_in_situ_calls_begin_not_their_times_ag
     r0 = region("script-in-situ-cpu", "r0")
     said = story.region_story(r0)
     assert said == (
-        "Call 0 compiled (6.5 s). From call 1 on, the script's own calls are those the in-situ number counts, compiled "
-        "and with compiling off."
+        "Call 0 compiled (6.5 s). From call 1 on, the script's own calls took turns in blocks, compiled and with "
+        "compiling off, for the in-situ number."
     )
     call = r0["inSitu"]["call"]  # type: ignore[index]
     assert formats.ms(call["eagerMs"]) not in said and formats.ms(call["compiledMs"]) not in said

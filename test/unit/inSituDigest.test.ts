@@ -45,7 +45,7 @@ test("a report of the separate runs reads in the words of an interleaved one (th
   // where the in-situ calls begin, their times the in-situ line's alone (issue 44)
   assert.match(
     regionStory(report.regions![0]!)!,
-    /From call 1 on, the script's own calls are those the in-situ number counts, compiled and with compiling off\./,
+    /From call 1 on, the script's own calls took turns in blocks, compiled and with compiling off, for the in-situ number\./,
   );
   // a report before the lines (not re-derived): its in-situ fields listed, the number in the answer's words
   const { lines: _said, ...fields } = report.regions![0]!.inSitu!;

@@ -562,7 +562,7 @@ describe('in situ in the report panel', () => {
     const median = Number(await box.locator('svg.first-calls line.steady-median').getAttribute('data-ms'));
     assert.equal(median, situ.call!.compiledMs);
     const story = await box.locator('.story').innerText();
-    assert.ok(story.includes(`From call ${steady.fromCall} on, the script's own calls are those the in-situ`), story);
+    assert.ok(story.includes(`From call ${steady.fromCall} on, the script's own calls took turns in blocks`), story);
     assert.ok(!story.includes('0.536 ms') && situ.lines![0]!.includes('compiled 0.536 ms per call'), story);
     assert.equal(median.toFixed(3), '0.536');
     await page.close();

@@ -22,7 +22,7 @@ SIDE_WORDS = {"compiled": "as written (compiled)", "eager": "compiling off (eage
 
 def in_situ_steady(region: Region) -> SteadyState | None:
     """The region's one steady state where the story tells an in-situ number of its calls ("From call 3 on, the
-    script's own calls are those the in-situ number counts"): from the first call of the interleaved blocks, the
+    script's own calls took turns in blocks, compiled and with compiling off, for the in-situ number"): from the first call of the interleaved blocks, the
     median of the compiled calls that number counted (the in-situ line's); None elsewhere. Under torchrun the in-situ number is the
     slowest rank's, call by call, and the calls charted the headline rank's: their own steady state stays."""
     situ = region.get("inSitu")

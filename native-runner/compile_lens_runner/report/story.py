@@ -306,8 +306,8 @@ def region_story(region: Region) -> str | None:
         # where the in-situ number's calls begin; their times are the in-situ line's and the chart's, not said again
         # here (issue 44: a region's eager time said once, as the in-situ one)
         said.append(
-            f"From call {situ['steadyFromCall']} on, the script's own calls are those the in-situ number counts, "
-            "compiled and with compiling off."
+            f"From call {situ['steadyFromCall']} on, the script's own calls took turns in blocks, compiled and with "
+            "compiling off, for the in-situ number."
         )
     elif steady and compiles and steady["fromCall"] < region["callCount"]:
         said.append(
