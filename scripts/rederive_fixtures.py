@@ -37,6 +37,7 @@ from compile_lens_runner.ranks import merge  # noqa: E402
 from compile_lens_runner.report import answer, compile_names, reason_text, shape_text  # noqa: E402
 from compile_lens_runner.script import in_situ_report, region_entry, replay, shape_fix  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
+from compile_lens_runner.script.shape_fix_apply import WARMUP, ShapeFixPlan  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "test", "fixtures")
 
@@ -349,10 +350,21 @@ _OLD_OVER_BUDGET = re.compile(
 )
 
 
-def _over_budget(region: dict[str, Any]) -> None:
+# a warm-up fix as a runner before session 29 named it: dimension 0 is not always the batch (review 8 A14)
+_OLD_WARMUP_FIX = re.compile(r"^a warm-up at batch (\d+)$")
+
+
+def _warmup_plan(real_size: int) -> ShapeFixPlan:
+    return {"kind": WARMUP, "region": "", "file": "", "line": 0, "realSize": real_size}  # text() reads kind, realSize
+
+
+def _shape_fixes(region: dict[str, Any]) -> None:
+    """A shape fix's recorded words said as shape_fix.text says them now: its over-budget reason, a warm-up's size."""
     for fix in (region.get("shapes") or {}).get("fixes") or []:
         if old := _OLD_OVER_BUDGET.match(fix.get("why") or ""):
             fix["why"] = shape_text.shape_fix_over_budget(int(old[1] or 1), float(old[2]), float(old[3]))
+        if warmup := _OLD_WARMUP_FIX.match(fix.get("fix") or ""):
+            fix["fix"] = shape_fix.text(_warmup_plan(int(warmup[1])))
 
 
 def _ran_eagerly(measurement: dict[str, Any]) -> None:
@@ -526,7 +538,7 @@ def rederive(report: dict[str, Any], folder: str | None = None, here: str | None
             region["steadyState"] = steady
         for measurement in region["measurements"]:
             _ran_eagerly(measurement)
-        _over_budget(region)
+        _shape_fixes(region)
         region["replay"]["reason"] = _replay_reason(region["replay"].get("reason"))
         _in_situ(region, folder)
         _below_zero_in_situ(region)
