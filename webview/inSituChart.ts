@@ -14,6 +14,7 @@ import {
   MARGIN,
   SIDE_TEXT,
   steadyMark,
+  steadyShades,
   svg,
   WIDTH,
   withTitle,
@@ -96,16 +97,7 @@ export function renderInSituChart(region: Region): HTMLElement | null {
     // the runner's words; a report before them: its in-situ number's line, else none (the panel words nothing)
     const title = situ.steadyText ?? situ.lines?.[0] ?? null;
     // only the steps the number counted (s27): a left-out step inside the steady state stays unshaded
-    for (const [first, end] of countedRuns(situ.stepPoints, from, last)) {
-      const shade = svg('rect', 'steady');
-      shade.setAttribute('x', String(x(first - 0.5)));
-      shade.setAttribute('y', String(MARGIN.top));
-      shade.setAttribute('width', String(x(end + 0.5) - x(first - 0.5)));
-      shade.setAttribute('height', String(HEIGHT - MARGIN.bottom - MARGIN.top));
-      shade.dataset['from'] = String(first);
-      shade.dataset['to'] = String(end);
-      chart.append(title === null ? shade : withTitle(shade, title));
-    }
+    chart.append(...steadyShades(countedRuns(situ.stepPoints, from, last), x, title));
     for (const [side, ms] of step
       ? ([
           ['compiled', step.compiledMs],

@@ -235,17 +235,8 @@ export function renderRegionChart(region: Region): HTMLElement {
     const runs: [number, number][] = steady.inSitu
       ? countedRuns(region.inSitu?.stepPoints, steady.fromCall, last)
       : [[steady.fromCall, last]];
-    for (const [first, end] of runs) {
-      const shade = svg('rect', 'steady');
-      shade.setAttribute('x', String(x(first - 0.5)));
-      shade.setAttribute('y', String(MARGIN.top));
-      shade.setAttribute('width', String(x(end + 0.5) - x(first - 0.5)));
-      shade.setAttribute('height', String(HEIGHT - MARGIN.bottom - MARGIN.top));
-      shade.dataset['from'] = String(first);
-      shade.dataset['to'] = String(end);
-      // the runner's words (schema 1.25)
-      chart.append(steady.said === undefined ? shade : withTitle(shade, steady.said));
-    }
+    // the runner's words (schema 1.25)
+    chart.append(...steadyShades(runs, x, steady.said ?? null));
     const median = svg('line', 'steady-median');
     median.setAttribute('x1', String(x(steady.fromCall - 0.5)));
     median.setAttribute('x2', String(x(last + 0.5)));
@@ -286,6 +277,25 @@ function renderLegend(region: Region, steady: boolean): HTMLElement {
   // what the chart leaves out: the runner's words (schema 1.25)
   for (const note of region.chartNotes ?? []) legend.append(el('span', 'legend-label', `· ${note}`));
   return legend;
+}
+
+/** A steady state's shading: one band per run of calls [first, last], titled with the runner's words where it has
+ *  them (the call chart's and the in-situ step chart's one drawing). */
+export function steadyShades(
+  runs: readonly [number, number][],
+  x: (call: number) => number,
+  title: string | null,
+): SVGRectElement[] {
+  return runs.map(([first, end]) => {
+    const shade = svg('rect', 'steady');
+    shade.setAttribute('x', String(x(first - 0.5)));
+    shade.setAttribute('y', String(MARGIN.top));
+    shade.setAttribute('width', String(x(end + 0.5) - x(first - 0.5)));
+    shade.setAttribute('height', String(HEIGHT - MARGIN.bottom - MARGIN.top));
+    shade.dataset['from'] = String(first);
+    shade.dataset['to'] = String(end);
+    return title === null ? shade : withTitle(shade, title);
+  });
 }
 
 /** The runs of consecutive counted steps from `from` to `last`, as [first, last] call indices; a report before the
