@@ -101,7 +101,12 @@ for (const { name, report } of FIXTURE_REPORTS) {
     // --json keeps each finding's guard as PyTorch wrote it, as data (`reason`), beside its words (`what`)
     const json = reportJson(report) as { findings?: { reason?: unknown }[] };
     for (const finding of json.findings ?? []) delete finding.reason;
-    said['json'] = JSON.stringify(json);
+    // each of its strings on its own: a reason said in one field and again in the next is no sentence said twice
+    delete said['json'];
+    JSON.stringify(json, (_key, value: unknown) => {
+      if (typeof value === 'string') said[`json "${value.slice(0, 40)}"`] = value;
+      return value;
+    });
     // the hover closes with PyTorch's words, quoted as theirs ("> ...")
     said['hover'] = said['hover']!.replace(/^> .*$/gm, '');
     for (const [surface, text] of Object.entries(said))
