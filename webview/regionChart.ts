@@ -76,7 +76,9 @@ export function withTitle<T extends SVGElement>(node: T, text: string): T {
   return node;
 }
 
-/** The y scale of durations: logarithmic when the longest is over LOG_RATIO times the shortest. */
+/** The y scale of durations: logarithmic when the longest is over LOG_RATIO times the shortest; a log scale's domain
+ *  reaches the whole decades around its values, so every point lies between two of its ticks (review 8 A17: a 0.5 ms
+ *  call drawn under the lowest tick, "1 ms", could not be read). */
 export function durationScale(
   values: number[],
   range: [number, number],
@@ -86,7 +88,10 @@ export function durationScale(
   const logScale = hi / lo > LOG_RATIO;
   const y: ScaleContinuousNumeric<number, number> = logScale
     ? scaleLog()
-        .domain([lo / 1.5, hi * 1.5])
+        .domain([
+          Math.min(lo / 1.5, 10 ** Math.floor(Math.log10(lo))),
+          Math.max(hi * 1.5, 10 ** Math.ceil(Math.log10(hi))),
+        ])
         .range(range)
     : scaleLinear()
         .domain([0, hi * 1.1])
