@@ -95,6 +95,7 @@ ul.linked a.follow:focus-visible { outline: 1px solid var(--vscode-focusBorder);
 .mark.switched-off { fill: none; stroke: var(--vscode-charts-blue, #75beff); stroke-width: 1.5; }
 .chart-legend { margin-bottom: 8px; display: flex; flex-wrap: wrap; gap: 4px 6px; align-items: center; font-size: 0.9em; }
 .legend-entry { white-space: nowrap; display: inline-flex; align-items: center; gap: 4px; }
+.legend-note { flex-basis: 100%; }
 .region-chart svg.legend-icon { display: inline-block; width: 14px; height: 14px; overflow: visible; }
 .table-scroll { overflow-x: auto; }
 .rank-note p { margin: 2px 0; }
