@@ -9,7 +9,7 @@ h3 { font-size: 1.05em; margin: 10px 0 6px; }
 h4 { font-size: 1em; margin: 8px 0 4px; }
 table { border-collapse: collapse; }
 th, td { text-align: left; padding: 2px 10px 2px 0; vertical-align: top; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 /* Text stays in the theme's foreground (theme colours such as errorForeground fall below 4.5:1 on a light editor);
    colour marks the edge, and words say what it means: the runner's word after a speedup ("faster", "too noisy to
    say": data-said, panels.ts speedupCell), "failed:" in an error. */
