@@ -9,6 +9,9 @@ test("a chart's duration ticks read in one format: a log axis's decades as short
   assert.deepEqual(durationTickLabels([0, 0.5, 1, 1.5], false), ['0.0 ms', '0.5 ms', '1.0 ms', '1.5 ms']);
   assert.deepEqual(durationTickLabels([0, 500, 1000, 1500], false), ['0.0 s', '0.5 s', '1.0 s', '1.5 s']);
   assert.deepEqual(durationTickLabels([0, 20, 40], false), ['0 ms', '20 ms', '40 ms']);
+  // under 0.1 ms in µs, as every time is said (review 8 A15)
+  assert.deepEqual(durationTickLabels([0.001, 0.01, 0.1, 1], true), ['1 µs', '10 µs', '0.1 ms', '1 ms']);
+  assert.deepEqual(durationTickLabels([0, 0.02, 0.04, 0.06], false), ['0 µs', '20 µs', '40 µs', '60 µs']);
 });
 
 test("every duration on a log axis lies between two of its ticks (review 8 A17: a 0.5 ms call drawn under the lowest tick, '1 ms')", () => {
