@@ -102,6 +102,7 @@ function compileRow(
   title: string,
   name: string,
   own: SourcePlace | null,
+  cacheBuild: string | null,
 ): HTMLElement {
   const row = el('div', 'phase-row');
   // the lines its name cites ("forward after line 24", "at train.py:77") where they are after the user's edits, as
@@ -123,7 +124,9 @@ function compileRow(
     const y = phase.depth * ROW;
     const said = `${phase.name}${phase.cache ? `: ${phase.cache}` : `: ${formatMs(phase.durMs)}`} (${name}, at ${formatMs(phase.startMs)})`;
     const inside = phase.cache || phase.depth >= depth - 1 ? null : stepsInside(phase, phases);
-    const tip = inside ? `${said}\n${inside}` : said;
+    // a C++ compile under a cache hit's load: why it is there, in the runner's words (review 8 A9)
+    const why = cacheBuild && phaseClass(phase) === 'phase-kernel' ? cacheBuild : null;
+    const tip = [said, inside, why].filter(Boolean).join('\n');
     if (phase.cache) {
       const marker = svg
         .append('svg')
@@ -276,8 +279,9 @@ function fitLabels(track: SVGSVGElement): void {
   sayRowTitle(label);
 }
 
-/** What the bars' colours and the cache markers drawn in `box` are. */
-function phaseLegend(box: HTMLElement): HTMLElement {
+/** What the bars' colours and the cache markers drawn in `box` are; `cacheBuilds`: the runner's words on a cache hit
+ *  with a C++ compile under it, said beside the hit's marker (review 8 A9: only where the magenta bar was drawn). */
+function phaseLegend(box: HTMLElement, cacheBuilds: readonly string[]): HTMLElement {
   const legend = el('div', 'chart-legend phase-legend');
   for (const [cls, label] of PHASE_LEGEND) {
     if (!box.querySelector(`g.phase.${cls}`)) continue;
@@ -296,6 +300,9 @@ function phaseLegend(box: HTMLElement): HTMLElement {
     const entry = el('span', 'legend-entry');
     entry.append(icon.node()!, el('span', 'legend-label', label));
     legend.append(entry);
+    // a line of its own under the entries: a sentence, wrapped at the panel's width
+    if (cls === 'cache-hit')
+      for (const why of new Set(cacheBuilds)) legend.append(el('span', 'hint legend-note cache-build', why));
   }
   return legend;
 }
@@ -383,6 +390,7 @@ function modeSection(mode: ModeResult, regions: Map<string, string>): HTMLElemen
         [why, `Dynamo's compile id ${id}`].filter(Boolean).join('\n'),
         name,
         compilePlace(mode.compiler?.frames ?? null, id),
+        phases.some((p) => p.compileId === id && p.cacheHit) ? (mode.compiler?.cacheBuildText ?? null) : null,
       ),
     );
   }
@@ -400,6 +408,7 @@ export function renderCompilePhases(report: Report | null): HTMLElement | null {
   if (!sections.length) return null;
   const box = el('section', 'compile-timeline');
   box.append(el('h3', undefined, 'Where compile time went'), ...sections);
-  box.append(phaseLegend(box));
+  const cacheBuilds = (report?.modes ?? []).flatMap((m) => m.compiler?.cacheBuildText ?? []);
+  box.append(phaseLegend(box, cacheBuilds));
   return box;
 }

@@ -2,8 +2,8 @@
 // Every string from a report or trace goes in through textContent (el()), never as HTML.
 import type { Report } from '../extension/shared/report.ts';
 import { digestReport, modeCells, titleWords, type ReportDigest } from '../extension/present/reportDigest.ts';
-import { formatCount, formatUs, formatUsLike, plural } from '../extension/present/numbers.ts';
-import type { TraceComparison } from './analysis/compare.ts';
+import { formatCount, formatUs, formatUsLike, keepUnits, plural } from '../extension/present/numbers.ts';
+import { tableTime, type TraceComparison } from './analysis/compare.ts';
 import { sharedUnit } from './analysis/stepMap.ts';
 import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/shared/trace/model.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
@@ -207,7 +207,10 @@ function modesTable(digest: ReportDigest): HTMLElement {
   for (const title of ['mode', ...columns.map(([, title]) => title)]) head.append(el('th', undefined, title));
   table.append(head);
   const eagerRow = el('tr');
-  eagerRow.append(el('td', undefined, 'eager'), ...columns.map(([key]) => el('td', undefined, eager[key])));
+  eagerRow.append(
+    el('td', undefined, 'eager'),
+    ...columns.map(([key]) => el('td', undefined, keepUnits(eager[key] ?? ''))),
+  );
   table.append(eagerRow);
   const note = (text: string): void => {
     const noteRow = el('tr');
@@ -228,8 +231,9 @@ function modesTable(digest: ReportDigest): HTMLElement {
         ...columns.map(([key]) =>
           key === 'speedup'
             ? speedupCell(cells.speedup, cells)
-            : // a range is one value: "0.44–0.59×", never "0.44–" over "0.59×" in a narrow panel (review 6C)
-              el('td', key === 'nextRun' ? 'nowrap' : undefined, cells[key]),
+            : // a range is one value: "0.44–0.59×", never "0.44–" over "0.59×" in a narrow panel (review 6C); a
+              // time never split from its unit
+              el('td', key === 'nextRun' ? 'nowrap' : undefined, keepUnits(cells[key] ?? '')),
         ),
       );
     }
@@ -366,10 +370,11 @@ function grewOutsideKernels(comparison: TraceComparison, after: string, breaks: 
     comparison.rows.find((r) => r.ofStep === part),
   );
   if (!step || !inside || !outside || step.unlike) return null;
-  const said = (row: typeof step): { before: string; after: string } => {
-    const largest = Math.max(row.before, row.after);
-    return { before: formatUsLike(row.before, largest), after: formatUsLike(row.after, largest) };
-  };
+  const time = tableTime(comparison.rows);
+  const said = (row: typeof step): { before: string; after: string } => ({
+    before: time(row.before),
+    after: time(row.after),
+  });
   return stepGrewOutsideKernels(
     after,
     sharedUnit(comparison.steps.before, comparison.steps.after),
@@ -396,14 +401,14 @@ export function renderComparison(
   const head = el('tr');
   for (const title of ['', beforeLabel, afterLabel, 'change']) head.append(el('th', undefined, title));
   table.append(head);
+  const time = tableTime(comparison.rows);
   // a metric both sides have none of (GPU metrics on a CPU run) says nothing
   for (const row of comparison.rows.filter((r) => r.before !== 0 || r.after !== 0)) {
     const tr = el('tr');
     tr.dataset['metric'] = row.metric;
-    // one unit per row (the larger side's): "13.0 ms → 0.87 ms", not "13.0 ms → 868.6 µs"
-    const largest = Math.max(row.before, row.after);
+    // one unit in the table (its longest time's): "13.0 ms → 0.87 ms", not "13.0 ms → 868.6 µs"
     const cell = (value: number): HTMLElement => {
-      const td = el('td', 'num', row.unit === 'us' ? formatUsLike(value, largest) : formatCount(value));
+      const td = el('td', 'num', row.unit === 'us' ? time(value) : formatCount(value));
       td.dataset['value'] = String(value);
       return td;
     };

@@ -76,7 +76,9 @@ export function withTitle<T extends SVGElement>(node: T, text: string): T {
   return node;
 }
 
-/** The y scale of durations: logarithmic when the longest is over LOG_RATIO times the shortest. */
+/** The y scale of durations: logarithmic when the longest is over LOG_RATIO times the shortest; a log scale's domain
+ *  reaches the whole decades around its values, so every point lies between two of its ticks (review 8 A17: a 0.5 ms
+ *  call drawn under the lowest tick, "1 ms", could not be read). */
 export function durationScale(
   values: number[],
   range: [number, number],
@@ -86,7 +88,10 @@ export function durationScale(
   const logScale = hi / lo > LOG_RATIO;
   const y: ScaleContinuousNumeric<number, number> = logScale
     ? scaleLog()
-        .domain([lo / 1.5, hi * 1.5])
+        .domain([
+          Math.min(lo / 1.5, 10 ** Math.floor(Math.log10(lo))),
+          Math.max(hi * 1.5, 10 ** Math.ceil(Math.log10(hi))),
+        ])
         .range(range)
     : scaleLinear()
         .domain([0, hi * 1.1])
@@ -110,16 +115,25 @@ const decimalsOf = (v: number): number => {
 
 /**
  * The y ticks' labels, in one format (reportB D25: formatMs wrote "10.0 ms", "1.00 ms", "0.10 ms" on one axis): a log
- * axis's decades as short as they go ("0.1 ms", "1 ms", "10 ms", "1 s"); a linear axis's in one unit with the
- * decimals its step needs ("0.5 ms", "1.0 ms", "1.5 ms"; "0.5 s", "1.0 s" where a tick reaches a second).
+ * axis's decades as short as they go ("10 µs", "0.1 ms", "1 ms", "10 ms", "1 s"); a linear axis's in one unit with the
+ * decimals its step needs ("0.5 ms", "1.0 ms", "1.5 ms"; "0.5 s", "1.0 s" where a tick reaches a second; "20 µs",
+ * "40 µs" where none reaches 0.1 ms).
  */
 export function durationTickLabels(ticks: readonly number[], logScale: boolean): string[] {
+  // under 0.1 ms in µs, as formatMs says a time (review 8 A15)
   if (logScale)
-    return ticks.map((ms) => (ms >= 1000 ? `${Number((ms / 1000).toFixed(3))} s` : `${Number(ms.toFixed(3))} ms`));
-  const seconds = ticks.some((ms) => ms >= 1000);
-  const values = ticks.map((ms) => (seconds ? ms / 1000 : ms));
+    return ticks.map((ms) =>
+      ms >= 1000
+        ? `${Number((ms / 1000).toFixed(3))} s`
+        : ms < 0.1
+          ? `${Number((ms * 1000).toFixed(3))} µs`
+          : `${Number(ms.toFixed(3))} ms`,
+    );
+  const top = Math.max(...ticks);
+  const [unit, perMs] = top >= 1000 ? ['s', 1e-3] : top < 0.1 ? ['µs', 1e3] : ['ms', 1];
+  const values = ticks.map((ms) => ms * perMs);
   const decimals = Math.max(0, ...values.map(decimalsOf));
-  return values.map((v) => `${v.toFixed(decimals)} ${seconds ? 's' : 'ms'}`);
+  return values.map((v) => `${v.toFixed(decimals)} ${unit}`);
 }
 
 const SYMBOLS = {

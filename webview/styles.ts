@@ -9,7 +9,7 @@ h3 { font-size: 1.05em; margin: 10px 0 6px; }
 h4 { font-size: 1em; margin: 8px 0 4px; }
 table { border-collapse: collapse; }
 th, td { text-align: left; padding: 2px 10px 2px 0; vertical-align: top; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 /* Text stays in the theme's foreground (theme colours such as errorForeground fall below 4.5:1 on a light editor);
    colour marks the edge, and words say what it means: the runner's word after a speedup ("faster", "too noisy to
    say": data-said, panels.ts speedupCell), "failed:" in an error. */
@@ -95,6 +95,7 @@ ul.linked a.follow:focus-visible { outline: 1px solid var(--vscode-focusBorder);
 .mark.switched-off { fill: none; stroke: var(--vscode-charts-blue, #75beff); stroke-width: 1.5; }
 .chart-legend { margin-bottom: 8px; display: flex; flex-wrap: wrap; gap: 4px 6px; align-items: center; font-size: 0.9em; }
 .legend-entry { white-space: nowrap; display: inline-flex; align-items: center; gap: 4px; }
+.legend-note { flex-basis: 100%; }
 .region-chart svg.legend-icon { display: inline-block; width: 14px; height: 14px; overflow: visible; }
 .table-scroll { overflow-x: auto; }
 .rank-note p { margin: 2px 0; }

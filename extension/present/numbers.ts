@@ -23,12 +23,14 @@ function threeDigits(value: number): string {
 /** "61.7 s", "6.04 s", "525 ms", "1.6 ms": a compile time or a wall time, by the rule of every time (formatMs's) */
 export const formatSeconds = (seconds: number): string => formatMs(seconds * 1000);
 
-/** "61.7 s", "6.04 s", "412 ms", "14.2 ms", "0.542 ms", "0.0523 ms", "0.5 ms", "0 ms": every time a user reads, to three
+/** "61.7 s", "6.04 s", "412 ms", "14.2 ms", "0.542 ms", "0.1 ms", "52.3 µs", "0 ms": every time a user reads, to three
  *  significant digits without trailing zeros, so that times beside a ratio divide to it ("0.54 ms → 0.14 ms" read as 3.86× beside 3.99×)
- *  and rows add up to their total ("6.0 s" + "525 ms" under "6.6 s" read as 6.5 s) */
+ *  and rows add up to their total ("6.0 s" + "525 ms" under "6.6 s" read as 6.5 s); under 0.1 ms, µs (review 8 A15:
+ *  "0.00965 ms") */
 export function formatMs(ms: number): string {
   if (ms === 0) return '0 ms';
   const text = threeDigits(ms);
+  if (Number(text) < 0.1 && Number(threeDigits(ms * 1000)) < 100) return `${threeDigits(ms * 1000)} µs`;
   return Number(text) >= 1000 ? `${threeDigits(ms / 1000)} s` : `${text} ms`;
 }
 
@@ -39,6 +41,10 @@ export function formatUs(us: number): string {
   const text = threeDigits(us);
   return Number(text) >= 1000 ? formatMs(us / 1000) : `${text} µs`;
 }
+
+/** `text` with each time bound to its unit by a no-break space: "70.5 µs" never wraps to "70.5" over "µs" (review 8
+ *  A15) where a narrow cell wraps its words */
+export const keepUnits = (text: string): string => text.replace(/(\d) (?=(?:ms|µs|ns|s)(?![\w]))/g, '$1\u00a0');
 
 /** A time in the unit formatUs gives `largestUs`, so the times of one row read alike: "0.869 ms" beside "13 ms" */
 export function formatUsLike(us: number, largestUs: number): string {
@@ -83,22 +89,20 @@ export function timeOnTicks(ticksUs: number[]): (us: number) => string {
 const speedupDigits = (value: number): number =>
   value >= 100 ? 0 : value >= 10 ? 1 : value >= 0.1 ? 2 : value >= 0.01 ? 3 : 4;
 
-/** "1.84×", "0.052×", "0.0057×", "12.3×", "314×"; beside its range's ends, to their precision where finer: "0.150×" beside
- *  "0.099–0.162×" (review 3C J9: "0.15× (0.099–0.162×)" read as two precisions) */
-export const formatSpeedup = (speedup: number, ...ends: number[]): string =>
-  `${speedup.toFixed(Math.max(...[speedup, ...ends].map(speedupDigits)))}×`;
+/** "1.84×", "0.17×", "0.052×", "0.0057×", "12.3×", "314×": to its own value's precision wherever it is said, beside its
+ *  range or not (review 8 A15: "0.170×" beside a range's "0.068×" and "0.17×" without it read as two numbers) */
+export const formatSpeedup = (speedup: number): string => `${speedup.toFixed(speedupDigits(speedup))}×`;
 
 /** "0.87–1.32×", "0.0054–0.0061×", "0.068–0.180×": where the next run's speedup may land (the one interval form of
- *  every surface), both ends to one precision, the finer end's: "0.068–0.18×" read as two; with the point it is the
- *  range of, the point's where finer ("0.050× (0.120–0.200×)") */
-export const formatInterval = (low: number, high: number, point?: number): string => {
-  const digits = Math.max(...[low, high, ...(point === undefined ? [] : [point])].map(speedupDigits));
+ *  every surface), both ends to one precision, the finer end's: "0.068–0.18×" read as two */
+export const formatInterval = (low: number, high: number): string => {
+  const digits = Math.max(...[low, high].map(speedupDigits));
   return `${low.toFixed(digits)}–${high.toFixed(digits)}×`;
 };
 
-/** "0.150× (0.099–0.162×)", "1.31× (1.22–1.40×)": a speedup and its range, to one precision */
+/** "0.15× (0.099–0.162×)", "1.31× (1.22–1.40×)": a speedup and its range */
 export const formatSpeedupRange = (speedup: number, low: number, high: number): string =>
-  `${formatSpeedup(speedup, low, high)} (${formatInterval(low, high, speedup)})`;
+  `${formatSpeedup(speedup)} (${formatInterval(low, high)})`;
 
 /** "57%": a share or a spread (GPU idle, how much the rounds' ratios varied) */
 export const formatPct = (pct: number): string => `${pct.toFixed(0)}%`;

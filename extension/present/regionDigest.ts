@@ -226,8 +226,7 @@ export function measurementCells(m: RegionMeasurementDigest): {
   breakEven: string | null;
 } {
   return {
-    speedup:
-      m.speedup === null ? null : formatSpeedup(m.speedup, ...(m.interval ? [m.interval.low, m.interval.high] : [])),
+    speedup: m.speedup === null ? null : formatSpeedup(m.speedup),
     direction: m.direction,
     directionText: m.directionText,
     // where another run may land; reports before the interval have the rounds' spread, said as what it is
@@ -235,7 +234,7 @@ export function measurementCells(m: RegionMeasurementDigest): {
       m.speedup === null
         ? null
         : m.interval
-          ? formatInterval(m.interval.low, m.interval.high, m.speedup)
+          ? formatInterval(m.interval.low, m.interval.high)
           : m.spreadPct === null || m.numberText
             ? null
             : formatSpread(m.spreadPct),

@@ -294,13 +294,12 @@ export function modeCells(
     };
   }
   return {
-    speedup:
-      m.speedup === null ? '' : formatSpeedup(m.speedup, ...(m.interval ? [m.interval.low, m.interval.high] : [])),
+    speedup: m.speedup === null ? '' : formatSpeedup(m.speedup),
     direction: m.direction,
     directionText: m.directionText,
     // the answer's range (schema 1.21: none where too noisy or not recorded); a report before answers: its spread
     nextRun: m.interval
-      ? formatInterval(m.interval.low, m.interval.high, m.speedup ?? undefined)
+      ? formatInterval(m.interval.low, m.interval.high)
       : m.spreadPct !== null && !m.numberText
         ? formatSpread(m.spreadPct)
         : '',

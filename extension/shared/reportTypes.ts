@@ -548,6 +548,10 @@ export interface CompilerInsight {
    */
   phasesText?: string;
   /**
+   * schema 1.36: why a cache hit has a C++ compile under it, in the runner's words (report/compiler_text.py): loading a cached graph builds its C++ where this machine has not built it yet. The compile phases' legend and that bar's hover say it. Absent: no cache hit's load built C++, or an older report
+   */
+  cacheBuildText?: string;
+  /**
    * schema 1.27, a report read from logs: the caches' lookups (report/compiler_text.py): 'FX graph 2 hits, 1 miss; AOT autograd 1 hit'. Absent: none recorded, a report before 1.27, or a profile's
    */
   cacheText?: string;

@@ -54,20 +54,25 @@ def _three_digits(value: float) -> str:
 
 
 def ms(value: float) -> str:
-    """ "61.7 s", "6.04 s", "412 ms", "14.2 ms", "0.542 ms", "0.0523 ms", "0.5 ms", "0 ms": every time a user reads, to three
+    """ "61.7 s", "6.04 s", "412 ms", "14.2 ms", "0.542 ms", "0.1 ms", "52.3 µs", "0 ms": every time a user reads, to three
     significant digits without trailing zeros, so that times beside a ratio divide to it ("0.54 ms → 0.14 ms" read as 3.86× beside 3.99×)
-    and rows add up to their total ("6.0 s" + "525 ms" under "6.6 s" read as 6.5 s); from 1000 ms on, seconds."""
+    and rows add up to their total ("6.0 s" + "525 ms" under "6.6 s" read as 6.5 s); from 1000 ms on, seconds; under 0.1 ms,
+    µs (review 8 A15: "0.00965 ms")."""
     if value == 0:
         return "0 ms"
     text = _three_digits(value)
+    if float(text) < 0.1 and float(_three_digits(value * 1000)) < 100:
+        return f"{_three_digits(value * 1000)} µs"
     return f"{_three_digits(value / 1000)} s" if float(text) >= 1000 else f"{text} ms"
 
 
 def ms_as(value: float, said: str) -> str:
     """`value` (ms) in the unit `said` is in, for "A instead of B" with A said as ms() or seconds() say it: "501 ms"
-    beside "74.3 ms" (not "0.50 s"), "0.0743 s" beside "3.40 s", "3,400 ms" beside "0.17 ms"."""
+    beside "74.3 ms" (not "0.50 s"), "0.0743 s" beside "3.40 s", "3,400 ms" beside "0.17 ms", "120 µs" beside "52.3 µs"."""
+    if said.endswith(" µs"):
+        return f"{whole(value * 1000)} µs" if value >= 1 else f"{_three_digits(value * 1000)} µs"
     if said.endswith(" ms"):
-        return ms(value) if value < 1000 else f"{whole(value)} ms"
+        return f"{_three_digits(value)} ms" if value < 1000 else f"{whole(value)} ms"
     return f"{_three_digits(value / 1000)} s"
 
 
@@ -83,29 +88,28 @@ def _speedup_digits(value: float) -> int:
     return 0 if value >= 100 else 1 if value >= 10 else 2 if value >= 0.1 else 3 if value >= 0.01 else 4
 
 
-def speedup(value: float, *ends: float) -> str:
-    """ "1.84×", "0.052×", "0.0057×", "12.3×", "314×"; beside its range's ends, to their precision where finer: "0.150×" beside
-    "0.099–0.162×" (review 3C J9: "0.15× (0.099–0.162×)" read as two precisions)."""
-    return f"{_fixed(value, max(map(_speedup_digits, (value, *ends))))}×"
+def speedup(value: float) -> str:
+    """ "1.84×", "0.17×", "0.052×", "0.0057×", "12.3×", "314×": to its own value's precision wherever it is said, beside
+    its range or not (review 8 A15: "0.170×" beside a range's "0.068×" and "0.17×" without it read as two numbers)."""
+    return f"{_fixed(value, _speedup_digits(value))}×"
 
 
-def slowdown(value: float, *ends: float) -> str:
+def slowdown(value: float) -> str:
     """ "1.92×" for a speedup said as "0.52×": how many times as long compiled takes, from the speedup as printed, so
     the two divide to each other (1 / 0.516 = 1.94× beside "0.52×" read as two numbers for one quantity)."""
-    return speedup(1 / float(speedup(value, *ends).removesuffix("×").replace(",", "")))
+    return speedup(1 / float(speedup(value).removesuffix("×").replace(",", "")))
 
 
-def interval(low: float, high: float, point: float | None = None) -> str:
+def interval(low: float, high: float) -> str:
     """ "0.87–1.32×", "0.0054–0.0061×", "0.068–0.180×": where the next run's speedup may land, both ends to one
-    precision, the finer end's (two decimals, more where an end is under 0.1×): "0.068–0.18×" read as two; with the
-    point it is the range of, the point's where finer ("0.050× (0.120–0.200×)")."""
-    digits = max(map(_speedup_digits, (low, high) if point is None else (low, high, point)))
+    precision, the finer end's (two decimals, more where an end is under 0.1×): "0.068–0.18×" read as two."""
+    digits = max(map(_speedup_digits, (low, high)))
     return f"{_fixed(low, digits)}–{_fixed(high, digits)}×"
 
 
 def speedup_range(value: float, low: float, high: float) -> str:
-    """ "0.150× (0.099–0.162×)", "1.31× (1.22–1.40×)": a speedup and its range, to one precision."""
-    return f"{speedup(value, low, high)} ({interval(low, high, value)})"
+    """ "0.15× (0.099–0.162×)", "1.31× (1.22–1.40×)": a speedup and its range."""
+    return f"{speedup(value)} ({interval(low, high)})"
 
 
 def pct(value: float) -> str:

@@ -130,3 +130,25 @@ def test_graph_breaks_at_one_line_with_one_fix_are_one_site_naming_each_call_tha
     assert [s["count"] for s in compiler_text.break_sites([breaks[0], elsewhere])] == [1, 2]
     unexplained = [{**b, "explanation": None} for b in breaks]
     assert len(compiler_text.break_sites(unexplained)) == 2
+
+
+def test_a_cache_hit_with_a_cpp_compile_under_its_load_says_that_loading_builds_the_cpp_not_yet_built() -> None:
+    """Review 8 A9: serve_script's "1 cache hit" over a 607 ms C++ compile read as a cache that did not work."""
+    report = json.loads((FIXTURES / "recorded/serve_script-cpu/report.json").read_text())
+    compiler = report["modes"][0]["compiler"]
+    said = compiler_text.cache_build(compiler)
+    assert said == (
+        "A cache hit still loads the graph it found, and loading it builds its C++ where this machine has not built"
+        " it yet: the C++ compile under 'load from cache' (607 ms) is that build, not a compile the cache missed."
+    )
+    # a miss's C++ compile is a compile: nothing said of it
+    missed = copy.deepcopy(compiler)
+    for phase in missed["phases"]:
+        phase.pop("cacheHit", None)
+    assert compiler_text.cache_build(missed) is None
+    # a C++ compile outside the cache's load is not the load's build
+    outside = copy.deepcopy(compiler)
+    for phase in outside["phases"]:
+        if phase["name"] == "load from cache":
+            phase["durMs"] = 10.0
+    assert compiler_text.cache_build(outside) is None

@@ -44,6 +44,11 @@ def test_a_comparison_says_both_sides_in_one_unit() -> None:
     assert formats.ms_as(74.3, formats.seconds(3.4)) == "0.0743 s"
     assert formats.ms_as(3400, formats.ms(0.17)) == "3,400 ms"
     assert formats.ms_as(400, formats.seconds(2.0)) == "0.4 s"
+    # a side under 0.1 ms is said in µs (review 8 A15), and the other side with it
+    assert formats.ms(0.0523) == "52.3 µs"
+    assert formats.ms_as(0.12, formats.ms(0.0523)) == "120 µs"
+    assert formats.ms_as(3.4, formats.ms(0.0523)) == "3,400 µs"
+    assert formats.ms_as(0.05, formats.ms(0.17)) == "0.05 ms"
 
 
 def test_times_beside_a_ratio_divide_to_it() -> None:
@@ -65,4 +70,10 @@ def test_a_compile_time_reads_as_the_compile_rows_say_it() -> None:
 def test_a_slowdown_divides_to_the_speedup_printed_beside_it() -> None:
     """ "0.52× (compiled takes 1.94× as long)": 1 / 0.516 beside a printed 0.52, which gives 1.92×."""
     assert formats.speedup(0.516) == "0.52×" and formats.slowdown(0.516) == "1.92×"
-    assert formats.slowdown(0.0516, 0.04, 0.06) == formats.speedup(1 / 0.052)
+    assert formats.slowdown(0.0516) == formats.speedup(1 / 0.052)
+
+
+def test_a_speedup_reads_the_same_beside_its_range_or_alone() -> None:
+    """Review 8 A15: "0.170× (0.068–0.195×)" in one place, "0.17×" in another, for the same kind of number."""
+    assert formats.speedup(0.17) == "0.17×"
+    assert formats.speedup_range(0.17, 0.0675, 0.195).startswith("0.17× (")

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from compile_lens_runner import formats
 from compile_lens_runner.report import answer, mode_line, sentences
 from conftest import REPO
 
@@ -221,3 +222,11 @@ def test_a_replay_s_inputs_are_said_among_the_script_s_input_shapes() -> None:
         "the most frequent of 2 input shapes, 3 calls",
         "the last of 2 input shapes, 1 call",
     ]
+
+
+def test_a_replay_s_time_and_eager_s_beside_it_are_said_in_one_unit() -> None:
+    """Review 8 A15: "0.0644 ms/call vs eager 0.327 ms" (then "64.4 µs/call vs eager 0.327 ms"): one unit per pair."""
+    report = json.loads((FIXTURES.parent / "recorded" / "gated_service-cpu" / "report.json").read_text())
+    said = [m["measuredText"] for r in report["regions"] for m in r["measurements"] if "measuredText" in m]
+    assert any("64.4 µs/call vs eager 327 µs," in s for s in said), said
+    assert formats.ms_as(0.0644, formats.ms(0.327)) == "0.0644 ms"  # the other way round: the compiled time's unit

@@ -182,7 +182,7 @@ def test_a_replay_far_from_eager_calls_made_inside_the_profiler_window_says_the_
         return {**r0, "calls": [*r0["calls"], {**eager[0], "index": 7, "ms": ms, "profiled": False}]}
 
     short = notes.replay_against_script(with_plain(0.04), m)  # type: ignore[arg-type]
-    assert short is not None and short.startswith("The script's own eager calls at these inputs took 0.04 ms (median)")
+    assert short is not None and short.startswith("The script's own eager calls at these inputs took 40 µs (median)")
     assert "passes through torch.compile's wrapper" in short
     assert notes.replay_against_script(with_plain(0.2), m).endswith("Compile Lens does not know why.")  # type: ignore[arg-type, union-attr]
 

@@ -240,9 +240,9 @@ def test_numbers_side_by_side_agree_or_say_why() -> None:
     said = story.region_story(r0) or ""
     # the script's calls took 0.030 ms (median), the measurement 0.014 ms: one line says why
     assert said.endswith(
-        "calls took 0.0302 ms (median) without compiling. (The script's calls are timed one at a time as it ran them, "
-        "with its own work between them; the measurement times back-to-back calls on one input: hence 0.0302 ms here "
-        "and 0.0137 ms measured.)"
+        "calls took 30.2 µs (median) without compiling. (The script's calls are timed one at a time as it ran them, "
+        "with its own work between them; the measurement times back-to-back calls on one input: hence 30.2 µs here "
+        "and 13.7 µs measured.)"
     )
     # three compiler recompiles in two calls: said with the reason (the headline's count: test_headline.py)
     for i in (2, 4):

@@ -25,7 +25,7 @@ for (const name of ['graphbreak-cpu', 'recompile-cpu', 'fused-cpu']) {
       ['cli', reportText(report)],
       ['panel', panel],
     ] as const) {
-      const eagerTimes = [...text.matchAll(/(?:vs eager|\(eager) (\d[\d,.]* ms)/g)].map((m) => m[1]);
+      const eagerTimes = [...text.matchAll(/(?:vs eager|\(eager) (\d[\d,.]* (?:ms|µs|s))/g)].map((m) => m[1]);
       assert.deepEqual(eagerTimes, paired, `${surface}: ${text}`);
       assert.doesNotMatch(text, /timed alone/, surface);
     }

@@ -105,10 +105,9 @@ function inconsistencies(report: Report, said: Record<string, string>): string[]
   ) => {
     if (!n?.number) return;
     const { value, low, high } = n.number;
-    const ends = low !== undefined && high !== undefined ? [low, high] : [];
-    if (cell.speedup !== formatSpeedup(value, ...ends))
+    if (cell.speedup !== formatSpeedup(value))
       problems.push(`${where}: speedup cell ${cell.speedup} for ${n.number.text ?? ''}`);
-    const range = low !== undefined && high !== undefined ? formatInterval(low, high, value) : '';
+    const range = low !== undefined && high !== undefined ? formatInterval(low, high) : '';
     if ((cell.nextRun ?? '') !== range)
       problems.push(`${where}: range cell ${cell.nextRun} for ${n.number.text ?? ''}`);
     const noisy = n.number.tooNoisy !== undefined || (low !== undefined && high !== undefined && high > 2 * low);

@@ -24,37 +24,13 @@ import {
 import { digestReport, modeCells } from '../../extension/present/reportDigest.ts';
 import { FILES, FIXTURE_REPORTS, number, runnerStrings, surfaces } from './surfaces.ts';
 
-/** Every range of a number the runner wrote (an answer's number: value, low, high) */
-const numberRanges = (value: unknown): number[][] =>
-  value === null || typeof value !== 'object'
-    ? []
-    : [
-        ...('low' in value && 'high' in value && typeof value.low === 'number' && typeof value.high === 'number'
-          ? [[value.low, value.high]]
-          : []),
-        ...Object.values(value).flatMap(numberRanges),
-      ];
-
 const RANGE = /(?<![\d.])(\d[\d,]*\.\d+)–(\d[\d,]*\.\d+)×/g;
 
 /** Each number-with-unit, and that number as numbers.ts writes it: a token written any other way was formatted
- *  elsewhere. `ranges`: the surface's speedup ranges, to whose precision a point in a table beside one is said. */
-const UNITS: [RegExp, (m: RegExpMatchArray, ranges: number[][]) => string][] = [
-  // a speedup beside its range, both to one precision ("0.150× per step in situ (0.099–0.162×)": review 3C J9)
-  [
-    /(?<![\d.–])(\d[\d,]*\.\d+)×([^()×]{0,40}?) \((\d[\d,]*\.\d+)–(\d[\d,]*\.\d+)×\)/g,
-    (m) => {
-      const [value, low, high] = [m[1], m[3], m[4]].map((v) => number(v!)) as [number, number, number];
-      return `${formatSpeedup(value, low, high)}×${m[2]} (${formatInterval(low, high, value)})`.replace('××', '×');
-    },
-  ],
+ *  elsewhere. A speedup reads the same beside its range or alone (review 8 A15: "0.170×" and "0.17×"). */
+const UNITS: [RegExp, (m: RegExpMatchArray) => string][] = [
   [RANGE, (m) => formatInterval(number(m[1]!), number(m[2]!))],
-  [
-    /(?<![\d.–])(\d[\d,]*\.\d+)×/g,
-    (m, ranges) =>
-      ranges.map((ends) => formatSpeedup(number(m[1]!), ...ends)).find((said) => said === m[0]) ??
-      formatSpeedup(number(m[1]!)),
-  ],
+  [/(?<![\d.–])(\d[\d,]*\.\d+)×/g, (m) => formatSpeedup(number(m[1]!))],
   [/(?<![\d.])(\d[\d,]*(?:\.\d+)?) ms\b/g, (m) => formatMs(number(m[1]!))],
   [/(?<![\d.])(\d[\d,]*(?:\.\d+)?) s\b/g, (m) => formatSeconds(number(m[1]!))],
   [/(?<![\d.])(\d[\d,]*(?:\.\d+)?)%/g, (m) => formatPct(number(m[1]!))],
@@ -74,11 +50,9 @@ for (const { name, report } of FIXTURE_REPORTS) {
     const runner = [...runnerStrings(report)].sort((a, b) => b.length - a.length);
     for (const [surface, raw] of Object.entries(surfaces(report))) {
       let text = runner.reduce((t, s) => t.split(s).join('«runner»'), raw);
-      // the ranges it shows, and those of the runner's numbers (a CodeLens shows a number without its range)
-      const ranges = [...[...text.matchAll(RANGE)].map((m) => [number(m[1]!), number(m[2]!)]), ...numberRanges(report)];
       for (const [pattern, canonical] of UNITS) {
         for (const m of text.matchAll(pattern)) {
-          const said = canonical(m, ranges);
+          const said = canonical(m);
           assert.equal(m[0], said, `${surface} writes "${m[0]}" where numbers.ts writes "${said}"`);
         }
         text = text.replace(pattern, '«checked»'); // a point checked with its range is not checked again alone
@@ -154,12 +128,9 @@ for (const { name, report } of FIXTURE_REPORTS) {
       const number = report.regions![index]!.answer?.number;
       const step = region.inSitu?.step ?? region.inSitu?.call;
       const source = number
-        ? formatSpeedup(
-            number.value,
-            ...(number.low !== undefined && number.high !== undefined ? [number.low, number.high] : []),
-          )
+        ? formatSpeedup(number.value)
         : region.inSitu && step
-          ? formatSpeedup(step.speedup, step.low, step.high)
+          ? formatSpeedup(step.speedup)
           : measurementCells(headlineMeasurement(region)!).speedup;
       assert.equal(shown, source, `${region.id}: the headline's speedup is its measurement's`);
       for (const surface of ['cli', 'panel', 'runs'] as const)

@@ -151,6 +151,28 @@ describe('compiler views in the report panel', () => {
     await page.close();
   });
 
+  test("a cache hit with a C++ compile under its load: the legend and that bar's hover say loading builds the C++ not built yet (review 8 A9)", async () => {
+    const { report } = await loadReport(join(FIXTURES, 'recorded/serve_script-cpu/report.json'));
+    const said = report.modes[0]!.compiler!.cacheBuildText!;
+    assert.match(said, /builds its C\+\+ where this machine has not built it yet/);
+    const page = await openReport('recorded/serve_script-cpu', []);
+    const box = page.locator('section.compile-timeline');
+    await box.waitFor();
+    assert.ok(
+      await box.locator('.phase-legend .legend-entry svg.cache-hit').isVisible(),
+      'the cache hit in the legend',
+    );
+    assert.deepEqual(await box.locator('.phase-legend .legend-note').allInnerTexts(), [said]);
+    const tips = await box.locator('.phase-track g.phase title').allTextContents();
+    const cpp = tips.filter((t) => t.startsWith('C++ compile:'));
+    assert.equal(cpp.length, 1, tips.join('\n'));
+    assert.ok(cpp[0]!.endsWith(said), cpp[0]);
+    assert.ok(!tips.some((t) => !t.startsWith('C++ compile:') && t.includes(said)), 'said on the C++ bar alone');
+    await box.screenshot({ path: join(ARTIFACTS, 'compile-phases-cache-build.png') });
+    assert.deepEqual(errorsOf(page), []);
+    await page.close();
+  });
+
   test("a compile-phase row's name cites its line where an edit moved it, in the row, its hover and its bars' (review N3)", async () => {
     // train_small.py (recorded): forward's compile after the graph break at line 29
     const page = await openReport('recorded/train_small-cpu', []);

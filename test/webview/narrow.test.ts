@@ -154,6 +154,38 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
     assert.ok(whole.includes('(line 25)') && whole.includes('(lines 21, 22)'), whole.join(', '));
   });
 
+  test('a time never wraps from its unit, and a compare table says its times in one unit (review 8 A15: "70.5" over "µs")', async () => {
+    const p = await openNarrow('fused-cpu', 'section.compile-timeline');
+    const seen = await p.evaluate(() => {
+      const times = [...document.querySelectorAll('table.compare-table')].map((table) =>
+        [...table.querySelectorAll('td.num')].map((td) => td.textContent ?? '').filter((t) => / (µs|ms|s)$/.test(t)),
+      );
+      // a cell whose number and unit lie on two lines: a range over each character of the unit and the digit before it
+      const split = [...document.querySelectorAll('table.compare-table td.num, table.modes td')].filter((td) => {
+        const text = td.firstChild;
+        if (text?.nodeType !== Node.TEXT_NODE) return false;
+        for (const m of (text.textContent ?? '').matchAll(/\d[\s\u00a0](µs|ms|s)\b/g)) {
+          const range = document.createRange();
+          range.setStart(text, m.index);
+          range.setEnd(text, m.index + m[0].length);
+          const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+          if (tops.size > 1) return true;
+        }
+        return false;
+      });
+      return { times, split: split.map((td) => td.textContent) };
+    });
+    assert.ok(seen.times.flat().length >= 3, seen.times.join(' | '));
+    for (const table of seen.times)
+      assert.equal(new Set(table.map((t) => t.split(' ').pop())).size, 1, table.join(', '));
+    assert.deepEqual(seen.split, []);
+    await p.locator('table.modes').screenshot({ path: join(ARTIFACTS, 'narrow-modes-units.png') });
+    await p
+      .locator('table.compare-table')
+      .first()
+      .screenshot({ path: join(ARTIFACTS, 'narrow-compare-units.png') });
+  });
+
   test('CPU words only: the legend lists what the traces hold, the compare tables have no rows of zeros', async () => {
     const p = await openNarrow('script-kernels-cpu');
     const legend = await p.locator('.legend').innerText();

@@ -137,7 +137,7 @@ describe('tables say what their rows hold', () => {
     assert.doesNotMatch(await fused.locator('table.modes').innerText(), /timed with each mode/);
     assert.match(
       await fused.locator('table.modes').innerText(),
-      /\(eager \d+\.\d+ ms\)/,
+      /\(eager \d+(\.\d+)?\s(ms|µs)\)/,
       "eager's time in its mode's row",
     );
     // review 4A F11: the legend is the runner's plain sentence (report.speedupNote), not the code's words

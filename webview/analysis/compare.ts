@@ -1,5 +1,6 @@
 // Before/after comparison of two traces (eager vs compiled, or any two): the numbers of the compare table.
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
+import { formatUsLike } from '../../extension/present/numbers.ts';
 import { summarizeRange } from './rangeSummary.ts';
 import { coldStep, sharedUnit, stepNumber, stepUnit, type StepsCompared } from './stepMap.ts';
 import { stepRowNames, unlikeSteps } from '../timelineWords.ts';
@@ -65,6 +66,13 @@ export interface TraceComparison {
 /** A compared side's steps are no step's time where the longest is more than this many times the shortest: their
  *  mean is neither's (the threshold beyond which the runner's ranges say "too noisy to say": ÷3…×3). */
 export const STEPS_APART = 3;
+
+/** How a comparison's table says a time: every time in it in the unit of its longest (review 8 A15: "0.225 ms",
+ *  "0.0639 ms" and "161 µs" in one column, each row in the unit of its own longer side). */
+export function tableTime(rows: readonly ComparisonRow[]): (us: number) => string {
+  const longest = Math.max(0, ...rows.filter((r) => r.unit === 'us').flatMap((r) => [r.before, r.after]));
+  return (us) => formatUsLike(us, longest);
+}
 
 /** The steps compared of a trace, their window and their lengths (µs): every one but the first where it has two or
  *  more, and of those the longest run of steps in which no compile ran (a step that compiled is the compiler's time:

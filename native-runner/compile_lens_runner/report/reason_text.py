@@ -179,7 +179,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         lambda r: "slower compiled",
         # the slowdown as a user reads it: "0.52× (slower)" read as 52 % slower (review 3B N9)
         lambda r: (
-            f"Compiled takes {formats.slowdown(r['value'], *[r[e] for e in ('low', 'high') if e in r])} as long as eager."
+            f"Compiled takes {formats.slowdown(r['value'])} as long as eager."
             if "value" in r
             # a range too wide to size, wholly below 1× (verdict.slower_however_noisy): the direction, never a size
             else "Compiled is slower than eager wherever a next run lands."
@@ -256,16 +256,16 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     "replay-disagrees": (
         lambda r: "the replay disagrees",
         lambda r: (
-            f"The replay gave {formats.speedup(r['value'], r['low'], r['high'])} per call "
-            f"({formats.interval(r['low'], r['high'], r['value'])}), apart "
+            f"The replay gave {formats.speedup(r['value'])} per call "
+            f"({formats.interval(r['low'], r['high'])}), apart "
             "from the in-situ range: the verdict rests on the script's own steps."
         ),
     ),
     "in-situ-undecided": (
         lambda r: f"in situ {r.get('what')}",
         lambda r: (
-            f"In situ, {formats.speedup(r['value'], *(r[e] for e in ('low', 'high') if e in r))} per {r.get('unit', 'step')}"
-            + (f" ({formats.interval(r['low'], r['high'], r['value'])})" if "low" in r and "high" in r else "")
+            f"In situ, {formats.speedup(r['value'])} per {r.get('unit', 'step')}"
+            + (f" ({formats.interval(r['low'], r['high'])})" if "low" in r and "high" in r else "")
             + f" supports no verdict: {r.get('what')}."
         ),
     ),

@@ -71,12 +71,12 @@ def number_text(n: AnswerNumber) -> str:
     mode = f" with {n['mode']}" if n.get("mode") and n["kind"] in ("replay-call", "target-rounds") else ""
     how = f"per {n['unit']} in situ" if n["kind"] == "in-situ-step" else _HOW[n["kind"]]
     ends = (n["low"], n["high"]) if "low" in n and "high" in n else ()
-    text = f"{formats.speedup(n['value'], *ends)} {how}{mode}"
+    text = f"{formats.speedup(n['value'])} {how}{mode}"
     noisy = n.get("tooNoisy")
     if noisy:
         text = f"{_no_direction_words(n)}, {text} ({_why_no_range(n)})"
     elif ends:
-        text = f"{text} ({formats.interval(*ends, n['value'])})"
+        text = f"{text} ({formats.interval(*ends)})"
     direction = n.get("direction")  # absent in a number said before verdict.directed (a report before 1.26)
     if direction == "too-noisy" and not noisy and one_way(n):  # it points one way: the number first, as it does
         text = f"{text}, {direction_text(n)}"
@@ -109,8 +109,7 @@ def direction_text(n: AnswerNumber) -> str:
     range measured" or "host busy, not trusted" where the number points nowhere."""
     direction = n["direction"]  # verdict.directed gives every number its direction
     if direction == "slower":  # "0.52× (slower)" read as 52 % slower (review 3B N9): the slowdown as a user reads it
-        ends = [n[end] for end in ("low", "high") if end in n]
-        return f"compiled takes {formats.slowdown(n['value'], *ends)} as long"
+        return f"compiled takes {formats.slowdown(n['value'])} as long"
     if direction != "too-noisy":
         return _DIRECTION_WORDS[direction]
     if n.get("tooNoisy"):

@@ -244,3 +244,4 @@ class CompilerInsight(_CompilerInsight, total=False):
     compileTimeText: str  # schema 1.27, logs: the compile time by phase
     cacheText: str  # schema 1.27, logs: the FX graph and AOT autograd caches' lookups
     phasesText: str  # the compile phases' heading: compiles, the compile total, cache hits (report/compiler_text.py)
+    cacheBuildText: str  # 1.36: why a cache hit has a C++ compile under it (report/compiler_text.py cache_build)
