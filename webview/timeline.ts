@@ -471,7 +471,7 @@ export class TimelineCanvas extends TimelineNames {
       const first = step === this.model.steps[0];
       const warmUp = first && this.warmUpStep !== null ? { warmUp: warmUpLabel(label) } : {};
       if (begun) edges.push({ x: LABEL_WIDTH, label, short, before: null, begun, ...warmUp });
-      else edges.push({ x, label, short, before: first ? [`before ${label}`, 'before'] : null, ...warmUp });
+      else edges.push({ x, label, short, before: first ? `before ${label}` : null, ...warmUp });
       lastLineX = Math.max(x, LABEL_WIDTH);
     }
     return edges;

@@ -119,9 +119,8 @@ export interface StepEdge {
   x: number;
   label: string;
   short: string | null;
-  /** the trace's first step: what the stretch before its line is, in the forms it may take, longest first ("before
-   *  step 1", "before"); null for the others */
-  before: readonly string[] | null;
+  /** the trace's first step: what the stretch before its line is ("before step 1"); null for the others */
+  before: string | null;
   /** the step the view begins inside: labelled at the view's left edge, its line off-screen */
   begun?: boolean;
   /** the last of the steps that began in this line's pixel column after it (a step of 3 ms in a view of 2 s): its
@@ -185,9 +184,9 @@ export function axisLayout(
   for (const { x, begun } of steps) if (!begun) lines.push({ role: 'step', x, w: 1, y0: AXIS_ROW, y1: height });
   const middle = AXIS_ROW + AXIS_ROW / 2;
   // the trace's first step in view: the stretch before it named, where the axis has no time (its ticks start at 0);
-  // short ("before │ step 2") where the whole does not fit, so its line reads as the step's start: a rank that began
-  // its step after the earliest one's has that stretch at any width, and its line alone read as a stray
-  const lead = steps[0]?.before?.find((text) => steps[0]!.x - PAD - m.width(text) >= left + PAD);
+  // whole or not at all: a bare "before │ step 1" read as a stray word (review 8B B12)
+  const before = steps[0]?.before;
+  const lead = before && steps[0]!.x - PAD - m.width(before) >= left + PAD ? before : null;
   /** where the last step label ended */
   let stepFree = left;
   if (lead) {

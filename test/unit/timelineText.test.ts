@@ -19,7 +19,7 @@ const stepTexts = (xs: number[], width: number, left = 0, begun = false): { text
     x,
     label: `step ${k + 1}`,
     short: String(k + 1),
-    before: k === 0 && !begun ? ['before step 1', 'before'] : null,
+    before: k === 0 && !begun ? 'before step 1' : null,
     ...(k === 0 && begun ? { begun } : {}),
   }));
   const { texts, lines } = axisLayout([], steps, { left, width, height: 100 }, m, ink, []);
@@ -95,12 +95,10 @@ test('the step the view begins inside: named at the left edge, with no line', ()
   assert.deepEqual(stepLabels([10, 30], 400, 10, true), ['steps 1–2']);
 });
 
-test('the stretch before the first step: "before step 1" left of its line where it fits, else "before"', () => {
+test('the stretch before the first step: "before step 1" left of its line where it fits, else nothing', () => {
   assert.deepEqual(stepLabels([200, 400], 600, 0), ['before step 1', 'step 1', 'step 2']);
-  // short where the whole does not fit: a rank that began its step after the earliest one's has its line a few ms in,
-  // which read as a stray line with no word left of it (rank-timeline.png, rank 0)
-  assert.deepEqual(stepLabels([50, 400], 600, 0), ['before', 'step 1', 'step 2']);
-  assert.deepEqual(stepLabels([20, 400], 600, 0), ['step 1', 'step 2']);
+  // never a bare "before": beside the step's line it read as a stray word (review 8B B12)
+  assert.deepEqual(stepLabels([50, 400], 600, 0), ['step 1', 'step 2']);
 });
 
 test("the marks' lane: the focused break keeps its label; a band begun off-screen does not take the lane from it", () => {

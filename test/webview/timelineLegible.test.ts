@@ -218,6 +218,9 @@ function problems(frame: FrameLayout, colours: Map<string, Rgba>): string[] {
   // counts, and from then on ("step 1 │ 2 │ 3": not a lone "3", nor "step 1 │ 2 │ step 3")
   const steps = texts.filter((t) => t.role === 'step').sort((a, b) => a.x - b.x);
   for (const t of steps) if (t.text.includes('…')) found.push(`${describeText(t)}: a step label cut`);
+  // the stretch before the first step says which step it is before: a bare "before" read as a stray word (review 8B
+  // B12)
+  for (const t of steps) if (t.text === 'before') found.push(`${describeText(t)}: "before" of no step`);
   // (review s29: nor a number far from the labels before it, "step 2 ……… 3" read as a label cut at the pane's edge)
   const short = steps.map((t) => /^\d+(–\d+)?$/.test(t.text));
   if (short[0]) found.push(`${describeText(steps[0]!)}: a step's number before any whole step label`);
