@@ -6,7 +6,6 @@
 import type { FlowArrow } from '../extension/shared/trace/flowLinks.ts';
 import { SliceKind, SLICE_KIND_COUNT, type TraceModel } from '../extension/shared/trace/model.ts';
 import { mayHaveMarks } from '../extension/shared/trace/timelineMarks.ts';
-import { formatTimeTicks } from '../extension/present/numbers.ts';
 import type { LinesNow } from '../extension/shared/movedLines.ts';
 import { stepWords } from './analysis/sliceNames.ts';
 import { duringProfilerWork, insideProfilerWork } from './analysis/profilerWork.ts';
@@ -28,12 +27,12 @@ import { drawLines, drawText } from './canvasPaint.ts';
 import {
   axisLayout,
   AXIS_HEIGHT,
+  axisTicks,
   canvasMeasure,
   cutLines,
   LABEL_WIDTH,
   placeText,
   sliceLabels,
-  tickCount,
   type Measure,
   type StepEdge,
   type Tick,
@@ -441,12 +440,11 @@ export class TimelineCanvas extends TimelineNames {
 
   /** As many ticks as labels fit the drawn width (a narrow panel gets fewer), each in view from time 0 on. */
   private ticks(scale: TimeScale, width: number): Tick[] {
-    const ticks = scale.ticks(tickCount(width));
-    const labels = formatTimeTicks(ticks);
+    const { ticks, say } = axisTicks(scale, width);
     // none before the aligned step's start: a time there would read negative ("−5 ms"); the step ruler says what
     // lies there ("before step 1")
     return ticks
-      .map((t, k) => ({ t, x: scale(t), label: labels[k]! }))
+      .map((t) => ({ t, x: scale(t), label: say(t) }))
       .filter(({ t, x }) => t >= 0 && x >= LABEL_WIDTH && x <= width);
   }
 

@@ -264,11 +264,21 @@ export interface TimeScale {
 }
 
 /** How many ticks the axis asks its scale for at this width: as many as their labels fit. */
-export const tickCount = (width: number): number => Math.max(2, Math.min(8, Math.floor((width - LABEL_WIDTH) / 90)));
+const tickCount = (width: number): number => Math.max(2, Math.min(8, Math.floor((width - LABEL_WIDTH) / 90)));
+
+/**
+ * The axis's ticks at this width (µs of pane time) and how it says a time: in the unit of the time the view spans,
+ * whatever the width ("0.5 ms" ticks at 1400 px beside "1 ms" ones at 560 px, never "500 µs": review 8B B6), with
+ * the digits their spacing needs.
+ */
+export function axisTicks(scale: TimeScale, width: number): { ticks: number[]; say: (us: number) => string } {
+  const ticks = scale.ticks(tickCount(width));
+  return { ticks, say: timeOnTicks(ticks, scale.invert(width) - scale.invert(LABEL_WIDTH)) };
+}
 
 /** A time on the panes' axis in the axis's unit and digits ("7,870 µs" beside ticks "7,800 µs", never "7.87 ms"). */
 export function axisTime(us: number, scale: TimeScale, width: number): string {
-  return timeOnTicks(scale.ticks(tickCount(width)))(us);
+  return axisTicks(scale, width).say(us);
 }
 
 /**

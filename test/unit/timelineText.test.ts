@@ -7,7 +7,16 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
 import { markTexts, shortestFit } from '../../webview/overlays.ts';
-import { axisLayout, sliceLabel, sliceLabels, type Measure, type StepEdge } from '../../webview/timelineText.ts';
+import { scaleLinear } from 'd3';
+import {
+  axisLayout,
+  axisTicks,
+  LABEL_WIDTH,
+  sliceLabel,
+  sliceLabels,
+  type Measure,
+  type StepEdge,
+} from '../../webview/timelineText.ts';
 
 /** 6 px a character. */
 const m: Measure = { width: (text) => 6 * text.length, ascent: 8, descent: 3 };
@@ -189,4 +198,15 @@ test('a slice label cut keeps its op, not a namespace: every namespace left out,
   assert.equal(sliceLabel('aten::addmm_with_a_long_tail', 60, m), 'addmm_wit…');
   // a wide slice no longer swallowed by a tiny one (review 6A H4) showed "engine::e…"
   assert.equal(sliceLabel('autograd::engine::evaluate_function: AddmmBackward0', 60, m), 'evaluate_…');
+});
+
+test("one view's axis reads in one unit at every width: a 3.6 ms call in ms at 560 px and at 1400 px (review 8B B6)", () => {
+  const units = [560, 700, 1400].map((width) => {
+    const scale = scaleLinear().domain([0, 3600]).range([LABEL_WIDTH, width]);
+    const { ticks, say } = axisTicks(scale, width);
+    return [...new Set(ticks.map((t) => say(t).split(' ')[1]))];
+  });
+  assert.deepEqual(units, [['ms'], ['ms'], ['ms']]);
+  const wide = scaleLinear().domain([0, 3600]).range([LABEL_WIDTH, 1400]);
+  assert.equal(axisTicks(wide, 1400).say(500), '0.5 ms');
 });

@@ -127,6 +127,10 @@ const CASES: Case[] = [
 ];
 const WIDTHS = [560, 700, 1400];
 
+/** Per case, view and pane, the units its tick labels read in at the widths drawn so far: one (review 8B B6: "0 ms
+ *  … 3 ms" at 560 px, "0 µs · 500 µs … 3,500 µs" at 1400 px). */
+const tickUnits = new Map<string, Set<string>>();
+
 let browser: Browser;
 before(async () => {
   browser = await takeBrowser();
@@ -330,6 +334,13 @@ describe('the timeline in light, dark and high-contrast themes', () => {
               );
               assert.deepEqual(problems(frame, colours), [], where);
               assert.deepEqual(namespacesMixed(frame, bareOps[p]!), [], where);
+              const units = tickUnits.get(`${c.name}, ${view}, pane ${p}`) ?? new Set<string>();
+              for (const t of frame.texts.filter((x) => x.role === 'tick')) units.add(t.text.split(' ')[1]!);
+              tickUnits.set(`${c.name}, ${view}, pane ${p}`, units);
+              assert.ok(
+                units.size <= 1,
+                `${where} at ${width} px and the widths before: ticks in ${[...units].join(', ')}`,
+              );
             });
             // a graph break's band is labelled by the break first: a label cut to its lane keeps it (review 8B B1:
             // "Python b…", the break's line after it cut off), and a cut keeps its first word whole (never "gra…")
