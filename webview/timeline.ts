@@ -42,7 +42,7 @@ import { distinctTrackNames, fitNames } from './trackNames.ts';
 import { TimelineNames } from './timelineNames.ts';
 import { firstVisible, lowerBoundStart, ROW_HEIGHT, TrackRows } from './timelineRows.ts';
 import { unrecordedInSteps } from './timelineGaps.ts';
-import { idleTracksNote, noOpRecorded, noOpRecordedShort, warmUpLabel } from './timelineWords.ts';
+import { idleTracksNote, noOpRecordedForms, noOpRecordedHover, warmUpLabel } from './timelineWords.ts';
 
 /** a track name's inset in the label column */
 const NAME_INSET = 4;
@@ -51,8 +51,11 @@ const MIN_LABEL_PX = 40;
 const MERGE_PX = 2;
 /** gaps narrower than this between same-coloured rects are closed (invisible at this zoom anyway) */
 const GAP_PX = 1.5;
-/** a step's stretch with no op recorded is said where it is at least this wide */
+/** a step's stretch with no op recorded is said where it is at least this wide, or this share of the view where
+ *  that is less: a narrow pane's (review 8B B8: rank 1's 40 ms, the straggler, unlabelled at 560 px in a 90 px
+ *  stretch), never a wide one's few ms between ops */
 const UNRECORDED_PX = 120;
+const UNRECORDED_SHARE = 0.1;
 /** colour buckets: one per SliceKind, then collective communication (told by name, over the slice's kind) */
 const COMMUNICATION_BUCKET = SLICE_KIND_COUNT;
 const COLOURS = SLICE_KIND_COUNT + 1;
@@ -100,6 +103,8 @@ export class TimelineCanvas extends TimelineNames {
   readonly profilerWork: Float64Array;
   /** the names as the label column draws them in a font */
   private fittedNames: { font: string; names: string[] } | null = null;
+  /** the stretches with no op recorded that the last frame labelled (canvas px), for their hover */
+  private saidUnrecorded: { x0: number; x1: number; y: number; us: number }[] = [];
 
   /** `communication`: per name id, 1 for a collective (communication.ts); drawn in the communication colour */
   constructor(
@@ -419,7 +424,8 @@ export class TimelineCanvas extends TimelineNames {
   }
 
   /** Each step's stretch with no op recorded on its thread, wide enough for it, said in it: blank, it read as
-   *  nothing (review 5A: rank 1's 40 ms). */
+   *  nothing (review 5A: rank 1's 40 ms); all in one form, the longest each fits ("no op · 40.2 ms" beside "38.6 ms"
+   *  read as another thing). */
   private unrecordedTexts(
     tMin: number,
     tMax: number,
@@ -428,14 +434,30 @@ export class TimelineCanvas extends TimelineNames {
     ink: Paint,
     page: Paint,
   ): TextBox[] {
-    const minUs = (UNRECORDED_PX * (tMax - tMin)) / Math.max(1, xOf(tMax) - xOf(tMin));
-    return unrecordedInSteps(this.model, this.tracks.rows, tMin, tMax, minUs).flatMap(({ row, fromUs, toUs }) => {
-      const x0 = xOf(fromUs) + 3;
-      const text = [noOpRecorded(toUs - fromUs), ...noOpRecordedShort(toUs - fromUs)].find(
-        (t) => x0 + m.width(t) <= xOf(toUs) - 3,
-      );
-      return text ? [placeText(m, 'gap', text, x0, row.y + ROW_HEIGHT / 2, ink, [page])] : [];
+    const viewPx = Math.max(1, xOf(tMax) - xOf(tMin));
+    const minUs = (Math.min(UNRECORDED_PX, UNRECORDED_SHARE * viewPx) * (tMax - tMin)) / viewPx;
+    const stretches = unrecordedInSteps(this.model, this.tracks.rows, tMin, tMax, minUs).map((s) => {
+      const forms = noOpRecordedForms(s.toUs - s.fromUs);
+      return { ...s, forms, fits: forms.findIndex((t) => xOf(s.fromUs) + 3 + m.width(t) <= xOf(s.toUs) - 3) };
     });
+    const said = stretches.filter((s) => s.fits >= 0);
+    const form = Math.max(0, ...said.map((s) => s.fits));
+    this.saidUnrecorded = said.map(({ fromUs, toUs, row }) => ({
+      x0: xOf(fromUs),
+      x1: xOf(toUs),
+      y: row.y,
+      us: toUs - fromUs,
+    }));
+    return said.map(({ row, fromUs, forms }) =>
+      placeText(m, 'gap', forms[form]!, xOf(fromUs) + 3, row.y + ROW_HEIGHT / 2, ink, [page]),
+    );
+  }
+
+  /** The hover of the labelled stretch with no op recorded at canvas point (x, y): what its time is, which a short
+   *  label ("40.2 ms") leaves out; null where there is none. */
+  unrecordedAt(x: number, y: number): string | null {
+    const said = this.saidUnrecorded.find((s) => x >= s.x0 && x < s.x1 && y >= s.y && y < s.y + ROW_HEIGHT);
+    return said ? noOpRecordedHover(said.us) : null;
   }
 
   /** As many ticks as labels fit the drawn width (a narrow panel gets fewer), each in view from time 0 on. */

@@ -136,13 +136,18 @@ export function phaseLabelForms(name: string, time: string): string[] {
   return [`${name} ${time}`, ...(part ? [`${part} ${time}`] : []), time];
 }
 
-/** A step's stretch on its thread where the profiler recorded no op: "no op recorded · 40.1 ms" (the rank table's
- *  words for that time: Python, sleep, I/O). */
-export const noOpRecorded = (us: number): string => `no op recorded · ${formatUs(us)}`;
+/** A step's stretch on its thread where the profiler recorded no op, in the forms its label may take, longest first:
+ *  "no op recorded · 40.1 ms" (the rank table's words for that time), "no op · 40.1 ms", its time alone (review 7B
+ *  N11: dropped at 560/700 px on one rank and shown on the other); the hover says the rest (noOpRecordedHover). */
+export const noOpRecordedForms = (us: number): string[] => [
+  `no op recorded · ${formatUs(us)}`,
+  `no op · ${formatUs(us)}`,
+  formatUs(us),
+];
 
-/** Where that does not fit its stretch: shorter forms, longest first (review 7B N11: dropped at 560/700 px on one rank
- *  and shown on the other). */
-export const noOpRecordedShort = (us: number): string[] => [`no op · ${formatUs(us)}`, formatUs(us)];
+/** Such a stretch's hover, whichever form labels it: what its time is (the rank table's words). */
+export const noOpRecordedHover = (us: number): string =>
+  `No op recorded on this thread for ${formatUs(us)} of its step: Python between ops, a sleep, I/O, waiting for data (the profiler records ops, not these).`;
 
 /**
  * A slice's hover where the profiler's own work ran during it (analysis/profilerWork.ts), on the line after its name
