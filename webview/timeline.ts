@@ -9,6 +9,7 @@ import { mayHaveMarks } from '../extension/shared/trace/timelineMarks.ts';
 import type { LinesNow } from '../extension/shared/movedLines.ts';
 import { stepWords } from './analysis/sliceNames.ts';
 import { duringProfilerWork, insideProfilerWork } from './analysis/profilerWork.ts';
+import { collectiveThreads } from './analysis/threadRoles.ts';
 import type { FrameLayout, Paint, TextBox } from './frameLayout.ts';
 import { composite, readableInk } from './ink.ts';
 import {
@@ -38,11 +39,17 @@ import {
   type Tick,
   type TimeScale,
 } from './timelineText.ts';
-import { distinctTrackNames, fitNames } from './trackNames.ts';
+import { fitNames, paneTrackNames } from './trackNames.ts';
 import { TimelineNames } from './timelineNames.ts';
 import { firstVisible, lowerBoundStart, ROW_HEIGHT, TrackRows } from './timelineRows.ts';
 import { unrecordedInSteps } from './timelineGaps.ts';
-import { idleTracksNote, noOpRecordedForms, noOpRecordedHover, warmUpLabel } from './timelineWords.ts';
+import {
+  idleTracksNote,
+  idleTracksTooltip,
+  noOpRecordedForms,
+  noOpRecordedHover,
+  warmUpLabel,
+} from './timelineWords.ts';
 
 /** a track name's inset in the label column */
 const NAME_INSET = 4;
@@ -97,8 +104,10 @@ export class TimelineCanvas extends TimelineNames {
   private readonly rectCounts = new Uint32Array(COLOURS * 2);
   /** what the last frame drew: its texts and lines (for tests) */
   layout: FrameLayout = { width: 0, height: 0, left: LABEL_WIDTH, texts: [], lines: [] };
-  /** each track's name, told apart from the others' (the label column's tooltip) */
+  /** each track's name, told apart from the others', with its role (the label column's tooltip, a slice's hover) */
   readonly trackNames: readonly string[];
+  /** each track's name as the label column draws it: a role's thread by its role and id (roleTrackNames) */
+  private readonly drawnNames: readonly string[];
   /** per slice, µs of it during the profiler's own work: a slice inside it is dimmed, its hover says so */
   readonly profilerWork: Float64Array;
   /** the names as the label column draws them in a font */
@@ -117,11 +126,9 @@ export class TimelineCanvas extends TimelineNames {
     this.nameMatches = new Uint8Array(model.names.length).fill(1);
     this.top = AXIS_HEIGHT + (mayHaveMarks(model) ? MARK_LANE : 0);
     this.tracks = new TrackRows(model, this.top);
-    // told apart from the shown ones only: a hidden track's name is never drawn
-    const distinct = distinctTrackNames(this.tracks.shown.map((t) => model.tracks[t]!));
-    const names = model.tracks.map((t) => t.name);
-    this.tracks.shown.forEach((t, k) => (names[t] = distinct[k]!));
-    this.trackNames = names;
+    const names = paneTrackNames(model.tracks, this.tracks.shown, collectiveThreads(model));
+    this.trackNames = names.whole;
+    this.drawnNames = names.drawn;
     for (let i = 0; i < model.count; i++) this.dataEndUs = Math.max(this.dataEndUs, model.start[i]! + model.dur[i]!);
     this.profilerWork = duringProfilerWork(model);
     for (let k = 0; k < COLOURS * 2; k++) this.rectBuckets.push(new Float64Array(4 * 1024));
@@ -531,7 +538,8 @@ export class TimelineCanvas extends TimelineNames {
 
   /**
    * The label column cleared of what ran into it, the names of the tracks in view, each different from the others,
-   * and under them how many tracks are idle in the view ("2 threads idle here"), in the muted ink.
+   * and under them the tracks idle in the view ("gloo thread 28229 idle here", "2 threads idle here"), in the muted
+   * ink.
    */
   private drawTrackNames(ctx: CanvasRenderingContext2D, m: Measure, theme: Theme): TextBox[] {
     ctx.clearRect(0, AXIS_HEIGHT, LABEL_WIDTH, this.height);
@@ -540,7 +548,7 @@ export class TimelineCanvas extends TimelineNames {
     if (this.fittedNames?.font !== ctx.font) {
       // a Python stack's name says whether a click unfolds it (▸) or folds it (▾)
       const names = this.tracks.inView.map(
-        (t) => `${this.model.tracks[t]!.stack ? (this.tracks.isFolded(t) ? '▸ ' : '▾ ') : ''}${this.trackNames[t]!}`,
+        (t) => `${this.model.tracks[t]!.stack ? (this.tracks.isFolded(t) ? '▸ ' : '▾ ') : ''}${this.drawnNames[t]!}`,
       );
       this.fittedNames = { font: ctx.font, names: fitNames(names, LABEL_WIDTH - 2 * NAME_INSET, m) };
     }
@@ -551,7 +559,12 @@ export class TimelineCanvas extends TimelineNames {
     );
     if (this.tracks.idleTop >= 0) {
       const muted: Paint = { colour: readableInk(composite([page]), [theme.muted, theme.foreground]), alpha: 1 };
-      const said = idleTracksNote(this.tracks.idle().map((t) => this.model.tracks[t]!)).text;
+      const idle = this.tracks.idle();
+      const forms = idleTracksNote(
+        idle.map((t) => this.model.tracks[t]!),
+        idle.map((t) => this.drawnNames[t]!),
+      );
+      const said = forms.find((text) => m.width(text) <= LABEL_WIDTH - 2 * NAME_INSET) ?? forms[forms.length - 1]!;
       texts.push(placeText(m, 'idle', said, NAME_INSET, this.tracks.idleTop + ROW_HEIGHT / 2, muted, [page]));
     }
     for (const text of texts) drawText(ctx, text);
@@ -562,10 +575,7 @@ export class TimelineCanvas extends TimelineNames {
    *  their count's row, or null. */
   trackNameAt(y: number): string | null {
     if (this.tracks.idleTop >= 0 && y >= this.tracks.idleTop)
-      return idleTracksNote(
-        this.tracks.idle().map((t) => this.model.tracks[t]!),
-        this.tracks.idle().map((t) => this.trackNames[t]!),
-      ).tooltip;
+      return idleTracksTooltip(this.tracks.idle().map((t) => this.trackNames[t]!));
     const track = this.tracks.trackAt(y);
     if (track < 0) return null;
     const stack = this.model.tracks[track]!.stack;

@@ -28,20 +28,24 @@ export const paneTitle = (
 };
 
 /**
- * The row under a pane's tracks that counts the ones with no event in view, not drawn empty: "2 threads idle here"
- * ("2 tracks idle here" where a GPU stream or the profiler's own tracks are among them); its tooltip names them.
+ * The row under a pane's tracks that counts the ones with no event in view, not drawn empty, in the forms it may
+ * take, longest first: one by its name as the label column draws it (`drawn`: "thread 28229 (python3) idle here":
+ * "1 thread idle here" did not say which, review 8B B12), else counted, "2 threads idle here" ("2 tracks idle here"
+ * where a GPU stream or the profiler's own tracks are among them); its tooltip names them (idleTracksTooltip).
  */
 export function idleTracksNote(
   idle: readonly { gpu: boolean; pid: string; tid: string }[],
-  names: readonly string[] = [],
-): { text: string; tooltip: string } {
+  drawn: readonly string[],
+): string[] {
   // Kineto's own tracks (pid -1, "Spans") are no thread of the user's
   const threads = idle.every((t) => !t.gpu && /^\d+$/.test(t.pid) && /^\d+$/.test(t.tid));
-  return {
-    text: `${plural(idle.length, threads ? 'thread' : 'track')} idle here`,
-    tooltip: `No event in view on ${names.join(', ')}: not drawn until the view reaches one of theirs.`,
-  };
+  const counted = `${plural(idle.length, threads ? 'thread' : 'track')} idle here`;
+  return idle.length === 1 ? [`${drawn[0]} idle here`, counted] : [counted];
 }
+
+/** That row's tooltip, the idle tracks by their whole names. */
+export const idleTracksTooltip = (names: readonly string[]): string =>
+  `No event in view on ${names.join(', ')}: not drawn until the view reaches one of theirs.`;
 
 /**
  * The line under a pane's title, one short line: which of its steps are in view, by the numbers its markers say

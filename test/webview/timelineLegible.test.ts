@@ -63,25 +63,17 @@ const CASES: Case[] = [
     sliceLabel: /all_reduce/,
     noStacks: [false, false],
     // step 3, the first past the warm-up step 2 (review 31 B2): rank 0's all_reduce on one of its two gloo threads,
-    // the other idle; rank 1's on both
+    // the other idle, by its name (review 8B B12: "1 thread idle here" said not which); rank 1's on both. The threads
+    // that run the collectives by that role on both ranks, though the OS named rank 0's "python3" and rank 1's
+    // "pt_gloo_runloop" (review 8A A16)
     inView: {
       step: [
-        ['thread 28223 (python3)', 'thread 28228 (pt_gloo_runloop)', 'profiled window', '1 thread idle here'],
-        [
-          'thread 28224 (python3)',
-          'thread 28230 (pt_gloo_runloop)',
-          'thread 28231 (pt_gloo_runloop)',
-          'profiled window',
-        ],
+        ['thread 28223 (python3)', 'gloo thread 28228', 'profiled window', 'gloo thread 28229 idle here'],
+        ['thread 28224 (python3)', 'gloo thread 28230', 'gloo thread 28231', 'profiled window'],
       ],
       all: [
-        ['thread 28223 (python3)', 'thread 28228 (pt_gloo_runloop)', 'thread 28229 (python3)', 'profiled window'],
-        [
-          'thread 28224 (python3)',
-          'thread 28230 (pt_gloo_runloop)',
-          'thread 28231 (pt_gloo_runloop)',
-          'profiled window',
-        ],
+        ['thread 28223 (python3)', 'gloo thread 28228', 'gloo thread 28229', 'profiled window'],
+        ['thread 28224 (python3)', 'gloo thread 28230', 'gloo thread 28231', 'profiled window'],
       ],
     },
   },
@@ -120,8 +112,8 @@ const CASES: Case[] = [
     // Kineto's thread 0 holds other threads' Python stacks; its two tracks of its own: its overhead and its window
     // the Python frames last, each thread's stack folded to a row: the launches and kernels come first
     // the whole trace holds every track: the profiler's own work (a CUPTI buffer request) in call 0, the warm-up;
-    // call 1 has none of it, its track counted idle
-    inView: { step: [[...GPU_MLP_TRACKS.slice(1), '1 track idle here']], all: [GPU_MLP_TRACKS] },
+    // call 1 has none of it, its track said idle
+    inView: { step: [[...GPU_MLP_TRACKS.slice(1), 'profiler overhead idle here']], all: [GPU_MLP_TRACKS] },
     noStacks: [false],
   },
 ];
