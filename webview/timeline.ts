@@ -42,14 +42,8 @@ import {
 import { fitNames, paneTrackNames } from './trackNames.ts';
 import { TimelineNames } from './timelineNames.ts';
 import { firstVisible, lowerBoundStart, ROW_HEIGHT, TrackRows } from './timelineRows.ts';
-import { unrecordedInSteps } from './timelineGaps.ts';
-import {
-  idleTracksNote,
-  idleTracksTooltip,
-  noOpRecordedForms,
-  noOpRecordedHover,
-  warmUpLabel,
-} from './timelineWords.ts';
+import { GAP_INSET, unrecordedLabels } from './timelineGaps.ts';
+import { idleTracksNote, idleTracksTooltip, noOpRecordedHover, warmUpLabel } from './timelineWords.ts';
 
 /** a track name's inset in the label column */
 const NAME_INSET = 4;
@@ -58,11 +52,6 @@ const MIN_LABEL_PX = 40;
 const MERGE_PX = 2;
 /** gaps narrower than this between same-coloured rects are closed (invisible at this zoom anyway) */
 const GAP_PX = 1.5;
-/** a step's stretch with no op recorded is said where it is at least this wide, or this share of the view where
- *  that is less: a narrow pane's (review 8B B8: rank 1's 40 ms, the straggler, unlabelled at 560 px in a 90 px
- *  stretch), never a wide one's few ms between ops */
-const UNRECORDED_PX = 120;
-const UNRECORDED_SHARE = 0.1;
 /** colour buckets: one per SliceKind, then collective communication (told by name, over the slice's kind) */
 const COMMUNICATION_BUCKET = SLICE_KIND_COUNT;
 const COLOURS = SLICE_KIND_COUNT + 1;
@@ -430,9 +419,7 @@ export class TimelineCanvas extends TimelineNames {
     return texts;
   }
 
-  /** Each step's stretch with no op recorded on its thread, wide enough for it, said in it: blank, it read as
-   *  nothing (review 5A: rank 1's 40 ms); all in one form, the longest each fits ("no op · 40.2 ms" beside "38.6 ms"
-   *  read as another thing). */
+  /** Each step's stretch with no op recorded on its thread, wide enough for it, said in it (unrecordedLabels). */
   private unrecordedTexts(
     tMin: number,
     tMax: number,
@@ -441,22 +428,15 @@ export class TimelineCanvas extends TimelineNames {
     ink: Paint,
     page: Paint,
   ): TextBox[] {
-    const viewPx = Math.max(1, xOf(tMax) - xOf(tMin));
-    const minUs = (Math.min(UNRECORDED_PX, UNRECORDED_SHARE * viewPx) * (tMax - tMin)) / viewPx;
-    const stretches = unrecordedInSteps(this.model, this.tracks.rows, tMin, tMax, minUs).map((s) => {
-      const forms = noOpRecordedForms(s.toUs - s.fromUs);
-      return { ...s, forms, fits: forms.findIndex((t) => xOf(s.fromUs) + 3 + m.width(t) <= xOf(s.toUs) - 3) };
-    });
-    const said = stretches.filter((s) => s.fits >= 0);
-    const form = Math.max(0, ...said.map((s) => s.fits));
-    this.saidUnrecorded = said.map(({ fromUs, toUs, row }) => ({
+    const said = unrecordedLabels(this.model, this.tracks.rows, tMin, tMax, xOf, m);
+    this.saidUnrecorded = said.map(({ stretch: { fromUs, toUs, row } }) => ({
       x0: xOf(fromUs),
       x1: xOf(toUs),
       y: row.y,
       us: toUs - fromUs,
     }));
-    return said.map(({ row, fromUs, forms }) =>
-      placeText(m, 'gap', forms[form]!, xOf(fromUs) + 3, row.y + ROW_HEIGHT / 2, ink, [page]),
+    return said.map(({ stretch: { fromUs, row }, text }) =>
+      placeText(m, 'gap', text, xOf(fromUs) + GAP_INSET, row.y + ROW_HEIGHT / 2, ink, [page]),
     );
   }
 
