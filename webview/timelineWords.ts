@@ -30,7 +30,7 @@ export const paneTitle = (
 /**
  * The row under a pane's tracks that counts the ones with no event in view, not drawn empty, in the forms it may
  * take, longest first: one by its name as the label column draws it (`drawn`: "thread 28229 (python3) idle here":
- * "1 thread idle here" did not say which, review 8B B12), else counted, "2 threads idle here" ("2 tracks idle here"
+ * "1 thread idle here" did not say which, review 8B B12), or by its id, else counted, "2 threads idle here" ("2 tracks idle here"
  * where a GPU stream or the profiler's own tracks are among them); its tooltip names them (idleTracksTooltip).
  */
 export function idleTracksNote(
@@ -40,7 +40,9 @@ export function idleTracksNote(
   // Kineto's own tracks (pid -1, "Spans") are no thread of the user's
   const threads = idle.every((t) => !t.gpu && /^\d+$/.test(t.pid) && /^\d+$/.test(t.tid));
   const counted = `${plural(idle.length, threads ? 'thread' : 'track')} idle here`;
-  return idle.length === 1 ? [`${drawn[0]} idle here`, counted] : [counted];
+  // without the OS's name for it where that does not fit ("thread 28229 idle here"): its id tells it apart
+  const byId = drawn[0]?.replace(/^(thread \d+) \(.*\)$/, '$1');
+  return idle.length === 1 ? [...new Set([`${drawn[0]} idle here`, `${byId} idle here`]), counted] : [counted];
 }
 
 /** That row's tooltip, the idle tracks by their whole names. */

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { scanTraceBytes } from '../../extension/node/trace/byteScanner.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { collectiveThreads } from '../../webview/analysis/threadRoles.ts';
+import { idleTracksNote } from '../../webview/timelineWords.ts';
 import { fitEnd, fitMiddle, type Measure } from '../../webview/timelineText.ts';
 import { distinctTrackNames, fitNames, paneTrackNames } from '../../webview/trackNames.ts';
 
@@ -131,4 +132,22 @@ test("a thread with other ops than a backend's collectives has no role: NCCL's r
       ['3', null],
     ],
   );
+});
+
+test('the row of the tracks idle in the view: one by its name, or its id, before a count that says not which (review 8B B12)', () => {
+  const thread = { gpu: false, pid: '1', tid: '28229' };
+  assert.deepEqual(idleTracksNote([thread], ['thread 28229 (python3)']), [
+    'thread 28229 (python3) idle here',
+    'thread 28229 idle here',
+    '1 thread idle here',
+  ]);
+  assert.deepEqual(idleTracksNote([thread], ['gloo thread 28229']), [
+    'gloo thread 28229 idle here',
+    '1 thread idle here',
+  ]);
+  assert.deepEqual(idleTracksNote([{ gpu: false, pid: '-1', tid: '0' }], ['profiler overhead']), [
+    'profiler overhead idle here',
+    '1 track idle here',
+  ]);
+  assert.deepEqual(idleTracksNote([thread, thread], ['a', 'b']), ['2 threads idle here']);
 });
