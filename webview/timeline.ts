@@ -6,10 +6,10 @@
 import type { FlowArrow } from '../extension/shared/trace/flowLinks.ts';
 import { SliceKind, SLICE_KIND_COUNT, type TraceModel } from '../extension/shared/trace/model.ts';
 import { mayHaveMarks } from '../extension/shared/trace/timelineMarks.ts';
-import { formatTimeTicks } from '../extension/present/numbers.ts';
 import type { LinesNow } from '../extension/shared/movedLines.ts';
 import { stepWords } from './analysis/sliceNames.ts';
 import { duringProfilerWork, insideProfilerWork } from './analysis/profilerWork.ts';
+import { collectiveThreads } from './analysis/threadRoles.ts';
 import type { FrameLayout, Paint, TextBox } from './frameLayout.ts';
 import { composite, readableInk } from './ink.ts';
 import {
@@ -28,22 +28,22 @@ import { drawLines, drawText } from './canvasPaint.ts';
 import {
   axisLayout,
   AXIS_HEIGHT,
+  axisTicks,
   canvasMeasure,
   cutLines,
   LABEL_WIDTH,
   placeText,
   sliceLabels,
-  tickCount,
   type Measure,
   type StepEdge,
   type Tick,
   type TimeScale,
 } from './timelineText.ts';
-import { distinctTrackNames, fitNames } from './trackNames.ts';
+import { fitNames, paneTrackNames } from './trackNames.ts';
 import { TimelineNames } from './timelineNames.ts';
 import { firstVisible, lowerBoundStart, ROW_HEIGHT, TrackRows } from './timelineRows.ts';
-import { unrecordedInSteps } from './timelineGaps.ts';
-import { idleTracksNote, noOpRecorded, noOpRecordedShort, warmUpLabel } from './timelineWords.ts';
+import { GAP_INSET, unrecordedLabels } from './timelineGaps.ts';
+import { idleTracksNote, idleTracksTooltip, noOpRecordedHover, warmUpLabel } from './timelineWords.ts';
 
 /** a track name's inset in the label column */
 const NAME_INSET = 4;
@@ -52,8 +52,6 @@ const MIN_LABEL_PX = 40;
 const MERGE_PX = 2;
 /** gaps narrower than this between same-coloured rects are closed (invisible at this zoom anyway) */
 const GAP_PX = 1.5;
-/** a step's stretch with no op recorded is said where it is at least this wide */
-const UNRECORDED_PX = 120;
 /** colour buckets: one per SliceKind, then collective communication (told by name, over the slice's kind) */
 const COMMUNICATION_BUCKET = SLICE_KIND_COUNT;
 const COLOURS = SLICE_KIND_COUNT + 1;
@@ -95,12 +93,16 @@ export class TimelineCanvas extends TimelineNames {
   private readonly rectCounts = new Uint32Array(COLOURS * 2);
   /** what the last frame drew: its texts and lines (for tests) */
   layout: FrameLayout = { width: 0, height: 0, left: LABEL_WIDTH, texts: [], lines: [] };
-  /** each track's name, told apart from the others' (the label column's tooltip) */
+  /** each track's name, told apart from the others', with its role (the label column's tooltip, a slice's hover) */
   readonly trackNames: readonly string[];
+  /** each track's name as the label column draws it: a role's thread by its role and id (roleTrackNames) */
+  private readonly drawnNames: readonly string[];
   /** per slice, µs of it during the profiler's own work: a slice inside it is dimmed, its hover says so */
   readonly profilerWork: Float64Array;
   /** the names as the label column draws them in a font */
   private fittedNames: { font: string; names: string[] } | null = null;
+  /** the stretches with no op recorded that the last frame labelled (canvas px), for their hover */
+  private saidUnrecorded: { x0: number; x1: number; y: number; us: number }[] = [];
 
   /** `communication`: per name id, 1 for a collective (communication.ts); drawn in the communication colour */
   constructor(
@@ -113,11 +115,9 @@ export class TimelineCanvas extends TimelineNames {
     this.nameMatches = new Uint8Array(model.names.length).fill(1);
     this.top = AXIS_HEIGHT + (mayHaveMarks(model) ? MARK_LANE : 0);
     this.tracks = new TrackRows(model, this.top);
-    // told apart from the shown ones only: a hidden track's name is never drawn
-    const distinct = distinctTrackNames(this.tracks.shown.map((t) => model.tracks[t]!));
-    const names = model.tracks.map((t) => t.name);
-    this.tracks.shown.forEach((t, k) => (names[t] = distinct[k]!));
-    this.trackNames = names;
+    const names = paneTrackNames(model.tracks, this.tracks.shown, collectiveThreads(model));
+    this.trackNames = names.whole;
+    this.drawnNames = names.drawn;
     for (let i = 0; i < model.count; i++) this.dataEndUs = Math.max(this.dataEndUs, model.start[i]! + model.dur[i]!);
     this.profilerWork = duringProfilerWork(model);
     for (let k = 0; k < COLOURS * 2; k++) this.rectBuckets.push(new Float64Array(4 * 1024));
@@ -419,8 +419,7 @@ export class TimelineCanvas extends TimelineNames {
     return texts;
   }
 
-  /** Each step's stretch with no op recorded on its thread, wide enough for it, said in it: blank, it read as
-   *  nothing (review 5A: rank 1's 40 ms). */
+  /** Each step's stretch with no op recorded on its thread, wide enough for it, said in it (unrecordedLabels). */
   private unrecordedTexts(
     tMin: number,
     tMax: number,
@@ -429,24 +428,32 @@ export class TimelineCanvas extends TimelineNames {
     ink: Paint,
     page: Paint,
   ): TextBox[] {
-    const minUs = (UNRECORDED_PX * (tMax - tMin)) / Math.max(1, xOf(tMax) - xOf(tMin));
-    return unrecordedInSteps(this.model, this.tracks.rows, tMin, tMax, minUs).flatMap(({ row, fromUs, toUs }) => {
-      const x0 = xOf(fromUs) + 3;
-      const text = [noOpRecorded(toUs - fromUs), ...noOpRecordedShort(toUs - fromUs)].find(
-        (t) => x0 + m.width(t) <= xOf(toUs) - 3,
-      );
-      return text ? [placeText(m, 'gap', text, x0, row.y + ROW_HEIGHT / 2, ink, [page])] : [];
-    });
+    const said = unrecordedLabels(this.model, this.tracks.rows, tMin, tMax, xOf, m);
+    this.saidUnrecorded = said.map(({ stretch: { fromUs, toUs, row } }) => ({
+      x0: xOf(fromUs),
+      x1: xOf(toUs),
+      y: row.y,
+      us: toUs - fromUs,
+    }));
+    return said.map(({ stretch: { fromUs, row }, text }) =>
+      placeText(m, 'gap', text, xOf(fromUs) + GAP_INSET, row.y + ROW_HEIGHT / 2, ink, [page]),
+    );
+  }
+
+  /** The hover of the labelled stretch with no op recorded at canvas point (x, y): what its time is, which a short
+   *  label ("40.2 ms") leaves out; null where there is none. */
+  unrecordedAt(x: number, y: number): string | null {
+    const said = this.saidUnrecorded.find((s) => x >= s.x0 && x < s.x1 && y >= s.y && y < s.y + ROW_HEIGHT);
+    return said ? noOpRecordedHover(said.us) : null;
   }
 
   /** As many ticks as labels fit the drawn width (a narrow panel gets fewer), each in view from time 0 on. */
   private ticks(scale: TimeScale, width: number): Tick[] {
-    const ticks = scale.ticks(tickCount(width));
-    const labels = formatTimeTicks(ticks);
+    const { ticks, say } = axisTicks(scale, width);
     // none before the aligned step's start: a time there would read negative ("−5 ms"); the step ruler says what
     // lies there ("before step 1")
     return ticks
-      .map((t, k) => ({ t, x: scale(t), label: labels[k]! }))
+      .map((t) => ({ t, x: scale(t), label: say(t) }))
       .filter(({ t, x }) => t >= 0 && x >= LABEL_WIDTH && x <= width);
   }
 
@@ -471,7 +478,7 @@ export class TimelineCanvas extends TimelineNames {
       const first = step === this.model.steps[0];
       const warmUp = first && this.warmUpStep !== null ? { warmUp: warmUpLabel(label) } : {};
       if (begun) edges.push({ x: LABEL_WIDTH, label, short, before: null, begun, ...warmUp });
-      else edges.push({ x, label, short, before: first ? [`before ${label}`, 'before'] : null, ...warmUp });
+      else edges.push({ x, label, short, before: first ? `before ${label}` : null, ...warmUp });
       lastLineX = Math.max(x, LABEL_WIDTH);
     }
     return edges;
@@ -511,7 +518,8 @@ export class TimelineCanvas extends TimelineNames {
 
   /**
    * The label column cleared of what ran into it, the names of the tracks in view, each different from the others,
-   * and under them how many tracks are idle in the view ("2 threads idle here"), in the muted ink.
+   * and under them the tracks idle in the view ("gloo thread 28229 idle here", "2 threads idle here"), in the muted
+   * ink.
    */
   private drawTrackNames(ctx: CanvasRenderingContext2D, m: Measure, theme: Theme): TextBox[] {
     ctx.clearRect(0, AXIS_HEIGHT, LABEL_WIDTH, this.height);
@@ -520,7 +528,7 @@ export class TimelineCanvas extends TimelineNames {
     if (this.fittedNames?.font !== ctx.font) {
       // a Python stack's name says whether a click unfolds it (▸) or folds it (▾)
       const names = this.tracks.inView.map(
-        (t) => `${this.model.tracks[t]!.stack ? (this.tracks.isFolded(t) ? '▸ ' : '▾ ') : ''}${this.trackNames[t]!}`,
+        (t) => `${this.model.tracks[t]!.stack ? (this.tracks.isFolded(t) ? '▸ ' : '▾ ') : ''}${this.drawnNames[t]!}`,
       );
       this.fittedNames = { font: ctx.font, names: fitNames(names, LABEL_WIDTH - 2 * NAME_INSET, m) };
     }
@@ -531,7 +539,12 @@ export class TimelineCanvas extends TimelineNames {
     );
     if (this.tracks.idleTop >= 0) {
       const muted: Paint = { colour: readableInk(composite([page]), [theme.muted, theme.foreground]), alpha: 1 };
-      const said = idleTracksNote(this.tracks.idle().map((t) => this.model.tracks[t]!)).text;
+      const idle = this.tracks.idle();
+      const forms = idleTracksNote(
+        idle.map((t) => this.model.tracks[t]!),
+        idle.map((t) => this.drawnNames[t]!),
+      );
+      const said = forms.find((text) => m.width(text) <= LABEL_WIDTH - 2 * NAME_INSET) ?? forms[forms.length - 1]!;
       texts.push(placeText(m, 'idle', said, NAME_INSET, this.tracks.idleTop + ROW_HEIGHT / 2, muted, [page]));
     }
     for (const text of texts) drawText(ctx, text);
@@ -542,10 +555,7 @@ export class TimelineCanvas extends TimelineNames {
    *  their count's row, or null. */
   trackNameAt(y: number): string | null {
     if (this.tracks.idleTop >= 0 && y >= this.tracks.idleTop)
-      return idleTracksNote(
-        this.tracks.idle().map((t) => this.model.tracks[t]!),
-        this.tracks.idle().map((t) => this.trackNames[t]!),
-      ).tooltip;
+      return idleTracksTooltip(this.tracks.idle().map((t) => this.trackNames[t]!));
     const track = this.tracks.trackAt(y);
     if (track < 0) return null;
     const stack = this.model.tracks[track]!.stack;

@@ -1,8 +1,19 @@
 // The stretches of a profiler step where its thread recorded no op: drawn blank, they read as nothing happening, or
 // go unseen (review 5A: rank 1's 40 ms before its all_reduce, explained only in the rank table's "no op recorded").
-// Found in the row under the step's slice, in O(stretches × log n): a run of ops is jumped by binary search.
+// Found in the row under the step's slice, in O(stretches × log n): a run of ops is jumped by binary search; said
+// by labels that fit them.
 import { SliceKind, type TraceModel } from '../extension/shared/trace/model.ts';
+import type { Measure } from './timelineText.ts';
 import { firstVisible, lowerBoundStart, type Row } from './timelineRows.ts';
+import { noOpRecordedForms } from './timelineWords.ts';
+
+/** a stretch is said where it is at least this wide, or this share of the view where that is less: a narrow pane's
+ *  (review 8B B8: rank 1's 40 ms, the straggler, unlabelled at 560 px in a 90 px stretch), never a wide one's few ms
+ *  between ops */
+const UNRECORDED_PX = 120;
+const UNRECORDED_SHARE = 0.1;
+/** a stretch's label's room inside it, each side */
+export const GAP_INSET = 3;
 
 /** A stretch of a step on its thread with no op recorded: the row it lies in, its µs of the model's time. */
 export interface Unrecorded {
@@ -12,12 +23,36 @@ export interface Unrecorded {
 }
 
 /**
+ * The stretches of [tMin, tMax] wide enough to be said, each with its label: all in one form, the longest each of
+ * them fits ("no op · 40.2 ms" beside "38.6 ms" read as another thing); a stretch no form fits, unsaid.
+ */
+export function unrecordedLabels(
+  model: TraceModel,
+  rows: readonly Row[],
+  tMin: number,
+  tMax: number,
+  xOf: (t: number) => number,
+  m: Measure,
+): { stretch: Unrecorded; text: string }[] {
+  const viewPx = Math.max(1, xOf(tMax) - xOf(tMin));
+  const minUs = (Math.min(UNRECORDED_PX, UNRECORDED_SHARE * viewPx) * (tMax - tMin)) / viewPx;
+  const labelled = unrecordedInSteps(model, rows, tMin, tMax, minUs).map((stretch) => {
+    const forms = noOpRecordedForms(stretch.toUs - stretch.fromUs);
+    const room = xOf(stretch.toUs) - xOf(stretch.fromUs) - 2 * GAP_INSET;
+    return { stretch, forms, fits: forms.findIndex((text) => m.width(text) <= room) };
+  });
+  const said = labelled.filter((s) => s.fits >= 0);
+  const form = Math.max(0, ...said.map((s) => s.fits));
+  return said.map(({ stretch, forms }) => ({ stretch, text: forms[form]! }));
+}
+
+/**
  * In [tMin, tMax], each stretch of at least `minUs` inside a profiler step (a "ProfilerStep#N" slice of a thread)
  * where nothing is nested in the step (the ops the step ran are its thread's next level) and no other CPU thread of
  * its process ran an op: a rank's all_reduce on gloo's thread is its step's work (review 7A K1: "no op recorded ·
  * 44.5 ms" on rank 0's thread beside the rank table's 3.72 ms).
  */
-export function unrecordedInSteps(
+function unrecordedInSteps(
   model: TraceModel,
   rows: readonly Row[],
   tMin: number,

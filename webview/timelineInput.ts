@@ -120,7 +120,8 @@ export class TimelineInput {
           ranges.set(p, dragging.from, timeAt(event.offsetX), false);
           return;
         }
-        // the label column: the track's whole name (the column cuts long ones)
+        // the label column: the track's whole name (the column cuts long ones); a stretch with no op recorded: what
+        // its label may leave out
         const i = event.offsetX < LABEL_WIDTH ? -1 : pane.timeline.hitTest(event.offsetX, event.offsetY, state.current);
         const model = pane.timeline.model;
         const text =
@@ -128,7 +129,7 @@ export class TimelineInput {
             ? `${pane.timeline.sliceTitle(model.name[i]!)}\n${formatUs(model.dur[i]!)} · ${pane.timeline.trackNames[model.track[i]!]}${profilerWorkLine(pane.timeline, i)}`
             : event.offsetX < LABEL_WIDTH
               ? pane.timeline.trackNameAt(event.offsetY)
-              : null;
+              : pane.timeline.unrecordedAt(event.offsetX, event.offsetY);
         if (!text) {
           tooltip.hidden = true;
           return;

@@ -119,9 +119,8 @@ export interface StepEdge {
   x: number;
   label: string;
   short: string | null;
-  /** the trace's first step: what the stretch before its line is, in the forms it may take, longest first ("before
-   *  step 1", "before"); null for the others */
-  before: readonly string[] | null;
+  /** the trace's first step: what the stretch before its line is ("before step 1"); null for the others */
+  before: string | null;
   /** the step the view begins inside: labelled at the view's left edge, its line off-screen */
   begun?: boolean;
   /** the last of the steps that began in this line's pixel column after it (a step of 3 ms in a view of 2 s): its
@@ -185,9 +184,9 @@ export function axisLayout(
   for (const { x, begun } of steps) if (!begun) lines.push({ role: 'step', x, w: 1, y0: AXIS_ROW, y1: height });
   const middle = AXIS_ROW + AXIS_ROW / 2;
   // the trace's first step in view: the stretch before it named, where the axis has no time (its ticks start at 0);
-  // short ("before │ step 2") where the whole does not fit, so its line reads as the step's start: a rank that began
-  // its step after the earliest one's has that stretch at any width, and its line alone read as a stray
-  const lead = steps[0]?.before?.find((text) => steps[0]!.x - PAD - m.width(text) >= left + PAD);
+  // whole or not at all: a bare "before │ step 1" read as a stray word (review 8B B12)
+  const before = steps[0]?.before;
+  const lead = before && steps[0]!.x - PAD - m.width(before) >= left + PAD ? before : null;
   /** where the last step label ended */
   let stepFree = left;
   if (lead) {
@@ -265,11 +264,21 @@ export interface TimeScale {
 }
 
 /** How many ticks the axis asks its scale for at this width: as many as their labels fit. */
-export const tickCount = (width: number): number => Math.max(2, Math.min(8, Math.floor((width - LABEL_WIDTH) / 90)));
+const tickCount = (width: number): number => Math.max(2, Math.min(8, Math.floor((width - LABEL_WIDTH) / 90)));
+
+/**
+ * The axis's ticks at this width (µs of pane time) and how it says a time: in the unit of the time the view spans,
+ * whatever the width ("0.5 ms" ticks at 1400 px beside "1 ms" ones at 560 px, never "500 µs": review 8B B6), with
+ * the digits their spacing needs.
+ */
+export function axisTicks(scale: TimeScale, width: number): { ticks: number[]; say: (us: number) => string } {
+  const ticks = scale.ticks(tickCount(width));
+  return { ticks, say: timeOnTicks(ticks, scale.invert(width) - scale.invert(LABEL_WIDTH)) };
+}
 
 /** A time on the panes' axis in the axis's unit and digits ("7,870 µs" beside ticks "7,800 µs", never "7.87 ms"). */
 export function axisTime(us: number, scale: TimeScale, width: number): string {
-  return timeOnTicks(scale.ticks(tickCount(width)))(us);
+  return axisTicks(scale, width).say(us);
 }
 
 /**

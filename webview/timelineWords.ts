@@ -28,20 +28,26 @@ export const paneTitle = (
 };
 
 /**
- * The row under a pane's tracks that counts the ones with no event in view, not drawn empty: "2 threads idle here"
- * ("2 tracks idle here" where a GPU stream or the profiler's own tracks are among them); its tooltip names them.
+ * The row under a pane's tracks that counts the ones with no event in view, not drawn empty, in the forms it may
+ * take, longest first: one by its name as the label column draws it (`drawn`: "thread 28229 (python3) idle here":
+ * "1 thread idle here" did not say which, review 8B B12), or by its id, else counted, "2 threads idle here" ("2 tracks idle here"
+ * where a GPU stream or the profiler's own tracks are among them); its tooltip names them (idleTracksTooltip).
  */
 export function idleTracksNote(
   idle: readonly { gpu: boolean; pid: string; tid: string }[],
-  names: readonly string[] = [],
-): { text: string; tooltip: string } {
+  drawn: readonly string[],
+): string[] {
   // Kineto's own tracks (pid -1, "Spans") are no thread of the user's
   const threads = idle.every((t) => !t.gpu && /^\d+$/.test(t.pid) && /^\d+$/.test(t.tid));
-  return {
-    text: `${plural(idle.length, threads ? 'thread' : 'track')} idle here`,
-    tooltip: `No event in view on ${names.join(', ')}: not drawn until the view reaches one of theirs.`,
-  };
+  const counted = `${plural(idle.length, threads ? 'thread' : 'track')} idle here`;
+  // without the OS's name for it where that does not fit ("thread 28229 idle here"): its id tells it apart
+  const byId = drawn[0]?.replace(/^(thread \d+) \(.*\)$/, '$1');
+  return idle.length === 1 ? [...new Set([`${drawn[0]} idle here`, `${byId} idle here`]), counted] : [counted];
 }
+
+/** That row's tooltip, the idle tracks by their whole names. */
+export const idleTracksTooltip = (names: readonly string[]): string =>
+  `No event in view on ${names.join(', ')}: not drawn until the view reaches one of theirs.`;
 
 /**
  * The line under a pane's title, one short line: which of its steps are in view, by the numbers its markers say
@@ -136,13 +142,18 @@ export function phaseLabelForms(name: string, time: string): string[] {
   return [`${name} ${time}`, ...(part ? [`${part} ${time}`] : []), time];
 }
 
-/** A step's stretch on its thread where the profiler recorded no op: "no op recorded · 40.1 ms" (the rank table's
- *  words for that time: Python, sleep, I/O). */
-export const noOpRecorded = (us: number): string => `no op recorded · ${formatUs(us)}`;
+/** A step's stretch on its thread where the profiler recorded no op, in the forms its label may take, longest first:
+ *  "no op recorded · 40.1 ms" (the rank table's words for that time), "no op · 40.1 ms", its time alone (review 7B
+ *  N11: dropped at 560/700 px on one rank and shown on the other); the hover says the rest (noOpRecordedHover). */
+export const noOpRecordedForms = (us: number): string[] => [
+  `no op recorded · ${formatUs(us)}`,
+  `no op · ${formatUs(us)}`,
+  formatUs(us),
+];
 
-/** Where that does not fit its stretch: shorter forms, longest first (review 7B N11: dropped at 560/700 px on one rank
- *  and shown on the other). */
-export const noOpRecordedShort = (us: number): string[] => [`no op · ${formatUs(us)}`, formatUs(us)];
+/** Such a stretch's hover, whichever form labels it: what its time is (the rank table's words). */
+export const noOpRecordedHover = (us: number): string =>
+  `No op recorded on this thread for ${formatUs(us)} of its step: Python between ops, a sleep, I/O, waiting for data (the profiler records ops, not these).`;
 
 /**
  * A slice's hover where the profiler's own work ran during it (analysis/profilerWork.ts), on the line after its name

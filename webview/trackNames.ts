@@ -30,6 +30,29 @@ export function distinctTrackNames(tracks: readonly Pick<TrackInfo, 'name' | 'pi
 }
 
 /**
+ * Each track's name (all of `tracks`), with its role where its ops say it (analysis/threadRoles.ts: `roles`, per track,
+ * the backend whose collectives its thread runs), the `shown` ones told apart from each other (distinctTrackNames: a
+ * hidden track's name is never drawn): `whole`, for its hovers, "gloo thread 28229 (python3)"; `drawn`, for the
+ * label column, "gloo thread 28229": the role says what the thread's own name did ("pt_gloo_runloop") and reads
+ * alike on every rank, so its tracks match across them (review 8A A16).
+ */
+export function paneTrackNames(
+  tracks: readonly Pick<TrackInfo, 'name' | 'pid' | 'tid' | 'gpu'>[],
+  shown: readonly number[],
+  roles: readonly (string | null)[],
+): { whole: string[]; drawn: string[] } {
+  const short = tracks.map((t, k) => (roles[k] ? `${roles[k]} thread ${t.tid}` : null));
+  const named = tracks.map((t, k) =>
+    roles[k] ? { ...t, name: t.name.startsWith('thread ') ? `${roles[k]} ${t.name}` : `${short[k]} (${t.name})` } : t,
+  );
+  const distinct = distinctTrackNames(shown.map((t) => named[t]!));
+  const whole = named.map((t) => t.name);
+  shown.forEach((t, k) => (whole[t] = distinct[k]!));
+  // a role's short name where the whole one needed nothing more to tell it apart
+  return { whole, drawn: whole.map((name, t) => (short[t] && name === named[t]!.name ? short[t] : name)) };
+}
+
+/**
  * Names for a column `room` px wide: each in the middle-cut form, and where two would then read alike, both
  * around where they differ (the names are different: distinctTrackNames).
  */

@@ -73,10 +73,14 @@ export function formatTimeTicks(ticksUs: number[]): string[] {
   return ticksUs.map(timeOnTicks(ticksUs));
 }
 
-/** A time said as these ticks say theirs (their unit and digits): a time over the axis in the axis's words */
-export function timeOnTicks(ticksUs: number[]): (us: number) => string {
+/** A time said as these ticks say theirs (their unit and digits): a time over the axis in the axis's words. The unit
+ *  is `domainUs`'s where given (the length of time the axis spans), so that one view reads in one unit however many
+ *  ticks its width has room for ("0.5 ms" ticks beside "3 ms" at another width, never "500 µs": review 8B B6); else
+ *  their spacing's. */
+export function timeOnTicks(ticksUs: number[], domainUs?: number): (us: number) => string {
   const spacing = ticksUs.length > 1 ? Math.abs(ticksUs[1]! - ticksUs[0]!) : 0;
-  const [unit, perUnit] = spacing >= 1e6 ? ['s', 1e6] : spacing >= 1e3 ? ['ms', 1e3] : ['µs', 1];
+  const size = domainUs ?? spacing;
+  const [unit, perUnit] = size >= 1e6 ? ['s', 1e6] : size >= 1e3 ? ['ms', 1e3] : ['µs', 1];
   const digits = spacing > 0 ? Math.max(0, Math.ceil(-Math.log10(spacing / perUnit) - 1e-9)) : 0;
   return (t) =>
     `${(t / perUnit)

@@ -45,6 +45,15 @@ test("a time axis's ticks read in the unit of their spacing: 40 ms, not 40,000 �
   assert.deepEqual(numbers.formatTimeTicks([0, 1_000_000, 2_000_000]), ['0 s', '1 s', '2 s']);
 });
 
+test("an axis's ticks in the unit of the time it spans, where given: one view in one unit at every width (review 8B B6)", () => {
+  const said = (ticks: number[], domainUs: number): string[] => ticks.map(numbers.timeOnTicks(ticks, domainUs));
+  // a 3.6 ms view: "0.5 ms" ticks at a wide width, as "1 ms" ones at a narrow one, never "500 µs"
+  assert.deepEqual(said([0, 500, 1000, 3500], 3600), ['0.0 ms', '0.5 ms', '1.0 ms', '3.5 ms']);
+  assert.deepEqual(said([0, 1000, 2000, 3000], 3600), ['0 ms', '1 ms', '2 ms', '3 ms']);
+  assert.deepEqual(said([0, 200, 400], 660), ['0 µs', '200 µs', '400 µs']);
+  assert.deepEqual(said([0, 200_000, 400_000], 1_500_000), ['0.0 s', '0.2 s', '0.4 s']);
+});
+
 test("a trace's times in µs to three significant digits, as formatMs says every other time (review 4A F3)", () => {
   const said = (us: number): string => numbers.formatUs(us);
   // "437.6 µs → 412.1 µs" (four digits) and "1.20 ms → 0.53 ms" (two) in one panel

@@ -7,7 +7,16 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
 import { markTexts, shortestFit } from '../../webview/overlays.ts';
-import { axisLayout, sliceLabel, sliceLabels, type Measure, type StepEdge } from '../../webview/timelineText.ts';
+import { scaleLinear } from 'd3';
+import {
+  axisLayout,
+  axisTicks,
+  LABEL_WIDTH,
+  sliceLabel,
+  sliceLabels,
+  type Measure,
+  type StepEdge,
+} from '../../webview/timelineText.ts';
 
 /** 6 px a character. */
 const m: Measure = { width: (text) => 6 * text.length, ascent: 8, descent: 3 };
@@ -19,7 +28,7 @@ const stepTexts = (xs: number[], width: number, left = 0, begun = false): { text
     x,
     label: `step ${k + 1}`,
     short: String(k + 1),
-    before: k === 0 && !begun ? ['before step 1', 'before'] : null,
+    before: k === 0 && !begun ? 'before step 1' : null,
     ...(k === 0 && begun ? { begun } : {}),
   }));
   const { texts, lines } = axisLayout([], steps, { left, width, height: 100 }, m, ink, []);
@@ -95,12 +104,10 @@ test('the step the view begins inside: named at the left edge, with no line', ()
   assert.deepEqual(stepLabels([10, 30], 400, 10, true), ['steps 1–2']);
 });
 
-test('the stretch before the first step: "before step 1" left of its line where it fits, else "before"', () => {
+test('the stretch before the first step: "before step 1" left of its line where it fits, else nothing', () => {
   assert.deepEqual(stepLabels([200, 400], 600, 0), ['before step 1', 'step 1', 'step 2']);
-  // short where the whole does not fit: a rank that began its step after the earliest one's has its line a few ms in,
-  // which read as a stray line with no word left of it (rank-timeline.png, rank 0)
-  assert.deepEqual(stepLabels([50, 400], 600, 0), ['before', 'step 1', 'step 2']);
-  assert.deepEqual(stepLabels([20, 400], 600, 0), ['step 1', 'step 2']);
+  // never a bare "before": beside the step's line it read as a stray word (review 8B B12)
+  assert.deepEqual(stepLabels([50, 400], 600, 0), ['step 1', 'step 2']);
 });
 
 test("the marks' lane: the focused break keeps its label; a band begun off-screen does not take the lane from it", () => {
@@ -191,4 +198,15 @@ test('a slice label cut keeps its op, not a namespace: every namespace left out,
   assert.equal(sliceLabel('aten::addmm_with_a_long_tail', 60, m), 'addmm_wit…');
   // a wide slice no longer swallowed by a tiny one (review 6A H4) showed "engine::e…"
   assert.equal(sliceLabel('autograd::engine::evaluate_function: AddmmBackward0', 60, m), 'evaluate_…');
+});
+
+test("one view's axis reads in one unit at every width: a 3.6 ms call in ms at 560 px and at 1400 px (review 8B B6)", () => {
+  const units = [560, 700, 1400].map((width) => {
+    const scale = scaleLinear().domain([0, 3600]).range([LABEL_WIDTH, width]);
+    const { ticks, say } = axisTicks(scale, width);
+    return [...new Set(ticks.map((t) => say(t).split(' ')[1]))];
+  });
+  assert.deepEqual(units, [['ms'], ['ms'], ['ms']]);
+  const wide = scaleLinear().domain([0, 3600]).range([LABEL_WIDTH, 1400]);
+  assert.equal(axisTicks(wide, 1400).say(500), '0.5 ms');
 });

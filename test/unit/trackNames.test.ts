@@ -1,9 +1,14 @@
 // Track names in the timeline's label column: told apart where a trace names tracks alike, and cut to the column
 // so that what tells them apart still shows. Widths here are one px a character.
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { test } from 'node:test';
+import { scanTraceBytes } from '../../extension/node/trace/byteScanner.ts';
+import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
+import { collectiveThreads } from '../../webview/analysis/threadRoles.ts';
+import { idleTracksNote } from '../../webview/timelineWords.ts';
 import { fitEnd, fitMiddle, type Measure } from '../../webview/timelineText.ts';
-import { distinctTrackNames, fitNames } from '../../webview/trackNames.ts';
+import { distinctTrackNames, fitNames, paneTrackNames } from '../../webview/trackNames.ts';
 
 const chars: Measure = { width: (text) => text.length, ascent: 6, descent: 6 };
 const track = (name: string, pid: string, tid: string, gpu = false) => ({ name, pid, tid, gpu });
@@ -50,4 +55,99 @@ test('a label cut at its end, or left out when too little would show', () => {
   assert.equal(fitEnd('ProfilerStep#2', 20, chars), 'ProfilerStep#2');
   assert.equal(fitEnd('ProfilerStep#2', 6, chars), 'Profi…');
   assert.equal(fitEnd('ProfilerStep#2', 2, chars), null);
+});
+
+test("the threads that run a backend's collectives by that role, alike on every rank; the loop's thread, which calls them, by its own name (review 8A A16)", async () => {
+  const ranks = await Promise.all(
+    ['rank0', 'rank1'].map((r) =>
+      scanTraceFile(path.join(__dirname, '..', 'fixtures', 'traces', 'ranks', 'straggler', `${r}.trace.json`)),
+    ),
+  );
+  const drawn = ranks.map((model) => {
+    const roles = collectiveThreads(model);
+    const shown = model.tracks.flatMap((t, k) => (t.stack ? [] : [k]));
+    const names = paneTrackNames(model.tracks, shown, roles);
+    return shown.map((k) => [names.drawn[k], names.whole[k]]);
+  });
+  // rank 0's OS named its gloo threads "python3" and "pt_gloo_runloop", rank 1's both "pt_gloo_runloop"
+  assert.deepEqual(drawn, [
+    [
+      ['thread 28223 (python3)', 'thread 28223 (python3)'],
+      ['gloo thread 28228', 'gloo thread 28228 (pt_gloo_runloop)'],
+      ['gloo thread 28229', 'gloo thread 28229 (python3)'],
+      ['profiled window', 'profiled window'],
+    ],
+    [
+      ['thread 28224 (python3)', 'thread 28224 (python3)'],
+      ['gloo thread 28230', 'gloo thread 28230 (pt_gloo_runloop)'],
+      ['gloo thread 28231', 'gloo thread 28231 (pt_gloo_runloop)'],
+      ['profiled window', 'profiled window'],
+    ],
+  ]);
+});
+
+test("a role's thread named alike with another: told apart as any, its whole name drawn", () => {
+  const tracks = [track('thread 5 (w)', '1', '5'), track('thread 5 (w)', '2', '5')];
+  assert.deepEqual(paneTrackNames(tracks, [0, 1], ['gloo', null]), {
+    whole: ['gloo thread 5 (w)', 'thread 5 (w)'],
+    drawn: ['gloo thread 5', 'thread 5 (w)'],
+  });
+  const twins = [track('thread 5 (w)', '1', '5'), track('thread 5 (w)', '2', '5')];
+  assert.deepEqual(paneTrackNames(twins, [0, 1], ['gloo', 'gloo']).drawn, [
+    'gloo thread 5 (w) (pid 1)',
+    'gloo thread 5 (w) (pid 2)',
+  ]);
+});
+
+test("a thread with other ops than a backend's collectives has no role: NCCL's record on the loop's thread, with no profiler step", () => {
+  const op = (tid: number, name: string, ts: number): object => ({
+    ph: 'X',
+    cat: 'cpu_op',
+    name,
+    pid: 1,
+    tid,
+    ts,
+    dur: 5,
+  });
+  const model = scanTraceBytes(
+    new TextEncoder().encode(
+      JSON.stringify({
+        traceEvents: [
+          op(1, 'aten::add', 0),
+          op(1, 'nccl:all_reduce', 10),
+          op(2, 'gloo:all_reduce', 0),
+          op(2, 'gloo:broadcast', 10),
+          op(3, 'gloo:all_reduce', 0),
+          op(3, 'nccl:all_reduce', 10),
+        ],
+      }),
+    ),
+  );
+  const roles = collectiveThreads(model);
+  assert.deepEqual(
+    model.tracks.flatMap((t, k) => (t.stack ? [] : [[t.tid, roles[k]]])),
+    [
+      ['1', null],
+      ['2', 'gloo'],
+      ['3', null],
+    ],
+  );
+});
+
+test('the row of the tracks idle in the view: one by its name, or its id, before a count that says not which (review 8B B12)', () => {
+  const thread = { gpu: false, pid: '1', tid: '28229' };
+  assert.deepEqual(idleTracksNote([thread], ['thread 28229 (python3)']), [
+    'thread 28229 (python3) idle here',
+    'thread 28229 idle here',
+    '1 thread idle here',
+  ]);
+  assert.deepEqual(idleTracksNote([thread], ['gloo thread 28229']), [
+    'gloo thread 28229 idle here',
+    '1 thread idle here',
+  ]);
+  assert.deepEqual(idleTracksNote([{ gpu: false, pid: '-1', tid: '0' }], ['profiler overhead']), [
+    'profiler overhead idle here',
+    '1 track idle here',
+  ]);
+  assert.deepEqual(idleTracksNote([thread, thread], ['a', 'b']), ['2 threads idle here']);
 });

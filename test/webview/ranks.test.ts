@@ -6,6 +6,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { TimelineSource } from '../../extension/shared/protocol.ts';
+import type { FrameLayout } from '../../webview/frameLayout.ts';
 import { paneOffsets, rankAlignment } from '../../extension/shared/trace/ranks.ts';
 import { OPENING_STEP } from '../../extension/shared/trace/window.ts';
 import { rankStepTable, type RankStepTable } from '../../webview/analysis/rankSteps.ts';
@@ -123,6 +124,31 @@ describe('rank timeline', () => {
       pixel.every((v, i) => Math.abs(v - [170, 0, 160][i]!) <= 3),
       `pixel ${pixel.join(',')}`,
     );
+    await page.close();
+  });
+
+  test("rank 1's stretches with no op recorded: labelled in a narrow pane, by their time alone where that is all that fits, the hover saying what the time is (review 8B B8)", async () => {
+    const page = await openWebview(browser, { width: 560, height: 900 });
+    await post(page, await rankLoad());
+    await page.keyboard.press('0');
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const gaps = await page.evaluate(() =>
+      (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts[1]!.texts.filter(
+        (t) => t.role === 'gap',
+      ),
+    );
+    // one before each step's ops: the straggler's 40 ms, the point of this screen
+    assert.equal(gaps.length, 3, gaps.map((t) => t.text).join(', '));
+    const canvas = (await page.locator('canvas').nth(1).boundingBox())!;
+    await page.mouse.move(canvas.x + gaps[0]!.x + gaps[0]!.w / 2, canvas.y + gaps[0]!.middle);
+    const tooltip = page.locator('.tooltip');
+    await tooltip.waitFor({ state: 'visible' });
+    const time = /[\d.]+ ms$/.exec(gaps[0]!.text)![0];
+    assert.equal(
+      await tooltip.innerText(),
+      `No op recorded on this thread for ${time} of its step: Python between ops, a sleep, I/O, waiting for data (the profiler records ops, not these).`,
+    );
+    assert.deepEqual(errorsOf(page), []);
     await page.close();
   });
 

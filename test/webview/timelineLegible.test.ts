@@ -63,25 +63,17 @@ const CASES: Case[] = [
     sliceLabel: /all_reduce/,
     noStacks: [false, false],
     // step 3, the first past the warm-up step 2 (review 31 B2): rank 0's all_reduce on one of its two gloo threads,
-    // the other idle; rank 1's on both
+    // the other idle, by its name (review 8B B12: "1 thread idle here" said not which); rank 1's on both. The threads
+    // that run the collectives by that role on both ranks, though the OS named rank 0's "python3" and rank 1's
+    // "pt_gloo_runloop" (review 8A A16)
     inView: {
       step: [
-        ['thread 28223 (python3)', 'thread 28228 (pt_gloo_runloop)', 'profiled window', '1 thread idle here'],
-        [
-          'thread 28224 (python3)',
-          'thread 28230 (pt_gloo_runloop)',
-          'thread 28231 (pt_gloo_runloop)',
-          'profiled window',
-        ],
+        ['thread 28223 (python3)', 'gloo thread 28228', 'profiled window', 'gloo thread 28229 idle here'],
+        ['thread 28224 (python3)', 'gloo thread 28230', 'gloo thread 28231', 'profiled window'],
       ],
       all: [
-        ['thread 28223 (python3)', 'thread 28228 (pt_gloo_runloop)', 'thread 28229 (python3)', 'profiled window'],
-        [
-          'thread 28224 (python3)',
-          'thread 28230 (pt_gloo_runloop)',
-          'thread 28231 (pt_gloo_runloop)',
-          'profiled window',
-        ],
+        ['thread 28223 (python3)', 'gloo thread 28228', 'gloo thread 28229', 'profiled window'],
+        ['thread 28224 (python3)', 'gloo thread 28230', 'gloo thread 28231', 'profiled window'],
       ],
     },
   },
@@ -120,12 +112,16 @@ const CASES: Case[] = [
     // Kineto's thread 0 holds other threads' Python stacks; its two tracks of its own: its overhead and its window
     // the Python frames last, each thread's stack folded to a row: the launches and kernels come first
     // the whole trace holds every track: the profiler's own work (a CUPTI buffer request) in call 0, the warm-up;
-    // call 1 has none of it, its track counted idle
-    inView: { step: [[...GPU_MLP_TRACKS.slice(1), '1 track idle here']], all: [GPU_MLP_TRACKS] },
+    // call 1 has none of it, its track said idle
+    inView: { step: [[...GPU_MLP_TRACKS.slice(1), 'profiler overhead idle here']], all: [GPU_MLP_TRACKS] },
     noStacks: [false],
   },
 ];
 const WIDTHS = [560, 700, 1400];
+
+/** Per case, view and pane, the units its tick labels read in at the widths drawn so far: one (review 8B B6: "0 ms
+ *  … 3 ms" at 560 px, "0 µs · 500 µs … 3,500 µs" at 1400 px). */
+const tickUnits = new Map<string, Set<string>>();
 
 let browser: Browser;
 before(async () => {
@@ -218,6 +214,9 @@ function problems(frame: FrameLayout, colours: Map<string, Rgba>): string[] {
   // counts, and from then on ("step 1 │ 2 │ 3": not a lone "3", nor "step 1 │ 2 │ step 3")
   const steps = texts.filter((t) => t.role === 'step').sort((a, b) => a.x - b.x);
   for (const t of steps) if (t.text.includes('…')) found.push(`${describeText(t)}: a step label cut`);
+  // the stretch before the first step says which step it is before: a bare "before" read as a stray word (review 8B
+  // B12)
+  for (const t of steps) if (t.text === 'before') found.push(`${describeText(t)}: "before" of no step`);
   // (review s29: nor a number far from the labels before it, "step 2 ……… 3" read as a label cut at the pane's edge)
   const short = steps.map((t) => /^\d+(–\d+)?$/.test(t.text));
   if (short[0]) found.push(`${describeText(steps[0]!)}: a step's number before any whole step label`);
@@ -327,6 +326,13 @@ describe('the timeline in light, dark and high-contrast themes', () => {
               );
               assert.deepEqual(problems(frame, colours), [], where);
               assert.deepEqual(namespacesMixed(frame, bareOps[p]!), [], where);
+              const units = tickUnits.get(`${c.name}, ${view}, pane ${p}`) ?? new Set<string>();
+              for (const t of frame.texts.filter((x) => x.role === 'tick')) units.add(t.text.split(' ')[1]!);
+              tickUnits.set(`${c.name}, ${view}, pane ${p}`, units);
+              assert.ok(
+                units.size <= 1,
+                `${where} at ${width} px and the widths before: ticks in ${[...units].join(', ')}`,
+              );
             });
             // a graph break's band is labelled by the break first: a label cut to its lane keeps it (review 8B B1:
             // "Python b…", the break's line after it cut off), and a cut keeps its first word whole (never "gra…")
@@ -362,16 +368,19 @@ describe('the timeline in light, dark and high-contrast themes', () => {
               );
             // a step's stretch with no op recorded on its thread is said in it, not left blank (review 5A: rank 1's
             // 40 ms before its all_reduce)
-            // (at 560 and 700 px in a shorter form, never dropped: review 7B N11)
-            if (c.name === 'ranks' && view === 'step')
-              assert.ok(
-                frames[1]!.texts.some(
-                  (t) =>
-                    t.role === 'gap' &&
-                    (width >= 1400 ? /^no op recorded · / : /^(no op( recorded)? · )?[\d.]+ ms$/).test(t.text),
-                ),
-                `${theme.name}: rank 1's stretch with no op said`,
-              );
+            // (at 560 and 700 px in a shorter form, never dropped: review 7B N11; nor in the whole trace's view, one
+            // before each step's ops: review 8B B8)
+            if (c.name === 'ranks') {
+              const gaps = frames[1]!.texts.filter((t) => t.role === 'gap').map((t) => t.text);
+              const form =
+                width >= 1400 && view === 'step'
+                  ? /^no op recorded · [\d.]+ ms$/
+                  : /^(no op( recorded)? · )?[\d.]+ ms$/;
+              const where = `${theme.name}, ${view}: rank 1's stretches with no op, ${gaps.join(', ')}`;
+              assert.equal(gaps.filter((t) => form.test(t)).length, view === 'step' ? 1 : 3, where);
+              // in one form: "no op · 40.2 ms" beside "38.6 ms" read as another thing
+              assert.equal(new Set(gaps.map((t) => t.replace(/[\d.]+ ms$/, ''))).size, 1, where);
+            }
             // rank 0 waited in its all_reduce on gloo's thread meanwhile: that is an op of its process, not a stretch
             // with none (review 7A K1: "no op recorded · 44.5 ms" beside the rank table's 3.72 ms)
             if (c.name === 'ranks' && view === 'step')

@@ -126,15 +126,16 @@ const TORCH_INTERNALS: [RegExp, string][] = [
 
 /**
  * A Python frame's name as the timeline says it: Inductor's generated module by what it is ("Inductor's generated
- * code (co2zx5….py:127, call)"), this tool's own frames as its ("Compile Lens: profiling.py:163, profile"), PyTorch's
- * internals a user does not act in by what they do ("Inductor's compile workers", "CUDA set-up"), and a built-in's
- * without the memory address or pybind11's type ("<built-in method addmm of type object>"); any other name as it is.
+ * code (co2zx5…py:127, call)": the ellipsis stands for the file's dot too, "….py" read as a typo), this tool's own
+ * frames as its ("Compile Lens: profiling.py:163, profile"), PyTorch's internals a user does not act in by what they
+ * do ("Inductor's compile workers", "CUDA set-up"), and a built-in's without the memory address or pybind11's type
+ * ("<built-in method addmm of type object>"); any other name as it is.
  */
 export function pythonFrameWords(name: string): string {
   const internal = TORCH_INTERNALS.find(([frame]) => frame.test(name));
   if (internal) return internal[1];
   const generated = GENERATED_MODULE.exec(name);
-  if (generated) return `Inductor's generated code (${generated[1]!.slice(0, 6)}….py:${generated[2]}, ${generated[3]})`;
+  if (generated) return `Inductor's generated code (${generated[1]!.slice(0, 6)}…py:${generated[2]}, ${generated[3]})`;
   const runner = RUNNER_FRAME.exec(name);
   if (runner) return `Compile Lens: ${runner[1]}:${runner[2]}, ${runner[3]}`;
   if (!name.startsWith('<built-in ')) return name;
