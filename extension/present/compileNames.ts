@@ -64,7 +64,8 @@ function frameName(frame: CompiledFrame): string {
 
 /**
  * A compile by its function: "forward" (its first compile), "forward, recompile 2"; where the report knows no
- * function for the frame, "compiled graph 2, recompile 1" (graphs counted from 1); a frame not in the user's files,
+ * function for the frame, "compiled function 2, recompile 1" (Dynamo's frames counted from 1: not "compiled graph",
+ * which read as the graphs the heading counts, review 9 D7); a frame not in the user's files,
  * "inner (in PyTorch's _dynamo/external_utils.py)", "__init__ (in Python's contextlib.py), after its graph break at line
  * 105" where the report
  * says where it is (schema 1.31), else "inner (not in your files)"; "an unknown compile" for no id.
@@ -80,7 +81,7 @@ export function compileName(
   if (said) return said;
   const id = named(frames, compileId);
   if (!id) return `compile ${compileId}`;
-  const base = id.fn ?? `compiled graph ${id.frame + 1}`;
+  const base = id.fn ?? `compiled function ${id.frame + 1}`;
   return id.attempt ? `${base}, recompile ${id.attempt}` : base;
 }
 
@@ -100,7 +101,7 @@ const functionNamed = (frames: readonly CompiledFrame[] | null | undefined, comp
   Boolean(named(frames, compileId)?.fn);
 
 /** A call of compiled code on a timeline (the profiler's "Torch-Compiled Region: 0/1"): "compiled forward",
- *  "compiled forward, recompile 1", "compiled graph 2" where the report names no function. */
+ *  "compiled forward, recompile 1", "compiled function 2" where the report names no function. */
 export function compiledCallName(frames: readonly CompiledFrame[] | null | undefined, compileId: string): string {
   const name = tracedCompileName(frames, compileId);
   return functionNamed(frames, compileId) ? `compiled ${name}` : name;

@@ -28,7 +28,7 @@ def test_a_compile_is_its_function_and_which_compile_of_it_never_its_id() -> Non
     # value is in 3/2's record of the guards that failed; 3/2's own, in no later record
     assert said["3/1"] == "forward after line 24, recompiled for the value 0 at line 24"
     assert said["3/2"] == "forward after line 24, recompiled for a new value at line 24"
-    assert compile_names.compile_name([], "1/1") == "compiled graph 2, recompile 1"  # no function recorded
+    assert compile_names.compile_name([], "1/1") == "compiled function 2, recompile 1"  # no function recorded
     assert compile_names.compile_name(frames, None) == "an unknown compile"
 
 

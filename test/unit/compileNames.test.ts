@@ -50,7 +50,7 @@ test("a compile is its function and which compile of it: a graph break's resume 
     'cell 3, lines 8, 9',
   );
   // no frames recorded (a trace opened alone): graphs counted from 1, still no id
-  assert.equal(compileName(null, '1/1'), 'compiled graph 2, recompile 1');
+  assert.equal(compileName(null, '1/1'), 'compiled function 2, recompile 1');
   assert.equal(compileName(frames, null), 'an unknown compile');
   assert.deepEqual(['0/0', '0/3'].map(attemptName), ['first compile', 'recompile 3']);
   // a timeline's "Torch-Compiled Region: 3/2" slice: the compiled code's call by its function; without the runner's
@@ -61,7 +61,7 @@ test("a compile is its function and which compile of it: a graph break's resume 
   );
   const unnamed = (frames ?? []).map(({ nameText: _said, ...frame }) => frame);
   assert.equal(compiledCallName(unnamed, '3/2'), 'compiled forward after line 24, recompile 2');
-  assert.equal(compiledCallName(null, '1/0'), 'compiled graph 2');
+  assert.equal(compiledCallName(null, '1/0'), 'compiled function 2');
 });
 
 test("the timeline's marks name the compile by function, with the report, and without one", async () => {
@@ -98,7 +98,7 @@ test("the timeline's marks name the compile by function, with the report, and wi
     path.join(FIXTURES, 'traces/recompile_batch-default-recompile-in-region.trimmed.trace.json'),
   );
   const [mark] = timelineMarks(recompile).filter((m) => m.kind === 'recompile');
-  assert.equal(markLabel(mark!, null), 'compiled graph 1, recompile 2');
+  assert.equal(markLabel(mark!, null), 'compiled function 1, recompile 2');
 });
 
 test("a report's compiles and kernels are named in the runner's words (schema 1.28), and a trace without a report gets the same words", () => {

@@ -80,9 +80,9 @@ test('a trace opened alone: kernels and graph runs by the compiled call around t
   assert.equal(gpu.get('triton_poi_fused_addmm_relu_0'), 'fused kernel 1 of forward');
   // with the report: its user line
   const named = await said('traces/mlp-default.trace.json', 'reports/h100-mlp/report.json', 'default');
-  assert.equal(named.get('triton_poi_fused_addmm_relu_0'), 'fused kernel 1 of compiled graph 1 (line 19)');
+  assert.equal(named.get('triton_poi_fused_addmm_relu_0'), 'fused kernel 1 of compiled function 1 (line 19)');
   for (const words of [...cpu.values(), ...gpu.values()])
-    assert.doesNotMatch(words, /\d+\/\d+|CompiledFxGraph|graph_\d|compiled graph \d/);
+    assert.doesNotMatch(words, /\d+\/\d+|CompiledFxGraph|graph_\d|compiled (?:graph|function) \d/);
   assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111].map(ordinal), [
     '1st',
     '2nd',
@@ -176,7 +176,7 @@ test("PyTorch's internals a user does not act in, by what they do: Inductor's co
   assert.equal(pythonFrameWords('anchors.py(18): forward'), 'anchors.py(18): forward');
 });
 
-test('a trace without its report: a compiled call by the code it ran, from its Python stacks, not "compiled graph 1"', async () => {
+test('a trace without its report: a compiled call by the code it ran, from its Python stacks, not "compiled function 1"', async () => {
   const model = await scanTraceFile(path.join(FIXTURES, 'traces/mlp-default.trace.json'));
   const frames = tracedFrames(model);
   assert.deepEqual(frames, [{ compileId: '0/0', function: 'forward', seconds: 0 }]);

@@ -7,7 +7,7 @@
 // it holds), the step labels whole or their number after a whole one ("call 0 │ 1 │ 2"; never "cal…"), each tick
 // label right of its tick, every text at WCAG 4.5:1 against what lies under it (a slice's label against its
 // slice), and no compiler code as a label (a compiled region by its code, or without Python stacks by its place,
-// "1st compiled call in the step (convolution, …)", never "Torch-Compiled Region: 0/0" nor "compiled graph 1";
+// "1st compiled call in the step (convolution, …)", never "Torch-Compiled Region: 0/0" nor "compiled function 1";
 // "Inductor's code of …", never "## Call CompiledFxGraph f73y…"; "fused kernel 1 of …", never "graph_1_cpp_fused_…"; PyTorch's
 // wrappers by what they do, never "TorchDynamo Cache Lookup"), and a pane whose calls are named by their place
 // says once that the trace has no Python stacks to name their code.
@@ -239,7 +239,7 @@ function problems(frame: FrameLayout, colours: Map<string, Rgba>): string[] {
       found.push(`${describeText(t)}: not right of its tick`);
   for (const t of texts)
     if (
-      /Torch-Compiled Region|CompiledFxGraph|^graph_\d+_|^triton_|\d+\/\d+$|^PyTorch Profiler \(|compiled graph \d|TorchDynamo|^Pregraph|^AOTDispatcher|^CompiledFunction/.test(
+      /Torch-Compiled Region|CompiledFxGraph|^graph_\d+_|^triton_|\d+\/\d+$|^PyTorch Profiler \(|compiled (?:graph|function) \d|TorchDynamo|^Pregraph|^AOTDispatcher|^CompiledFunction/.test(
         t.text,
       )
     )

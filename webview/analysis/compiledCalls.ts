@@ -1,7 +1,7 @@
 // The compiled calls of a trace opened without its report and without Python stacks (profiled without
 // with_stack): nothing in it names the code a call ran, so each is named by what the trace does know, its place
 // among its step's compiled calls and the ops it runs ("2nd compiled call in the step (sum, view)"), never by
-// Dynamo's frame number ("compiled graph 2"), which means nothing to the user.
+// Dynamo's frame number ("compiled function 2"), which means nothing to the user.
 import type { CompiledFrame } from '../../extension/shared/report.ts';
 import { readGeneratedName } from '../../extension/present/kernelNames.ts';
 import { forEachOverlapping, levelsOf } from '../../extension/shared/trace/levels.ts';

@@ -84,7 +84,8 @@ def compile_name(
     """ "forward" (a function's first compile), "forward, recompile 2"; a recompile whose failed guard says what it was
     made for (made_for: recompiled_for's), by that: "forward, recompiled for x's size 16 in dimension 0" (review 5C J4: "forward,
     recompile 1" named Dynamo's count, not the user's call); where the record names no function for the
-    frame, "compiled graph 2, recompile 1" (frames counted from 1); a frame of PyTorch's own (the wrapper
+    frame, "compiled function 2, recompile 1" (frames counted from 1: not "compiled graph", which read as the graphs
+    the heading counts, review 9 D7: three rows of "compiled graph 1" under "3 compiles (2 graphs)"); a frame of PyTorch's own (the wrapper
     torch.compile(module) calls a module through, `inner` in _dynamo/external_utils.py) by the region the user
     compiled (region_name: "Sequential at gated_service.py:22"), its code being the user's module, not that wrapper,
     else by the user's line that called it ("the compiled module called at gated_service.py:25");
@@ -107,7 +108,7 @@ def compile_name(
         ),
         None,
     )
-    base = f"compiled graph {int(frame) + 1}"
+    base = f"compiled function {int(frame) + 1}"
     if named is not None:
         # a recorded frame with no location is not the user's code (compiler/insight.py keeps user files' only); where
         # it is, where recorded (schema 1.31)
