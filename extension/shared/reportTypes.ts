@@ -801,7 +801,7 @@ export interface CompiledFrame {
   calledFrom?: SourceLocation;
   seconds: number;
   /**
-   * schema 1.36: the tensor ops in the graph this compile made (Dynamo's graph_op_count); 0: it made no graph, the frame having no tensor work (it broke or returned before any); the count of compiles says so (report/compiler_text.py compiles_made). Absent: not recorded (a failed compile, older reports)
+   * schema 1.36: the tensor ops in the graph this compile made (Dynamo's graph_op_count); 0: it made no graph, Dynamo having captured nothing (the frame broke or returned before its first op was captured: not that it does no tensor work); the count of compiles says so (report/compiler_text.py compiles_made). Absent: not recorded (a failed compile, older reports)
    */
   graphOps?: number;
   /**

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from compile_lens_runner.report import compiler_text
+from compile_lens_runner.report import compiler_text, sentences
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -82,19 +82,19 @@ def test_a_report_read_from_logs_says_what_the_compiler_did_its_compile_time_and
     report: Any = {"target": {"kind": "logs"}, "modes": [{"compiler": compiler}]}
     compiler_text.attach(report)
     assert compiler["countsText"] == (
-        "5 compiles, 3 graphs, 4 graph breaks at 2 sites, 2 recompiles at 1 site, 0 failed compiles, 1 restart"
-    )
-    # the compiles that made no graph for want of tensor work, said beside the graphs (review 8 A7, schema 1.36)
+        "5 compiles (3 graphs), 4 graph breaks at 2 sites, 2 recompiles at 1 site, 0 failed compiles, 1 restart"
+    ), "some compiles made no graph: said as the compile phases' heading says it (compiles_made)"
+    # the compiles that captured nothing, said as the compile phases' heading says them (review 8 A7, schema 1.36)
     where = {"file": "/a/m.py", "line": 27, "function": "forward", "code": "def forward(self, x):"}
     compiler["frames"] = [
         {"compileId": f"2/{n}", "function": "forward", "location": where, "seconds": 0.1, "graphOps": 0} for n in (0, 1)
     ]
     compiler_text.attach(report)
-    assert compiler["countsText"].startswith("5 compiles, 3 graphs (2 compiles with no tensor work in forward), 4 ")
+    assert compiler["countsText"].startswith("5 compiles (3 graphs; 2 captured nothing in forward), 4 ")
     compiler["frames"][1] = {**compiler["frames"][1], "function": "torch_dynamo_resume_in_forward_at_29"}
     compiler_text.attach(report)
     assert compiler["countsText"].startswith(
-        "5 compiles, 3 graphs (2 compiles with no tensor work in forward and forward after line 29), 4 "
+        "5 compiles (3 graphs; 2 captured nothing in forward and forward after line 29), 4 "
     )
     assert compiler["compileTimeText"] == "3.4 s (dynamo 1.2 s, aot 500 ms, codegen 300 ms)"
     assert compiler["cacheText"] == "FX graph 2 hits, 1 miss; AOT autograd 1 hit"
@@ -152,3 +152,22 @@ def test_a_cache_hit_with_a_cpp_compile_under_its_load_says_that_loading_builds_
         if phase["name"] == "load from cache":
             phase["durMs"] = 10.0
     assert compiler_text.cache_build(outside) is None
+
+
+def test_a_compile_count_s_breakdown_adds_up_to_its_compiles() -> None:
+    """Review 9 D3: attach-2x2's rank 1 read "7 compiles (2 graphs; 4 with no tensor work)", 2 + 4 = 6: its contextlib
+    resume frame (3/0) logged no op count. The rest is said as that; reasons more than the compiles are no breakdown."""
+    rank = json.loads((FIXTURES / "attach-2x2" / "job" / "ranks" / "rank1" / "report.json").read_text())
+    compiler = rank["modes"][0]["compiler"]
+    ops = [f.get("graphOps") for f in compiler["frames"]]
+    assert (len(ops), compiler["graphCount"], ops.count(0), ops.count(None)) == (7, 2, 4, 1)
+    said = "7 compiles (2 graphs; 4 captured nothing, 1 with no reason logged)"
+    assert compiler["phasesText"].startswith(f"{said}, ")
+    assert compiler_text.compiles_made(7, 2, compiler) == said
+    assert sentences.region_facts(rank["regions"][0])[1] == said
+    # every compile accounted for: no remainder said
+    assert compiler_text.compiles_made(6, 2, compiler) == "6 compiles (2 graphs; 4 captured nothing)"
+    # reasons that overshoot the compiles (counted from another record) are not said as a breakdown
+    assert compiler_text.compiles_made(5, 2, compiler) == "5 compiles (2 graphs)"
+    # no reason recorded at all: the graphs alone, no remainder named
+    assert compiler_text.compiles_made(7, 2, {**compiler, "frames": []}) == "7 compiles (2 graphs)"

@@ -118,7 +118,7 @@ def test_graph_breaks_cost_the_graphs_one_call_runs_and_recompiles_are_said_apar
         "compiled (6 graphs in all)."
     )
     assert compiler["breakCost"] == notes.break_cost(compiler, report["modes"][0].get("outsideGraphsMsPerStep"))
-    # a frame recompiled with no tensor work made no graph: one graph a call
+    # a frame recompiled that captured nothing made no graph: one graph a call
     frames = [{"compileId": "0/0"}, {"compileId": "0/1"}, {"compileId": "1/0"}]
     one = {"graphCount": 1, "graphBreaks": [{"reason": "print"}], "recompiles": [{}], "frames": frames}
     assert notes.break_cost(one, None) == (  # type: ignore[arg-type]

@@ -129,7 +129,7 @@ def _frame(m: dict[str, Any], start: Record | None) -> CompiledFrame:
         "location": location(file, int(m.get("co_firstlineno") or 1), m.get("co_name")) if user else None,
         "seconds": round(float(m.get("entire_frame_compile_time_s") or 0.0), 4),
     }
-    if isinstance(m.get("graph_op_count"), int):  # 0: no tensor work, so Dynamo made no graph (schema 1.36)
+    if isinstance(m.get("graph_op_count"), int):  # 0: captured nothing (broke or returned first): no graph (1.36)
         frame["graphOps"] = m["graph_op_count"]
     if file and not user:
         frame["library"] = library_place(file)

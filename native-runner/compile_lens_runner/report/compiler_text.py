@@ -83,19 +83,13 @@ def _at_sites(n: int, sites: int, word: str) -> str:
     return formats.plural(n, word) + ("" if n == sites else f" at {formats.plural(sites, 'site')}")
 
 
-def _idle_said(compiler: CompilerInsight) -> str:
-    """ " (4 compiles with no tensor work in forward)" beside the graphs counted; "" where none is recorded."""
-    idle, where = _no_work(compiler)
-    return f" ({formats.plural(idle, 'compile')} with no tensor work{where})" if idle else ""
-
-
 def counts(compiler: CompilerInsight, entries: Sequence[RankEntry] = ()) -> str:
     """ "5 compiles, 3 graphs, 4 graph breaks at 2 sites, 2 recompiles, 0 failed compiles, 0 restarts"; a job read
     from its ranks' logs (entries: its ranks), what each rank compiled as its row counts it, then the failed compiles
     and restarts of them all: "1 graph, 3 graph breaks and 0 recompiles on rank 0; 2 graphs, 4 graph breaks and 2
     recompiles on rank 1; 0 failed compiles and 0 restarts across the ranks" (the merged record's graphs are the
-    lowest rank's, its breaks each site's there: said as the job's, they disagreed with the rows, s29); "1 graph (4
-    compiles with no tensor work in forward)" where some made none for that (review 8 A7)."""
+    lowest rank's, its breaks each site's there: said as the job's, they disagreed with the rows, s29); "5 compiles (1
+    graph; 4 captured nothing in forward)" where some made none (review 8 A7), as the compile phases' heading says it."""
     by_rank = rank_text.job_counts(entries) if len(entries) > 1 else []
     if by_rank:
         failed = sum(e.get("compileFailures") or 0 for e in entries)
@@ -105,10 +99,16 @@ def counts(compiler: CompilerInsight, entries: Sequence[RankEntry] = ()) -> str:
     breaks = compiler["graphBreaks"]
     recompiles = compiler.get("recompiles") or []
     sites = compiler.get("recompileSites")
+    frames, graphs = compiler.get("compiledFrames") or 0, compiler["graphCount"] or 0
+    # where some compiles made no graph, the breakdown the compile phases' heading says, adding up (review 9 D3)
+    made = (
+        [compiles_made(frames, graphs, compiler)]
+        if graphs < frames
+        else [formats.plural(frames, "compile"), formats.plural(graphs, "graph")]
+    )
     return ", ".join(
         [
-            formats.plural(compiler.get("compiledFrames") or 0, "compile"),
-            formats.plural(compiler["graphCount"] or 0, "graph") + _idle_said(compiler),
+            *made,
             # the sites the breaks are listed by (breakSites: one per line and fix)
             _at_sites(mode_line.break_count(compiler), len(compiler.get("breakSites") or breaks), "graph break"),
             _at_sites(len(recompiles), len(sites) if sites is not None else len(recompiles), "recompile"),
@@ -132,8 +132,9 @@ def compile_time(compiler: CompilerInsight) -> str | None:
 
 
 def _no_work(compiler: CompilerInsight) -> tuple[int, str]:
-    """The compiles that made no graph for want of tensor work (graphOps 0, schema 1.36: the frame broke or returned
-    before any), and " in forward" for their functions where all are the user's."""
+    """The compiles that captured nothing, so made no graph (graphOps 0, schema 1.36: the frame broke or returned
+    before Dynamo captured an op; not "no tensor work": a TransformerEncoder whose fast-path op broke at its first op
+    does tensor work, review 9 C2), and " in forward" for their functions where all are the user's."""
     idle = {f["compileId"]: f for f in compiler.get("frames") or [] if f.get("graphOps") == 0}
     names = [
         compile_names.function_name(str(f["function"]), f["location"])
@@ -146,13 +147,13 @@ def _no_work(compiler: CompilerInsight) -> tuple[int, str]:
 
 
 def _none_made(compiler: CompilerInsight) -> list[tuple[int, str, str]]:
-    """Why compiles made no graph, where the record says: each reason's count, its words beside the count ("with no
-    tensor work in forward", "at the recompile limit", "failed") and alone ("no tensor work in forward")."""
+    """Why compiles made no graph, where the record says: each reason's count, its words beside the count ("captured
+    nothing in forward", "at the recompile limit", "failed") and alone ("nothing captured in forward")."""
     idle, where = _no_work(compiler)
     failures = {str(f.get("compileId")): f for f in compiler.get("compileFailures") or []}
     limit = sum(1 for f in failures.values() if f.get("recompileLimitHit"))
     said = [
-        (idle, f"with no tensor work{where}", f"no tensor work{where}"),
+        (idle, f"captured nothing{where}", f"nothing captured{where}"),
         (limit, "at the recompile limit", "the recompile limit"),
         (len(failures) - limit, "failed", "it failed" if len(failures) == 1 else "they failed"),
     ]
@@ -164,14 +165,22 @@ def compiles_made(compiles: int, graphs: int | None, compiler: CompilerInsight |
     (review 5A G3: "1 compile, 783 ms" beside "made no graph"); the compile phases' heading and a region's facts say it
     alike (review 6C Z6: "1 compile made 0 graphs" beside "1 compile (no graph)"). Which made none and why, where the
     record says (review 8 A7/B4: "5 compiles (1 graph) · 4 graph breaks" read as graphs gone missing, each break
-    starting a new graph): "5 compiles (1 graph; 4 with no tensor work in forward)", "17 compiles (12 graphs; 4 with
-    no tensor work in forward, 1 at the recompile limit)"."""
+    starting a new graph): "5 compiles (1 graph; 4 captured nothing in forward)", "17 compiles (12 graphs; 4
+    captured nothing in forward, 1 at the recompile limit)". The reasons add up to the compiles (review 9 D3: "7
+    compiles (2 graphs; 4 with no tensor work)" left one unsaid, a compile the log recorded no op count for): the rest
+    said as that, "7 compiles (2 graphs; 4 captured nothing, 1 with no reason logged)"; reasons that overshoot the
+    compiles (counted from another record) are not said as a breakdown."""
     if graphs is None or graphs >= compiles:
         return formats.plural(compiles, "compile")
     why = _none_made(compiler) if compiler else []
-    if graphs == 0:  # one reason for all: "1 compile (no graph: no tensor work)"
+    rest = compiles - graphs - sum(n for n, _, _ in why)
+    if rest < 0:
+        why, rest = [], 0
+    if graphs == 0:  # one reason for all: "1 compile (no graph: nothing captured)"
         alone = why[0][2] if len(why) == 1 and why[0][0] == compiles else None
         return f"{formats.plural(compiles, 'compile')} (no graph{f': {alone}' if alone else ''})"
+    if why and rest:
+        why = [*why, (rest, "with no reason logged", "")]
     each = "; " + ", ".join(f"{n} {words}" for n, words, _ in why) if why else ""
     return f"{formats.plural(compiles, 'compile')} ({formats.plural(graphs, 'graph')}{each})"
 

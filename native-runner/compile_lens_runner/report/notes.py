@@ -207,7 +207,7 @@ def launch_bound(report: Report) -> str | None:
 
 def graphs_per_call(compiler: CompilerInsight) -> int | None:
     """The graphs one call runs: one per compiled frame (a recompile compiles another version of a frame a call runs
-    instead, not beside it), at most the graphs made (a frame with no tensor work makes none); None when nothing was
+    instead, not beside it), at most the graphs made (a frame that captured nothing makes none); None when nothing was
     made or the frames were not recorded."""
     graphs = compiler.get("graphCount")
     ids = [f.get("compileId") for f in compiler.get("frames") or []]

@@ -291,7 +291,7 @@ def counts(region: Region, job: Sequence[RankEntry] = ()) -> list[str]:
 
 
 def _compiles(region: Region, graphs: int | None) -> list[str]:
-    """The graphs said beside the compiles where some compiles made none (a frame that broke before any tensor work,
+    """The graphs said beside the compiles where some compiles made none (a frame that broke or returned before Dynamo captured an op,
     recompiled): the compile rows under the facts count compiles, so the facts say both (review 4B M6: "1 graph" above
     five compile rows), as the rows' heading does: "5 compiles (1 graph)"."""
     compiler = region.get("compiler")
