@@ -80,7 +80,8 @@ function rankRow({ digest: d, stepMs, overFastest, diverged }: RankTableRow): HT
     el('td', undefined, d.status === 'unknown' ? '' : d.status),
     count(d.graphs),
     count(d.graphBreaks),
-    count(d.recompiles),
+    // "2 at call 3" where one call recompiled two graphs, as the heading's "recompiled at call 3" (review 9 A10)
+    number(d.recompiles, d.recompilesText ?? (d.recompiles === null ? '' : String(d.recompiles))),
     number(d.compileSeconds, d.compileSeconds === null ? '' : formatSeconds(d.compileSeconds)),
     number(stepMs, stepMs === null ? '' : formatMs(stepMs)),
     // "slower than the fastest: 16%", the fastest "0%" (its header and a word in its cell read "vs fastest fastest")

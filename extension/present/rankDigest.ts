@@ -19,6 +19,8 @@ export interface RankDigest {
   graphs: number | null;
   graphBreaks: number | null;
   recompiles: number | null;
+  /** the recompiles cell where its count is not its calls, "2 at call 3" (the runner's, schema 1.36); else null */
+  recompilesText: string | null;
   compileSeconds: number | null;
   fxGraphCacheHits: number | null;
   fxGraphCacheMisses: number | null;
@@ -82,6 +84,7 @@ export function digestRank(entry: RankEntry): RankDigest {
     graphs: entry.graphCount ?? null,
     graphBreaks: entry.graphBreaks ?? null,
     recompiles: entry.recompiles ?? null,
+    recompilesText: entry.recompilesText ?? null,
     compileSeconds: entry.compileSeconds ?? null,
     fxGraphCacheHits: fx?.['hit'] ?? null,
     fxGraphCacheMisses: fx?.['miss'] ?? null,

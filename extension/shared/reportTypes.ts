@@ -2270,6 +2270,10 @@ export interface RankEntry {
    */
   errorText?: string;
   /**
+   * schema 1.36: the rank table's recompiles cell where the count is not the calls that set them off, read after the word 'recompiles': '2 at call 3' (one call recompiled two graphs; the region's heading says 'recompiled at call 3 on rank 1'), '5 in 3 calls', '2 at call 3 of Model' with several regions; factsText says it the same way ('2 recompiles at call 3'). Absent: each recompile was a call of its own, or the calls are not known (report/rank_text.py recompile_calls)
+   */
+  recompilesText?: string;
+  /**
    * schema 1.25: what it compiled and ran in words (graphs, breaks, recompiles, compile time, FX graph cache, collectives; report/rank_text.py). Absent: none recorded, or a report before 1.25
    */
   factsText?: string;

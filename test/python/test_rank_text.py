@@ -19,8 +19,8 @@ def test_each_rank_says_what_it_compiled_and_ran_and_its_regions_calls() -> None
     # rank 1 alone recompiled at call 3 (batch 16 → 8): its 2 graphs, DDP's Logger call broken again in the recompiled
     # forward (4 breaks), its steady calls from call 4
     assert rank1["factsText"] == (
-        "2 graphs, 4 graph breaks, 2 recompiles, 57 s compiling, FX graph cache 0 hits, 4 misses, 3 collectives in "
-        "the profiled steps"
+        "2 graphs, 4 graph breaks, 2 recompiles at call 3, 57 s compiling, FX graph cache 0 hits, 4 misses, 3 "
+        "collectives in the profiled steps"
     )
     assert rank1["regionsText"] == ["DistributedDataParallel: 6 calls, 0.638 ms/call from call 4"]
     assert rank1["labelText"] == "rank 1: ok"
@@ -108,3 +108,35 @@ def test_a_recompile_on_some_ranks_is_said_once_by_the_divergence_with_its_quick
     rank_text.divergences(other)
     assert "inDivergence" not in other["regions"][0]["compiler"]["recompileSites"][0]
     assert "quickFixes" not in changed
+
+
+def test_a_rank_s_recompiles_say_the_calls_that_set_them_off_where_one_call_recompiled_several_graphs() -> None:
+    """Review 8/9 A10: rank 1's row read "recompiles 2" under the heading's "recompiled at call 3 on rank 1": one call
+    recompiled DDP's wrapper and the model's forward. The cell says which call, as the heading does."""
+    report = json.loads((FIXTURES / "ddp-ranks-cpu" / "report.json").read_text())
+    rank0, rank1 = report["ranks"]
+    assert (rank0["recompiles"], rank1["recompiles"]) == (0, 2)
+    assert rank1["recompilesText"] == "2 at call 3" and "recompilesText" not in rank0
+    assert "recompiled at call 3 on rank 1" in report["regions"][0]["facts"]
+    assert rank_text.recompile_calls(rank1, report) == "2 at call 3"
+    recompiles = report["regions"][0]["compiler"]["recompiles"]
+    # two calls' recompiles: how many calls
+    later = copy.deepcopy(report)
+    later["regions"][0]["compiler"]["recompiles"][1]["trigger"] = recompiles[1]["trigger"].replace("call 3", "call 5")
+    assert rank_text.recompile_calls(rank1, later) is None, "each recompile a call of its own: the count says it"
+    later["ranks"][1]["recompiles"] = 3
+    later["regions"][0]["compiler"]["recompiles"].append(copy.deepcopy(recompiles[1]))
+    assert rank_text.recompile_calls(later["ranks"][1], later) == "3 in 2 calls"
+    # several regions: whose call
+    two = copy.deepcopy(report)
+    two["regions"].append({**copy.deepcopy(report["regions"][0]), "name": "Other"})
+    two["regions"][1]["compiler"]["recompiles"] = []
+    assert rank_text.recompile_calls(rank1, two) == "2 at call 3 of DistributedDataParallel"
+    # a recompile whose call is not known, or a count the regions' records do not make up: the count alone
+    unknown = copy.deepcopy(report)
+    unknown["regions"][0]["compiler"]["recompiles"][0]["trigger"] = None
+    assert rank_text.recompile_calls(rank1, unknown) is None
+    assert rank_text.recompile_calls({**rank1, "recompiles": 4}, report) is None
+    # the facts say it as the cell does
+    assert rank_text.facts({**rank1}).startswith("2 graphs, 4 graph breaks, 2 recompiles at call 3, ")
+    assert rank_text.facts({**rank1, "recompilesText": None}).startswith("2 graphs, 4 graph breaks, 2 recompiles, ")

@@ -29,8 +29,12 @@ test('the report panel lists every rank in a table and where the ranks diverged,
     'ok',
     '2',
     '4',
-    '2',
+    // one call recompiled two graphs: the cell says which, as the heading's "recompiled at call 3 on rank 1" (review 9
+    // A10: a bare "2" read as two recompiles); its number stays the count
+    '2 at call 3',
   ]);
+  assert.equal(await rank1.locator('td[data-label="recompiles"]').getAttribute('data-value'), '2');
+  assert.match(await page.locator('p.region-facts').first().innerText(), / · recompiled at call 3 on rank 1 · /);
   // the region's heading counts as the rows do, each count with whose it is (s29: a heading of 3 over rows of 2)
   const facts = await page.locator('p.region-facts').first().innerText();
   assert.match(facts, /1 graph and 3 graph breaks on rank 0 · 2 graphs and 4 graph breaks on rank 1 · /);

@@ -7,6 +7,7 @@ entry with formats.py's numbers each time the report is written (answer.attach).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from .. import formats
@@ -41,12 +42,15 @@ def label(entry: RankEntry) -> str:
 
 def facts(entry: RankEntry) -> str | None:
     """ "2 graphs, 2 graph breaks, 0 recompiles, 3.1 s compiling, FX graph cache 1 hit, 2 misses, 4 collectives in the
-    profiled steps"; None where the rank recorded none of them."""
+    profiled steps"; None where the rank recorded none of them. Its recompiles as the table's cell says them
+    (recompile_calls): "2 recompiles at call 3"."""
     out: list[str] = []
     for key, word in (("graphCount", "graph"), ("graphBreaks", "graph break"), ("recompiles", "recompile")):
         n = entry.get(key)
         if isinstance(n, int):
-            out.append(formats.plural(n, word))
+            # the cell's words begin with its count: "2 at call 3" is said "2 recompiles at call 3"
+            calls = entry.get("recompilesText") if key == "recompiles" else None
+            out.append(formats.plural(n, word) + (calls.removeprefix(str(n)) if calls else ""))
     seconds = entry.get("compileSeconds")
     if seconds is not None:
         out.append(f"{formats.seconds(seconds)} compiling")
@@ -78,6 +82,35 @@ def regions(entry: RankEntry) -> list[str]:
         )
         out.append(f"{r.get('label') or r['name']}: {formats.plural(r['callCount'], 'call')}{counted}{time}")
     return out
+
+
+# the call that set a recompile off, as script/region_entry.trigger_text says it: "call 3 of DistributedDataParallel …"
+TRIGGER_CALL = re.compile(r"^call (\d+) of ")
+
+
+def recompile_calls(entry: RankEntry, report: Report) -> str | None:
+    """The rank table's recompiles cell where its count is not its calls: "2 at call 3" (one call recompiled two
+    graphs, DDP's wrapper and the model's forward, the heading's "recompiled at call 3 on rank 1"; review 8/9 A10: a
+    bare "recompiles 2" under that heading read as two recompiles), "5 in 3 calls"; with several regions, whose call,
+    "2 at call 3 of DistributedDataParallel". None where each recompile was a call of its own, or where the regions'
+    records do not name the call of every recompile the rank counted (the count alone is then what is known)."""
+    n, rank = entry.get("recompiles"), entry["rank"]
+    records = [(r["name"], c) for r in report.get("regions") or [] if (c := r.get("compiler")) is not None]
+    calls: list[tuple[str, str]] = []
+    for name, compiler in records:
+        for item in compiler.get("recompiles") or []:
+            if rank in (item.get("ranks") or []):
+                set_off = TRIGGER_CALL.match(item.get("trigger") or "")
+                if set_off is None:
+                    return None
+                calls.append((name, set_off[1]))
+    distinct = list(dict.fromkeys(calls))
+    if not n or len(calls) != n or len(distinct) == n:
+        return None
+    if len(distinct) > 1:
+        return f"{n} in {formats.plural(len(distinct), 'call')}"
+    (name, call), *_ = distinct
+    return f"{n} at call {call}" + (f" of {name}" if len(records) > 1 else "")
 
 
 def waiting(entry: RankEntry) -> str | None:
@@ -231,6 +264,9 @@ def attach(report: Report) -> None:
         logs["restartsText"] = said
     for entry in report.get("ranks") or []:
         entry["labelText"] = label(entry)
+        calls = recompile_calls(entry, report)
+        if calls is not None:
+            entry["recompilesText"] = calls
         failed, did, waited = error(entry), facts(entry), waiting(entry)
         if failed is not None:
             entry["errorText"] = failed

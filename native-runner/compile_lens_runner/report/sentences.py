@@ -8,7 +8,6 @@ are.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
 
 from .. import formats
@@ -231,8 +230,7 @@ def compiler_facts(compiler: CompilerInsight | None, compile_s: float | None) ->
     return out
 
 
-# the call that set a recompile off, as script/region_entry.trigger_text says it: "call 3 of DistributedDataParallel …"
-_TRIGGER_CALL = re.compile(r"^call (\d+) of ")
+_TRIGGER_CALL = rank_text.TRIGGER_CALL  # the call that set a recompile off: "call 3 of DistributedDataParallel …"
 
 
 def recompiles_text(items: list[Recompile], on: str = "") -> str:

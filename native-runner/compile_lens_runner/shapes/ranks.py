@@ -59,6 +59,8 @@ class RankEntry(_RankEntry, total=False):
     labelText: str
     errorText: str
     factsText: str
+    # schema 1.36: the recompiles cell where its count is not its calls, "2 at call 3" (report/rank_text.py)
+    recompilesText: str
     regionsText: list[str]
     waitingText: str
 
