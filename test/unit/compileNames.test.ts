@@ -49,7 +49,7 @@ test("a compile is its function and which compile of it: a graph break's resume 
     ]),
     'cell 3, lines 8, 9',
   );
-  // no frames recorded (a trace opened alone): graphs counted from 1, still no id
+  // no frames recorded (a trace opened alone): Dynamo's frames counted from 1, still no id
   assert.equal(compileName(null, '1/1'), 'compiled function 2, recompile 1');
   assert.equal(compileName(frames, null), 'an unknown compile');
   assert.deepEqual(['0/0', '0/3'].map(attemptName), ['first compile', 'recompile 3']);
@@ -175,4 +175,18 @@ test("a report's compiles and kernels are named in the runner's words (schema 1.
     }
   }
   assert.ok(named > 10, `${named} compiles named`);
+});
+
+test("compiles the report names no function for are named apart, and not as graphs the heading counts (review 9 D7: three 'compiled graph 1' rows under '3 compiles (2 graphs)')", async () => {
+  const { report } = await loadReport(path.join(FIXTURES, 'reports/h100-mlp/report.json'));
+  const compiler = report.modes[0]!.compiler!;
+  assert.match(compiler.phasesText ?? '', /^3 compiles \(2 graphs\), /);
+  const ids = [...new Set((compiler.phases ?? []).map((p) => p.compileId))];
+  const names = ids.map((id) => compileName(compiler.frames, id));
+  assert.deepEqual(names, [
+    'compiled function 1',
+    'compiled function 1, recompile 1',
+    'compiled function 1, recompile 2',
+  ]);
+  for (const name of names) assert.doesNotMatch(name, /graph/);
 });
