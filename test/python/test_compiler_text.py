@@ -171,3 +171,20 @@ def test_a_compile_count_s_breakdown_adds_up_to_its_compiles() -> None:
     assert compiler_text.compiles_made(5, 2, compiler) == "5 compiles (2 graphs)"
     # no reason recorded at all: the graphs alone, no remainder named
     assert compiler_text.compiles_made(7, 2, {**compiler, "frames": []}) == "7 compiles (2 graphs)"
+
+
+def test_a_compile_with_nothing_but_autotuning_recorded_is_said_as_that_in_the_breakdown() -> None:
+    """Review 9 D7: h100-mlp's heading read "3 compiles (2 graphs)" over a third row of "autotune 108 ms" alone."""
+    report = json.loads((FIXTURES / "reports" / "h100-mlp" / "report.json").read_text())
+    compiler = report["modes"][0]["compiler"]
+    names = {p["compileId"]: set() for p in compiler["phases"]}
+    for phase in compiler["phases"]:
+        names[phase["compileId"]].add(phase["name"])
+    assert names["0/2"] == {"autotune"} and "Dynamo: whole frame" in names["0/1"]
+    assert compiler_text.phases_text(compiler).startswith("3 compiles (2 graphs; 1 with only autotuning recorded), ")
+    assert compiler["phasesText"] == compiler_text.phases_text(compiler)
+    # a compile with a Dynamo phase beside its autotuning is no such compile: no reason said, nothing made up
+    for phase in compiler["phases"]:
+        if phase["compileId"] == "0/2":
+            phase["name"] = "Dynamo: whole frame"
+    assert compiler_text.phases_text(compiler).startswith("3 compiles (2 graphs), ")

@@ -148,14 +148,23 @@ def _no_work(compiler: CompilerInsight) -> tuple[int, str]:
 
 def _none_made(compiler: CompilerInsight) -> list[tuple[int, str, str]]:
     """Why compiles made no graph, where the record says: each reason's count, its words beside the count ("captured
-    nothing in forward", "at the recompile limit", "failed") and alone ("nothing captured in forward")."""
+    nothing in forward", "at the recompile limit", "failed", "with only autotuning recorded") and alone ("nothing
+    captured in forward")."""
     idle, where = _no_work(compiler)
     failures = {str(f.get("compileId")): f for f in compiler.get("compileFailures") or []}
     limit = sum(1 for f in failures.values() if f.get("recompileLimitHit"))
+    # a compile id with nothing but autotuning under it (h100-mlp's 0/2, review 9 D7: a row of "autotune 108 ms" alone
+    # under "3 compiles (2 graphs)"): no Dynamo phase recorded, so no graph said of it
+    named: dict[str, set[str]] = {}
+    for phase in compiler.get("phases") or []:
+        named.setdefault(phase["compileId"], set()).add(phase["name"])
+    idle_ids = {str(f["compileId"]) for f in compiler.get("frames") or [] if f.get("graphOps") == 0}
+    tuned = sum(1 for c, names in named.items() if names == {"autotune"} and c not in failures and c not in idle_ids)
     said = [
         (idle, f"captured nothing{where}", f"nothing captured{where}"),
         (limit, "at the recompile limit", "the recompile limit"),
         (len(failures) - limit, "failed", "it failed" if len(failures) == 1 else "they failed"),
+        (tuned, "with only autotuning recorded", "only autotuning recorded"),
     ]
     return [(n, with_count, alone) for n, with_count, alone in said if n]
 
