@@ -402,7 +402,7 @@ function renderToolbar(): HTMLElement {
   bar.append(search, matches, fit, fitAll, prev, next, legend);
   // what the panel scrolls to stops below the toolbar however many lines it wraps to (styles.ts scroll-margin-top)
   new ResizeObserver(() =>
-    document.documentElement.style.setProperty('--toolbar-height', `${bar.offsetHeight + 4}px`),
+    document.documentElement.style.setProperty('--toolbar-height', `${bar.offsetHeight}px`),
   ).observe(bar);
   return bar;
 }

@@ -162,6 +162,36 @@ describe('rank timeline', () => {
     await page.close();
   });
 
+  test("rank 0's title, steps note and axis below the sticky toolbar, at load and with the panes scrolled to (review 9 C9/D11/E9)", async () => {
+    for (const width of [560, 700, 1400]) {
+      const page = await openWebview(browser, { width, height: 900 });
+      await post(page, await rankLoad());
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const covered = async (): Promise<string[]> => {
+        const bar = (await page.locator('.toolbar').boundingBox())!;
+        const parts = {
+          title: page.locator('.pane-label').first(),
+          note: page.locator('.pane-note').first(),
+          axis: page.locator('.pane canvas').first(),
+        };
+        const out: string[] = [];
+        for (const [name, part] of Object.entries(parts)) {
+          const box = (await part.boundingBox())!;
+          if (box.y < bar.y + bar.height - 0.5)
+            out.push(`${name} at y ${box.y} under the toolbar to ${bar.y + bar.height}`);
+        }
+        return out;
+      };
+      assert.deepEqual(await covered(), [], `${width} px, at load`);
+      // what a screenshot of the panes, or a reveal of the first pane, scrolls to
+      await page.locator('.panes').scrollIntoViewIfNeeded();
+      await page.locator('.panes').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+      assert.ok(await page.evaluate(() => window.scrollY > 0), `${width} px: the page scrolled`);
+      assert.deepEqual(await covered(), [], `${width} px, the panes scrolled to`);
+      await page.close();
+    }
+  });
+
   test('the per-step table: the numbers of rankStepTable, rank 1 the slowest of each step', async () => {
     // as wide as a panel beside the editor in a 1500 px window: the table wraps its sentences, never scrolls sideways
     const page = await openWebview(browser, { width: 1050, height: 900 });
