@@ -133,7 +133,8 @@ export function bandEdges(
  *  its mark begins in, between the step lines (`stepXs`) around it: one that runs across the next call's line reads
  *  as that call's (review 5A G5). Each label begins at its mark (review 9 D5/E3), whole where it fits; else cut
  *  before the next label, the next line or the edge; else none (the hover says it). Labels on either side of a step
- *  line need no more room between them than the line's. */
+ *  line need no more room between them than the line's. A break's label ends before a collective that another thread
+ *  runs (`busy`): that time is a wait, not the eager code its band names. */
 export function markTexts(
   marks: readonly TimelineMark[],
   laneTop: number,
@@ -145,6 +146,7 @@ export function markTexts(
   under: Paint[],
   focused: readonly { startUs: number; durUs: number }[] = [],
   stepXs: readonly number[] = [],
+  busy: readonly OtherThreadOp[] = [],
 ): TextBox[] {
   const texts: TextBox[] = [];
   const taken: [number, number][] = [];
@@ -161,7 +163,19 @@ export function markTexts(
   for (const { mark, x0 } of order) {
     // the room of the call the mark begins in: from the line at or before it to the next line, within the lane
     const from = Math.max(left, ...stepXs.filter((x) => x <= x0).map((x) => x + LINE_ROOM));
-    const to = Math.min(width - 3, ...stepXs.filter((x) => x > x0).map((x) => x - LINE_ROOM));
+    const line = Math.min(width - 3, ...stepXs.filter((x) => x > x0).map((x) => x - LINE_ROOM));
+    // a break's label ends where another thread of its process runs a collective: its band's time there is that
+    // wait, not eager code (review 9 D4: "eager code between graphs" over rank 0's 2 s gloo:all_reduce); the
+    // collective's own row says it
+    const to =
+      mark.kind === 'graph-break'
+        ? Math.min(
+            line,
+            ...busy
+              .filter((b) => b.track !== mark.track && b.x1 > x0 + 1)
+              .map((b) => Math.max(b.x0, x0 + 1) - LABEL_GAP),
+          )
+        : line;
     // at its mark, never moved left of it: a label's x is read as its place (review 9 D5/E3: labels pushed left to
     // end at the next step line stood 300–800 µs before their stripes, over ordinary ops)
     const at = Math.max(from, x0 + 1);
@@ -201,6 +215,13 @@ export function shortestFit(label: string, room: number, m: Measure): string | n
     fitEnd(shortest, room, m, least)?.replace(/ …$/, '…') ??
     null
   );
+}
+
+/** Where (px) a thread ran an op that a graph break's band label must not claim (markTexts `busy`). */
+export interface OtherThreadOp {
+  track: number;
+  x0: number;
+  x1: number;
 }
 
 /** room between two marks' labels; between a label and a step line (the line cuts no label: cutLines) */

@@ -206,6 +206,39 @@ test("the marks' lane: a label begins at its mark or not at all, never moved lef
   );
 });
 
+test("the marks' lane: a break's label ends before a collective another thread runs, its band's time a wait there", () => {
+  // review 9 D4 (ddp, rank 0): "graph break …: eager code between graphs" ran over the 2 s that its gloo thread
+  // spent in all_reduce waiting for rank 1's recompile
+  const brk: TimelineMark = {
+    kind: 'graph-break',
+    startUs: 200,
+    durUs: 380,
+    label: 'graph break in 1st compiled call in the step: eager code between graphs',
+    compileId: null,
+    track: 0,
+  };
+  const said = (busy: { track: number; x0: number; x1: number }[]): { text: string; x: number; w: number }[] =>
+    markTexts([brk], 30, 100, 800, (t) => t, m, ink, [ink], [], [], busy);
+  // alone, whole from its mark
+  assert.deepEqual(
+    said([]).map((b) => b.text),
+    [brk.label],
+  );
+  // the collective on another thread from 260: cut before it
+  const cut = said([{ track: 2, x0: 260, x1: 580 }]);
+  assert.ok(
+    cut.every((b) => b.x >= 200 && b.x + b.w <= 260),
+    cut.map((b) => `${b.text} at ${b.x}–${b.x + b.w}`).join(' | '),
+  );
+  // from the break on: no room, no label
+  assert.deepEqual(said([{ track: 2, x0: 195, x1: 580 }]), []);
+  // the break's own thread's ops are its eager code: they leave it whole
+  assert.deepEqual(
+    said([{ track: 0, x0: 260, x1: 580 }]).map((b) => b.text),
+    [brk.label],
+  );
+});
+
 test("a pane's slice labels leave out every namespace where one must leave its out to fit, and none where none must", () => {
   // review 8B B9: "gloo:all_reduce" beside "all_reduce", "aten::linear" beside "addmm" in one pane
   const labels = (...slices: [string, number][]): (string | null)[] =>

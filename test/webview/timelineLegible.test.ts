@@ -351,6 +351,16 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                   `${theme.name}, ${view}, pane ${p}: ${describeText(t)} with its band's edges at ${edges.join(', ')}`,
                 );
               }
+            // a break's label never runs over a collective's time on another thread: that time is a wait, not its
+            // eager code (review 9 D4: rank 0's "eager code between graphs" over its 2 s gloo:all_reduce)
+            if (c.name === 'ddp')
+              for (const [p, frame] of frames.entries())
+                for (const t of frame.texts.filter((x) => x.role === 'mark'))
+                  for (const s of frame.texts.filter((x) => x.role === 'slice' && x.text.includes('all_r')))
+                    assert.ok(
+                      t.x + t.w <= s.x || t.x >= s.x + s.w,
+                      `${theme.name}, ${view}, pane ${p}: ${describeText(t)} over ${describeText(s)}`,
+                    );
             // a band stops at the profiled window's row and goes on under it: its one bar, the pane's width, read
             // as covered by the break (review 8B B7)
             for (const [p, frame] of frames.entries()) {
