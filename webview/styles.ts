@@ -44,11 +44,9 @@ canvas { display: block; }
 .facts th { color: var(--vscode-descriptionForeground); font-weight: normal; }
 .range-box section { margin-top: 12px; }
 /* scrolled to: below the sticky toolbar, as tall as it wraps (main.ts sets --toolbar-height); a pane from its
-   title, so that neither its title nor its axis is under the toolbar; the panes from the first one's */
+   title, so that neither its title nor its axis is under the toolbar; the panes (a screenshot of them) from the first
+   one's: rank 0's steps note and axis were under it (review 9 C9/D11/E9) */
 .range-box section, .focus-note, .details-box, .pane, .panes { scroll-margin-top: calc(var(--toolbar-height, 56px) + 4px); }
-/* anything else scrolled to (the panes by a screenshot, a find) stops below the toolbar too: rank 0's steps note and
-   axis were under it (review 9 C9/D11/E9) */
-html { scroll-padding-top: var(--toolbar-height, 56px); }
 .range-table { margin: 6px 0 12px; }
 .range-table caption { text-align: left; font-weight: 600; padding: 2px 0; }
 .range-table td.name { overflow-wrap: anywhere; max-width: 640px; } /* between words; inside one only where it is wider than the line */
