@@ -11,7 +11,7 @@ import { kernelIndices } from '../extension/shared/trace/summary.ts';
 import { formatUs } from '../extension/present/numbers.ts';
 import type { TimelineTarget } from '../extension/shared/trace/timelineMarks.ts';
 import { paneOffsets } from '../extension/shared/trace/ranks.ts';
-import { OPENING_STEP } from '../extension/shared/trace/window.ts';
+import { firstIsWarmUp, OPENING_STEP } from '../extension/shared/trace/window.ts';
 import { renderCompilePhases } from './compilePhases.ts';
 import { showTarget } from './focus.ts';
 import { renderKernelSource } from './kernelDetails.ts';
@@ -211,7 +211,6 @@ function load(message: Opening): void {
   state.selected = null;
   ranges.range = null;
   state.carried = null;
-  state.step = view ? view.step : OPENING_STEP;
   if (!view) state.stepBeforeAll = null;
   state.search = view ? view.search : '';
   state.theme = readTheme();
@@ -233,6 +232,8 @@ function load(message: Opening): void {
     partial,
     state.showAllRanks,
   );
+  // where none was saved: past the warm-up where a pane has one (window.ts openingStep), else its first step
+  state.step = view ? view.step : models.some((m) => firstIsWarmUp(m.steps)) ? OPENING_STEP : 0;
   state.panes = panes.map((pane, p) => {
     const communication = communicationNames(models[p]!.names);
     const compareTo = pane.compareTo === undefined ? (p > 0 && !rankView ? 0 : null) : pane.compareTo;
@@ -401,7 +402,7 @@ function renderToolbar(): HTMLElement {
   bar.append(search, matches, fit, fitAll, prev, next, legend);
   // what the panel scrolls to stops below the toolbar however many lines it wraps to (styles.ts scroll-margin-top)
   new ResizeObserver(() =>
-    document.documentElement.style.setProperty('--toolbar-height', `${bar.offsetHeight + 4}px`),
+    document.documentElement.style.setProperty('--toolbar-height', `${bar.offsetHeight}px`),
   ).observe(bar);
   return bar;
 }

@@ -131,10 +131,10 @@ export function bandEdges(
  *  a `focused` span: the break the user asked to see keeps its label), then the marks that begin in view, then those
  *  that begin left of it (their label at the edge names a band mostly off-screen). Each label inside the call or step
  *  its mark begins in, between the step lines (`stepXs`) around it: one that runs across the next call's line reads
- *  as that call's (review 5A G5). Each label whole where it fits: one that would run past that line or the right
- *  edge ends there instead where the lane left of its mark is free ("graph break in forward after line 24", not
- *  "graph break in forward after …"); else cut before the next label, the next line or the edge. Labels on either
- *  side of a step line need no more room between them than the line's. */
+ *  as that call's (review 5A G5). Each label begins at its mark (review 9 D5/E3), whole where it fits; else cut
+ *  before the next label, the next line or the edge; else none (the hover says it). Labels on either side of a step
+ *  line need no more room between them than the line's. A break's label ends before a collective that another thread
+ *  runs (`busy`): that time is a wait, not the eager code its band names. */
 export function markTexts(
   marks: readonly TimelineMark[],
   laneTop: number,
@@ -146,6 +146,7 @@ export function markTexts(
   under: Paint[],
   focused: readonly { startUs: number; durUs: number }[] = [],
   stepXs: readonly number[] = [],
+  busy: readonly OtherThreadOp[] = [],
 ): TextBox[] {
   const texts: TextBox[] = [];
   const taken: [number, number][] = [];
@@ -162,16 +163,28 @@ export function markTexts(
   for (const { mark, x0 } of order) {
     // the room of the call the mark begins in: from the line at or before it to the next line, within the lane
     const from = Math.max(left, ...stepXs.filter((x) => x <= x0).map((x) => x + LINE_ROOM));
-    const to = Math.min(width - 3, ...stepXs.filter((x) => x > x0).map((x) => x - LINE_ROOM));
-    const whole = m.width(mark.label);
-    // whole: from its mark, or ending at the line (or edge) after it where the room left of its mark is free
-    const at = Math.max(from, Math.min(x0 + 1, to - whole));
-    const fits = at + whole <= to && clear(at, at + whole);
-    // else cut, from the first free x between there and its mark
+    const line = Math.min(width - 3, ...stepXs.filter((x) => x > x0).map((x) => x - LINE_ROOM));
+    // a break's label ends where another thread of its process runs a collective: its band's time there is that
+    // wait, not eager code (review 9 D4: "eager code between graphs" over rank 0's 2 s gloo:all_reduce); the
+    // collective's own row says it
+    const to =
+      mark.kind === 'graph-break'
+        ? Math.min(
+            line,
+            ...busy
+              .filter((b) => b.track !== mark.track && b.x1 > x0 + 1)
+              .map((b) => Math.max(b.x0, x0 + 1) - LABEL_GAP),
+          )
+        : line;
+    // at its mark, never moved left of it: a label's x is read as its place (review 9 D5/E3: labels pushed left to
+    // end at the next step line stood 300–800 µs before their stripes, over ordinary ops)
+    const at = Math.max(from, x0 + 1);
+    const fits = at + m.width(mark.label) <= to && clear(at, at + m.width(mark.label));
+    // else cut, from its mark or just right of a label already there (NEAR px at most: next to its mark still)
     const free = fits
       ? at
       : [at, ...taken.map(([, q]) => q + gap(q, at))]
-          .filter((x) => x >= at && x <= Math.max(at, x0 + 1) && clear(x, x + 1))
+          .filter((x) => x >= at && x <= at + NEAR && clear(x, x + 1))
           .sort((a, b) => a - b)[0];
     if (free === undefined) continue;
     const next = Math.min(to, ...taken.map(([p]) => p - gap(free, p)).filter((p) => p > free));
@@ -204,9 +217,18 @@ export function shortestFit(label: string, room: number, m: Measure): string | n
   );
 }
 
+/** Where (px) a thread ran an op that a graph break's band label must not claim (markTexts `busy`). */
+export interface OtherThreadOp {
+  track: number;
+  x0: number;
+  x1: number;
+}
+
 /** room between two marks' labels; between a label and a step line (the line cuts no label: cutLines) */
 const LABEL_GAP = 8;
 const LINE_ROOM = 3;
+/** the most a cut label starts right of its mark, past a label already there: further, it reads as another place's */
+const NEAR = 12;
 
 /** A finding's places: outlined down the whole pane, so the eye finds them after the zoom. */
 export function drawFocus(

@@ -30,7 +30,8 @@ button.link:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
 .panes { outline: none; cursor: grab; user-select: none; }
 .panes:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
 .pane { border-top: 1px solid var(--vscode-panel-border, #80808059); margin-bottom: 6px; }
-/* a pane scrolled part under the toolbar keeps its title in view below it (review 5C L5) */
+/* a pane scrolled part under the toolbar keeps its title in view right below it, no gap for what scrolls to show
+   through cut in half (review 5C L5, 9 E9) */
 .pane-label { font-weight: 600; padding: 4px 0; position: sticky; top: var(--toolbar-height, 56px); z-index: 1; background: var(--vscode-editor-background); }
 /* a Python stack's fold button lies over its name, which the canvas draws: only its focus ring shows */
 .pane-canvas { position: relative; }
@@ -43,8 +44,9 @@ canvas { display: block; }
 .facts th { color: var(--vscode-descriptionForeground); font-weight: normal; }
 .range-box section { margin-top: 12px; }
 /* scrolled to: below the sticky toolbar, as tall as it wraps (main.ts sets --toolbar-height); a pane from its
-   title, so that neither its title nor its axis is under the toolbar */
-.range-box section, .focus-note, .details-box, .pane { scroll-margin-top: var(--toolbar-height, 56px); }
+   title, so that neither its title nor its axis is under the toolbar; the panes (a screenshot of them) from the first
+   one's: rank 0's steps note and axis were under it (review 9 C9/D11/E9) */
+.range-box section, .focus-note, .details-box, .pane, .panes { scroll-margin-top: calc(var(--toolbar-height, 56px) + 4px); }
 .range-table { margin: 6px 0 12px; }
 .range-table caption { text-align: left; font-weight: 600; padding: 2px 0; }
 .range-table td.name { overflow-wrap: anywhere; max-width: 640px; } /* between words; inside one only where it is wider than the line */

@@ -7,6 +7,7 @@ import type { FlowArrow } from '../extension/shared/trace/flowLinks.ts';
 import { SliceKind, SLICE_KIND_COUNT, type TraceModel } from '../extension/shared/trace/model.ts';
 import { mayHaveMarks } from '../extension/shared/trace/timelineMarks.ts';
 import type { LinesNow } from '../extension/shared/movedLines.ts';
+import { collectiveSpans } from './analysis/communication.ts';
 import { stepWords } from './analysis/sliceNames.ts';
 import { duringProfilerWork, insideProfilerWork } from './analysis/profilerWork.ts';
 import { collectiveThreads } from './analysis/threadRoles.ts';
@@ -328,6 +329,11 @@ export class TimelineCanvas extends TimelineNames {
           [page],
           this.focused,
           stepXs,
+          collectiveSpans(model, this.communication, tMin, tMax).map((c) => ({
+            track: c.track,
+            x0: xOf(c.startUs),
+            x1: xOf(c.endUs),
+          })),
         ),
       );
     }

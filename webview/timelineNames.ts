@@ -7,6 +7,7 @@ import type { TraceModel } from '../extension/shared/trace/model.ts';
 import { timelineMarks, type TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
 import { compilesOfTrace, markSaid, nameNow, namesNow, namesSaid, type SaidName } from './analysis/sliceNames.ts';
 import { coldStep } from './analysis/stepMap.ts';
+import { firstIsWarmUp } from '../extension/shared/trace/window.ts';
 import { traceNamed } from './timelineWords.ts';
 
 export class TimelineNames {
@@ -82,12 +83,12 @@ export class TimelineNames {
   }
 
   /**
-   * The number of the pane's warm-up step (its first where later ones follow: the profiler's start-up and the first
-   * call's one-time work are in it), else null: none in a script's in-situ window, opened after the profiler's own
+   * The number of the pane's warm-up step (its first where later ones follow and it is clearly longer than they are:
+   * the profiler's start-up and the first call's one-time work are in it, firstIsWarmUp), else null: none in a script's in-situ window, opened after the profiler's own
    * warm-up call and the script's first calls.
    */
   get warmUpStep(): number | null {
-    return this.paneFromCall === null ? coldStep(this.model.steps) : null;
+    return this.paneFromCall === null && firstIsWarmUp(this.model.steps) ? coldStep(this.model.steps) : null;
   }
 
   /** The graph breaks of the report entry this trace was profiled for, to say a break mark's line. */

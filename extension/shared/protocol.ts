@@ -96,7 +96,7 @@ export type HostToWebview =
   | { type: 'error'; message: string };
 
 export type WebviewToHost =
-  /** `view`: where the webview will open (its saved view), so a preview covers it; null opens at the first step after the warm-up (OPENING_STEP) */
+  /** `view`: where the webview will open (its saved view), so a preview covers it; null opens at the first step after the warm-up where the trace has one (openingStep) */
   | { type: 'ready'; view: FirstView | null }
   /** `cell`: notebooks, the cell's index (`line` is then within the cell) */
   | { type: 'reveal'; file: string; line: number; cell?: number | null }

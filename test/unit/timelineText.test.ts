@@ -165,13 +165,78 @@ test("the marks' lane: each CUDA-graph replay's label inside its own call, never
   const stepXs = [110, 400, 495];
   const marks = [replay(330), replay(455), replay(545)];
   const boxes = markTexts(marks, 30, 100, 600, (t) => t, m, ink, [ink], [], stepXs);
-  assert.equal(boxes.length, marks.length, boxes.map((b) => b.text).join(' | '));
-  // in the marks' order: each placed in turn, none left out
+  // each from its mark (review 9 D5: never moved left of it), cut to its call; none where even "CUDA-graph…" does
+  // not fit before the next line (the hover says it)
+  assert.deepEqual(
+    boxes.map((b) => [b.text, b.x]),
+    [['CUDA-graph…', 331]],
+  );
   for (const [k, box] of boxes.entries()) {
     const mark = marks[k]!;
     const own = [stepXs.filter((x) => x <= mark.startUs).at(-1)!, stepXs.find((x) => x > mark.startUs) ?? 600];
     assert.ok(box.x > own[0]! && box.x + box.w < own[1]!, `label ${k} "${box.text}" at ${box.x}–${box.x + box.w}`);
   }
+});
+
+test("the marks' lane: a label begins at its mark or not at all, never moved left of it to fit", () => {
+  // review 9 D5/E3 (cpu-graphbreak, step view): three breaks near their step's end were labelled "graph break" at
+  // the step's start and 300 and 600 µs on, over ordinary ops, 300–800 µs left of their stripes
+  const brk = (startUs: number): TimelineMark => ({
+    kind: 'graph-break',
+    startUs,
+    durUs: 4,
+    label: 'graph break in 1st compiled call in the step (convolution, …): Python between graphs, no op recorded',
+    compileId: null,
+    track: 0,
+  });
+  const stepXs = [110, 560];
+  const marks = [brk(420), brk(470), brk(500)];
+  const boxes = markTexts(marks, 30, 100, 600, (t) => t, m, ink, [ink], [], stepXs);
+  assert.ok(boxes.length > 0, 'the first break keeps a label');
+  for (const box of boxes) {
+    const mark = marks.filter((k) => k.startUs <= box.x).at(-1);
+    assert.ok(mark && box.x - mark.startUs <= 12, `"${box.text}" at ${box.x}, its mark not under it`);
+    assert.ok(box.x + box.w <= 560, `"${box.text}" runs across the next step's line`);
+  }
+  // the one at the right edge: cut from its mark, not moved left to end there whole
+  const edge = markTexts([brk(520)], 30, 100, 600, (t) => t, m, ink, [ink]);
+  assert.ok(
+    edge.every((box) => box.x >= 520),
+    edge.map((b) => `${b.text} at ${b.x}`).join(' | '),
+  );
+});
+
+test("the marks' lane: a break's label ends before a collective another thread runs, its band's time a wait there", () => {
+  // review 9 D4 (ddp, rank 0): "graph break …: eager code between graphs" ran over the 2 s that its gloo thread
+  // spent in all_reduce waiting for rank 1's recompile
+  const brk: TimelineMark = {
+    kind: 'graph-break',
+    startUs: 200,
+    durUs: 380,
+    label: 'graph break in 1st compiled call in the step: eager code between graphs',
+    compileId: null,
+    track: 0,
+  };
+  const said = (busy: { track: number; x0: number; x1: number }[]): { text: string; x: number; w: number }[] =>
+    markTexts([brk], 30, 100, 800, (t) => t, m, ink, [ink], [], [], busy);
+  // alone, whole from its mark
+  assert.deepEqual(
+    said([]).map((b) => b.text),
+    [brk.label],
+  );
+  // the collective on another thread from 260: cut before it
+  const cut = said([{ track: 2, x0: 260, x1: 580 }]);
+  assert.ok(
+    cut.every((b) => b.x >= 200 && b.x + b.w <= 260),
+    cut.map((b) => `${b.text} at ${b.x}–${b.x + b.w}`).join(' | '),
+  );
+  // from the break on: no room, no label
+  assert.deepEqual(said([{ track: 2, x0: 195, x1: 580 }]), []);
+  // the break's own thread's ops are its eager code: they leave it whole
+  assert.deepEqual(
+    said([{ track: 0, x0: 260, x1: 580 }]).map((b) => b.text),
+    [brk.label],
+  );
 });
 
 test("a pane's slice labels leave out every namespace where one must leave its out to fit, and none where none must", () => {

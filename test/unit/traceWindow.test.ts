@@ -8,6 +8,8 @@ import { describe, test } from 'node:test';
 import { reportMessage, sendTraces } from '../../extension/node/timelineContent.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import {
+  firstIsWarmUp,
+  openingStep,
   overlapsWindow,
   sameSlice,
   sliceWindow,
@@ -270,4 +272,17 @@ describe('messages of a timeline', () => {
       traces: 2,
     });
   });
+});
+
+test('a first step is the warm-up only where it is clearly longer than the later ones (review 9 D6)', () => {
+  const steps = (...lengths: number[]): { start: number; end: number }[] =>
+    lengths.map((len, k) => ({ start: k * 100_000, end: k * 100_000 + len }));
+  // eager's 40 ms step 1 beside its 2 ms steps (review 31 B2): the view opens past it
+  assert.equal(firstIsWarmUp(steps(40_000, 2_000, 2_100)), true);
+  assert.equal(openingStep(steps(40_000, 2_000, 2_100)), 1);
+  // a rank's trace begun at its step 2, its steps all ≈40 ms: no warm-up, the view opens on its first
+  assert.equal(firstIsWarmUp(steps(40_200, 38_600, 40_800)), false);
+  assert.equal(openingStep(steps(40_200, 38_600, 40_800)), 0);
+  // one step: none
+  assert.equal(firstIsWarmUp(steps(40_000)), false);
 });

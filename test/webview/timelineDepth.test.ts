@@ -184,7 +184,7 @@ describe('timeline depth', () => {
     const scrolled = await titleSeen(1);
     assert.ok(
       scrolled.canvas.top < scrolled.toolbar.bottom + scrolled.title.height,
-      'the pane is part under the toolbar',
+      `the pane is part under the toolbar: ${JSON.stringify(scrolled)}`,
     );
     assert.ok(
       scrolled.shown && Math.abs(scrolled.title.top - scrolled.toolbar.bottom) < 8,

@@ -29,3 +29,22 @@ export function hasCommunication(model: TraceModel, table = communicationNames(m
   for (let i = 0; i < model.count; i++) if (table[model.name[i]!]) return true;
   return false;
 }
+
+/** The collectives (by `table`, communicationNames) that overlap [t0, t1] (µs, model time): each with its track, so
+ *  a graph break's band label on another thread can leave their time unclaimed (overlays.markTexts `busy`). */
+export function collectiveSpans(
+  model: TraceModel,
+  table: Uint8Array,
+  t0: number,
+  t1: number,
+): { track: number; startUs: number; endUs: number }[] {
+  if (!table.includes(1)) return []; // most traces: no pass over the slices
+  const out: { track: number; startUs: number; endUs: number }[] = [];
+  for (let i = 0; i < model.count; i++) {
+    const start = model.start[i]!;
+    const end = start + model.dur[i]!;
+    if (table[model.name[i]!] && start < t1 && end > t0)
+      out.push({ track: model.track[i]!, startUs: start, endUs: end });
+  }
+  return out;
+}

@@ -9,19 +9,42 @@ export interface FirstView {
 }
 
 /**
- * The step a view opens at where none was saved, by its index: the first after the warm-up. A trace's first step,
- * where later ones follow, holds the profiler's start-up and the first call's one-time work (eager's 40 ms step 1
- * beside its 2 ms steps 2–3, review 31 B2): the first screen a user compares is a steady step. A trace of one step
- * opens at it (every reader of a step index takes the last step past its end).
+ * The step a view opens at where none was saved, by its index, where the trace has a warm-up (openingStep): the first
+ * after it. A warm-up holds the profiler's start-up and the first call's one-time work (eager's 40 ms step 1 beside its
+ * 2 ms steps 2–3, review 31 B2): the first screen a user compares is a steady step. A trace of one step opens at it
+ * (every reader of a step index takes the last step past its end).
  */
 export const OPENING_STEP = 1;
+
+/** How much longer than the later steps' median a trace's first step must be to be its warm-up. */
+const WARM_UP_RATIO = 1.5;
+
+/**
+ * True where a trace's first step is its warm-up: later steps follow it and it is clearly longer than their median
+ * (its one-time work shows). A rank's trace begun at its step 2 has steps all alike (≈40 ms each): its first is a
+ * step like the others, not one to discount or skip (review 9 D6).
+ */
+export function firstIsWarmUp(steps: readonly { start: number; end: number }[]): boolean {
+  if (steps.length < 2) return false;
+  const later = steps
+    .slice(1)
+    .map((s) => s.end - s.start)
+    .sort((a, b) => a - b);
+  const median = later[Math.floor((later.length - 1) / 2)]!;
+  return steps[0]!.end - steps[0]!.start > WARM_UP_RATIO * median;
+}
+
+/** The step index a view opens at where none was saved: the first after the warm-up where the trace has one, else
+ *  its first (firstIsWarmUp). */
+export const openingStep = (steps: readonly { start: number; end: number }[]): number =>
+  firstIsWarmUp(steps) ? OPENING_STEP : 0;
 
 /**
  * [from, to] (µs since the origin) covering `view` (null: the opening step) with one view-width of margin each side, so the first
  * pans and zooms stay inside it; null without steps (nothing says where the view opens).
  */
 export function viewWindow(steps: TraceModel['steps'], view: FirstView | null): [number, number] | null {
-  const step = steps[Math.min(Math.max(0, view?.step ?? OPENING_STEP), steps.length - 1)];
+  const step = steps[Math.min(Math.max(0, view?.step ?? openingStep(steps)), steps.length - 1)];
   if (step === undefined) return null;
   const [from, to] = view?.domain ? [step.start + view.domain[0], step.start + view.domain[1]] : [step.start, step.end];
   const width = Math.max(to - from, 0);
