@@ -51,7 +51,7 @@ test("two target runs: each run's verdict, each mode's number, time per call and
   // line 24's random head index, recompiled on twice (once guarded at PyTorch's ModuleList indexing): one site
   assert.equal(compared.gone.filter((s) => s.startsWith('recompile at graphbreak.py:24')).length, 1);
   assert.deepEqual(compared.added, [
-    "recompile at mlp.py:13: Input 'x' changed size in dimension 0 from 32 to 64; the compiled code was specialised to 32.",
+    "recompile at mlp.py:13: Input 'x' changed size in dimension 0 from 32 to 64; the compiled code had been specialised to 32, so it was recompiled for 64.",
   ]);
   assert.equal(compared.sameSites, null);
 });
