@@ -83,7 +83,7 @@ test("two script runs: regions by function and line, each run's answer in the ru
   // each run's answer: the region's headline, verdict first, as the runner wrote it
   const headline = (name: string) => before.regions!.find((r) => r.name === name)!.headline!;
   assert.deepEqual(model!.answer, [headline('TinyTransformer'), headline('TinyTransformer')]);
-  assert.match(model!.answer[0], /^no verdict: too noisy to say, [\d.]+× per call replayed/);
+  assert.match(model!.answer[0], /^no verdict: [\d.]+× per call replayed \(.*\), host busy, not trusted/);
   assert.deepEqual(model!.changed, [[], []]);
   // a region in one run only: its answer says so, its cells are empty, nothing "changed" is listed
   assert.deepEqual(step!.answer, [headline('step'), 'not in this run']);
