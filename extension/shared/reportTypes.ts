@@ -1200,6 +1200,10 @@ export interface Reason {
    */
   floorPct?: number;
   /**
+   * schema 1.36, cpu-host-range: the CPUs the timing process could run on (hostLoad.cpus), where the run recorded them: a many-core host's caveat is said from 8
+   */
+  cpus?: number;
+  /**
    * unmeasured: the modes[] or measurements[] index it is about
    */
   index?: number;

@@ -197,8 +197,10 @@ def test_an_older_runners_rank_reports_merge_in_todays_words() -> None:
     merged = merge_insights([(r, report["regions"][0]["compiler"]) for r, report in enumerate(reports)])
     assert [r["explanation"]["what"] for r in merged["recompiles"]] == [
         "A tensor made inside library code you called (PyTorch code) changed size in dimension 0 from 16 to 8; the "
-        "compiled code was specialised to 16. You do not hold this tensor, so marking it dynamic is not yours to do.",
-        "Input 'x' changed size in dimension 0 from 16 to 8; the compiled code was specialised to 16.",
+        "compiled code had been specialised to 16, so it was recompiled for 8. You do not hold this tensor, so marking it "
+        "dynamic is not yours to do.",
+        "Input 'x' changed size in dimension 0 from 16 to 8; the compiled code had been specialised to 16, so it was "
+        "recompiled for 8.",
     ]
     assert [r["ranks"] for r in merged["recompiles"]] == [[1, 3], [1, 3]]
     assert [s["explanation"] for s in merged["recompileSites"]] == [merged["recompiles"][1]["explanation"]]

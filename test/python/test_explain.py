@@ -67,7 +67,8 @@ def test_size_mismatch_names_the_dimension_and_mark_dynamic_with_its_cost() -> N
     assert (
         found
         and found["what"]
-        == "Input 'x' changed size in dimension 1 from 128 to 256; the compiled code was specialised to 128."
+        == "Input 'x' changed size in dimension 1 from 128 to 256; the compiled code had been specialised to 128, so it "
+        "was recompiled for 256."
     )
     assert (
         "torch._dynamo.mark_dynamic(x, 1)" in found["fix"] and "dynamic=True" in found["fix"] and "cost" in found["fix"]
@@ -87,7 +88,8 @@ def test_a_keyword_arguments_guard_is_said_by_its_name() -> None:
     reason = "tensor 'kwargs['input_ids']' size mismatch at index 1. expected 128, actual 1"
     found = explain.explain(reason)
     assert found and found["what"].startswith(
-        "Input 'input_ids' changed size in dimension 1 from 128 to 1; the compiled code was specialised to 128."
+        "Input 'input_ids' changed size in dimension 1 from 128 to 1; the compiled code had been specialised to 128, so "
+        "it was recompiled for 1."
     )
     cache = "tensor 'kwargs['past_key_values'].layers[0].keys' size mismatch at index 2. expected 128, actual 129"
     found = explain.explain(cache)
@@ -294,7 +296,8 @@ def test_a_voided_timing_says_the_guard_then_the_inputs_each_side_ran_on_without
     [discarded] = report["modes"][0]["discardedTimings"]
     said = (
         "input 'x' changed size in dimension 0 from 8 to 16, so 1 compile ran while timing: warm-up ran on "
-        "float32[8, 64], the timed calls on float32[16, 64]. The compiled code was specialised to 8. If that "
+        "float32[8, 64], the timed calls on float32[16, 64]. The compiled code had been specialised to 8, so it was "
+        "recompiled for 16. If that "
     )  # the change said once, in its finding's words (review 25 D6)
     assert discarded["invalidReason"].startswith(said)
     # a CPU run records no CUDA graphs: the fix does not speak of them (review 25, B N7); the runner's grad modes are

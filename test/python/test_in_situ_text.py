@@ -220,7 +220,10 @@ def test_what_the_answer_s_sentence_says_the_lines_do_not_say_again() -> None:
     recorded = FIXTURES.parent / "recorded"
     serve = json.loads((recorded / "serve_script-cpu" / "report.json").read_text())["regions"][0]
     said = "\n".join(in_situ_text.lines(serve))
-    assert "too noisy to say" in serve["answer"]["sentence"] and "too noisy to say" not in said
+    # its number too noisy for a range on a busy host: the host said as why it decides nothing (review 9E E1)
+    number = serve["answer"]["number"]["text"]
+    assert number.endswith("host busy, not trusted") and number in serve["answer"]["sentence"] and number not in said
+    assert "could land more than 3× away" in serve["answer"]["sentence"] and "could land" not in said
     assert "could land" not in said and "left out" not in said and "steady steps: eager 14, compiled 9" in said
     # its steps of 21-209 ms, which the host took from 0.64 ms ones, each side's by one rule (schema 1.35)
     assert "13 interrupted (far above the side's median)" in serve["answer"]["sentence"]

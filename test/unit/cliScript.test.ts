@@ -77,7 +77,7 @@ test('profile --script prints one block per region with real numbers, no placeho
   );
   assert.match(
     out,
-    /^ {4}replay: torch\.compile's defaults \(as written\) on the most frequent inputs float32\[8, 256, 64\]; inference \(6 calls\): too noisy to say, [\d.]+× per call replayed .*, [\d.]+ ms\/call vs eager [\d.]+ ms, fastest rounds of \d+ interleaved pairs, kernels\/call 5 → 5$/m,
+    /^ {4}replay: torch\.compile's defaults \(as written\) on the most frequent inputs float32\[8, 256, 64\]; inference \(6 calls\): [\d.]+× per call replayed \(.*\), host busy, not trusted, [\d.]+ ms\/call vs eager [\d.]+ ms, fastest rounds of \d+ interleaved pairs, kernels\/call 5 → 5$/m,
   );
   // each region's answer first, then its sentence as the runner wrote it (why there is no number where there is none)
   assert.match(
@@ -89,7 +89,7 @@ test('profile --script prints one block per region with real numbers, no placeho
   assert.equal(out.match(/recommendation:/g)?.length, 5);
   assert.match(
     out,
-    /^ {2}recommendation: step \(line 40\): .*; TinyTransformer \(line \d+\): no verdict: too noisy to say, [\d.]+× /m,
+    /^ {2}recommendation: step \(line 40\): .*; TinyTransformer \(line \d+\): no verdict: [\d.]+× per call replayed \(.*\), host busy, not trusted/m,
   );
   assert.match(out, /report: .*report\.json$/m);
 });

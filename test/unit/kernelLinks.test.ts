@@ -263,7 +263,7 @@ test("the Compiler view opens each compile's generated code, guards and FX graph
   );
   // the guard said as the runner's sentence, leading (reportB D10: the dump's sizes sat off-screen); PyTorch's guard
   // behind a child that opens the guards file at it
-  const [failed] = find([compile1!], /^Input 'x' changed size in dimension 0 from 8 to 16; the compiled code was/);
+  const [failed] = find([compile1!], /^Input 'x' changed size in dimension 0 from 8 to 16; the compiled code had been/);
   assert.equal(failed!.description, 'Why forward was not reused');
   assert.equal(failed!.artifact, undefined, 'the sentence opens no dump');
   const [raw] = failed!.children;

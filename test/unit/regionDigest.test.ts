@@ -277,10 +277,14 @@ test('a CodeLens line stays short (≤ 60 characters), whole parts first; the fu
     shortLine('no verdict: 0.32× (default, next run 0.01–5.32×), host contended · 2 graphs · 1 break · compile 2.8 s'),
     'no verdict: 0.32×, host contended · 2 graphs · 1 break',
   );
-  // a number too noisy to say comes after the words (reportC D2: "no verdict: 10.33× per call replayed, host busy,
-  // not" led the lens without them)
+  // a number too noisy for a range on a busy host keeps its trust words whole (reportC D2: "no verdict: 10.33× per
+  // call replayed, host busy, not"); the host is why it decides nothing, so they say it (review 9E E1)
   const noisy = await region(TRAIN_SMALL, 'r0');
-  assert.match(shortLine(noisy.headline!), /^no verdict: too noisy to say, [\d.]+× per call replayed$/, noisy.headline);
+  assert.match(
+    shortLine(noisy.headline!),
+    /^no verdict: [\d.]+× per call replayed, host busy, not trusted$/,
+    noisy.headline,
+  );
   // a number with its range keeps the range; the counts that do not fit go
   const explore = await region(NOTEBOOK, 'r0');
   assert.equal(
@@ -335,8 +339,12 @@ test("a CodeLens title fits a half-width editor (about 40 characters): the verdi
   // a range too wide to say, wholly below 1×: the verdict its direction decides, the direction, then the number
   // (review 8A A4), none of them cut
   const slower =
-    'slower, too noisy to size, 0.094× per call replayed (a next run could land more than 3× away, though below 1×)';
-  assert.equal(lensTitle(`stay eager: ${slower} · 8 graphs`, slower), 'stay eager: slower, too noisy to size, 0.094×');
+    'slower by a noisy amount, 0.094× per call replayed (a next run could land more than 3× away, though below 1×)';
+  assert.equal(lensTitle(`stay eager: ${slower} · 8 graphs`, slower), 'stay eager: slower by a noisy amount, 0.094×');
+  // too noisy for a range on a busy host: the host is why there is no verdict, and the lens says it (review 9E E1)
+  const busy =
+    '0.35× per call replayed (a next run could land more than 3× away, though below 1×), host busy, not trusted';
+  assert.equal(lensTitle(`no verdict: ${busy} · 1 graph`, busy), 'no verdict: 0.35×, host busy, not trusted');
   // a leading shape story goes to the tooltip: the lens says the verdict
   const warm = await region(`${WARMUP}-shape-fix-on`, 'r0');
   assert.ok(warm.headline!.startsWith('the warm-up at size 1 (line 9) compiled a graph '), warm.headline);

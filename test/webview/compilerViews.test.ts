@@ -72,7 +72,7 @@ describe('compiler views in the report panel', () => {
     const recompileTip = (await section.locator('.phase-label').nth(2).getAttribute('title'))!.split('\n');
     assert.equal(recompileTip[0], labels[1]);
     assert.deepEqual(recompileTip.slice(1, 5), [
-      "Input 'x' changed size in dimension 0 from 8 to 16; the compiled code was specialised to 8.",
+      "Input 'x' changed size in dimension 0 from 8 to 16; the compiled code had been specialised to 8, so it was recompiled for 16.",
       "PyTorch's words: tensor 'x' size mismatch at index 0. expected 8, actual 16",
       "Dynamo's compile id 0/1",
       TERMS.find((t) => t.name === 'compile id')!.explanation,

@@ -180,7 +180,8 @@ def _explain(reason: str, raw: str, library_frame: str | None, cuda_graphs: bool
         return {
             "what": (
                 f"A tensor made inside library code you called ({library_frame}) changed size in dimension "
-                f"{size[3]} from {size[4]} to {size[5]}; the compiled code was specialised to {size[4]}. You do not hold "
+                f"{size[3]} from {size[4]} to {size[5]}; the compiled code had been specialised to {size[4]}, so it was "
+                f"recompiled for {size[5]}. You do not hold "
                 "this tensor, so marking it dynamic is not yours to do."
             ),
             "fix": (
@@ -209,7 +210,10 @@ def _explain(reason: str, raw: str, library_frame: str | None, cuda_graphs: bool
             "; CUDA graphs still record one graph per size" if cuda_graphs else ""
         )
         return {
-            "what": f"{name} changed size in dimension {dim} from {was} to {now}; the compiled code was specialised to {was}.",
+            # "had been … so it was recompiled": "was specialised to 8" after a timing of the 16-recompile read as the code
+            # timed (review 9D D9)
+            "what": f"{name} changed size in dimension {dim} from {was} to {now}; the compiled code had been "
+            f"specialised to {was}, so it was recompiled for {now}.",
             "fix": (
                 f"If that dimension varies in use, mark it dynamic before the first call: torch._dynamo.mark_dynamic({code}, "
                 f"{dim}), or compile with dynamic=True. One graph then serves every size, at some per-call cost ({cost}). "

@@ -26,12 +26,12 @@ compiled code has no number. Nothing measured: no verdict, never "stay eager".
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from .. import formats
 from ..measure import estimator
 from ..shapes.answer import Answer, AnswerNumber, Reason, Unit
-from ..shapes.common import Recommendation
+from ..shapes.common import HostLoad, Recommendation
 from ..shapes.in_situ import InSituSpeedup, RegionInSitu
 from ..shapes.mode import ModeResult, RegionMeasurement
 from ..shapes.ranks import RankEntry
@@ -80,7 +80,7 @@ def target_answer(report: Report) -> Answer:
         if failed:  # cancelled, timed out, every mode failed: said first, then what was measured before it
             decision = verdict.Decision("none", decision.number, [failed, *decision.reasons])
         decision.reasons += _no_kernels((report.get("settings") or {}).get("backend"), decision.number)
-        decision.reasons += _cpu_host(report["environment"].get("device"), decision.number)
+        decision.reasons += _cpu_host(report["environment"].get("device"), decision.number, _loads(modes))
         evidence = [n for _, n in measured if n is not decision.number]
     if report["target"].get("kind") == "logs":
         return verdict.build(decision, [], [], [])
@@ -384,7 +384,11 @@ def region_answer(
         *shape_reasons(region),
         *decision.reasons,
         *_launch_bound(region, decision.number),
-        *_cpu_host(region.get("device"), decision.number),
+        *_cpu_host(
+            region.get("device"),
+            decision.number,
+            [_in_situ_of(region).get("hostLoad"), *_loads(region["measurements"])],
+        ),
         *_no_kernels((region.get("options") or {}).get("backend"), decision.number),
     ]
     if failed is not None and not (failed.get("kind") == "compile" and _in_situ_of(region).get("failure")):
@@ -417,12 +421,22 @@ def _no_kernels(backend: object, number: AnswerNumber | None) -> list[Reason]:
     )
 
 
-def _cpu_host(device: str | None, number: AnswerNumber | None) -> list[Reason]:
+def _cpu_host(device: str | None, number: AnswerNumber | None, loads: Iterable[HostLoad | None]) -> list[Reason]:
     """Beside a number measured on a CPU with a range said, on a host that was not busy (a busy one's number is not
-    trusted: its fix is said last): the host's move between processes its range holds (estimator.cpu_floor_pct)."""
+    trusted: its fix is said last): the host's move between processes its range holds (estimator.cpu_floor_pct), and
+    the CPUs it ran on (the most any of its measurements recorded), which say whether a many-core host's larger move
+    applies (shape_text.cpu_host)."""
     if device != "cpu" or number is None or "low" not in number or number.get("direction") == "host-busy":
         return []
-    return [{"code": "cpu-host-range", "floorPct": estimator.cpu_floor_pct()}]
+    reason: Reason = {"code": "cpu-host-range", "floorPct": estimator.cpu_floor_pct()}
+    cpus = [load["cpus"] for load in loads if load]
+    if cpus:
+        reason["cpus"] = max(cpus)
+    return [reason]
+
+
+def _loads(timed: Iterable[ModeResult]) -> list[HostLoad | None]:
+    return [timing.get("hostLoad") if (timing := m.get("timing")) else None for m in timed]
 
 
 def _launch_bound(region: Region, number: AnswerNumber | None) -> list[Reason]:

@@ -52,8 +52,9 @@ def _no_direction_words(n: AnswerNumber) -> str:
     noisy = n["tooNoisy"]
     side = noisy.get("side")
     if side in ("slower", "faster"):
-        # before the number, in the CodeLens's 46 characters with it: "stay eager: slower, too noisy to size, 0.094×"
-        return f"{side}, too noisy to size"
+        # before the number, in the CodeLens's 46 characters with it: "stay eager: slower by a noisy amount, 0.094×"
+        # ("slower, too noisy to size" read as a typo of "say": review 9E E1)
+        return f"{side} by {NOISY_AMOUNT}"
     return _NO_DIRECTION[noisy["why"]]
 
 
@@ -62,17 +63,20 @@ def number_text(n: AnswerNumber) -> str:
     "1.84× per call replayed with default (1.70–1.95×)", "3.31× per call with reduce-overhead (2.77–3.79×)": the one
     wording of a speedup and its range. A number that points nowhere for its noise (or for want of a range) says so
     first, so that no surface, shortened or not, leads with a number the runner does not stand by (issue 44): "too
-    noisy to say, 1.07× per call in situ (a next run could land more than 3× away)", "slower, too
-    noisy to size, 0.094× per call replayed (a next run could land more than 3× away, though
-    below 1×)", "too noisy to say, 1.2× per step in situ (0.7–2.1×)", "no range measured, 1.84× per call replayed";
-    one timed on a busy host says it after:
-    "0.90× per call replayed (0.85–0.96×), host busy, not trusted"."""
+    noisy to say, 1.07× per call in situ (a next run could land more than 3× away)", "slower by a noisy amount, 0.094×
+    per call replayed (a next run could land more than 3× away, though below 1×)", "too noisy to say, 1.2× per step
+    in situ (0.7–2.1×)", "no range measured, 1.84× per call replayed"; one timed on a busy host says that after it,
+    too noisy or not, as the reason it decides nothing (review 9E E1: a CodeLens cut "host busy" from "slower, too
+    noisy to size, 0.35×"): "0.90× per call replayed (0.85–0.96×), host busy, not trusted", "0.35× per call replayed
+    (a next run could land more than 3× away, though below 1×), host busy, not trusted"."""
     mode = f" with {n['mode']}" if n.get("mode") and n["kind"] in ("replay-call", "target-rounds") else ""
     how = f"per {n['unit']} in situ" if n["kind"] == "in-situ-step" else _HOW[n["kind"]]
     ends = (n["low"], n["high"]) if "low" in n and "high" in n else ()
     text = f"{formats.speedup(n['value'])} {how}{mode}"
     noisy = n.get("tooNoisy")
-    if noisy:
+    if noisy and n.get("direction") == "host-busy":  # the host's load is why it decides nothing: said after it
+        text = f"{text} ({_why_no_range(n)})"
+    elif noisy:
         text = f"{_no_direction_words(n)}, {text} ({_why_no_range(n)})"
     elif ends:
         text = f"{text} ({formats.interval(*ends)})"
@@ -86,6 +90,9 @@ def number_text(n: AnswerNumber) -> str:
     return text
 
 
+# a direction's size a next run could not say: "slower by a noisy amount" (no comma: a CodeLens cut at commas keeps
+# the words whole)
+NOISY_AMOUNT = "a noisy amount"
 # the word beside a number (schema 1.26: its directionText), by its direction; too noisy: why no range is said
 _DIRECTION_WORDS = {"faster": "faster", "host-busy": "host busy, not trusted"}
 _NO_DIRECTION = {"range-too-wide": "too noisy to say", "too-few-pairs": "too few blocks to say"}
@@ -103,8 +110,8 @@ def one_way(n: AnswerNumber) -> str | None:
 
 def direction_text(n: AnswerNumber) -> str:
     """ "faster", "compiled takes 1.92× as long" (a slowdown); "faster but too wide to decide" where the range points
-    one way but spans too much to stand by ("slower but too wide to size": it stays eager); "slower, too noisy to
-    size" where a range too wide to say lay wholly on one side of 1×; "too noisy to say", "no
+    one way but spans too much to stand by ("slower by a noisy amount": it stays eager); "slower by a noisy amount"
+    where a range too wide to say lay wholly on one side of 1× too; "too noisy to say", "no
     range measured" or "host busy, not trusted" where the number points nowhere."""
     direction = n["direction"]  # verdict.directed gives every number its direction
     if direction == "slower":  # "0.52× (slower)" read as 52 % slower (review 3B N9): the slowdown as a user reads it
@@ -116,7 +123,7 @@ def direction_text(n: AnswerNumber) -> str:
     if way := one_way(n):
         # slower in every reading stays eager (verdict.slower_however_noisy): its size is what is too wide to say
         # no comma: a CodeLens cut at commas keeps the words whole
-        return "slower but too wide to size" if way == "slower" else "faster but too wide to decide"
+        return f"slower by {NOISY_AMOUNT}" if way == "slower" else "faster but too wide to decide"
     return "too noisy to say" if "low" in n and "high" in n else "no range measured"  # a report before ranges
 
 

@@ -115,14 +115,12 @@ def slower_however_noisy(n: AnswerNumber) -> bool:
 
 def directed(n: AnswerNumber, busy: bool) -> AnswerNumber:
     """The number with the way it may be said to point: faster or slower only where it could support a verdict
-    (a range no wider than DECISIVE_SPAN, timed on a quiet host). One without a range (too noisy, or a report before
-    ranges) is too noisy first, a busy host or not: its words lead it (sentences.number_text), and the host's load is
-    its reason (host-contended)."""
-    if bounds(n) is None:
-        n["direction"] = "too-noisy"
-    elif busy:
+    (a range no wider than DECISIVE_SPAN, timed on a quiet host). One timed on a busy host is the host's, with a range
+    or too noisy for one: the host's load is why it decides nothing (host-contended), and every surface, a CodeLens
+    cut to its number included, says "host busy" (review 9E E1: "slower, too noisy to size, 0.35×" left it out)."""
+    if busy:
         n["direction"] = "host-busy"
-    elif not decisive(n):
+    elif not decisive(n):  # no range (too noisy for one, a report before ranges), or one too wide
         n["direction"] = "too-noisy"
     else:
         n["direction"] = "slower" if n["value"] < 1.0 else "faster"
