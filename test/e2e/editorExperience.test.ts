@@ -193,7 +193,7 @@ test(
       const { lens, gap } = await lensAbove(page, 'model = torch.compile(Net()', /\d+\.\d+×/, 60_000);
       assert.match(
         await lens.innerText(),
-        /^(?:compile it|stay eager|no verdict|compile for longer runs): (?:too noisy to say, |too few blocks to say, )?\d+\.\d+×/m,
+        /^(?:compile it|stay eager|no verdict|compile for longer runs): (?:too noisy to say, |too few blocks to say, |(?:slower|faster) by a noisy amount, )?\d+\.\d+×/m,
         'the lens leads with the verdict and the number it rests on (the in-situ steps, else the replay), one too noisy to say after those words',
       );
       assert.ok(gap >= -1 && gap < 8, `the region lens sits above the torch.compile line (gap ${gap}px)`);
