@@ -385,6 +385,12 @@ describe('timeline webview', () => {
       );
     const stack = (await layout()).texts.find((t) => t.text === '▸ Python · thread 1661')!;
     await page.mouse.click(canvas.x + 20, canvas.y + stack.y + 5);
+    // drawn unfolded (a loaded host may take more than a frame or two)
+    await page.waitForFunction(() =>
+      (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts[0]!.texts.some(
+        (t) => t.text === '▾ Python · thread 1661',
+      ),
+    );
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     // a slice's label over its bar: the bar's paint (under it, after the page) says whether it is dimmed
     const barAlpha = async (text: RegExp): Promise<number[]> =>
