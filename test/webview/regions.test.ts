@@ -204,17 +204,18 @@ describe('script regions in the report panel', () => {
     );
 
     // the region timelines: each replayed region's compiled trace beside its eager trace (r0's and r1's; r2 and r3
-    // were not replayed); then the script's own steps as the observed run profiled them (its compiled window: the
-    // script ended before it recorded a step)
+    // were not replayed); after TinyTransformer's, its calls as the observed run profiled them (its compiled window:
+    // the script ended before it recorded a step)
     const d = await debug(page);
     assert.deepEqual(
       d.panes.map((p) => p.label),
       [
         'TinyTransformer, eager',
         "TinyTransformer, compiled with torch.compile's defaults",
+        // TinyTransformer's calls, with its panes and by its name (review 9C C3: under `step`'s, read as its)
+        'TinyTransformer, in situ eager',
         'step, eager',
         "step, compiled with backend='eager', dynamic=False",
-        'in situ eager',
       ],
     );
     assert.deepEqual(
@@ -230,14 +231,17 @@ describe('script regions in the report panel', () => {
     const window = recorded.inSitu!.windows!['eager']!;
     assert.deepEqual([window.fromCall, window.steps], [3, 2]);
     const calls = [1, 2].map((n) => `call ${window.fromCall! + n}`);
-    const situ = page.locator('.pane').nth(4);
-    assert.match(await situ.locator('.pane-label').innerText(), /^in situ eager — [\d,]+ events, 2 calls$/);
+    const situ = page.locator('.pane').nth(2);
+    assert.match(
+      await situ.locator('.pane-label').innerText(),
+      /^TinyTransformer, in situ eager — [\d,]+ events, 2 calls$/,
+    );
     // the view opens on the window's second call (the panes' first step past their warm-up); the window's first is
     // no warm-up (the runner opened it after the profiler's own warm-up call, after the script's first calls): never
     // said to be one
     assert.match(await situ.locator('.pane-note').innerText(), /^call 5 in view \(of calls 4–5\) · under the profiler/);
     const situTexts = await page.evaluate(() =>
-      (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts[4]!.texts.map(
+      (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts[2]!.texts.map(
         (t) => t.text,
       ),
     );
