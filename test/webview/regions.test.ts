@@ -225,6 +225,30 @@ describe('script regions in the report panel', () => {
         ['step, eager', "step, compiled with backend='eager', dynamic=False"],
       ],
     );
+    // review 9C C4: each region's panes fitted to its own step: `step`'s 90 µs step across the width
+    // TinyTransformer's 256 ms one spans, its axis in its own times (on TinyTransformer's "0 ms … 250 ms" axis, its
+    // panes were 1 px slivers at 0 ms)
+    const layouts = await page.evaluate(
+      () => (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts,
+    );
+    const ticks = (p: number) => layouts[p]!.texts.filter((t) => t.role === 'tick').map((t) => t.text);
+    assert.deepEqual(
+      d.panes.slice(0, 3).map((p) => p.stretch),
+      [1, 1, 1],
+    );
+    for (const p of [3, 4]) {
+      assert.ok(d.panes[p]!.stretch > 100, `${d.panes[p]!.label}: ×${d.panes[p]!.stretch}`);
+      assert.ok(
+        ticks(p).some((t) => t.endsWith('µs')) && !ticks(p).some((t) => /\d ms$/.test(t)),
+        ticks(p).join(' | '),
+      );
+      // its ops drawn across the width, not a sliver: many rects
+      assert.ok(d.panes[p]!.rects >= 10, `${d.panes[p]!.label}: ${d.panes[p]!.rects} rects`);
+    }
+    assert.ok(
+      ticks(0).some((t) => /\d00 ms$/.test(t)),
+      ticks(0).join(' | '),
+    );
     // review 5A G2: the window's profiler steps are the script's calls after the one that opened it (the runner's
     // fromCall, its numbering from 0), said as those calls, never as "step 1" of a script that has calls
     // the eager window ended before call 6, whose new length compiled (review s29: its pane held that compiled call)
