@@ -286,6 +286,22 @@ describe('script regions in the report panel', () => {
     assert.deepEqual(cspViolations, []);
     assert.deepEqual(errorsOf(page), []);
     await screenshot(page, 'region-charts.png');
+    // Shift+→ from a slice of `step`'s pane: a range of a twentieth of its own view, not of TinyTransformer's 256 ms
+    // the panes' canvases, not the report's charts' (slicePoint counts every canvas of the page)
+    await page.locator('.pane canvas').nth(3).scrollIntoViewIfNeeded();
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const local = await page.evaluate(() =>
+      (
+        window as unknown as { __timelineDebug: { locate(p: number, n: string, k: number): { x: number; y: number } } }
+      ).__timelineDebug.locate(3, 'aten::mm', 0),
+    );
+    const box = (await page.locator('.pane canvas').nth(3).boundingBox())!;
+    await page.mouse.click(box.x + local.x, box.y + local.y);
+    await page.locator('.panes').focus();
+    await page.keyboard.press('Shift+ArrowRight');
+    const range = (await debug(page)).range!;
+    assert.equal((await debug(page)).selected?.pane, 3);
+    assert.ok(range.pane === 3 && range.to - range.from < 100, JSON.stringify(range));
     await page.close();
   });
 
