@@ -3,6 +3,7 @@
 // the mouse.
 import type { RangeSelection } from './rangeSelection.ts';
 import type { ViewState } from './viewState.ts';
+import { paneScale } from './paneFit.ts';
 
 /** Read-only view for tests and benchmarks: what was drawn, what is selected, frame times. */
 export function exposeDebugView(state: ViewState, ranges: RangeSelection): void {
@@ -14,6 +15,8 @@ export function exposeDebugView(state: ViewState, ranges: RangeSelection): void 
           events: p.timeline.model.count,
           tracks: p.timeline.model.tracks.length,
           kernels: p.kernels,
+          /** its region's fit: how much the shared scale stretches its times (paneFit.ts) */
+          stretch: p.timeline.stretch,
           ...p.stats,
         })),
         selected: state.selected && {
@@ -64,7 +67,7 @@ export function exposeDebugView(state: ViewState, ranges: RangeSelection): void 
               (onGpu !== undefined && model.tracks[model.track[i]!]!.gpu !== onGpu)
             )
               continue;
-            const at = view.timeline.locate(i, state.current, width);
+            const at = view.timeline.locate(i, paneScale(state.current, view.timeline.stretch), width);
             if (at && seen++ === nth) return at;
           }
           return null;

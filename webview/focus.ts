@@ -20,6 +20,8 @@ export function showTarget(
   const rank = (p: number): number => (target.modes.some((m) => panes[p]!.label.startsWith(m)) ? 0 : 1);
   const order = panes.map((_, p) => p).sort((a, b) => rank(a) - rank(b));
   for (const view of panes) view.timeline.focused = [];
+  // the panes read on one clock, as the other panes are moved to the same code (no region's own fit: paneFit.ts)
+  for (const view of panes) view.timeline.stretch = 1;
   const note = document.querySelector('.focus-note') ?? el('p', 'focus-note');
   document.querySelector('.panes')?.before(note);
   for (const p of order) {

@@ -46,6 +46,7 @@ import { state } from './viewState.ts';
 import { comparisonPending, matchingSlices, paneStepsNote, paneTitle, readingTraces } from './timelineWords.ts';
 import { stepsOverlapped } from './analysis/stepMap.ts';
 import { stepsAsCalls } from './analysis/sliceNames.ts';
+import { paneScale } from './paneFit.ts';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -499,8 +500,9 @@ function linesMovedInDetails(): void {
 /** Selects a slice and brings it into view (an arrow followed, a range row chosen): the zoom is kept unless it is off screen. */
 function revealSlice(pane: number, slice: number, details: HTMLElement): void {
   const timeline = state.panes[pane]!.timeline;
-  const start = timeline.model.start[slice]! - timeline.offset;
-  const end = start + timeline.model.dur[slice]!;
+  // on the shared axis: the pane's times stretched by its region's fit (paneFit.ts)
+  const start = (timeline.model.start[slice]! - timeline.offset) * timeline.stretch;
+  const end = start + timeline.model.dur[slice]! * timeline.stretch;
   const [t0, t1] = state.current.domain() as [number, number];
   if (start < t0 || end > t1) {
     const half = Math.max((t1 - t0) / 2, (end - start) * 0.6);
@@ -545,9 +547,9 @@ function paneNotes(): void {
   const [t0, t1] = state.current.domain() as [number, number];
   const notes = document.querySelectorAll<HTMLElement>('.pane .pane-note');
   state.panes.forEach((pane, p) => {
-    const { model, offset } = pane.timeline;
+    const { model, offset, stretch } = pane.timeline;
     const text = paneStepsNote(
-      stepsOverlapped(model.steps, t0 + offset, t1 + offset),
+      stepsOverlapped(model.steps, t0 / stretch + offset, t1 / stretch + offset),
       model.steps,
       state.report?.profilerNote ?? null,
       pane.timeline.callsNamedByPlace,
@@ -566,7 +568,8 @@ function drawAll(): void {
   state.base.range([LABEL_WIDTH, width]);
   state.current.range([LABEL_WIDTH, width]);
   const began = performance.now();
-  for (const pane of state.panes) pane.stats = pane.timeline.draw(state.current, width, state.theme);
+  for (const pane of state.panes)
+    pane.stats = pane.timeline.draw(paneScale(state.current, pane.timeline.stretch), width, state.theme);
   paneNotes();
   state.frameTimes.push(performance.now() - began);
   if (!state.timings.firstDraw) state.timings.firstDraw = performance.timeOrigin + performance.now();

@@ -60,10 +60,12 @@ export class RangeSelection {
 
   /** Shift+←/→: a range from the selected slice (or the view's middle), then its end moved by a twentieth of the view. */
   extend(direction: number): void {
-    const [t0, t1] = this.host.view();
+    const selected = this.range ? null : this.host.selected();
+    // the view in the pane's own times: its region's fit stretches the shared axis (paneFit.ts)
+    const stretch = this.host.panes()[this.range?.pane ?? selected?.pane ?? 0]?.timeline.stretch ?? 1;
+    const [t0, t1] = this.host.view().map((t) => t / stretch) as [number, number];
     const stepUs = (t1 - t0) / 20;
     if (!this.range) {
-      const selected = this.host.selected();
       const timeline = selected ? this.host.panes()[selected.pane]?.timeline : undefined;
       const at = selected && timeline ? timeline.model.start[selected.slice]! - timeline.offset : (t0 + t1) / 2;
       const end = selected && timeline ? at + timeline.model.dur[selected.slice]! : at;

@@ -78,6 +78,8 @@ export class TimelineCanvas extends TimelineNames {
   private searching = false;
   /** time of the aligned step's start, µs since the trace origin */
   offset = 0;
+  /** how much the panes' shared scale stretches this pane's times: its region's fit (paneFit.ts), 1 as is */
+  stretch = 1;
   selected = -1;
   linked: number[] = [];
   /** launch → kernel arrows of the selection */

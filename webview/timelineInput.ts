@@ -4,6 +4,7 @@ import { select, zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavi
 import { traceEnd } from '../extension/shared/trace/model.ts';
 import { formatUs } from '../extension/present/numbers.ts';
 import { insideProfilerWork, slicesInside } from './analysis/profilerWork.ts';
+import { paneRegions, paneScale, regionStretches } from './paneFit.ts';
 import type { RangeSelection } from './rangeSelection.ts';
 import { LABEL_WIDTH, type TimeScale } from './timelineText.ts';
 import { state } from './viewState.ts';
@@ -53,27 +54,39 @@ export class TimelineInput {
     this.reset(box);
   }
 
-  /** The view a saved state had: [from, to] as the base, unzoomed. */
+  /** The view a saved state had: [from, to] as the base, unzoomed, each region's panes on their own fit. */
   restore(box: HTMLDivElement, domain: [number, number]): void {
+    this.fitRegions();
     state.base.domain(domain);
     this.reset(box);
   }
 
-  /** The longest pane's current step across the width: after Fit all, the step the view was on before it. */
+  /** The longest pane's current step across the width, each region's panes their own (paneFit.ts): after Fit all,
+   *  the step the view was on before it. */
   fitStep(box: HTMLDivElement): void {
     if (state.stepBeforeAll !== null) {
       state.step = state.stepBeforeAll;
       state.stepBeforeAll = null;
       this.host.align();
     }
-    let longest = 0;
-    for (const pane of state.panes) {
-      const { model, offset } = pane.timeline;
-      const step = model.steps[Math.min(state.step, model.steps.length - 1)];
-      longest = Math.max(longest, step ? step.end - offset : traceEnd(model));
-    }
-    state.base.domain([0, longest || 1]);
+    state.base.domain([0, this.fitRegions() || 1]);
     this.reset(box);
+  }
+
+  /** Each region's panes stretched so that its longest current step is the longest of all's (paneFit.ts); that
+   *  longest, µs. */
+  private fitRegions(): number {
+    const lengths = state.panes.map(({ timeline: { model, offset } }) => {
+      const step = model.steps[Math.min(state.step, model.steps.length - 1)];
+      return step ? step.end - offset : traceEnd(model);
+    });
+    const regions = paneRegions(
+      state.report,
+      state.panes.map((pane) => pane.label),
+    );
+    const stretches = regionStretches(lengths, regions);
+    state.panes.forEach((pane, p) => (pane.timeline.stretch = stretches[p]!));
+    return Math.max(0, ...lengths);
   }
 
   /** Every pane's whole trace across the width, each from its first step: aligned on a later one, the time before it
@@ -86,6 +99,8 @@ export class TimelineInput {
     }
     let lo = 0;
     let hi = 1;
+    // every pane on one clock: whole traces side by side, not each region's step
+    for (const pane of state.panes) pane.timeline.stretch = 1;
     for (const pane of state.panes) {
       lo = Math.min(lo, -pane.timeline.offset);
       hi = Math.max(hi, traceEnd(pane.timeline.model) - pane.timeline.offset);
@@ -107,7 +122,8 @@ export class TimelineInput {
     let dragged = false;
     state.panes.forEach((pane, p) => {
       const canvas = pane.timeline.canvas;
-      const timeAt = (x: number): number => (state.current as TimeScale).invert(Math.max(LABEL_WIDTH, x));
+      const timeAt = (x: number): number =>
+        (paneScale(state.current, pane.timeline.stretch) as TimeScale).invert(Math.max(LABEL_WIDTH, x));
       canvas.addEventListener('mousedown', (event) => {
         if (!event.shiftKey || event.button !== 0) return;
         dragging = { pane: p, from: timeAt(event.offsetX) };
@@ -122,7 +138,10 @@ export class TimelineInput {
         }
         // the label column: the track's whole name (the column cuts long ones); a stretch with no op recorded: what
         // its label may leave out
-        const i = event.offsetX < LABEL_WIDTH ? -1 : pane.timeline.hitTest(event.offsetX, event.offsetY, state.current);
+        const i =
+          event.offsetX < LABEL_WIDTH
+            ? -1
+            : pane.timeline.hitTest(event.offsetX, event.offsetY, paneScale(state.current, pane.timeline.stretch));
         const model = pane.timeline.model;
         const text =
           i >= 0
@@ -154,7 +173,7 @@ export class TimelineInput {
         if (event.shiftKey) return;
         // a click on a track's name: a Python stack's lands on its fold button (timelineStacks.ts)
         if (event.offsetX < LABEL_WIDTH) return;
-        const i = pane.timeline.hitTest(event.offsetX, event.offsetY, state.current);
+        const i = pane.timeline.hitTest(event.offsetX, event.offsetY, paneScale(state.current, pane.timeline.stretch));
         this.host.select(p, i, details);
       });
     });

@@ -2,7 +2,7 @@
 // the TimelineContent that timelineContent.ts turns into the messages for the webview.
 import path from 'node:path';
 import type { TimelineSource } from '../shared/protocol.ts';
-import { inSituTraces, regionTraces } from '../present/regionTraces.ts';
+import { scriptTraces } from '../present/regionTraces.ts';
 import { titleWords } from '../present/reportDigest.ts';
 import type { ContentPane, TimelineContent } from './timelineContent.ts';
 import { hostsOf, orderByRank, rankLabel } from '../shared/trace/ranks.ts';
@@ -69,8 +69,8 @@ export async function readTimelineSource(
     const trace = await artifactPath(loaded, mode.trace, `${mode.mode} trace`);
     if (mode.status === 'ok' && trace) traces.push({ label: mode.mode, trace });
   }
-  // the replayed regions' traces, then the script's own steps as the observed run profiled them
-  for (const { label, trace, compareWith } of [...regionTraces(loaded.report), ...inSituTraces(loaded.report)]) {
+  // each replayed region's traces, then the script's own steps of that region as the observed run profiled them
+  for (const { label, trace, compareWith } of scriptTraces(loaded.report)) {
     const compareTo = compareWith === null ? null : traces.findIndex((p) => p.label === compareWith);
     traces.push({ label, trace: (await artifactPath(loaded, trace, `${label} trace`))!, compareTo });
   }

@@ -285,8 +285,8 @@ function paneCompiler(report: Report | null, paneLabel: string): CompilerInsight
   return (traced.measurement.mode === 'as-written' ? traced.region.compiler : traced.measurement.compiler) ?? null;
 }
 
-/** The script's own entry where the pane is the observed run's compiled window ("in situ compiled"): the script's
- *  compiled code is what ran there, by the script's compiles. */
+/** The script's own entry where the pane is the observed run's compiled window ("TinyTransformer, in situ
+ *  compiled"): the script's compiled code is what ran there, by the script's compiles. */
 function inSituCompiled(report: Report, paneLabel: string): Report['modes'][number] | undefined {
   const window = inSituTraces(report).find((t) => t.label === paneLabel);
   return window?.side === 'compiled' ? report.modes.find((m) => m.mode === 'script') : undefined;

@@ -52,39 +52,66 @@ export function regionTraces(report: Report): RegionTrace[] {
   return out;
 }
 
-/**
- * The observed run's profiled windows of the script's own steps (schema 1.17 `inSitu.windows`), one per side that
- * recorded a trace: "in situ eager", "in situ compiled", the compiled one compared with the eager one. `fromCall`:
- * the script's call that opened the window (the runner's, from 0; null: not said).
- */
-export function inSituTraces(report: Report): {
+/** An observed run's profiled window as a pane: its label, trace, the pane it is compared with, its side. */
+export interface InSituTrace {
   label: string;
   trace: string;
   compareWith: string | null;
   side: 'eager' | 'compiled';
+  /** the script's call that opened the window (the runner's, from 0; null: not said) */
   fromCall: number | null;
-}[] {
+  /** the region whose calls the window's steps are (null: a report before it said) */
+  region: Region | null;
+}
+
+/**
+ * The observed run's profiled windows of the script's own steps (schema 1.17 `inSitu.windows`), one per side that
+ * recorded a trace, the compiled one compared with the eager one, each labelled by the region whose calls its steps
+ * are, as that region's panes are ("TinyTransformer, in situ eager": review 9C C3, a bare "in situ eager" under
+ * `step`'s panes read as `step`'s eager call); a report that names no region: "in situ eager".
+ */
+export function inSituTraces(report: Report): InSituTrace[] {
   const windows = report.inSitu?.windows ?? {};
-  const eager = windows['eager']?.trace
-    ? {
-        label: 'in situ eager',
-        trace: windows['eager'].trace,
-        side: 'eager' as const,
-        fromCall: windows['eager'].fromCall ?? null,
-      }
-    : null;
-  const compiled = windows['compiled']?.trace
-    ? {
-        label: 'in situ compiled',
-        trace: windows['compiled'].trace,
-        side: 'compiled' as const,
-        fromCall: windows['compiled'].fromCall ?? null,
-      }
-    : null;
+  const sideOf = (side: 'eager' | 'compiled'): Omit<InSituTrace, 'compareWith'> | null => {
+    const window = windows[side];
+    if (!window?.trace) return null;
+    const region = report.regions?.find((r) => r.id === window.region) ?? null;
+    return {
+      label: `${region ? `${regionLabel(region)}, ` : ''}in situ ${side}`,
+      trace: window.trace,
+      side,
+      fromCall: window.fromCall ?? null,
+      region,
+    };
+  };
+  const eager = sideOf('eager');
+  const compiled = sideOf('compiled');
   return [
     ...(eager ? [{ ...eager, compareWith: null }] : []),
     ...(compiled ? [{ ...compiled, compareWith: eager?.label ?? null }] : []),
   ];
+}
+
+/**
+ * A script report's panes in order: each region's replayed traces (regionTraces), its in-situ windows after them
+ * (review 9C C3: placed last, TinyTransformer's window sat under `step`'s panes); a window of a region not replayed,
+ * or of none named, after them all.
+ */
+export function scriptTraces(report: Report): { label: string; trace: string; compareWith: string | null }[] {
+  const replayed = regionTraces(report);
+  const windows = inSituTraces(report);
+  const out: { label: string; trace: string; compareWith: string | null }[] = [];
+  const placed = new Set<InSituTrace>();
+  replayed.forEach((t, i) => {
+    out.push(t);
+    if (replayed[i + 1]?.region === t.region) return;
+    for (const w of windows)
+      if (w.region?.id === t.region.id) {
+        out.push(w);
+        placed.add(w);
+      }
+  });
+  return [...out, ...windows.filter((w) => !placed.has(w))];
 }
 
 /** The script's call that opened the in-situ window a pane shows (its steps are the script's next calls), or null

@@ -539,10 +539,15 @@ test(
       await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-fastpath-off.png') });
       // the recording's files are the panel's: the script's own steps as the observed run profiled them (eager: no
       // compiled code ran), the trace read with no error
-      const window = frame.locator('.pane', { has: frame.locator('.pane-label', { hasText: /^in situ eager — / }) });
+      const window = frame.locator('.pane', {
+        has: frame.locator('.pane-label', { hasText: /^TransformerEncoder, in situ eager — / }),
+      });
       await window.waitFor({ timeout: 60_000 });
       assert.equal(await frame.locator('.pane-label').count(), 1, 'no replay: the one pane');
-      assert.match(await window.locator('.pane-label').innerText(), /^in situ eager — [\d,]+ events, 2 calls$/);
+      assert.match(
+        await window.locator('.pane-label').innerText(),
+        /^TransformerEncoder, in situ eager — [\d,]+ events, 2 calls$/,
+      );
       assert.equal(await frame.locator('p.error').count(), 0, 'the trace is read with no error');
       await window.scrollIntoViewIfNeeded();
       await page.screenshot({ path: path.join(ARTIFACTS, 'quick-fix-fastpath-off-timeline.png') });

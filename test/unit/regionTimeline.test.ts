@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { regionTraces } from '../../extension/present/regionTraces.ts';
+import { regionTraces, scriptTraces } from '../../extension/present/regionTraces.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { sentTraces } from '../sentTraces.ts';
@@ -87,25 +87,50 @@ test("a region compiled with Dynamo's eager backend is said compiled, apart from
 
 test("the script's own steps as the observed run profiled them: a pane per side with a trace, compiled compared with eager", async () => {
   const recorded = (name: string) => path.resolve(__dirname, '../fixtures/recorded', name, 'report.json');
-  // both windows recorded, after the replayed region's panes
+  // both windows recorded, after the replayed region's panes, each named by its region (review 9C C3)
   const both = await readTimelineSource({ kind: 'report', reportPath: recorded('serve_script-cpu') });
   const labels = both.panes.map((p) => p.label);
-  const eager = labels.indexOf('in situ eager');
+  const eager = labels.indexOf('TinyTransformer, in situ eager');
   assert.ok(eager > 0, labels.join(' | '));
   assert.deepEqual(
     both.panes.slice(eager).map((p) => [p.label, p.compareTo]),
     [
-      ['in situ eager', null],
-      ['in situ compiled', eager],
+      ['TinyTransformer, in situ eager', null],
+      ['TinyTransformer, in situ compiled', eager],
     ],
   );
   // a region that never ran compiled code (the fast-path break on the H200): no replay, the eager window alone
   const fastpath = await readTimelineSource({ kind: 'report', reportPath: recorded('encoder_fastpath-h200') });
   assert.deepEqual(
     fastpath.panes.map((p) => [p.label, p.compareTo]),
-    [['in situ eager', null]],
+    [['TransformerEncoder, in situ eager', null]],
   );
   const [sent] = await sentTraces(fastpath);
   const window = fastpath.report!.inSitu!.windows!['eager']!;
   assert.ok(sent!.events > 0 && sent!.pane.trace.steps.length === window.steps, 'the steps the window recorded');
+});
+
+test("an in-situ window's pane among its own region's panes, by its region's name (review 9C C3)", async () => {
+  // train_small-cpu: the window is TinyTransformer's calls; placed last, a bare "in situ eager" sat under `step`'s
+  // panes and read as `step`'s eager call
+  const recorded = path.resolve(__dirname, '../fixtures/recorded/train_small-cpu/report.json');
+  const source = await readTimelineSource({ kind: 'report', reportPath: recorded });
+  assert.deepEqual(
+    source.panes.map((p) => p.label),
+    [
+      'TinyTransformer, eager',
+      "TinyTransformer, compiled with torch.compile's defaults",
+      'TinyTransformer, in situ eager',
+      'step, eager',
+      "step, compiled with backend='eager', dynamic=False",
+    ],
+  );
+  // a report that names no window's region: the window after every region's panes, by its side alone
+  const { report } = await loadReport(recorded);
+  const unnamed = structuredClone(report);
+  for (const window of Object.values(unnamed.inSitu!.windows!)) window.region = null;
+  assert.deepEqual(
+    scriptTraces(unnamed).map((t) => t.label),
+    [...regionTraces(report).map((t) => t.label), 'in situ eager'],
+  );
 });

@@ -125,7 +125,7 @@ test("the observed run's compiled window is named by the script's own compiles (
   const names = await said(
     'recorded/serve_script-cpu/in-situ-compiled.trace.json',
     'recorded/serve_script-cpu/report.json',
-    'in situ compiled',
+    'TinyTransformer, in situ compiled',
   );
   assert.equal(names.get('Torch-Compiled Region: 0/0'), 'compiled forward');
   assert.deepEqual(graphRun(names), ["Inductor's code of forward"]);

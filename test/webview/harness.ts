@@ -141,6 +141,8 @@ export interface TimelineDebug {
     label: string;
     events: number;
     tracks: number;
+    /** its region's fit: how much the shared scale stretches its times (webview/paneFit.ts) */
+    stretch: number;
     rects: number;
     slices: number;
     rows: number;

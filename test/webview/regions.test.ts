@@ -205,17 +205,18 @@ describe('script regions in the report panel', () => {
     );
 
     // the region timelines: each replayed region's compiled trace beside its eager trace (r0's and r1's; r2 and r3
-    // were not replayed); then the script's own steps as the observed run profiled them (its compiled window: the
-    // script ended before it recorded a step)
+    // were not replayed); after TinyTransformer's, its calls as the observed run profiled them (its compiled window:
+    // the script ended before it recorded a step)
     const d = await debug(page);
     assert.deepEqual(
       d.panes.map((p) => p.label),
       [
         'TinyTransformer, eager',
         "TinyTransformer, compiled with torch.compile's defaults",
+        // TinyTransformer's calls, with its panes and by its name (review 9C C3: under `step`'s, read as its)
+        'TinyTransformer, in situ eager',
         'step, eager',
         "step, compiled with backend='eager', dynamic=False",
-        'in situ eager',
       ],
     );
     assert.deepEqual(
@@ -225,20 +226,47 @@ describe('script regions in the report panel', () => {
         ['step, eager', "step, compiled with backend='eager', dynamic=False"],
       ],
     );
+    // review 9C C4: each region's panes fitted to its own step: `step`'s 90 µs step across the width
+    // TinyTransformer's 256 ms one spans, its axis in its own times (on TinyTransformer's "0 ms … 250 ms" axis, its
+    // panes were 1 px slivers at 0 ms)
+    const layouts = await page.evaluate(
+      () => (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts,
+    );
+    const ticks = (p: number) => layouts[p]!.texts.filter((t) => t.role === 'tick').map((t) => t.text);
+    assert.deepEqual(
+      d.panes.slice(0, 3).map((p) => p.stretch),
+      [1, 1, 1],
+    );
+    for (const p of [3, 4]) {
+      assert.ok(d.panes[p]!.stretch > 100, `${d.panes[p]!.label}: ×${d.panes[p]!.stretch}`);
+      assert.ok(
+        ticks(p).some((t) => t.endsWith('µs')) && !ticks(p).some((t) => /\d ms$/.test(t)),
+        ticks(p).join(' | '),
+      );
+      // its ops drawn across the width, not a sliver: many rects
+      assert.ok(d.panes[p]!.rects >= 10, `${d.panes[p]!.label}: ${d.panes[p]!.rects} rects`);
+    }
+    assert.ok(
+      ticks(0).some((t) => /\d00 ms$/.test(t)),
+      ticks(0).join(' | '),
+    );
     // review 5A G2: the window's profiler steps are the script's calls after the one that opened it (the runner's
     // fromCall, its numbering from 0), said as those calls, never as "step 1" of a script that has calls
     // the eager window ended before call 6, whose new length compiled (review s29: its pane held that compiled call)
     const window = recorded.inSitu!.windows!['eager']!;
     assert.deepEqual([window.fromCall, window.steps], [3, 2]);
     const calls = [1, 2].map((n) => `call ${window.fromCall! + n}`);
-    const situ = page.locator('.pane').nth(4);
-    assert.match(await situ.locator('.pane-label').innerText(), /^in situ eager — [\d,]+ events, 2 calls$/);
+    const situ = page.locator('.pane').nth(2);
+    assert.match(
+      await situ.locator('.pane-label').innerText(),
+      /^TinyTransformer, in situ eager — [\d,]+ events, 2 calls$/,
+    );
     // the view opens on the panes' first step: none of them has one clearly longer than the rest (review 9 D6: a
     // warm-up only where it is one), the window's two short calls both in view; its first is no warm-up (the runner
     // opened it after the profiler's own warm-up call, after the script's first calls): never said to be one
     assert.match(await situ.locator('.pane-note').innerText(), /^calls 4–5 in view \(all 2\) · under the profiler/);
     const situTexts = await page.evaluate(() =>
-      (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts[4]!.texts.map(
+      (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts[2]!.texts.map(
         (t) => t.text,
       ),
     );
@@ -259,6 +287,22 @@ describe('script regions in the report panel', () => {
     assert.deepEqual(cspViolations, []);
     assert.deepEqual(errorsOf(page), []);
     await screenshot(page, 'region-charts.png');
+    // Shift+→ from a slice of `step`'s pane: a range of a twentieth of its own view, not of TinyTransformer's 256 ms
+    // the panes' canvases, not the report's charts' (slicePoint counts every canvas of the page)
+    await page.locator('.pane canvas').nth(3).scrollIntoViewIfNeeded();
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const local = await page.evaluate(() =>
+      (
+        window as unknown as { __timelineDebug: { locate(p: number, n: string, k: number): { x: number; y: number } } }
+      ).__timelineDebug.locate(3, 'aten::mm', 0),
+    );
+    const box = (await page.locator('.pane canvas').nth(3).boundingBox())!;
+    await page.mouse.click(box.x + local.x, box.y + local.y);
+    await page.locator('.panes').focus();
+    await page.keyboard.press('Shift+ArrowRight');
+    const range = (await debug(page)).range!;
+    assert.equal((await debug(page)).selected?.pane, 3);
+    assert.ok(range.pane === 3 && range.to - range.from < 100, JSON.stringify(range));
     await page.close();
   });
 

@@ -1,5 +1,6 @@
 // Which kind of slice an event is (SliceKind, model.ts), from its name and its `cat`egory: how the timeline
 // colours it and what the summary counts it as.
+import { isCompilePhase } from './compilePhaseWords.ts';
 import { SliceKind } from './model.ts';
 
 /** The `cat` values of torch.profiler events that classification tells apart. */
@@ -37,15 +38,16 @@ export function classifyDeviceName(name: string, cat: Cat): SliceKind {
   return SliceKind.KernelExtern; // cuBLAS(Lt) / cuDNN / CUTLASS / xmma / nvjet / fmha and anything else a library shipped
 }
 
-// Dynamo/Inductor compile phases: `dynamo_timed` record_function names, their `_data: compile_id=` annotations,
-// and the python frames that only run when a frame is (re)compiled.
+// Dynamo/Inductor compile phases: `dynamo_timed` record_function names (each by its key too, its plain twin:
+// compilePhaseWords.ts), their `_data: compile_id=` annotations, and the python frames that only run when a frame
+// is (re)compiled.
 const COMPILE_NAME =
   /\(dynamo_timed\)$|compile_id=\d|^(dynamo|entire_frame_compile|backend_compile|compile_attempt_\d+|inductor_compile|compile_fx_inner|aot_compile)$|torch\/_dynamo\/convert_frame\.py\(\d+\): (_compile|compile_inner)$|torch\/_inductor\/compile_fx\.py\(\d+\): (compile_fx|compile_fx_inner|fx_codegen_and_compile)$/;
 
 export function classifyHostName(name: string, cat: Cat): SliceKind {
   if (cat === Cat.CudaRuntime || cat === Cat.CudaDriver) return SliceKind.RuntimeLaunch;
   if (name.startsWith('ProfilerStep#')) return SliceKind.Step;
-  if (COMPILE_NAME.test(name)) return SliceKind.Compile;
+  if (COMPILE_NAME.test(name) || isCompilePhase(name)) return SliceKind.Compile;
   if (name.includes('cpp_fused')) return SliceKind.KernelGenerated; // graph_0_cpp_fused_... on CPU
   return cat === Cat.Unknown ? SliceKind.Other : SliceKind.CpuOp;
 }

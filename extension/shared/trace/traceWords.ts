@@ -3,7 +3,9 @@
 // library's kernel (cuBLAS, cuBLASLt, CUTLASS, cuDNN) by the operation it does and its library ("matrix multiply
 // (cuBLAS)", not "sm80_xmma_gemm_f32f32_…_cublas"); ATen's own kernels by their op; an ATen op by what it is in the
 // user's model ("addmm: Linear's matrix multiply with bias"). The trace's own name stays beside the words (tooltips,
-// the details' "As the profiler recorded it"). Names are data: they go out as text, never as HTML.
+// the details' "As the profiler recorded it"). Names are data: they go out as text, never as HTML. A compile phase
+// as the compile-phases chart says it (compilePhaseWords.ts).
+import { compilePhaseWords } from './compilePhaseWords.ts';
 
 /** Spans of PyTorch's and of the profiler's, by what they do (the time outside a compiled call's graph is in them).
  *  The ones around a graph say whose they are, Dynamo's or AOTAutograd's: "set-up" and "wrapper" alone read as one
@@ -117,7 +119,8 @@ export function atenOpWords(name: string): string {
   return words ? `${op}: ${words}` : op;
 }
 
-/** A name of the trace in words where the table has them (a span's, a kernel's), else null: said as it is. */
+/** A name of the trace in words where the table has them (a span's, a compile phase's, a kernel's), else null: said
+ *  as it is. */
 export function traceNameWords(name: string): string | null {
-  return SPAN_WORDS.get(name) ?? kernelWords(name);
+  return SPAN_WORDS.get(name) ?? compilePhaseWords(name) ?? kernelWords(name);
 }

@@ -1,0 +1,44 @@
+// A multi-region report's panes, each region's fitted to its own steps (webview/paneFit.ts, review 9C C4): on the
+// recorded train_small report, `step`'s panes stretched so that its step spans the width TinyTransformer's does;
+// one region alone, or panes of no region, as they are.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { scaleLinear } from 'd3';
+import { loadReport } from '../../extension/node/reportFile.ts';
+import { paneRegions, paneScale, regionStretches } from '../../webview/paneFit.ts';
+
+const TRAIN_SMALL = path.resolve(__dirname, '../fixtures/recorded/train_small-cpu/report.json');
+
+test("each pane by its region: a replay's and its in-situ window's; the script's own modes by none", async () => {
+  const { report } = await loadReport(TRAIN_SMALL);
+  assert.deepEqual(
+    paneRegions(report, [
+      'TinyTransformer, eager',
+      'TinyTransformer, in situ eager',
+      "step, compiled with backend='eager', dynamic=False",
+      'script',
+    ]),
+    ['r0', 'r0', 'r1', null],
+  );
+  assert.deepEqual(paneRegions(null, ['eager']), [null]);
+});
+
+test("each region's longest step across the longest of all's; one region alone, or no region, as it is", () => {
+  // TinyTransformer's 256 ms step beside step's 90 µs one: step's panes 2,844× (a 1 px sliver before)
+  const stretches = regionStretches([250_000, 256_000, 90, 60], ['r0', 'r0', 'r1', 'r1']);
+  assert.deepEqual(stretches.slice(0, 2), [1, 1]);
+  assert.equal(stretches[2], 256_000 / 90);
+  assert.equal(stretches[3], 256_000 / 90, "a region's panes one factor: its eager and compiled side by side");
+  assert.deepEqual(regionStretches([250_000, 90], ['r0', 'r0']), [1, 1]);
+  assert.deepEqual(regionStretches([250_000, 90, 40], ['r0', 'r1', null]), [1, 250_000 / 90, 1]);
+  assert.deepEqual(regionStretches([250_000, 90], [null, null]), [1, 1]);
+});
+
+test("a stretched pane's scale says its own times: its step across the shared width", () => {
+  const shared = scaleLinear().domain([0, 256_000]).range([200, 1200]);
+  const own = paneScale(shared, 256_000 / 90);
+  assert.equal(own(90), 1200);
+  assert.equal(own.invert(200), 0);
+  assert.equal(paneScale(shared, 1), shared);
+});

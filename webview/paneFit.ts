@@ -1,0 +1,41 @@
+// A multi-region report's panes, each region's fitted to its own steps (review 9C C4: every pane on the longest
+// region's axis left `step`'s 90 µs panes blank slivers beside TinyTransformer's 250 ms). The panes share one zoom;
+// a region's panes read it stretched by their own factor (1: as is), so that Fit to step puts each region's aligned
+// step across the width and each pane's axis says its own times. Fit all, and a finding shown, set every factor to 1.
+import type { ScaleLinear } from 'd3';
+import type { Report } from '../extension/shared/report.ts';
+import { inSituTraces, regionTraces } from '../extension/present/regionTraces.ts';
+
+/** Per pane label, the id of the report region its trace is of (a replay's or its in-situ window's), else null. */
+export function paneRegions(report: Report | null, labels: readonly string[]): (string | null)[] {
+  if (!report) return labels.map(() => null);
+  const regionOf = new Map<string, string>();
+  for (const t of regionTraces(report)) regionOf.set(t.label, t.region.id);
+  for (const t of inSituTraces(report)) if (t.region) regionOf.set(t.label, t.region.id);
+  return labels.map((label) => regionOf.get(label) ?? null);
+}
+
+/**
+ * Per pane, the factor its times are stretched by: where the panes are of two regions or more, each region's longest
+ * aligned step (`lengths`, µs) across the longest of them all; a pane of no region, or one region alone: 1.
+ */
+export function regionStretches(lengths: readonly number[], regions: readonly (string | null)[]): number[] {
+  const longest = Math.max(0, ...lengths);
+  const regionLongest = new Map<string, number>();
+  lengths.forEach((length, p) => {
+    const region = regions[p];
+    if (region != null) regionLongest.set(region, Math.max(regionLongest.get(region) ?? 0, length));
+  });
+  if (regionLongest.size < 2) return lengths.map(() => 1);
+  return regions.map((region) => {
+    const own = region == null ? 0 : (regionLongest.get(region) ?? 0);
+    return own > 0 && longest > 0 ? longest / own : 1;
+  });
+}
+
+/** The panes' shared scale as a pane stretched by `stretch` reads it: its own times on its axis. */
+export function paneScale(current: ScaleLinear<number, number>, stretch: number): ScaleLinear<number, number> {
+  if (stretch === 1) return current;
+  const [from, to] = current.domain() as [number, number];
+  return current.copy().domain([from / stretch, to / stretch]);
+}
