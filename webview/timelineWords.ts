@@ -238,9 +238,10 @@ export const comparisonCaveat =
   "From profiled calls, under the profiler, which slows them (each op by its own overhead, so eager's many ops more than compiled code's few): what ran, not how fast. The verdict above is timed without the profiler.";
 
 /** The step row's change cell: no %-difference, which read as a speedup (issue 44: "−33%" beside compiled calls the
- *  call chart showed slower, the timed verdict too noisy to say), and why not; the tooltip says what instead. */
+ *  call chart showed slower, the timed verdict too noisy to say), and no words that read as a verdict either ("not a
+ *  speedup" beside 142 → 115 µs read as "compiled lost", review 10 F1): a dash; its tooltip says why. */
 export const profiledStepChange = {
-  text: 'not a speedup',
+  text: '—',
   tooltip:
     "These are profiled calls, which the profiler slows, eager's many ops more than compiled code's few: their change is not how much faster compiling made them. The timed number above, without the profiler, is.",
 };

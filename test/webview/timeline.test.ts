@@ -212,9 +212,10 @@ describe('timeline webview', () => {
       'rest of the call, outside kernels',
     ]);
     // the step's length under the profiler carries no %-difference to read as a speedup (issue 44: "−33%" beside a
-    // too-noisy verdict and compiled calls the call chart showed slower); its cell says so, its tooltip why
+    // too-noisy verdict and compiled calls the call chart showed slower), nor words that read as a verdict (review 10
+    // F1): a dash, its tooltip why
     const stepChange = page.locator('.compare-table tr[data-metric^="call under the profiler"] td').nth(2);
-    assert.equal(await stepChange.innerText(), 'not a speedup');
+    assert.equal(await stepChange.innerText(), '—');
     assert.match((await stepChange.getAttribute('title')) ?? '', /^These are profiled calls, which the profiler slows/);
     assert.match(
       await page.locator('.compare-table tr[data-metric="time inside GPU kernels only"] td').nth(2).innerText(),
