@@ -118,8 +118,8 @@ def replay_against_script(region: Region, m: ModeResult) -> str | None:
     call left ran inside its profiler window, that is why (the profiler adds its own time to every op: 0.14-0.19 ms
     against 0.04 ms a call of a 0.006 ms function); where the replay's own eager rounds took as long as the script's
     calls, its number is its fastest round (a busy host only adds time); where the script's calls took at most
-    interleaved.OWN_CALL_MS more, a call that short carries what the eager stance and the observer add; else Compile
-    Lens does not know."""
+    interleaved.OWN_CALL_MS more, a call that short carries what the eager stance and the observer add; where the
+    replay's rounds met a contended host, that host; else Compile Lens does not know."""
     timing, signature = m.get("eagerTiming"), m.get("signature")
     replay_ms = timing.get("estimateMs") if timing else None
     eager = [c for c in region["calls"] if c.get("side") == "eager" and c.get("signature") == signature]
@@ -162,6 +162,15 @@ def replay_against_script(region: Region, m: ModeResult) -> str | None:
             f"{said}: a call this short carries more than its own work in the script: at the eager stance it still "
             "passes through torch.compile's wrapper, and it runs between Compile Lens's own work on each call "
             f"(together up to {formats.ms(interleaved.OWN_CALL_MS)} a call); the replay times the original code back to back."
+        )
+    compiled_rounds = m.get("timing")  # the pairs' host (both sides') is kept with the compiled side's rounds
+    load = compiled_rounds.get("hostLoad") if compiled_rounds else None
+    if script_ms > replay_ms and load and load.get("contended"):
+        # the replay's rounds and the script's calls met one busy host, which added what it took to each; the replay's
+        # fastest round is what the host left it at its least (review 10 F3: "does not know why" beside a busy host)
+        return (
+            f"{said}: the host was busy (other processes held its CPUs), which adds its own time to every call it "
+            "takes; the replay's number is its fastest round, where the host took least."
         )
     return f"{said}; Compile Lens does not know why."
 
