@@ -233,8 +233,12 @@ function load(message: Opening): void {
     partial,
     state.showAllRanks,
   );
-  // where none was saved: past the warm-up where a pane has one (window.ts openingStep), else its first step
-  state.step = view ? view.step : models.some((m) => firstIsWarmUp(m.steps)) ? OPENING_STEP : 0;
+  // a view still as the last trace's load fitted it is fitted again: a pane that came since may reach further
+  const refit = !view || (replaced !== null && String(view.domain) === String(state.fitted));
+  // where none was saved, or the last load's own is still shown (a pane that came since may have a warm-up, review
+  // 10 F2: `step`'s panes after TinyTransformer's opened on their warm-up): past the warm-up where a pane has one
+  // (window.ts openingStep), else its first step
+  state.step = view && !refit ? view.step : models.some((m) => firstIsWarmUp(m.steps)) ? OPENING_STEP : 0;
   state.panes = panes.map((pane, p) => {
     const communication = communicationNames(models[p]!.names);
     const compareTo = pane.compareTo === undefined ? (p > 0 && !rankView ? 0 : null) : pane.compareTo;
@@ -347,8 +351,6 @@ function load(message: Opening): void {
 
   input.wire(panesBox, details, tooltip);
   alignPanes();
-  // a view still as the last trace's load fitted it is fitted again: a pane that came since may reach further
-  const refit = !view || (replaced !== null && String(view.domain) === String(state.fitted));
   if (view) {
     // before the zoom below saves the state, so a carried selection is saved with it
     const { now: selection, later } = restoredSelection(
@@ -425,6 +427,8 @@ function changeStep(delta: number): void {
   // from the step the view was on before Fit all, where it was
   state.step = Math.min(Math.max(0, (state.stepBeforeAll ?? state.step) + delta), steps - 1);
   state.stepBeforeAll = null;
+  // the user's step now: a trace that comes later keeps it
+  state.fitted = null;
   alignPanes();
   input.fitStep(document.querySelector('.panes')!);
 }
