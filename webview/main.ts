@@ -47,6 +47,7 @@ import { comparisonPending, matchingSlices, paneStepsNote, paneTitle, readingTra
 import { stepsOverlapped } from './analysis/stepMap.ts';
 import { stepsAsCalls } from './analysis/sliceNames.ts';
 import { paneScale } from './paneFit.ts';
+import { markPinnedTitles, pinnedHint } from './pinnedTitles.ts';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -286,7 +287,9 @@ function load(message: Opening): void {
       pane.timeline.canvas,
       stackToggles(pane.timeline, () => scheduleDraw()),
     );
-    box.append(el('div', 'pane-label', title), el('div', 'pane-note hint'), drawn);
+    const label = el('div', 'pane-label', title);
+    label.append(pinnedHint(box));
+    box.append(label, el('div', 'pane-note hint'), drawn);
     panesBox.append(box);
   });
   app.append(panesBox);
@@ -372,6 +375,7 @@ function load(message: Opening): void {
   if (keptRange && keptRange.pane < state.panes.length) ranges.set(keptRange.pane, keptRange.from, keptRange.to, true);
   if (replaced) window.scrollTo(window.scrollX, scrollY);
   state.shown++;
+  markPinnedTitles();
   if (state.focus && !partial) applyFocus(state.focus);
 }
 
@@ -594,6 +598,7 @@ function drawAll(): void {
 }
 
 exposeDebugView(state, ranges);
+window.addEventListener('scroll', markPinnedTitles, { passive: true });
 
 // Where the view will open, so the host's preview of a big trace covers it.
 const opening = savedState()?.view;

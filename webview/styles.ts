@@ -33,6 +33,9 @@ button.link:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
 /* a pane scrolled part under the toolbar keeps its title in view right below it, no gap for what scrolls to show
    through cut in half (review 5C L5, 9 E9) */
 .pane-label { font-weight: 600; padding: 4px 0; position: sticky; top: var(--toolbar-height, 56px); z-index: 1; background: var(--vscode-editor-background); }
+.pane-label .pinned-hint { display: none; font-weight: normal; color: var(--vscode-descriptionForeground); cursor: pointer; }
+.pane-label.pinned { border-bottom: 1px dashed var(--vscode-descriptionForeground); }
+.pane-label.pinned .pinned-hint { display: inline; }
 /* a Python stack's fold button lies over its name, which the canvas draws: only its focus ring shows */
 .pane-canvas { position: relative; }
 .stack-toggle { position: absolute; left: 0; margin: 0; padding: 0; border: 0; background: transparent; cursor: pointer; }

@@ -360,3 +360,6 @@ export const focusNotFound = (label: string, compiles: boolean): string =>
   compiles
     ? `${asSentence(label)} Not in these traces: the profiled calls never ran the compiled code it happened in.`
     : `${asSentence(label)} The report does not say which compile it happened in, so it cannot be placed on the timeline.`;
+
+/** After a pane's title while its pane is scrolled under it (pinnedTitles.ts): its top is not in view. */
+export const PINNED_TITLE = 'its top is scrolled above: click to show it';

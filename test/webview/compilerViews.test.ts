@@ -274,6 +274,34 @@ describe('compiler views in the report panel', () => {
     await page.close();
   });
 
+  test("a pane scrolled under its pinned title says so, and its title's hint shows its top (review 10 G2: 'scale, eager' over a blank)", async () => {
+    const page = await openReport('script-kernels-cpu', [
+      ['TinyMLP, eager', 'reports/script-kernels-cpu/regions/r1-eager.trace.json'],
+      [
+        "TinyMLP, compiled with torch.compile's defaults",
+        'reports/script-kernels-cpu/regions/r1-as-written.trace.json',
+      ],
+    ]);
+    await page.setViewportSize({ width: 700, height: 500 });
+    const eager = page.locator('.pane').nth(0);
+    const hint = eager.locator('.pane-label .pinned-hint');
+    // the compiled pane scrolled to, as the e2e's kernel click does: the eager pane's axis and thread under the toolbar
+    await page.locator('.pane canvas').nth(1).scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('.pane .pane-label')?.classList.contains('pinned'));
+    assert.ok(await hint.isVisible(), 'the pinned title says its top is scrolled above');
+    assert.equal((await hint.innerText()).trim(), '· its top is scrolled above: click to show it');
+    await page.screenshot({ path: join(ARTIFACTS, 'pinned-title.png') });
+    await hint.click();
+    await page.waitForFunction(() => !document.querySelector('.pane .pane-label')?.classList.contains('pinned'));
+    const toolbar = (await page.locator('.toolbar').boundingBox())!;
+    const note = (await eager.locator('.pane-note').boundingBox())!;
+    assert.ok(note.y >= toolbar.y + toolbar.height, `the eager pane's steps note below the toolbar: ${note.y}`);
+    assert.match(await eager.locator('.pane-note').innerText(), /in view/);
+    assert.ok(!(await hint.isVisible()), 'not pinned: no hint');
+    assert.deepEqual(errorsOf(page), []);
+    await page.close();
+  });
+
   test("a Triton kernel on the H100 (found by its launch's compiled region) and an eager kernel's ATen op and line", async () => {
     const page = await openReport('h100-mlp', [
       ['eager', 'traces/mlp-eager.trace.json'],
