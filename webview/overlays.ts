@@ -129,7 +129,8 @@ export function bandEdges(
 
 /** The marks' labels in their lane, above the bars, none over another: first a finding's marks (those that begin in
  *  a `focused` span: the break the user asked to see keeps its label), then the marks that begin in view, then those
- *  that begin left of it (their label at the edge names a band mostly off-screen). Each label inside the call or step
+ *  that begin left of it (their label at the edge names a band mostly off-screen); in each, the compiles first, the
+ *  longest first, then the breaks and replays from the left. Each label inside the call or step
  *  its mark begins in, between the step lines (`stepXs`) around it: one that runs across the next call's line reads
  *  as that call's (review 5A G5). Each label begins at its mark (review 9 D5/E3), whole where it fits; else cut
  *  before the next label, the next line or the edge; else none (the hover says it). Labels on either side of a step
@@ -159,7 +160,17 @@ export function markTexts(
       : xOf(mark.startUs) >= left
         ? 1
         : 2;
-  const order = inView(marks, left, width, xOf).sort((a, b) => rank(a.mark) - rank(b.mark) || a.x0 - b.x0);
+  // within each, compiles before breaks and replays, the longest first: where they compete for one place the
+  // compile that stalled the step keeps its label (review 10H H1: over rank 1's 2 s recompile at 560 and 700 px, the
+  // label of a 64 µs break 64 ms before it, "graph break …: eager code between graphs", a few px to its left)
+  const compiling = (mark: TimelineMark): number => (mark.kind === 'compile' || mark.kind === 'recompile' ? 0 : 1);
+  const order = inView(marks, left, width, xOf).sort(
+    (a, b) =>
+      rank(a.mark) - rank(b.mark) ||
+      compiling(a.mark) - compiling(b.mark) ||
+      (compiling(a.mark) ? 0 : b.mark.durUs - a.mark.durUs) ||
+      a.x0 - b.x0,
+  );
   for (const { mark, x0 } of order) {
     // the room of the call the mark begins in: from the line at or before it to the next line, within the lane
     const from = Math.max(left, ...stepXs.filter((x) => x <= x0).map((x) => x + LINE_ROOM));

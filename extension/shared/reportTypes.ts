@@ -544,7 +544,7 @@ export interface CompilerInsight {
    */
   compileTimeText?: string;
   /**
-   * the compile phases' heading in the runner's words (report/compiler_text.py): '2 compiles, 239 ms, 1 cache hit', its total compileSeconds.total (the compile total the region's facts and a rank's row say), which the rows of phases (a compile's outermost phases each) add up to. Absent: no phases, or an older report
+   * the compile phases' heading in the runner's words (report/compiler_text.py): '2 compiles, 239 ms, 1 cache hit', its total compileSeconds.total (the compile total the region's facts and a rank's row say), which the rows of phases (a compile's outermost phases each) add up to; in a job of ranks, whose phases they are ('5 compiles (1 graph) on rank 0, 55.1 s'). Absent: no phases, or an older report
    */
   phasesText?: string;
   /**

@@ -188,3 +188,19 @@ def test_a_compile_with_nothing_but_autotuning_recorded_is_said_as_that_in_the_b
         if phase["compileId"] == "0/2":
             phase["name"] = "Dynamo: whole frame"
     assert compiler_text.phases_text(compiler).startswith("3 compiles (2 graphs), ")
+
+
+def test_a_jobs_compile_phases_heading_says_whose_they_are() -> None:
+    """Review 10H H3: the DDP job's "Compile phases — script: 5 compiles (1 graph), 55.1 s" was rank 0's alone (the
+    merged record's phases are the lowest rank's), said as the job's beside rank 1's "2 graphs" and "compiling 57 s"."""
+    report = json.loads((FIXTURES / "reports" / "ddp-ranks-cpu" / "report.json").read_text())
+    compiler, ranks = report["modes"][0]["compiler"], report["ranks"]
+    assert [r["rank"] for r in ranks] == [0, 1]
+    said = compiler_text.phases_text(compiler, ranks)
+    assert said is not None and said.startswith("5 compiles (1 graph) on rank 0, "), said
+    assert compiler["phasesText"] == said
+    # a rank with no record of its own (it wrote none): the lowest that has one
+    assert "on rank 1, " in (compiler_text.phases_text(compiler, [{**ranks[0], "graphCount": None}, ranks[1]]) or "")
+    # one process: no rank named
+    assert "on rank" not in (compiler_text.phases_text(compiler, ranks[:1]) or "")
+    assert "on rank" not in (compiler_text.phases_text(compiler) or "")

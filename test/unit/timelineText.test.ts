@@ -275,3 +275,42 @@ test("one view's axis reads in one unit at every width: a 3.6 ms call in ms at 5
   const wide = scaleLinear().domain([0, 3600]).range([LABEL_WIDTH, 1400]);
   assert.equal(axisTicks(wide, 1400).say(500), '0.5 ms');
 });
+
+test("the marks' lane: where a recompile and breaks compete for one place, the longest recompile keeps its label", () => {
+  // review 10H H1 / 10G G3 (ddp, rank 1, the whole trace at 560 and 700 px): step 1's 64 µs break, labelled first as
+  // the leftmost, "graph break in 1st compiled call in the step: eager code between graphs", ran over the 2 s
+  // recompile that stalled the job, and took its place. The marks of that trace (µs from its start), 2.135 s in 500 px
+  const mark = (kind: TimelineMark['kind'], startUs: number, durUs: number, label: string): TimelineMark => ({
+    kind,
+    startUs,
+    durUs,
+    label,
+    compileId: null,
+    track: 0,
+  });
+  const marks = [
+    mark('graph-break', 332, 64, 'graph break in 1st compiled call in the step: eager code between graphs'),
+    mark('graph-break', 407, 6, 'graph break in 2nd compiled call in the step: Python between graphs, no op recorded'),
+    mark('recompile', 3473, 59939, '1st compiled call in the step, recompile 1'),
+    mark(
+      'graph-break',
+      63521,
+      146,
+      'graph break in 1st compiled call in the step, recompile 1: eager code between graphs',
+    ),
+    mark(
+      'graph-break',
+      63696,
+      5,
+      'graph break in 2nd compiled call in the step: Python between graphs, no op recorded',
+    ),
+    mark('recompile', 64371, 2067416, '5th compiled call in the step, recompile 1'),
+  ];
+  const xOf = (t: number): number => 100 + (t * 500) / 2_135_000;
+  const boxes = markTexts(marks, 30, 100, 600, xOf, m, ink, [ink], [], [100, 599]);
+  const said = boxes.map((b) => `${b.text} at ${b.x.toFixed(0)}`).join(' | ');
+  const stall = boxes.find((b) => b.text === '5th compiled call in the step, recompile 1');
+  assert.ok(stall && stall.x >= xOf(64371), said);
+  // nothing else over its band: no break's "eager code between graphs", nor the other recompile's name
+  for (const box of boxes.filter((b) => b !== stall)) assert.ok(box.x + box.w <= stall.x, said);
+});

@@ -361,6 +361,15 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                       t.x + t.w <= s.x || t.x >= s.x + s.w,
                       `${theme.name}, ${view}, pane ${p}: ${describeText(t)} over ${describeText(s)}`,
                     );
+            // rank 1's 2 s recompile, the stall, keeps its label over its band at every width: never the label of
+            // step 1's break before it, "graph break …: eager code between graphs", run over it (review 10H H1)
+            if (c.name === 'ddp' && view === 'all') {
+              const said = frames[1]!.texts.filter((t) => t.role === 'mark').map((t) => t.text);
+              assert.ok(
+                said.some((t) => t.startsWith('4th compiled call')) && !said.some((t) => t.includes('between graphs')),
+                `${theme.name}: rank 1's marks ${said.join(' | ')}`,
+              );
+            }
             // a band stops at the profiled window's row and goes on under it: its one bar, the pane's width, read
             // as covered by the break (review 8B B7)
             for (const [p, frame] of frames.entries()) {

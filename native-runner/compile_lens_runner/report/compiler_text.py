@@ -194,11 +194,13 @@ def compiles_made(compiles: int, graphs: int | None, compiler: CompilerInsight |
     return f"{formats.plural(compiles, 'compile')} ({formats.plural(graphs, 'graph')}{each})"
 
 
-def phases_text(compiler: CompilerInsight) -> str | None:
+def phases_text(compiler: CompilerInsight, entries: Sequence[RankEntry] = ()) -> str | None:
     """The compile phases' heading: "2 compiles, 239 ms, 1 cache hit", its total the compile total every other
     sentence says (compileSeconds.total: the region's facts, a rank's "compiling", compileTimeText), which its rows (one
     per compile, its outermost phases) add up to; review 4A F2: "2 compiles, 6.6 s" over rows adding up to 6.5 s. The
-    rows' own sum where no total was counted; None without phases."""
+    rows' own sum where no total was counted; None without phases. In a job of ranks (entries), whose they are: the
+    merged record's phases are the lowest rank's with a record (ranks/merge.merge_insights), "5 compiles (1 graph) on
+    rank 0, 55.1 s" (review 10H H3: said as the job's beside rank 1's "2 graphs" and "compiling 57 s")."""
     phases = compiler.get("phases") or []
     if not phases:
         return None
@@ -209,9 +211,11 @@ def phases_text(compiler: CompilerInsight) -> str | None:
     hits = sum(1 for p in phases if p.get("cacheHit"))
     # a cold cache beside a long total (review 5C X6: fused's 64.3 s with no word on why)
     graphs = compiler.get("graphCount")
+    recorded = [e["rank"] for e in entries if e.get("graphCount") is not None] if len(entries) > 1 else []
+    whose = f" on rank {min(recorded)}" if recorded else ""
     return ", ".join(
         [
-            compiles_made(compiles, graphs, compiler),
+            compiles_made(compiles, graphs, compiler) + whose,
             formats.seconds(total) + (mode_line.cold_cache(compiler) if graphs else ""),
             *([formats.plural(hits, "cache hit")] if hits else []),
         ]
@@ -358,7 +362,7 @@ def attach(report: Report) -> None:
         lines = cuda_graph_lines(compiler.get("cudaGraphs") or [])
         if lines:
             compiler["cudaGraphsLines"] = lines
-        phases = phases_text(compiler)
+        phases = phases_text(compiler, report.get("ranks") or [])
         if phases is not None:
             compiler["phasesText"] = phases
         build = cache_build(compiler)
