@@ -39,6 +39,16 @@ const stepTexts = (xs: number[], width: number, left = 0, begun = false): { text
 const stepLabels = (xs: number[], width: number, left = 0, begun = false): string[] =>
   stepTexts(xs, width, left, begun).map((t) => t.text);
 
+/** A mark of the marks' lane on track 0, with no compile id. */
+const mark = (kind: TimelineMark['kind'], startUs: number, durUs: number, label: string): TimelineMark => ({
+  kind,
+  startUs,
+  durUs,
+  label,
+  compileId: null,
+  track: 0,
+});
+
 test('room for every whole label: each whole', () => {
   assert.deepEqual(stepLabels([0, 100, 200], 400), ['step 1', 'step 2', 'step 3']);
 });
@@ -112,18 +122,12 @@ test('the stretch before the first step: "before step 1" left of its line where 
 
 test("the marks' lane: the focused break keeps its label; a band begun off-screen does not take the lane from it", () => {
   const ink = { colour: '#000', alpha: 1 };
-  const mark = (startUs: number, durUs: number, label: string): TimelineMark => ({
-    kind: 'graph-break',
-    startUs,
-    durUs,
-    label,
-    compileId: null,
-    track: 0,
-  });
+  const brk = (startUs: number, durUs: number, label: string): TimelineMark =>
+    mark('graph-break', startUs, durUs, label);
   // the view is 100–600 µs at 1 px/µs, its lane from x = 100: line 20's band began at 0, line 22's at 130
   const marks = [
-    mark(0, 400, 'graph break at line 20, in forward: eager code between graphs'),
-    mark(130, 5, 'graph break at line 22'),
+    brk(0, 400, 'graph break at line 20, in forward: eager code between graphs'),
+    brk(130, 5, 'graph break at line 22'),
   ];
   const said = (focused: { startUs: number; durUs: number }[]): string[] =>
     markTexts(marks, 30, 100, 600, (t) => t, m, ink, [ink], focused).map((t) => t.text);
@@ -154,14 +158,7 @@ test("a graph break's label too long for its room: the break and its line first,
 test("the marks' lane: each CUDA-graph replay's label inside its own call, never across the next call's line", () => {
   // review 5A G5 (mlp-reduce-overhead, zoomed): each call's replay near its end, the next call's line just after it;
   // the labels began at their marks and ran across the next line, and the last replay had none
-  const replay = (startUs: number): TimelineMark => ({
-    kind: 'cudagraph-replay',
-    startUs,
-    durUs: 2,
-    label: 'CUDA-graph replay',
-    compileId: null,
-    track: 0,
-  });
+  const replay = (startUs: number): TimelineMark => mark('cudagraph-replay', startUs, 2, 'CUDA-graph replay');
   const stepXs = [110, 400, 495];
   const marks = [replay(330), replay(455), replay(545)];
   const boxes = markTexts(marks, 30, 100, 600, (t) => t, m, ink, [ink], [], stepXs);
@@ -181,14 +178,13 @@ test("the marks' lane: each CUDA-graph replay's label inside its own call, never
 test("the marks' lane: a label begins at its mark or not at all, never moved left of it to fit", () => {
   // review 9 D5/E3 (cpu-graphbreak, step view): three breaks near their step's end were labelled "graph break" at
   // the step's start and 300 and 600 µs on, over ordinary ops, 300–800 µs left of their stripes
-  const brk = (startUs: number): TimelineMark => ({
-    kind: 'graph-break',
-    startUs,
-    durUs: 4,
-    label: 'graph break in 1st compiled call in the step (convolution, …): Python between graphs, no op recorded',
-    compileId: null,
-    track: 0,
-  });
+  const brk = (startUs: number): TimelineMark =>
+    mark(
+      'graph-break',
+      startUs,
+      4,
+      'graph break in 1st compiled call in the step (convolution, …): Python between graphs, no op recorded',
+    );
   const stepXs = [110, 560];
   const marks = [brk(420), brk(470), brk(500)];
   const boxes = markTexts(marks, 30, 100, 600, (t) => t, m, ink, [ink], [], stepXs);
@@ -209,14 +205,7 @@ test("the marks' lane: a label begins at its mark or not at all, never moved lef
 test("the marks' lane: a break's label ends before a collective another thread runs, its band's time a wait there", () => {
   // review 9 D4 (ddp, rank 0): "graph break …: eager code between graphs" ran over the 2 s that its gloo thread
   // spent in all_reduce waiting for rank 1's recompile
-  const brk: TimelineMark = {
-    kind: 'graph-break',
-    startUs: 200,
-    durUs: 380,
-    label: 'graph break in 1st compiled call in the step: eager code between graphs',
-    compileId: null,
-    track: 0,
-  };
+  const brk = mark('graph-break', 200, 380, 'graph break in 1st compiled call in the step: eager code between graphs');
   const said = (busy: { track: number; x0: number; x1: number }[]): { text: string; x: number; w: number }[] =>
     markTexts([brk], 30, 100, 800, (t) => t, m, ink, [ink], [], [], busy);
   // alone, whole from its mark
@@ -280,14 +269,6 @@ test("the marks' lane: where a recompile and breaks compete for one place, the l
   // review 10H H1 / 10G G3 (ddp, rank 1, the whole trace at 560 and 700 px): step 1's 64 µs break, labelled first as
   // the leftmost, "graph break in 1st compiled call in the step: eager code between graphs", ran over the 2 s
   // recompile that stalled the job, and took its place. The marks of that trace (µs from its start), 2.135 s in 500 px
-  const mark = (kind: TimelineMark['kind'], startUs: number, durUs: number, label: string): TimelineMark => ({
-    kind,
-    startUs,
-    durUs,
-    label,
-    compileId: null,
-    track: 0,
-  });
   const marks = [
     mark('graph-break', 332, 64, 'graph break in 1st compiled call in the step: eager code between graphs'),
     mark('graph-break', 407, 6, 'graph break in 2nd compiled call in the step: Python between graphs, no op recorded'),
