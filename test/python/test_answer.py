@@ -197,8 +197,11 @@ def test_the_target_rules_wrong_results_contention_noise_and_a_slower_mode() -> 
     report["modes"] = [_measurement("default", 0.6, low=0.58, high=0.62)]
     assert answered(report)["answer"]["verdict"] == "stay-eager"
     assert codes(report["answer"]) == ["slower", "cpu-host-range"]  # graphbreak-cpu ran on a CPU
-    report["modes"] = [_measurement("default", 1.1, low=1.02, high=1.2)]
+    report["modes"] = [_measurement("default", 1.01, low=0.97, high=1.09)]
     assert codes(answered(report)["answer"]) == ["may-be-no-faster", "cpu-host-range"]
+    report["modes"] = [_measurement("default", 1.1, low=1.02, high=1.2)]  # faster by its value, not by its range
+    assert answered(report)["answer"]["verdict"] == "none"
+    assert codes(report["answer"]) == ["not-clearly-faster", "cpu-host-range"]
 
 
 def test_a_number_points_faster_or_slower_only_where_it_could_support_a_verdict() -> None:

@@ -164,6 +164,38 @@ def test_a_step_too_short_for_compile_lens_s_own_work_leaves_the_verdict_to_the_
     assert a["verdict"] == "none" and a["number"]["kind"] == "replay-call" and "in-situ-undecided" in codes(a)
 
 
+@pytest.mark.parametrize(
+    ("numbers", "verdict", "code"),
+    [(n, v, c) for n, v, c in VERDICTS if c in ("not-faster", "slower", "may-be-no-faster", "not-clearly-faster")][:4],
+)
+def test_a_replay_s_range_decides_by_the_in_situ_rule(
+    numbers: tuple[float, float, float, int | None, int], verdict: str, code: str
+) -> None:
+    """One rule for one range, however it was measured: an H200's decode loop read "stay eager: 1.21× per call
+    replayed (1.04–1.38×)" in one process and "no verdict" on its steps' 1.52× (0.99–1.75×) in the next."""
+    value, low, high = numbers[:3]
+    a = region_answer(_region("Block", 12, [_measurement("as-written", value, low=low, high=high)]))
+    assert a["number"]["kind"] == "replay-call" and (a["verdict"], codes(a)[0]) == (verdict, code), a
+
+
+def test_the_tool_s_own_cost_on_eager_withholds_only_a_verdict_it_could_change() -> None:
+    """An H200 server's steps: 0.94× (0.78–1.08×) at eager's 1.47 ms a step, "stay eager"; the next process, its host
+    2× faster, 0.95× (0.81–1.09×) at 0.767 ms, "no verdict" (the tool's 50 µs a call past 5% of the step). Less that
+    cost, eager's step makes the number lower still: the verdict holds, and says so."""
+    region = _region("Net", 5, [], reason="it runs an optimizer step")
+    region["inSitu"] = _in_situ(0.95, 0.81, 1.09, None, 240)
+    region["inSitu"]["ownCost"] = {"ms": 0.05, "eagerMs": 0.767, "pct": 6.5, "unit": "step"}
+    a = region_answer(region)
+    assert a["verdict"] == "stay-eager" and a["number"]["kind"] == "in-situ-step"
+    assert codes(a)[:2] == ["may-be-no-faster", "in-situ-own-cost-holds"]
+    assert "without that much, the verdict would be the same" in a["sentence"]
+    assert "too short to time" not in a["headline"]
+    # a number the cost could move across 1.05×: no verdict, as before
+    region["inSitu"] = _in_situ(1.43, 1.34, 1.51, 212, 1000)
+    region["inSitu"]["ownCost"] = {"ms": 0.05, "eagerMs": 0.2, "pct": 25.0, "unit": "step"}
+    assert region_answer(region)["verdict"] == "none"
+
+
 def test_one_pair_of_blocks_gives_no_range_and_no_verdict_and_says_so_before_its_number() -> None:
     region = _region("Net", 5, [], reason="it runs an optimizer step")
     region["inSitu"] = _in_situ(1.8, 1.7, 1.9, 10, 1000, pairs=1)

@@ -102,6 +102,33 @@ def decisive(n: AnswerNumber) -> bool:
     return said is not None and "tooNoisy" not in n and said[1] <= DECISIVE_SPAN * said[0]
 
 
+def short_of_useful(n: AnswerNumber) -> tuple[Verdict, Reason] | None:
+    """The one rule of a decisive number's range, for in situ, a replay and a target's modes alike: where it falls short
+    of MIN_USEFUL_SPEEDUP, the verdict and why; None where it clears it. Faster by its value but not by its range is no
+    verdict either way (a GPU's decode loop read "stay eager: 1.21× per call replayed (1.04–1.38×)" from a replay in one
+    process and "no verdict" from its steps in the next: one situation, two rules)."""
+    said = bounds(n)
+    assert said is not None  # decisive
+    low, high = said
+    if high < 1.0:
+        return "stay-eager", {"code": "slower", "value": n["value"]}
+    if high < MIN_USEFUL_SPEEDUP:  # even the range's upper end is no useful speedup
+        return "stay-eager", {"code": "not-faster", "value": MIN_USEFUL_SPEEDUP}
+    if low < MIN_USEFUL_SPEEDUP <= n["value"]:
+        return "none", {"code": "not-clearly-faster", "value": MIN_USEFUL_SPEEDUP}
+    if low < MIN_USEFUL_SPEEDUP:
+        return "stay-eager", {"code": "may-be-no-faster", "value": MIN_USEFUL_SPEEDUP}
+    return None
+
+
+def scaled(n: AnswerNumber, factor: float) -> AnswerNumber:
+    """The number with its value and range times factor (eager's time less a cost the tool added to it)."""
+    out: AnswerNumber = {**n, "value": n["value"] * factor}
+    if "low" in n and "high" in n:
+        out["low"], out["high"] = n["low"] * factor, n["high"] * factor
+    return out
+
+
 def undecided(n: AnswerNumber) -> Reason:
     """Why a number that is not decisive supports no verdict: it has no range at all, or one too wide."""
     return {"code": "no-range"} if bounds(n) is None and "tooNoisy" not in n else {"code": "too-noisy-to-decide"}
@@ -175,13 +202,9 @@ def from_numbers(
             return Decision("stay-eager", noisy, [{"code": "slower"}])
         return Decision("none", noisy, [undecided(noisy)])
     best, number = max(usable, key=lambda mn: mn[1]["value"])
-    said = bounds(number)
-    assert said is not None  # decisive
-    low, high = said
-    if high < 1.0:
-        return Decision("stay-eager", number, [{"code": "slower", "value": number["value"]}])
-    if low < MIN_USEFUL_SPEEDUP:
-        return Decision("stay-eager", number, [{"code": "may-be-no-faster", "value": MIN_USEFUL_SPEEDUP}])
+    short = short_of_useful(number)
+    if short is not None:
+        return Decision(short[0], number, [short[1]])
     reasons: list[Reason] = []
     compile_s = best.get("compileSeconds")
     calls = pays_back_after(compile_s, number)
