@@ -142,14 +142,10 @@ export function phaseLabelForms(name: string, time: string): string[] {
   return [`${name} ${time}`, ...(part ? [`${part} ${time}`] : []), time];
 }
 
-/** A step's stretch on its thread where the profiler recorded no op, in the forms its label may take, longest first:
- *  "no op recorded · 40.1 ms" (the rank table's words for that time), "no op · 40.1 ms", its time alone (review 7B
- *  N11: dropped at 560/700 px on one rank and shown on the other); the hover says the rest (noOpRecordedHover). */
-export const noOpRecordedForms = (us: number): string[] => [
-  `no op recorded · ${formatUs(us)}`,
-  `no op · ${formatUs(us)}`,
-  formatUs(us),
-];
+/** A step's stretch on its thread where the profiler recorded no op: "no op recorded · 40.1 ms" (the rank table's
+ *  words for that time), cut where it must be ("no op rec…"), never other words nor its time alone (review 10 F8:
+ *  "no op · 40.2 ms" at 700 px, a bare "40.2 ms" at 560); the hover says the rest (noOpRecordedHover). */
+export const noOpRecorded = (us: number): string => `no op recorded · ${formatUs(us)}`;
 
 /** Such a stretch's hover, whichever form labels it: what its time is (the rank table's words). */
 export const noOpRecordedHover = (us: number): string =>

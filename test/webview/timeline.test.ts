@@ -448,7 +448,7 @@ describe('timeline webview', () => {
         (t) => t.role === 'slice',
       ).map((t) => t.text),
     );
-    assert.deepEqual(slices, ['aten::wide', 'aten::linear', 'aten::gelu']);
+    assert.deepEqual(slices, ['wide', 'linear', 'gelu']);
     // one bar per labelled slice, and the tiny one's pixel
     assert.equal((await debug(page)).panes[0]!.rects, 4);
     await page.close();
