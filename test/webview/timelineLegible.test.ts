@@ -31,7 +31,10 @@ const GPU_MLP_TRACKS = [
   'thread 1661 (python3)',
   'profiled window',
   'GPU 0 · stream 7',
-  '▸ other Python threads',
+  // the threads Kineto has no id for, each its own stack, named by its role (review 10 G4: ten rows of two threads
+  // under one name, nothing saying where one ends)
+  "▸ Python · tqdm's monitor",
+  "▸ Python · Inductor's compile workers",
   '▸ Python · thread 1661',
 ];
 
