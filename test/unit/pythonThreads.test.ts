@@ -22,10 +22,10 @@ function threadZeroStacks(model: TraceModel): Map<string, [number, string][]> {
 test("a recorded trace's two threads without an id: tqdm's monitor and Inductor's compile workers, each from its root", async () => {
   const model = await scanTraceFile(path.resolve(__dirname, '../fixtures/traces/mlp-default.trace.json'));
   const stacks = threadZeroStacks(model);
-  assert.deepEqual([...stacks.keys()], ["Python · tqdm's monitor", "Python · Inductor's compile workers"]);
+  assert.deepEqual([...stacks.keys()], ["tqdm's monitor", "Inductor's compile workers"]);
   for (const frames of stacks.values()) assert.deepEqual(frames[0], [0, 'threading.py(1030): _bootstrap']);
   assert.deepEqual(
-    stacks.get("Python · tqdm's monitor")!.map(([, name]) => name),
+    stacks.get("tqdm's monitor")!.map(([, name]) => name),
     [
       'threading.py(1030): _bootstrap',
       'threading.py(1073): _bootstrap_inner',
@@ -34,7 +34,7 @@ test("a recorded trace's two threads without an id: tqdm's monitor and Inductor'
       'threading.py(359): wait',
     ],
   );
-  assert.ok(stacks.get("Python · Inductor's compile workers")!.some(([, name]) => name.includes('compile_worker/')));
+  assert.ok(stacks.get("Inductor's compile workers")!.some(([, name]) => name.includes('compile_worker/')));
 });
 
 /** A trace of thread 0's Python frames [name, ts, dur], in a process Kineto labels CPU. */
@@ -66,7 +66,7 @@ test("a thread of no role, and frames in no thread's root, in the track as it wa
     [...stacks],
     [
       [
-        "Python · tqdm's monitor",
+        "tqdm's monitor",
         [
           [0, root],
           [1, 'tqdm/_monitor.py(69): run'],

@@ -153,10 +153,8 @@ describe('rank timeline', () => {
     await page.mouse.move(canvas.x + gaps[0]!.x + gaps[0]!.w / 2, canvas.y + gaps[0]!.middle);
     const tooltip = page.locator('.tooltip');
     await tooltip.waitFor({ state: 'visible' });
-    assert.deepEqual(
-      gaps.map((t) => t.text),
-      ['no op recorded…', 'no op recorded…', 'no op recorded…'],
-    );
+    // its words cut after a word, never "no op · 40.2 ms" nor a bare "40.2 ms" (at 560 px: "no op…")
+    for (const { text } of gaps) assert.match(text, /^no op( recorded)?…$/);
     assert.match(
       await tooltip.innerText(),
       /^No op recorded on this thread for 40\.\d ms of its step: Python between ops, a sleep, I\/O, waiting for data \(the profiler records ops, not these\)\.$/,

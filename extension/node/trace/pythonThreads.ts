@@ -16,7 +16,7 @@ const ROLES: [RegExp, string][] = [
 
 /** The threads of one such track: a stack track per role, and per row of it the one it is in. */
 export interface PythonThreads {
-  /** each stack track's name: a role's ("Python · tqdm's monitor"), then the rest's */
+  /** each stack track's name: a role's ("tqdm's monitor"), then the rest's */
   names: string[];
   /** per row of the track's Python frames, its stack track (an index into `names`) */
   threadOf: Map<number, number>;
@@ -59,5 +59,6 @@ export function pythonThreads(
     const role = roles.findIndex(([frame]) => rowsOfThread.some((i) => frame.test(nameOf(i))));
     if (role >= 0) for (const i of rowsOfThread) threadOf.set(i, role);
   }
-  return { names: [...roles.map(([, role]) => `Python · ${role}`), rest], threadOf };
+  // a role says what thread it is without "Python · " before it, in the label column's room (its ▸ says it folds)
+  return { names: [...roles.map(([, role]) => role), rest], threadOf };
 }
