@@ -3,9 +3,9 @@
 // Found in the row under the step's slice, in O(stretches × log n): a run of ops is jumped by binary search; said
 // by labels that fit them.
 import { SliceKind, type TraceModel } from '../extension/shared/trace/model.ts';
-import type { Measure } from './timelineText.ts';
+import { fitWords, type Measure } from './timelineText.ts';
 import { firstVisible, lowerBoundStart, type Row } from './timelineRows.ts';
-import { noOpRecordedForms } from './timelineWords.ts';
+import { noOpRecorded } from './timelineWords.ts';
 
 /** a stretch is said where it is at least this wide, or this share of the view where that is less: a narrow pane's
  *  (review 8B B8: rank 1's 40 ms, the straggler, unlabelled at 560 px in a 90 px stretch), never a wide one's few ms
@@ -23,8 +23,9 @@ export interface Unrecorded {
 }
 
 /**
- * The stretches of [tMin, tMax] wide enough to be said, each with its label: all in one form, the longest each of
- * them fits ("no op · 40.2 ms" beside "38.6 ms" read as another thing); a stretch no form fits, unsaid.
+ * The stretches of [tMin, tMax] wide enough to be said, each with its label (noOpRecorded) cut to the room in it:
+ * at every width the same words, fewer of them ("no op recorded · 40.2 ms" beside "no op recorded…", never
+ * "no op · 40.2 ms" beside a bare "38.6 ms": review 10 F8); a stretch with no room for "no op…", unsaid.
  */
 export function unrecordedLabels(
   model: TraceModel,
@@ -36,15 +37,15 @@ export function unrecordedLabels(
 ): { stretch: Unrecorded; text: string }[] {
   const viewPx = Math.max(1, xOf(tMax) - xOf(tMin));
   const minUs = (Math.min(UNRECORDED_PX, UNRECORDED_SHARE * viewPx) * (tMax - tMin)) / viewPx;
-  const labelled = unrecordedInSteps(model, rows, tMin, tMax, minUs).map((stretch) => {
-    const forms = noOpRecordedForms(stretch.toUs - stretch.fromUs);
+  return unrecordedInSteps(model, rows, tMin, tMax, minUs).flatMap((stretch) => {
     const room = xOf(stretch.toUs) - xOf(stretch.fromUs) - 2 * GAP_INSET;
-    return { stretch, forms, fits: forms.findIndex((text) => m.width(text) <= room) };
+    const text = fitWords(noOpRecorded(stretch.toUs - stretch.fromUs), room, m, LEAST_WORDS);
+    return text ? [{ stretch, text }] : [];
   });
-  const said = labelled.filter((s) => s.fits >= 0);
-  const form = Math.max(0, ...said.map((s) => s.fits));
-  return said.map(({ stretch, forms }) => ({ stretch, text: forms[form]! }));
 }
+
+/** what a stretch's label keeps at the least: the words that say what it is, never its time alone */
+const LEAST_WORDS = 'no op';
 
 /**
  * In [tMin, tMax], each stretch of at least `minUs` inside a profiler step (a "ProfilerStep#N" slice of a thread)

@@ -76,6 +76,20 @@ export function fitEnd(text: string, room: number, m: Measure, least = 2): strin
 }
 
 /**
+ * `text` in `room` px, or as many of its words as fit and "…" ("no op recorded…" of "no op recorded · 40.2 ms"): a cut
+ * after a word, never inside one nor after a number or a separator ("40.2 …" says no unit, "· …" nothing); null where
+ * fewer words than `least` starts would show.
+ */
+export function fitWords(text: string, room: number, m: Measure, least: string): string | null {
+  if (m.width(text) <= room) return text;
+  const cuts = [...text.matchAll(/ /g)]
+    .map((space) => text.slice(0, space.index))
+    .filter((head) => head.length >= least.length && /[^\W\d]$/u.test(head));
+  const fits = cuts.reverse().find((head) => m.width(head + ELLIPSIS) <= room);
+  return fits === undefined ? null : fits + ELLIPSIS;
+}
+
+/**
  * `text` in `room` px, its middle left out where it must be ("CPU · thread … (pt_gloo_runloop)"): the start says
  * what it is, the end what tells it apart (a thread's id and name come last), so the end keeps the larger share;
  * the cut falls between words where that leaves at least half of each side.
@@ -282,12 +296,13 @@ export function axisTime(us: number, scale: TimeScale, width: number): string {
 }
 
 /**
- * A slice's label in `room` px: its name, or where that does not fit, the name less its namespace ("all_reduce" of
- * "gloo:all_reduce", "addmm" of "aten::addmm": the op says more than "gloo:all_…"; the colour, the tooltip and the
- * details say the rest), cut with "…" where that does not fit either; null where under 3 characters would show.
+ * A slice's label in `room` px: its name less its namespace ("all_reduce" of "gloo:all_reduce", "addmm" of
+ * "aten::addmm"), cut with "…" where that does not fit; null where under 3 characters would show. Left out at every
+ * width, in every view: one op said one way across views of one trace ("all_reduce" at 1400 px beside
+ * "gloo:all_reduce" at 700 px read as two collectives, review 10 G7); the op says more than "gloo:all_…", and the
+ * colour, the tooltip and the details say the rest.
  */
 export function sliceLabel(name: string, room: number, m: Measure): string | null {
-  if (m.width(name) <= room) return name;
   return fitEnd(withoutNamespace(name), room, m, 3); // "st…" says nothing
 }
 
@@ -295,13 +310,7 @@ export function sliceLabel(name: string, room: number, m: Measure): string | nul
 const NAMESPACE = /^(?:[A-Za-z_][\w.]*::?(?=\S))+/;
 const withoutNamespace = (name: string): string => name.slice(NAMESPACE.exec(name)?.[0].length ?? 0);
 
-/**
- * A pane's slice labels (sliceLabel, each in its `room` px), their namespaces left out of all of them where one
- * must leave its out to fit: "gloo:all_reduce" beside "all_reduce", "aten::linear" beside "addmm" read as other ops
- * (review 8B B9). The tooltip says each name whole.
- */
+/** A pane's slice labels (sliceLabel, each in its `room` px). */
 export function sliceLabels(slices: readonly { name: string; room: number }[], m: Measure): (string | null)[] {
-  const labels = slices.map(({ name, room }) => sliceLabel(name, room, m));
-  const cut = labels.some((label, k) => label !== null && label !== slices[k]!.name && NAMESPACE.test(slices[k]!.name));
-  return cut ? slices.map(({ name, room }) => sliceLabel(withoutNamespace(name), room, m)) : labels;
+  return slices.map(({ name, room }) => sliceLabel(name, room, m));
 }

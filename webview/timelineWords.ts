@@ -142,14 +142,10 @@ export function phaseLabelForms(name: string, time: string): string[] {
   return [`${name} ${time}`, ...(part ? [`${part} ${time}`] : []), time];
 }
 
-/** A step's stretch on its thread where the profiler recorded no op, in the forms its label may take, longest first:
- *  "no op recorded · 40.1 ms" (the rank table's words for that time), "no op · 40.1 ms", its time alone (review 7B
- *  N11: dropped at 560/700 px on one rank and shown on the other); the hover says the rest (noOpRecordedHover). */
-export const noOpRecordedForms = (us: number): string[] => [
-  `no op recorded · ${formatUs(us)}`,
-  `no op · ${formatUs(us)}`,
-  formatUs(us),
-];
+/** A step's stretch on its thread where the profiler recorded no op: "no op recorded · 40.1 ms" (the rank table's
+ *  words for that time), cut where it must be ("no op rec…"), never other words nor its time alone (review 10 F8:
+ *  "no op · 40.2 ms" at 700 px, a bare "40.2 ms" at 560); the hover says the rest (noOpRecordedHover). */
+export const noOpRecorded = (us: number): string => `no op recorded · ${formatUs(us)}`;
 
 /** Such a stretch's hover, whichever form labels it: what its time is (the rank table's words). */
 export const noOpRecordedHover = (us: number): string =>
@@ -174,6 +170,13 @@ export function profilerWorkInside(frames: readonly { name: string; track: strin
   const named = frames.map(({ name, track }) => `${name} (${track})`).join(', ');
   return `It ran inside ${named}: ${frames.length === 1 ? 'its' : 'their'} time is this work's, dimmed there.`;
 }
+
+/** The profiler's own work's label where each of its slices ran inside frames of the user's thread (`frames`, as
+ *  their labels say them), those first: "inside CUDA set-up, the profiler's own work: a buffer for the GPU's activity
+ *  records" (review 10 B3: over "CUDA set-up" for the same 2.6 ms with nothing linking them); cut at its end, the
+ *  link stays. */
+export const profilerWorkLabel = (said: string, frames: readonly string[]): string =>
+  `inside ${frames.join(' and ')}, ${said}`;
 
 /** The track of the profiler's own work, as its row is named (extension/node/trace/buildModel.ts trackName). */
 const PROFILER_ROW = 'profiler overhead';

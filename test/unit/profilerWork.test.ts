@@ -5,9 +5,16 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
+import { scanTraceBytes } from '../../extension/node/trace/byteScanner.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
-import { duringProfilerWork, insideProfilerWork, slicesInside } from '../../webview/analysis/profilerWork.ts';
+import {
+  duringProfilerWork,
+  framesOfProfilerWork,
+  insideProfilerWork,
+  slicesInside,
+} from '../../webview/analysis/profilerWork.ts';
+import { TimelineNames } from '../../webview/timelineNames.ts';
 
 const TRACES = path.resolve(__dirname, '../fixtures/traces');
 const named = (model: TraceModel, name: string): number[] =>
@@ -43,4 +50,36 @@ test("a trace without the profiler's own work: no slice during it", async () => 
   const model = await scanTraceFile(path.join(TRACES, 'cpu-graphbreak-eager.trace.json'));
   assert.ok(!model.tracks.some((t) => Number(t.pid) === -1));
   assert.ok(duringProfilerWork(model).every((us) => us === 0));
+});
+
+test("the profiler's own work labelled with the frame it ran inside: the buffer request's 2.6 ms over CUDA set-up linked (review 10 B3)", async () => {
+  const model = await scanTraceFile(path.join(TRACES, 'mlp-default.trace.json'));
+  const [request] = named(model, 'Activity Buffer Request');
+  const [cudaSetDevice] = named(model, '<built-in function _cuda_setDevice>');
+  const frames = framesOfProfilerWork(model, duringProfilerWork(model));
+  assert.deepEqual([...frames], [[model.name[request!]!, [cudaSetDevice]]]);
+  const names = new TimelineNames(model, { line: (_place, line) => line, named: () => null });
+  assert.equal(
+    names.sayName('Activity Buffer Request'),
+    "inside CUDA set-up, the profiler's own work: a buffer for the GPU's activity records",
+  );
+  // the frame keeps its own name: set_device runs in calls 1 and 2 too, not inside the profiler's work there
+  assert.equal(names.sayName('<built-in function _cuda_setDevice>'), 'CUDA set-up');
+  // a request that ran inside no op of the user's, beside one inside aten::mm: its name alone, true of each slice
+  const op = (name: string, pid: number, ts: number, dur: number): object => ({
+    ph: 'X',
+    cat: 'cpu_op',
+    name,
+    pid,
+    tid: 1,
+    ts,
+    dur,
+  });
+  const requests = (...more: object[]): Map<number, number[]> => {
+    const events = [op('aten::mm', 1, 0, 100), op('Activity Buffer Request', -1, 2, 97), ...more];
+    const built = scanTraceBytes(new TextEncoder().encode(JSON.stringify({ traceEvents: events })));
+    return framesOfProfilerWork(built, duringProfilerWork(built));
+  };
+  assert.equal(requests().size, 1);
+  assert.deepEqual([...requests(op('Activity Buffer Request', -1, 200, 50))], []);
 });

@@ -140,18 +140,44 @@ test("Python frames: Inductor's generated module by what it is, no memory addres
   );
   const addresses = [...names].filter(([raw, words]) => / at 0x[0-9a-f]+>$/.test(raw) && words.includes(' at 0x'));
   assert.deepEqual(addresses, []);
-  assert.ok(
-    [...names.values()].includes('<built-in method _foreach_copy_ of type object>'),
-    [...names.values()].filter((w) => w.startsWith('<built-in')).join('\n'),
-  );
   assert.equal(
     pythonFrameWords('/work/.venv/lib/python3.12/site-packages/compile_lens_runner/measure/profiling.py(163): profile'),
     'Compile Lens: profiling.py:163, profile',
   );
-  assert.equal(
-    pythonFrameWords('torch/nn/modules/module.py(1783): _call_impl'),
-    'torch/nn/modules/module.py(1783): _call_impl',
+});
+
+test('Python frames say what ran from their start: a built-in by its name as code calls it, a library file by the library and function (review 10 D13)', async () => {
+  // "<built-in method mm of ty…", "<built-in method addmm o…", "torch/_in…" in the folded stack's row
+  const names = await said('traces/mlp-default.trace.json', null, 'default');
+  // the type object whose methods the trace also ran as ATen ops is torch's functions'
+  assert.equal(names.get('<built-in method mm of type object at 0x7f952c33e180>'), 'torch.mm');
+  assert.equal(names.get('<built-in method addmm of type object at 0x7f952c33e180>'), 'torch.addmm');
+  const copies = await said('traces/mlp-reduce-overhead.trace.json', null, 'reduce-overhead');
+  assert.equal(copies.get('<built-in method _foreach_copy_ of type object at 0x7f952c33e180>'), 'torch._foreach_copy_');
+  assert.deepEqual(
+    [...names, ...copies].filter(([, words]) => words.startsWith('<built-in') || words.startsWith('torch/')),
+    [],
+    'no frame said by its raw built-in or torch path',
   );
+  const addresses = new Set(['0x7f95']);
+  const cases: [string, string][] = [
+    ['<built-in method mm of type object at 0x7f95>', 'torch.mm'],
+    // another type object's method: not torch's, its type unknown
+    ['<built-in method fromkeys of type object at 0x1234>', 'fromkeys'],
+    ['<built-in method size of Tensor object at 0x7f6c18d88be0>', 'Tensor.size'],
+    ['<built-in function linear>', 'linear'],
+    [
+      '<built-in method _is_tracing of pybind11_builtins.pybind11_detail_function_record_v1_system_libstdcpp_gxx_abi_1xxx_use_cxx11_abi_1 object at 0x7f95835a8050>',
+      '_is_tracing',
+    ],
+    ['torch/nn/modules/module.py(1783): _call_impl', 'torch: _call_impl (module.py:1783)'],
+    ['tqdm/_monitor.py(69): run', 'tqdm: run (_monitor.py:69)'],
+    ['/usr/lib/python3/site-packages/numpy/core/fromnumeric.py(3): sum', 'numpy: sum (fromnumeric.py:3)'],
+    // the user's files and Python's own as the trace says them
+    ['/home/me/proj/model.py(3): forward', '/home/me/proj/model.py(3): forward'],
+    ['threading.py(1030): _bootstrap', 'threading.py(1030): _bootstrap'],
+  ];
+  for (const [raw, words] of cases) assert.equal(pythonFrameWords(raw, addresses), words, raw);
 });
 
 test("PyTorch's internals a user does not act in, by what they do: Inductor's compile workers, CUDA set-up", async () => {

@@ -11,6 +11,7 @@ import { scaleLinear } from 'd3';
 import {
   axisLayout,
   axisTicks,
+  fitWords,
   LABEL_WIDTH,
   sliceLabel,
   sliceLabels,
@@ -228,30 +229,49 @@ test("the marks' lane: a break's label ends before a collective another thread r
   );
 });
 
-test("a pane's slice labels leave out every namespace where one must leave its out to fit, and none where none must", () => {
-  // review 8B B9: "gloo:all_reduce" beside "all_reduce", "aten::linear" beside "addmm" in one pane
-  const labels = (...slices: [string, number][]): (string | null)[] =>
-    sliceLabels(
-      slices.map(([name, room]) => ({ name, room })),
-      m,
+test('one op said one way at every width and in every view: its namespace left out of its label wherever it fits', () => {
+  // review 10 G7: "all_reduce" at 1400 px, "gloo:all_reduce" at 700 px and in the step view, of one trace's op
+  for (const room of [40, 100, 400])
+    assert.deepEqual(
+      sliceLabels(
+        [
+          { name: 'gloo:all_reduce', room },
+          { name: 'aten::linear', room },
+        ],
+        m,
+      ),
+      room === 40 ? ['all_r…', 'linear'] : ['all_reduce', 'linear'],
+      `${room} px`,
     );
-  assert.deepEqual(labels(['aten::linear', 100], ['aten::addmm', 40], ['gloo:all_reduce', 100]), [
-    'linear',
-    'addmm',
-    'all_reduce',
-  ]);
-  assert.deepEqual(labels(['aten::linear', 100], ['gloo:all_reduce', 100]), ['aten::linear', 'gloo:all_reduce']);
-  // a name without a namespace cut to fit leaves the others' as they are
-  assert.deepEqual(labels(['aten::linear', 100], ['compiled forward', 40]), ['aten::linear', 'compi…']);
-  // one too narrow for any label takes none from the others
-  assert.deepEqual(labels(['aten::linear', 100], ['aten::addmm', 6]), ['aten::linear', null]);
+  // a name without a namespace as it is, cut to fit; one too narrow for any label, none
+  assert.deepEqual(
+    sliceLabels(
+      [
+        { name: 'compiled forward', room: 40 },
+        { name: 'aten::addmm', room: 6 },
+      ],
+      m,
+    ),
+    ['compi…', null],
+  );
 });
 
 test('a slice label cut keeps its op, not a namespace: every namespace left out, nested ones too', () => {
-  assert.equal(sliceLabel('aten::addmm', 66, m), 'aten::addmm');
+  assert.equal(sliceLabel('aten::addmm', 66, m), 'addmm');
   assert.equal(sliceLabel('aten::addmm_with_a_long_tail', 60, m), 'addmm_wit…');
   // a wide slice no longer swallowed by a tiny one (review 6A H4) showed "engine::e…"
   assert.equal(sliceLabel('autograd::engine::evaluate_function: AddmmBackward0', 60, m), 'evaluate_…');
+  // a name whose colon is followed by a space is no namespace
+  assert.equal(sliceLabel('Dynamo: compile', 200, m), 'Dynamo: compile');
+});
+
+test('a label cut by its words: never inside a word, after a number or a separator, nor below its least words', () => {
+  // review 10 F8: "no op · 40.2 ms" at 700 px, a bare "40.2 ms" at 560, for "no op recorded · 40.2 ms"
+  const text = 'no op recorded · 40.2 ms';
+  assert.equal(fitWords(text, 6 * text.length, m, 'no op'), text);
+  for (const room of [6 * 16, 6 * 22]) assert.equal(fitWords(text, room, m, 'no op'), 'no op recorded…', `${room} px`);
+  assert.equal(fitWords(text, 6 * 10, m, 'no op'), 'no op…');
+  assert.equal(fitWords(text, 6 * 5, m, 'no op'), null);
 });
 
 test("one view's axis reads in one unit at every width: a 3.6 ms call in ms at 560 px and at 1400 px (review 8B B6)", () => {

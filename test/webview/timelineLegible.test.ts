@@ -31,7 +31,10 @@ const GPU_MLP_TRACKS = [
   'thread 1661 (python3)',
   'profiled window',
   'GPU 0 · stream 7',
-  '▸ other Python threads',
+  // the threads Kineto has no id for, each its own stack, named by its role (review 10 G4: ten rows of two threads
+  // under one name, nothing saying where one ends)
+  "▸ tqdm's monitor",
+  "▸ Inductor's compile workers",
   '▸ Python · thread 1661',
 ];
 
@@ -401,18 +404,17 @@ describe('the timeline in light, dark and high-contrast themes', () => {
               );
             // a step's stretch with no op recorded on its thread is said in it, not left blank (review 5A: rank 1's
             // 40 ms before its all_reduce)
-            // (at 560 and 700 px in a shorter form, never dropped: review 7B N11; nor in the whole trace's view, one
-            // before each step's ops: review 8B B8)
+            // (at 560 and 700 px cut, never dropped: review 7B N11; nor in the whole trace's view, one before each
+            // step's ops: review 8B B8), in its words at every width: cut by them, never "no op · 40.2 ms" nor a bare
+            // "40.2 ms" (review 10 F8)
             if (c.name === 'ranks') {
               const gaps = frames[1]!.texts.filter((t) => t.role === 'gap').map((t) => t.text);
               const form =
                 width >= 1400 && view === 'step'
                   ? /^no op recorded · [\d.]+ ms$/
-                  : /^(no op( recorded)? · )?[\d.]+ ms$/;
+                  : /^(no op recorded · [\d.]+ ms|no op( recorded)?…)$/;
               const where = `${theme.name}, ${view}: rank 1's stretches with no op, ${gaps.join(', ')}`;
               assert.equal(gaps.filter((t) => form.test(t)).length, view === 'step' ? 1 : 3, where);
-              // in one form: "no op · 40.2 ms" beside "38.6 ms" read as another thing
-              assert.equal(new Set(gaps.map((t) => t.replace(/[\d.]+ ms$/, ''))).size, 1, where);
             }
             // rank 0 waited in its all_reduce on gloo's thread meanwhile: that is an op of its process, not a stretch
             // with none (review 7A K1: "no op recorded · 44.5 ms" beside the rank table's 3.72 ms)

@@ -56,3 +56,55 @@ export function slicesInside(model: TraceModel, during: Float64Array, span: numb
   }
   return [...deepest.entries()].sort((a, b) => a[0] - b[0]).map(([, i]) => i);
 }
+
+/**
+ * Per name of the profiler's own work ("Activity Buffer Request"), the slice each of its slices ran inside (slicesInside:
+ * the first track's, a thread's op before its Python stack's frame), where every one of them ran inside one: what
+ * its label may name for all of them (review 10 B3: the buffer request over "CUDA set-up" for the same 2.6 ms,
+ * nothing linking them).
+ */
+export function framesOfProfilerWork(model: TraceModel, during: Float64Array): Map<number, number[]> {
+  // one pass over the slices, each inside the work matched to the requests it overlaps by binary search: a long
+  // trace holds hundreds of them (slicesInside, a pass each, is for one hover)
+  const work: number[] = [];
+  for (let i = 0; i < model.count; i++) if (isProfilerWork(model.tracks[model.track[i]!]!)) work.push(i);
+  work.sort((a, b) => model.start[a]! - model.start[b]!);
+  const end = (i: number): number => model.start[i]! + model.dur[i]!;
+  /** per work slice (by its place in `work`), the slice it ran inside: the first track's, its deepest */
+  const inside = new Int32Array(work.length).fill(-1);
+  const longest = work.reduce((most, i) => Math.max(most, model.dur[i]!), 0);
+  for (let i = 0; i < model.count; i++) {
+    if (!insideProfilerWork(during[i]!, model.dur[i]!)) continue;
+    // the work slices that may overlap it begin after its start less the longest of them, before its end
+    let k = lowerBound(work, (w) => model.start[w]! >= model.start[i]! - longest);
+    for (; k < work.length && model.start[work[k]!]! < end(i); k++) {
+      if (end(work[k]!) <= model.start[i]!) continue;
+      const held = inside[k]!;
+      const before =
+        held < 0 ||
+        model.track[i]! < model.track[held]! ||
+        (model.track[i] === model.track[held] && model.depth[i]! > model.depth[held]!);
+      if (before) inside[k] = i;
+    }
+  }
+  const frames = new Map<number, number[]>();
+  const unplaced = new Set<number>();
+  work.forEach((w, k) => {
+    if (inside[k]! < 0) unplaced.add(model.name[w]!);
+    else frames.set(model.name[w]!, [...(frames.get(model.name[w]!) ?? []), inside[k]!]);
+  });
+  for (const name of unplaced) frames.delete(name);
+  return frames;
+}
+
+/** The first place in `sorted` where `at` holds (it holds from some place on). */
+function lowerBound(sorted: readonly number[], at: (i: number) => boolean): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (at(sorted[mid]!)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}

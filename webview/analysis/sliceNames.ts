@@ -75,13 +75,14 @@ export function namesSaid(
   for (const [id, compileId] of regionNames(model))
     shown.set(id, { text: compiledCallName(frames, compileId), own: compilePlace(frames, compileId) });
   const wanted = new Uint8Array(model.names.length);
+  const torchTypes = torchTypeObjects(model.names);
   model.names.forEach((name, id) => {
     if (PROFILER_STEP.test(name)) shown.set(id, plain(stepWords(name, fromCall)));
     else if (PROFILER_SESSION.test(name)) shown.set(id, plain('profiling'));
     else if (traceNameWords(name)) shown.set(id, plain(traceNameWords(name)!));
     else if (isGraphRun(name) || readGeneratedName(name)) wanted[id] = 1;
     else {
-      const frame = pythonFrameWords(name);
+      const frame = pythonFrameWords(name, torchTypes);
       if (frame !== name) shown.set(id, plain(frame));
     }
   });
@@ -124,22 +125,53 @@ const TORCH_INTERNALS: [RegExp, string][] = [
   [/^<built-in function _cuda_(?:exchangeDevice|maybeExchangeDevice)>$/, 'CUDA device switch'],
 ];
 
+// a built-in as the profiler's Python tracer names it: "<built-in method mm of type object at 0x7f…>",
+// "<built-in method size of Tensor object at 0x…>", "<built-in function linear>"
+const BUILT_IN = /^<built-in (?:function (\w+)|method (\w+) of (?:([\w.]+) object)?[^>]*?)(?: at (0x[0-9a-f]+))?>$/;
+// a file of a library: its path inside the package the profiler strips site-packages from ("torch/nn/modules/
+// module.py(1783): _call_impl"), not an absolute path (the user's files, Inductor's generated code) nor a bare file
+const LIBRARY_FRAME = /^(?:.*\/(?:site|dist)-packages\/)?([A-Za-z_]\w*)\/(?:[^()]*\/)?([^/()]+\.py)\((\d+)\): (.+)$/;
+
 /**
- * A Python frame's name as the timeline says it: Inductor's generated module by what it is ("Inductor's generated
- * code (co2zx5…py:127, call)": the ellipsis stands for the file's dot too, "….py" read as a typo), this tool's own
- * frames as its ("Compile Lens: profiling.py:163, profile"), PyTorch's internals a user does not act in by what they
- * do ("Inductor's compile workers", "CUDA set-up"), and a built-in's without the memory address or pybind11's type
- * ("<built-in method addmm of type object>"); any other name as it is.
+ * The type objects (by address) whose built-in methods are torch's functions ("<built-in method mm of type object
+ * at 0x7f95…>" is torch.mm): those one of whose methods the trace also ran as the ATen op of that name ("aten::mm").
  */
-export function pythonFrameWords(name: string): string {
+export function torchTypeObjects(names: readonly string[]): Set<string> {
+  const aten = new Set(names.flatMap((name) => /^aten::(\w+)$/.exec(name)?.slice(1) ?? []));
+  const found = new Set<string>();
+  for (const name of names) {
+    const [, , method, type, at] = BUILT_IN.exec(name) ?? [];
+    if (method && type === 'type' && at && aten.has(method)) found.add(at);
+  }
+  return found;
+}
+
+/**
+ * A Python frame's name as the timeline says it, its start saying what ran at every width (review 10 D13: "<built-in
+ * method mm of ty…", "torch/_in…" in the folded stack's row): Inductor's generated module by what it is ("Inductor's
+ * generated code (co2zx5…py:127, call)": the ellipsis stands for the file's dot too, "….py" read as a typo), this
+ * tool's own frames as its ("Compile Lens: profiling.py:163, profile"), PyTorch's internals a user does not act in by
+ * what they do ("Inductor's compile workers", "CUDA set-up"), a built-in by its name as Python code calls it
+ * ("torch.mm" where `torchTypes` holds its type object's address, "Tensor.size", "linear"), a library's file by the
+ * library and function ("torch: _call_impl (module.py:1783)"); any other name (the user's files, Python's own) as it is.
+ */
+export function pythonFrameWords(name: string, torchTypes: ReadonlySet<string> = new Set()): string {
   const internal = TORCH_INTERNALS.find(([frame]) => frame.test(name));
   if (internal) return internal[1];
   const generated = GENERATED_MODULE.exec(name);
   if (generated) return `Inductor's generated code (${generated[1]!.slice(0, 6)}…py:${generated[2]}, ${generated[3]})`;
   const runner = RUNNER_FRAME.exec(name);
   if (runner) return `Compile Lens: ${runner[1]}:${runner[2]}, ${runner[3]}`;
-  if (!name.startsWith('<built-in ')) return name;
-  return name.replace(/ of pybind11_builtins\.\S+ object/, '').replace(/ at 0x[0-9a-f]+>$/, '>');
+  const library = LIBRARY_FRAME.exec(name);
+  if (library) return `${library[1]}: ${library[4]} (${library[2]}:${library[3]})`;
+  const builtIn = BUILT_IN.exec(name);
+  if (!builtIn) return name;
+  const [, fn, method, type, at] = builtIn;
+  if (fn) return fn;
+  // a method of torch's functions' type object is torch's function; of another type object, the type is unknown;
+  // of pybind11's function records (torch._C's), of no type a user names
+  if (type === 'type') return at && torchTypes.has(at) ? `torch.${method}` : method!;
+  return type && !type.startsWith('pybind11_builtins.') ? `${type}.${method}` : method!;
 }
 
 // a frame of code the user (or a library outside torch) wrote: not torch's, not a built-in, not Python's <string>

@@ -10,6 +10,7 @@ import { MAX_DEPTH, orderRows } from './modelOrder.ts';
 import { sortRangeNearlySorted } from './sort.ts';
 import { overlapsWindow, viewWindow, type FirstView } from '../../shared/trace/window.ts';
 import { CACHE_LOOKUP } from '../../shared/trace/timelineMarks.ts';
+import { pythonThreads, type PythonThreads } from './pythonThreads.ts';
 
 /** What a preview's build takes from the whole trace: its origin, steps and CUDA-graph launches. */
 type WholeTrace = Pick<TraceModel, 'steps' | 'stepSource'> & { origin: number; graphLaunches: Set<number> };
@@ -52,12 +53,17 @@ export function* buildModelInParts(
   sinceOrigin(raw.start.data, n, origin);
   const warnings = [...raw.notes, ...raw.problems.messages()];
 
-  const { trackOrder, stackOrder, trackInfos } = orderTracks(raw);
   const inStack = pythonFrameNames(raw.names);
+  const threads = otherPythonThreads(raw, inStack);
+  const { trackOrder, stackOrder, trackInfos } = orderTracks(raw, threads);
   const trackKey = raw.track.data; // file-order track ids become the model's, in place
   const kind = raw.kind.data;
-  for (let i = 0; i < n; i++)
-    trackKey[i] = (kind[i] === SliceKind.CpuOp && inStack[raw.name.data[i]!] ? stackOrder : trackOrder)[trackKey[i]!]!;
+  for (let i = 0; i < n; i++) {
+    const frame = kind[i] === SliceKind.CpuOp && inStack[raw.name.data[i]!];
+    // a thread of those Kineto has no id for: its own stack track, after the first of its track's (orderTracks)
+    const thread = frame ? (threads.get(trackKey[i]!)?.threadOf.get(i) ?? 0) : 0;
+    trackKey[i] = (frame ? stackOrder : trackOrder)[trackKey[i]!]! + thread;
+  }
   const ordered = orderRows(raw, trackKey, trackInfos);
   if (ordered.clamped) warnings.push('timestamps span more than 78 hours; order of far-away events is approximate');
   if (ordered.depthClamped)
@@ -147,17 +153,43 @@ export function windowModel(raw: RawTrace, whole: WholeTrace, [from, to]: [numbe
 interface KeyedTrack {
   raw: number;
   stack: boolean;
-  key: [number, number, number, string, string];
+  /** a thread of those Kineto has no id for (pythonThreads): its index among them; 0 for every other track */
+  thread: number;
+  key: [number, number, number, string, string, number];
 }
 
-function orderTracks(raw: RawTrace): { trackOrder: Uint32Array; stackOrder: Uint32Array; trackInfos: TrackInfo[] } {
+/** A raw track's name (trackName), by its process's and thread's metadata. */
+function rawTrackName(raw: RawTrace, t: RawTrace['tracks'][number]): string {
+  const process = raw.processMeta.get(t.pid);
+  const thread = raw.threadMeta.get(`${t.pid}\u0000${t.tid}`);
+  return trackName(t, process?.labels ?? process?.name ?? null, thread?.name ?? null);
+}
+
+/** Per raw track of Python threads Kineto has no id for ("other Python threads"), those threads, where it holds
+ *  several (pythonThreads.ts). */
+function otherPythonThreads(raw: RawTrace, inStack: Uint8Array): Map<number, PythonThreads> {
+  const found = new Map<number, PythonThreads>();
+  raw.tracks.forEach((t, index) => {
+    if (t.gpu || rawTrackName(raw, t) !== OTHER_PYTHON_THREADS) return;
+    const threads = pythonThreads(raw, index, inStack, OTHER_PYTHON_THREADS);
+    if (threads) found.set(index, threads);
+  });
+  return found;
+}
+
+function orderTracks(
+  raw: RawTrace,
+  threads: ReadonlyMap<number, PythonThreads>,
+): { trackOrder: Uint32Array; stackOrder: Uint32Array; trackInfos: TrackInfo[] } {
   const keyed: KeyedTrack[] = [];
   raw.tracks.forEach((t, index) => {
     const process = raw.processMeta.get(t.pid);
     const thread = raw.threadMeta.get(`${t.pid}\u0000${t.tid}`);
     const sort = [process?.sortIndex ?? Number(t.pid), thread?.sortIndex ?? Number(t.tid), t.pid, t.tid] as const;
-    keyed.push({ raw: index, stack: false, key: [t.gpu ? 1 : 0, ...sort] });
-    if (!t.gpu) keyed.push({ raw: index, stack: true, key: [2, ...sort] });
+    keyed.push({ raw: index, stack: false, thread: 0, key: [t.gpu ? 1 : 0, ...sort, 0] });
+    if (t.gpu) return;
+    const count = threads.get(index)?.names.length ?? 1;
+    for (let k = 0; k < count; k++) keyed.push({ raw: index, stack: true, thread: k, key: [2, ...sort, k] });
   });
   keyed.sort((a, b) => {
     for (let i = 0; i < a.key.length; i++) {
@@ -171,14 +203,14 @@ function orderTracks(raw: RawTrace): { trackOrder: Uint32Array; stackOrder: Uint
   });
   const trackOrder = new Uint32Array(raw.tracks.length);
   const stackOrder = new Uint32Array(raw.tracks.length);
-  const trackInfos = keyed.map(({ raw: rawIndex, stack }, index): TrackInfo => {
-    (stack ? stackOrder : trackOrder)[rawIndex] = index;
+  const trackInfos = keyed.map(({ raw: rawIndex, stack, thread }, index): TrackInfo => {
+    // a raw track's threads are its stack tracks index, index + 1, …: the keys differ only in the thread's
+    if (thread === 0) (stack ? stackOrder : trackOrder)[rawIndex] = index;
     const t = raw.tracks[rawIndex]!;
-    const process = raw.processMeta.get(t.pid);
-    const thread = raw.threadMeta.get(`${t.pid}\u0000${t.tid}`);
-    const name = trackName(t, process?.labels ?? process?.name ?? null, thread?.name ?? null);
+    const name = rawTrackName(raw, t);
     const info: TrackInfo = { pid: t.pid, tid: t.tid, name, gpu: t.gpu, maxDepth: 0 };
-    return stack ? { ...info, name: stackName(name, t.tid), stack: true } : info;
+    const stackAs = threads.get(rawIndex)?.names[thread] ?? stackName(name, t.tid);
+    return stack ? { ...info, name: stackAs, stack: true } : info;
   });
   // a GPU stream keeps no stack: its rows never go there
   for (let t = 0; t < raw.tracks.length; t++) if (raw.tracks[t]!.gpu) stackOrder[t] = trackOrder[t]!;

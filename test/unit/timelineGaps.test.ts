@@ -1,0 +1,48 @@
+// The stretches of a step with no op recorded (webview/timelineGaps.ts), on the straggler job's rank 1 (a 40 ms sleep
+// before each step's all_reduce): said in the same words at every width, shorter by their end, never by other words
+// nor by their time alone (review 10 F8: "no op recorded · 40.2 ms" at 1400 px, "no op · 40.2 ms" at 700, a bare
+// "40.2 ms" at 560).
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
+import { unrecordedLabels } from '../../webview/timelineGaps.ts';
+import { TrackRows } from '../../webview/timelineRows.ts';
+import { LABEL_WIDTH, type Measure } from '../../webview/timelineText.ts';
+
+/** 6 px a character, about the canvas's 11 px font. */
+const m: Measure = { width: (text) => 6 * text.length, ascent: 8, descent: 3 };
+
+test("rank 1's stretches with no op recorded: one wording at every width, cut at its end, never a bare time", async () => {
+  const model = await scanTraceFile(path.resolve(__dirname, '../fixtures/traces/ranks/straggler/rank1.trace.json'));
+  const rows = new TrackRows(model, 0).rows;
+  const tMin = model.steps[0]!.start;
+  const tMax = model.steps[model.steps.length - 1]!.end;
+  const said = (width: number): string[] =>
+    unrecordedLabels(
+      model,
+      rows,
+      tMin,
+      tMax,
+      (t) => LABEL_WIDTH + ((t - tMin) / (tMax - tMin)) * (width - LABEL_WIDTH),
+      m,
+    ).map((s) => s.text);
+  const wide = said(1400);
+  // one before each step's all_reduce, whole where there is room
+  assert.equal(wide.length, 3, wide.join(', '));
+  for (const text of wide) assert.match(text, /^no op recorded · [\d.]+ ms$/);
+  for (const width of [560, 700]) {
+    const narrow = said(width);
+    assert.equal(narrow.length, 3, `${width} px: ${narrow.join(', ')}`);
+    narrow.forEach((text, k) => {
+      // the whole label's start, cut with "…", its words first: never "no op · 40.2 ms" nor "40.2 ms"
+      assert.ok(
+        text === wide[k] || (text.endsWith('…') && wide[k]!.startsWith(text.slice(0, -1))),
+        `${width}: ${text}`,
+      );
+      assert.match(text, /^no op/, `${width} px`);
+    });
+  }
+  // too narrow for "no op…": unsaid, not its time alone
+  assert.deepEqual(said(LABEL_WIDTH + 60), []);
+});
