@@ -471,6 +471,10 @@ def _rank_counts(report: dict[str, Any], folder: str | None) -> None:
             merge.rank_counts(breaks, [(r, own[key]["graphBreaks"]) for r, own in own_by_rank.items() if key in own])
 
 
+# a compile phase as older runners labelled it (compiler/phase_labels.json): one phase, one name (review 10 D12)
+_OLD_PHASE_LABELS = {"cache hit: load": "load from cache"}
+
+
 def _frames_from_log(report: dict[str, Any], here: str | None) -> None:
     """A compiled frame outside the user's files, recorded before schema 1.31 without where it is (`library`), or
     before 1.35 without the user's line whose call led there (`calledFrom`): read from the compiler log the report
@@ -521,6 +525,8 @@ def rederive(report: dict[str, Any], folder: str | None = None, here: str | None
             if discarded.get("invalidReason"):
                 discarded["invalidReason"] = _voided_timing(discarded["invalidReason"], entry.get("compiler"))
         if entry.get("compiler"):
+            for phase in entry["compiler"].get("phases") or []:
+                phase["name"] = _OLD_PHASE_LABELS.get(phase["name"], phase["name"])
             _recompile_sites(entry["compiler"])
             limit_hits(entry["compiler"].get("compileFailures") or [])  # marked since schema 1.32
             for graph_break in entry["compiler"].get("graphBreaks") or []:
