@@ -126,7 +126,7 @@ def test_a_compile_outside_the_users_files_is_named_by_the_users_call_that_led_t
         "the compiled module called at ddp_train.py:78",
         "the call at ddp_train.py:78 (helper in Python's contextlib.py)",
         "the call at ddp_train.py:78 (__init__ in Python's contextlib.py)",
-        "the call at ddp_train.py:78 (__init__ in Python's contextlib.py, after its graph break at line 105)",
+        "the call at ddp_train.py:78 (__init__ in Python's contextlib.py, after its graph break at contextlib.py:105)",
         "forward",
     ]
     assert insight["frames"][1]["calledFrom"]["function"] == "<module>" and "calledFrom" not in insight["frames"][4]
@@ -134,26 +134,23 @@ def test_a_compile_outside_the_users_files_is_named_by_the_users_call_that_led_t
 
 def test_a_compile_outside_the_users_files_says_where_it_is() -> None:
     """Where the report does not say the user's call that led there (recorded before schema 1.35, its compiler log not
-    kept): each frame by where it is (schema 1.31), not as a bare "inner", and a part resumed after a graph break by
-    the line of that file, as the runner recorded them in ddp-ranks-cpu (a torch installed in /opt/torch/.venv:
-    PyTorch's from its package folder); a report recorded before schema 1.31 (no `library`) says only that they are
-    not the user's, and names no line of a file it does not name."""
+    kept), nor do its graph breaks: each frame by where it is (schema 1.31), not as a bare "inner", and a part
+    resumed after a graph break by that file's line (review 10 F5: "line 105" read as the user's file's), as the
+    runner recorded them in ddp-ranks-cpu (a torch installed in /opt/torch/.venv: PyTorch's from its package folder);
+    a report recorded before schema 1.31 (no `library`) says only that they are not the user's, and names no line of
+    a file it does not name."""
     named = [
         "inner (in PyTorch's _dynamo/external_utils.py)",
         "helper (in Python's contextlib.py)",
         "__init__ (in Python's contextlib.py)",
         # one form for where a frame is, a resumed part's line after it (review 6B: "__init__ after line 105 of …")
-        "__init__ (in Python's contextlib.py), after its graph break at line 105",
+        "__init__ (in Python's contextlib.py), after its graph break at contextlib.py:105",
         "forward",
     ]
     region = json.loads((FIXTURES / "ddp-ranks-cpu" / "report.json").read_text())["regions"][0]
     recorded = region["compiler"]["frames"]
     assert not any("calledFrom" in f for f in recorded)
-    # in a report, PyTorch's wrapper is the region the user compiled: its code is the user's module
-    assert [f["nameText"] for f in recorded] == [
-        f"DistributedDataParallel at ddp_train.py:{region['location']['line']}",
-        *named[1:],
-    ]
+    assert [compile_names.compile_name(recorded, f["compileId"]) for f in recorded] == named
     older = [{key: value for key, value in f.items() if key != "library"} for f in recorded]
     said = [compile_names.compile_name(older, f["compileId"]) for f in older]
     assert said == [
@@ -177,6 +174,37 @@ def test_a_compile_outside_the_users_files_says_where_it_is() -> None:
     venv = "/opt/torch/.venv/lib/python3.12/site-packages/torch/_dynamo/external_utils.py"
     assert user_code.library_place(venv) == "PyTorch's _dynamo/external_utils.py"
     assert user_code.library_place("/src/pytorch/torch/_dynamo/eval_frame.py") == "PyTorch's _dynamo/eval_frame.py"
+
+
+def test_a_compile_outside_the_users_files_without_its_caller_is_named_by_the_line_its_calls_breaks_reached() -> None:
+    """Review 10 F5: ddp-ranks-cpu (recorded before schema 1.35, no compiler log kept: no `calledFrom`) drew
+    "DistributedDataParallel: __init__ (in Python's contextlib.py), after its graph break at line 105", contextlib's
+    line read as the user's. Each contextlib frame is named by the user's line that reached it, as a report that
+    records `calledFrom` names it: its own graph breaks' line, else that of the breaks of the call that compiled it
+    (DDP's wrapper and the first helper broke at ddp_train.py:84; the two __init__ frames nowhere); the break's line
+    with its file. Several lines, or none, name no line."""
+    for path in (
+        FIXTURES / "ddp-ranks-cpu" / "report.json",
+        FIXTURES / "ddp-ranks-cpu" / "ranks" / "rank1" / "report.json",
+    ):
+        report = json.loads(path.read_text())
+        for compiler in (report["regions"][0]["compiler"], report["modes"][0]["compiler"]):
+            said = {f["compileId"]: f["nameText"] for f in compiler["frames"]}
+            assert said["1/0"] == "the call at ddp_train.py:84 (helper in Python's contextlib.py)"
+            assert said["2/0"] == "the call at ddp_train.py:84 (__init__ in Python's contextlib.py)"
+            assert said["3/0"] == (
+                "the call at ddp_train.py:84 (__init__ in Python's contextlib.py, after its graph break at"
+                " contextlib.py:105)"
+            )
+            assert not [n for n in said.values() if "line 105" in n or "(in Python's" in n]
+    region = json.loads((FIXTURES / "ddp-ranks-cpu" / "report.json").read_text())["regions"][0]
+    compiler, calls = region["compiler"], region["calls"]
+    assert compile_names.reached_from(compiler, calls)["2/0"]["line"] == 84
+    assert compile_names.reached_from(compiler, [])["1/0"]["line"] == 84  # its own break
+    assert "2/0" not in compile_names.reached_from(compiler, [])  # no break of its own, no call known
+    elsewhere = {**compiler["graphBreaks"][0], "location": {**compiler["graphBreaks"][0]["location"], "line": 50}}
+    two_lines = {**compiler, "graphBreaks": [*compiler["graphBreaks"], elsewhere]}
+    assert "2/0" not in compile_names.reached_from(two_lines, calls)  # which line reached it is not known
 
 
 def test_a_compiled_modules_kernel_is_named_by_the_users_module_not_torchs_wrapper() -> None:
@@ -298,5 +326,5 @@ def test_every_recorded_frame_outside_the_users_files_is_said_one_way() -> None:
         for frame in (entry.get("compiler") or {}).get("frames") or []
         if "nameText" in frame
     ]
-    assert any("(in Python's contextlib.py)" in s for s in said)
+    assert any(" in Python's contextlib.py" in s for s in said)
     assert not [s for s in said if "not in your files" in s or " of Python's " in s]

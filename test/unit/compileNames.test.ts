@@ -20,6 +20,9 @@ import { FIXTURE_REPORTS } from './surfaces.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 
+/** "the call at ddp_train.py:84 (__init__ in Python's contextlib.py, after its graph break at contextlib.py:105)" */
+const CALL_AT = /^the call at \S+ \((\S+) in (.+?)(, after its graph break at \S+)?\)$/;
+
 test("a compile is its function and which compile of it: a graph break's resume function reads as the line after it", async () => {
   // graphbreak-cpu (a real run): forward broke at lines 20, 22 and 24; the part after line 24 recompiled twice, for
   // the number line 24 draws (the runner's name: what each recompile was made for)
@@ -138,7 +141,11 @@ test("a report's compiles and kernels are named in the runner's words (schema 1.
         const at = regionOf(id)?.location;
         const regionWords = at ? `${regionOf(id)!.name} at ${path.basename(at.file)}:${at.line}` : null;
         const madeFor = compiler.recompiles.find((r) => r.compileId === id)?.explanation?.madeFor;
-        const unwrapped = wrapper && regionWords ? said?.replace(regionWords, wrapperWords) : said;
+        const wrapped = wrapper && regionWords ? said?.replace(regionWords, wrapperWords) : said;
+        // a library's frame the runner named by the line its call's graph breaks reached (no calledFrom recorded:
+        // compile_names.reached_from, review 10 F5) is named by where it is here, the breaks not read
+        const called = frames.find((f) => f.compileId === id)?.calledFrom;
+        const unwrapped = called ? wrapped : wrapped?.replace(CALL_AT, '$1 (in $2)$3');
         return madeFor
           ? unwrapped?.replace(`, recompiled for ${madeFor}`, `, recompile ${Number(id.split('/')[1])}`)
           : unwrapped;
