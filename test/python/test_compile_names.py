@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from compile_lens_runner.compiler import explain, made_for, user_code
+from compile_lens_runner.compiler import artifacts, explain, made_for, user_code
 from compile_lens_runner.compiler import torch_trace as tt
 from compile_lens_runner.compiler.insight import compiler_insight, limit_hits
 from compile_lens_runner.report import compile_names
@@ -205,6 +205,37 @@ def test_a_compile_outside_the_users_files_without_its_caller_is_named_by_the_li
     elsewhere = {**compiler["graphBreaks"][0], "location": {**compiler["graphBreaks"][0]["location"], "line": 50}}
     two_lines = {**compiler, "graphBreaks": [*compiler["graphBreaks"], elsewhere]}
     assert "2/0" not in compile_names.reached_from(two_lines, calls)  # which line reached it is not known
+
+
+def test_a_compile_whose_backward_compiled_at_the_first_backward_is_named_for_both() -> None:
+    """Review 10 D8: ddp-ranks-cpu's row "DistributedDataParallel: forward · 54.8 s" held the backward AOT autograd
+    compiled at the first backward (983 ms, outside the frame's 53.8 s compile), which the story counts apart: the
+    row is named for what it holds. A backward compiled inside the frame's compile (rank 1's recompile) is the
+    compile's own part, as every compile's forward is: its name says nothing more."""
+    assert artifacts.PHASE_LABELS["compile_fx.<locals>.bw_compiler"] == compile_names.BACKWARD_COMPILE
+    for path in (
+        FIXTURES / "ddp-ranks-cpu" / "report.json",
+        FIXTURES / "ddp-ranks-cpu" / "ranks" / "rank1" / "report.json",
+    ):
+        report = json.loads(path.read_text())
+        for compiler in (report["regions"][0]["compiler"], report["modes"][0]["compiler"]):
+            said = {f["compileId"]: f["nameText"] for f in compiler["frames"]}
+            assert said["4/0"] == "forward and its backward"
+            assert said.get("4/1", "forward, recompiled for x's size 8 in dimension 0") == (
+                "forward, recompiled for x's size 8 in dimension 0"
+            )
+            assert [n for n in said.values() if "backward" in n] == ["forward and its backward"]
+        # the script's own record has the phases (a region's record none): its compile is named alike in both
+        assert compile_names.backward_compiled_after(report["modes"][0]["compiler"]) == {"4/0"}
+    # a recompile whose backward compiled later: "and its backward" joins the function, before which compile it was
+    frames = [{"compileId": "0/1", "function": "forward", "location": {"file": "/a/m.py", "line": 3}, "seconds": 1.0}]
+    phases = [{"compileId": "0/1", "name": "backward compile", "startMs": 9.0, "durMs": 1.0, "depth": 0}]
+    compiler = {"frames": frames, "recompiles": [], "kernels": [], "phases": phases}
+    compile_names.name_all(compiler)  # type: ignore[arg-type]
+    assert frames[0]["nameText"] == "forward and its backward, recompile 1"
+    phases[0]["depth"] = 2  # inside the frame's compile
+    compile_names.name_all(compiler)  # type: ignore[arg-type]
+    assert frames[0]["nameText"] == "forward, recompile 1"
 
 
 def test_a_compiled_modules_kernel_is_named_by_the_users_module_not_torchs_wrapper() -> None:

@@ -145,7 +145,12 @@ test("a report's compiles and kernels are named in the runner's words (schema 1.
         // a library's frame the runner named by the line its call's graph breaks reached (no calledFrom recorded:
         // compile_names.reached_from, review 10 F5) is named by where it is here, the breaks not read
         const called = frames.find((f) => f.compileId === id)?.calledFrom;
-        const unwrapped = called ? wrapped : wrapped?.replace(CALL_AT, '$1 (in $2)$3');
+        // and a compile whose backward compiled at the first backward is named for both from its phases, which a
+        // trace alone does not hold (compile_names.backward_compiled_after, review 10 D8)
+        const unwrapped = (called ? wrapped : wrapped?.replace(CALL_AT, '$1 (in $2)$3'))?.replace(
+          ' and its backward',
+          '',
+        );
         return madeFor
           ? unwrapped?.replace(`, recompiled for ${madeFor}`, `, recompile ${Number(id.split('/')[1])}`)
           : unwrapped;

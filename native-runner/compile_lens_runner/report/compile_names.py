@@ -1,5 +1,6 @@
 """Compiles and generated kernels by name, in the user's terms (schema 1.28), as every surface that shows a report
 names them: a compile by its function and which compile of it it was (a compiled frame's `nameText`: "forward",
+"forward and its backward" where its backward compiled at the first backward,
 "forward, recompiled for x's size 16 in dimension 0", "forward, recompiled for self.calls == 17" where its guards say what for
 (compiler/made_for.py), else "forward, recompile 1", "forward after line 24" for the part Dynamo compiled after a
 graph break there; PyTorch's wrapper a compiled module is called through by the region: "Sequential at
@@ -28,6 +29,9 @@ from ..shapes.compiler import CompiledFrame, CompilerInsight, KernelProvenance
 from ..shapes.region import Region, RegionCall
 from ..shapes.report import Report
 
+# compiler/phase_labels.json's label of AOT autograd's backward compile (a test holds the two alike: report/ reads no
+# compiler/ module)
+BACKWARD_COMPILE = "backward compile"
 _RESUME = re.compile(r"^torch_dynamo_resume_in_(.+)_at_(\d+)$")
 _COMPILE_ID = re.compile(r"^(\d+)/(\d+)(?:_\d+)?$")
 _CPP = re.compile(r"^(?:graph_(\d+)_)?cpp_fused_(?:\w+_)?(\d+)$")
@@ -265,15 +269,24 @@ def shared_text(kernel: KernelProvenance, compiles: list[str]) -> str:
     return f"{said}, made by {plural(len(distinct), 'compile')}: {_and(groups)}"
 
 
+def backward_compiled_after(compiler: CompilerInsight) -> set[str]:
+    """The compiles whose backward AOT autograd compiled at the first backward, outside the frame's compile (among
+    their phases' outermost): each row of the compile phases holds both, named "forward and its backward" (review 10
+    D8: "forward · 54.8 s" held 983 ms of it, which the story counts apart)."""
+    return {p["compileId"] for p in compiler.get("phases") or [] if p["name"] == BACKWARD_COMPILE and p["depth"] == 0}
+
+
 def name_all(
     compiler: CompilerInsight,
     region: str | None = None,
     regions: dict[str, str] | None = None,
     calls: list[RegionCall] | None = None,
+    phased: set[str] | None = None,
 ) -> None:
     """Each compiled frame's name, each kernel's name and CodeLens words, and a kernel several compiles made alike
     (the same name and lines) said once; region: the region the record is of (region_name); regions: a script's own
-    record, each Dynamo frame's region (frame "0" of "0/1"); calls: the calls of the regions the record is of."""
+    record, each Dynamo frame's region (frame "0" of "0/1"); calls: the calls of the regions the record is of;
+    phased: compiles backward_compiled_after finds in the script's own record (a region's record has no phases)."""
     frames = compiler.get("frames") or []
     made_for = recompiled_for(compiler)
     reached = reached_from(compiler, calls or [])
@@ -283,8 +296,12 @@ def name_all(
         return compile_name(frames, compile_id, of, made_for, reached)
 
     limited = {f.get("compileId") for f in compiler.get("compileFailures") or [] if f.get("recompileLimitHit")}
+    backward_after = backward_compiled_after(compiler) | (phased or set())
     for frame in frames:
         frame["nameText"] = name(frame["compileId"])
+        if frame["compileId"] in backward_after:
+            base, comma, which = frame["nameText"].partition(", recompile")
+            frame["nameText"] = f"{base} and its backward{comma}{which}"
         if frame["compileId"] in limited:  # the compile Dynamo gave up on: no graph, no "recompile 8" of it
             frame["nameText"] = f"{name(re.sub(r'/.*', '/0', frame['compileId'] or ''))}: recompile limit hit, no graph"
     alike: dict[tuple[str, str], list[KernelProvenance]] = {}
@@ -307,10 +324,11 @@ def attach(report: Report) -> None:
     regions' together: each frame by its region, as the region's record names it)."""
     regions: dict[str, str] = {}
     calls = [call for region in report.get("regions") or [] for call in region["calls"]]
+    phased = {c for mode in report["modes"] if (own := mode.get("compiler")) for c in backward_compiled_after(own)}
     for region in report.get("regions") or []:
         if (compiler := region.get("compiler")) is not None:
             said = region_name(region)
-            name_all(compiler, said, calls=region["calls"])
+            name_all(compiler, said, calls=region["calls"], phased=phased)
             if said is not None:
                 regions.update({(f["compileId"] or "").split("/")[0]: said for f in compiler.get("frames") or []})
     for mode in report["modes"]:
