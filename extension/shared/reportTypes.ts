@@ -2274,7 +2274,7 @@ export interface RankEntry {
    */
   errorText?: string;
   /**
-   * schema 1.36: the rank table's recompiles cell where the count is not the calls that set them off, read after the word 'recompiles': '2 at call 3' (one call recompiled two graphs; the region's heading says 'recompiled at call 3 on rank 1'), '5 in 3 calls', '2 at call 3 of Model' with several regions; factsText says it the same way ('2 recompiles at call 3'). Absent: each recompile was a call of its own, or the calls are not known (report/rank_text.py recompile_calls)
+   * schema 1.36: the rank's recompiles as the events they were, where the count is not the calls that set them off, the rank table's recompiles cell and factsText alike: 'recompiled at call 3 (2 compiles)' (one call recompiled two frames; the region's heading says 'recompiled at call 3 on rank 1'), 'recompiled at calls 3, 5 and 8 (5 compiles)', 'recompiled at call 3 of Model (2 compiles)' with several regions (reports of s29 said '2 at call 3', read after the word 'recompiles'). Absent: each recompile was a call of its own, or the calls are not known (report/rank_text.py recompile_calls)
    */
   recompilesText?: string;
   /**

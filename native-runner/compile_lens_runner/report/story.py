@@ -73,6 +73,10 @@ def _why(call: RegionCall) -> str | None:
     return call.get("recompileWhy") or f'the guard "{reason}" failed'
 
 
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 def _capitalize(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -304,9 +308,16 @@ def region_story(region: Region) -> str | None:
     compiler = region.get("compiler")
     count = len(compiler.get("recompiles") or []) if compiler else len(recompiles)
     if main and recompiles and count != len(recompiles):
+        # one event per call, its compiles counted (review 10 A10: "2 recompiles in all in 1 call" read as two)
+        indices = [str(c["index"]) for c in recompiles]
+        which = (
+            f"Call {indices[0]}'s recompile was"
+            if len(indices) == 1
+            else f"The recompiles of calls {_and(indices)} were"
+        )
         said.append(
-            f"({formats.plural(count, 'recompile')} in all in {formats.plural(len(recompiles), 'call')}: one call "
-            "recompiles each of its graphs whose guard failed, e.g. the parts around a graph break.)"
+            f"({which} {formats.plural(count, 'compile')}: a call recompiles each compiled part whose guard failed, "
+            "e.g. the parts around a graph break.)"
         )
     steady, situ = region.get("steadyState"), region.get("inSitu")
     situ_call = situ.get("call") if situ else None
