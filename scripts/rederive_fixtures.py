@@ -329,11 +329,13 @@ _OLD_RANK_NO_REPLAY = (
 _OLD_ATTRIBUTE = re.compile(r"^(it changes the Python attribute \S+ \(.*?) -> ")
 
 
-def _replay_reason(reason: str | None) -> str | None:
-    """Why a region was not replayed, in the words the runner writes now."""
+def _replay_reason(reason: str | None, region: str) -> str | None:
+    """Why a region was not replayed, in the words the runner writes now (its module's attribute as `self`'s, as
+    Dynamo's guards name it, not by the module's class: review 10 F7)."""
     if reason == _OLD_RANK_NO_REPLAY:
         return reason_text.TORCHRUN_RANK
-    return _OLD_ATTRIBUTE.sub(r"\1 → ", reason) if reason else reason
+    said = _OLD_ATTRIBUTE.sub(r"\1 → ", reason) if reason else reason
+    return said.replace(f"Python attribute {region}.", "Python attribute self.") if said else said
 
 
 # a replay that ran no compiled code, as runners of schema 1.30 and before said it (Dynamo's terms, no action)
@@ -545,7 +547,7 @@ def rederive(report: dict[str, Any], folder: str | None = None, here: str | None
         for measurement in region["measurements"]:
             _ran_eagerly(measurement)
         _shape_fixes(region)
-        region["replay"]["reason"] = _replay_reason(region["replay"].get("reason"))
+        region["replay"]["reason"] = _replay_reason(region["replay"].get("reason"), region["name"])
         _in_situ(region, folder)
         _below_zero_in_situ(region)
         for call in region["calls"]:

@@ -26,8 +26,10 @@ def test_a_compile_is_its_function_and_which_compile_of_it_never_its_id() -> Non
     assert said["0/0"] == "forward" and said["1/0"] == "forward after line 20"
     # a number its line 24 computes (np.random.randint), guarded under Dynamo's own name (___stack1): compile 3/1's
     # value is in 3/2's record of the guards that failed; 3/2's own, in no later record
-    assert said["3/1"] == "forward after line 24, recompiled for the value 0 at line 24"
-    assert said["3/2"] == "forward after line 24, recompiled for a new value at line 24"
+    # whose number (review 10 C8: "the value 0 at line 24"): the call line 24 indexes self.heads with; 3/2's own
+    # value in no record: by the values the frame's earlier compiles were made for, in one form
+    assert said["3/1"] == "forward after line 24, recompiled for np.random.randint(…) == 0 at line 24"
+    assert said["3/2"] == "forward after line 24, recompiled for np.random.randint(…) not in (2, 0) at line 24"
     assert compile_names.compile_name([], "1/1") == "compiled function 2, recompile 1"  # no function recorded
     assert compile_names.compile_name(frames, None) == "an unknown compile"
 
@@ -60,7 +62,7 @@ def test_a_compile_that_hit_the_recompile_limit_is_named_as_that_not_as_one_more
     compile_names.name_all(compiler)
     assert {f["compileId"]: f["nameText"] for f in compiler["frames"]}[
         "0/8"
-    ] == "forward, recompiled for a new value of self.calls"
+    ] == "forward, recompiled for self.calls not in (16, 17, …, 23)"
     limit_hits([failure])
     compile_names.name_all(compiler)
     said = {f["compileId"]: f["nameText"] for f in compiler["frames"]}
@@ -85,13 +87,18 @@ def test_a_recompile_for_a_value_is_named_by_the_value_its_own_guard_holds() -> 
     for recompile in recompiles:
         recompile["explanation"].pop("madeFor", None)
     made_for.fill(recompiles[:2])  # 0/2's value is in no record of these two
-    assert [r["explanation"]["madeFor"] for r in recompiles[:2]] == ["self.calls == 17", "a new value of self.calls"]
+    # a last compile by the values it was not, in the series' form (review 10 E10/C11: "a new value of self.calls")
+    assert [r["explanation"]["madeFor"] for r in recompiles[:2]] == ["self.calls == 17", "self.calls not in (16, 17)"]
     guard = "L['self'].step == 3 (guard from: self.step += 1)"
     one = [
         {"compileId": "0/1", "reason": guard, "allReasons": [], "location": None, "explanation": explain.explain(guard)}
     ]
     made_for.fill(one)  # type: ignore[arg-type]
-    assert one[0]["explanation"]["madeFor"] == "a new value of self.step"
+    assert one[0]["explanation"]["madeFor"] == "a new value of self.step"  # no record of an earlier compile's value
+    one[0]["allReasons"] = ["0/0: L['self'].step == 3 # self.step += 1"]
+    one[0]["explanation"].pop("madeFor")
+    made_for.fill(one)  # type: ignore[arg-type]
+    assert one[0]["explanation"]["madeFor"] == "self.step != 3"
     length = [{"compileId": "0/1", "reason": "len(L['xs']) == 2", "allReasons": [], "location": None}]
     length[0]["explanation"] = explain.explain(length[0]["reason"])  # type: ignore[assignment]
     made_for.fill(length)  # type: ignore[arg-type]
@@ -104,6 +111,24 @@ def test_a_recompile_for_a_value_is_named_by_the_value_its_own_guard_holds() -> 
         recompile["explanation"]["madeFor"] = "self.calls changed"  # alike: said apart by their numbers
     compile_names.name_all(compiler)
     assert {f["compileId"]: f["nameText"] for f in compiler["frames"]}["0/2"] == "forward, recompile 2"
+
+
+def test_a_python_attribute_s_recompiles_are_one_series_under_one_name() -> None:
+    """Review 10 E10/C11/F7: train_small's Counter rows read "recompiled for self.calls == 1", "== 2", then "recompiled
+    for a new value of self.calls", beside "Not replayed: it changes the Python attribute Counter.calls (0 → 1)" and
+    "because the Python value self.calls changed". One attribute, one name (self.calls, as the user's code and the
+    guard say it); one form for the series, the last compile by the values it was not."""
+    report = json.loads((FIXTURES.parent / "recorded" / "train_small-cpu" / "report.json").read_text())
+    said = {f["compileId"]: f["nameText"] for f in report["modes"][0]["compiler"]["frames"]}
+    assert [said[f"2/{n}"] for n in (1, 2, 3)] == [
+        "forward, recompiled for self.calls == 1",
+        "forward, recompiled for self.calls == 2",
+        "forward, recompiled for self.calls not in (0, 1, 2)",
+    ]
+    counter = next(r for r in report["regions"] if r["name"] == "Counter")
+    assert counter["replay"]["reason"].startswith("it changes the Python attribute self.calls (0 → 1)")
+    assert "the Python value self.calls changed" in counter["story"]
+    assert "Counter.calls" not in json.dumps(report) and "a new value of" not in json.dumps(report)
 
 
 def test_a_kernels_ops_are_said_as_pytorch_users_know_them_each_once() -> None:

@@ -34,7 +34,8 @@ test("a compile is its function and which compile of it: a graph break's resume 
       'forward',
       'forward after line 20',
       'forward after line 24',
-      'forward after line 24, recompiled for the value 0 at line 24',
+      // whose number (review 10 C8: "the value 0 at line 24"): the call line 24 indexes self.heads with
+      'forward after line 24, recompiled for np.random.randint(…) == 0 at line 24',
     ],
   );
   assert.equal(functionName('torch_dynamo_resume_in_step_at_41'), 'step after line 41');
@@ -60,7 +61,10 @@ test("a compile is its function and which compile of it: a graph break's resume 
   // names (a report before them), by which recompile it is: no guard says what it was made for
   assert.deepEqual(
     ['0/0', '3/2'].map((id) => compiledCallName(frames, id)),
-    ['compiled forward', 'compiled forward after line 24, recompiled for a new value at line 24'],
+    [
+      'compiled forward',
+      'compiled forward after line 24, recompiled for np.random.randint(…) not in (2, 0) at line 24',
+    ],
   );
   const unnamed = (frames ?? []).map(({ nameText: _said, ...frame }) => frame);
   assert.equal(compiledCallName(unnamed, '3/2'), 'compiled forward after line 24, recompile 2');
