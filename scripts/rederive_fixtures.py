@@ -329,11 +329,13 @@ _OLD_RANK_NO_REPLAY = (
 _OLD_ATTRIBUTE = re.compile(r"^(it changes the Python attribute \S+ \(.*?) -> ")
 
 
-def _replay_reason(reason: str | None) -> str | None:
-    """Why a region was not replayed, in the words the runner writes now."""
+def _replay_reason(reason: str | None, region: str) -> str | None:
+    """Why a region was not replayed, in the words the runner writes now (its module's attribute as `self`'s, as
+    Dynamo's guards name it, not by the module's class: review 10 F7)."""
     if reason == _OLD_RANK_NO_REPLAY:
         return reason_text.TORCHRUN_RANK
-    return _OLD_ATTRIBUTE.sub(r"\1 → ", reason) if reason else reason
+    said = _OLD_ATTRIBUTE.sub(r"\1 → ", reason) if reason else reason
+    return said.replace(f"Python attribute {region}.", "Python attribute self.") if said else said
 
 
 # a replay that ran no compiled code, as runners of schema 1.30 and before said it (Dynamo's terms, no action)
@@ -471,6 +473,10 @@ def _rank_counts(report: dict[str, Any], folder: str | None) -> None:
             merge.rank_counts(breaks, [(r, own[key]["graphBreaks"]) for r, own in own_by_rank.items() if key in own])
 
 
+# a compile phase as older runners labelled it (compiler/phase_labels.json): one phase, one name (review 10 D12)
+_OLD_PHASE_LABELS = {"cache hit: load": "load from cache"}
+
+
 def _frames_from_log(report: dict[str, Any], here: str | None) -> None:
     """A compiled frame outside the user's files, recorded before schema 1.31 without where it is (`library`), or
     before 1.35 without the user's line whose call led there (`calledFrom`): read from the compiler log the report
@@ -521,6 +527,8 @@ def rederive(report: dict[str, Any], folder: str | None = None, here: str | None
             if discarded.get("invalidReason"):
                 discarded["invalidReason"] = _voided_timing(discarded["invalidReason"], entry.get("compiler"))
         if entry.get("compiler"):
+            for phase in entry["compiler"].get("phases") or []:
+                phase["name"] = _OLD_PHASE_LABELS.get(phase["name"], phase["name"])
             _recompile_sites(entry["compiler"])
             limit_hits(entry["compiler"].get("compileFailures") or [])  # marked since schema 1.32
             for graph_break in entry["compiler"].get("graphBreaks") or []:
@@ -539,7 +547,7 @@ def rederive(report: dict[str, Any], folder: str | None = None, here: str | None
         for measurement in region["measurements"]:
             _ran_eagerly(measurement)
         _shape_fixes(region)
-        region["replay"]["reason"] = _replay_reason(region["replay"].get("reason"))
+        region["replay"]["reason"] = _replay_reason(region["replay"].get("reason"), region["name"])
         _in_situ(region, folder)
         _below_zero_in_situ(region)
         for call in region["calls"]:

@@ -80,7 +80,8 @@ function rankRow({ digest: d, stepMs, overFastest, diverged }: RankTableRow): HT
     el('td', undefined, d.status === 'unknown' ? '' : d.status),
     count(d.graphs),
     count(d.graphBreaks),
-    // "2 at call 3" where one call recompiled two graphs, as the heading's "recompiled at call 3" (review 9 A10)
+    // "recompiled at call 3 (2 compiles)" where one call recompiled two frames, as the heading's "recompiled at call
+    // 3" (review 9/10 A10: "2 at call 3" read as two events)
     number(d.recompiles, d.recompilesText ?? (d.recompiles === null ? '' : String(d.recompiles))),
     number(d.compileSeconds, d.compileSeconds === null ? '' : formatSeconds(d.compileSeconds)),
     number(stepMs, stepMs === null ? '' : formatMs(stepMs)),

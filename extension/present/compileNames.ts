@@ -49,13 +49,15 @@ function frameName(frame: CompiledFrame): string {
   // torch.compile(module)'s wrapper: its code is the module the user called
   if (frame.library?.startsWith("PyTorch's") && fn === 'inner' && frame.calledFrom)
     return `the compiled module called at ${placeLabel(frame.calledFrom)}`;
+  // a resumed part's graph break by its file's line, "contextlib.py:105" (review 10 F5: "line 105" read as the user's)
+  const broke = resume && frame.library ? `${frame.library.split(' ').pop()!.split('/').pop()}:${resume[2]}` : '';
   if (frame.library && frame.calledFrom) {
-    const after = resume ? `, after its graph break at line ${resume[2]}` : '';
+    const after = resume ? `, after its graph break at ${broke}` : '';
     return `the call at ${placeLabel(frame.calledFrom)} (${resume ? resume[1] : fn} in ${frame.library}${after})`;
   }
   if (frame.library)
     return resume
-      ? `${resume[1]} (in ${frame.library}), after its graph break at line ${resume[2]}`
+      ? `${resume[1]} (in ${frame.library}), after its graph break at ${broke}`
       : `${fn} (in ${frame.library})`;
   if ('location' in frame && frame.location === null)
     return resume ? `${resume[1]} (not in your files), after a graph break` : `${fn} (not in your files)`;
@@ -66,8 +68,8 @@ function frameName(frame: CompiledFrame): string {
  * A compile by its function: "forward" (its first compile), "forward, recompile 2"; where the report knows no
  * function for the frame, "compiled function 2, recompile 1" (Dynamo's frames counted from 1: not "compiled graph",
  * which read as the graphs the heading counts, review 9 D7); a frame not in the user's files,
- * "inner (in PyTorch's _dynamo/external_utils.py)", "__init__ (in Python's contextlib.py), after its graph break at line
- * 105" where the report
+ * "inner (in PyTorch's _dynamo/external_utils.py)", "__init__ (in Python's contextlib.py), after its graph break at
+ * contextlib.py:105" where the report
  * says where it is (schema 1.31), else "inner (not in your files)"; "an unknown compile" for no id.
  */
 export function compileName(

@@ -19,7 +19,8 @@ export interface RankDigest {
   graphs: number | null;
   graphBreaks: number | null;
   recompiles: number | null;
-  /** the recompiles cell where its count is not its calls, "2 at call 3" (the runner's, schema 1.36); else null */
+  /** the recompiles cell where its count is not its calls, the one event they were: "recompiled at call 3 (2
+   *  compiles)" (the runner's, schema 1.36; "2 at call 3" in reports of s29); else null */
   recompilesText: string | null;
   compileSeconds: number | null;
   fxGraphCacheHits: number | null;

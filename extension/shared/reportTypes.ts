@@ -753,7 +753,7 @@ export interface Explanation {
    */
   quickFixes?: QuickFix[];
   /**
-   * schema 1.34: what the recompile was made for, the user's input as the failed guard says it (compiler/made_for.py): "x's size 16 in dimension 0", "x's size 48 in dimension 1", "x as float16", "the 1st argument's batch 8" (a wrapper's input Dynamo names no argument for), "x's stride 8 in dimension 0", "x with requires_grad", "calls under torch.inference_mode()", "the other grad mode"; for a Python value guarded by value, the value the compile's own guard holds, from a later recompile's record (compiler/made_for.py): "self.calls == 17", "the value 0 at line 24" (a number Dynamo names ___stack1), where none says it "a new value of self.calls"; the compile is named by it (report/compile_names.py: "forward, recompiled for x's size 16 in dimension 0"). Absent: another guard, or an older report
+   * schema 1.34: what the recompile was made for, the user's input as the failed guard says it (compiler/made_for.py): "x's size 16 in dimension 0", "x's size 48 in dimension 1", "x as float16", "the 1st argument's batch 8" (a wrapper's input Dynamo names no argument for), "x's stride 8 in dimension 0", "x with requires_grad", "calls under torch.inference_mode()", "the other grad mode"; for a Python value guarded by value, the value the compile's own guard holds, from a later recompile's record (compiler/made_for.py): "self.calls == 17", "np.random.randint(…) == 0 at line 24" (a number Dynamo names ___stack1, by the call its line indexes with, else "line 24's number == 0"), where none says it the values the frame's earlier compiles were made for, which it was not, "self.calls not in (0, 1, 2)", "self.step != 3" (none known: "a new value of self.calls"); the compile is named by it (report/compile_names.py: "forward, recompiled for x's size 16 in dimension 0"). Absent: another guard, or an older report
    */
   madeFor?: string;
 }
@@ -2274,7 +2274,7 @@ export interface RankEntry {
    */
   errorText?: string;
   /**
-   * schema 1.36: the rank table's recompiles cell where the count is not the calls that set them off, read after the word 'recompiles': '2 at call 3' (one call recompiled two graphs; the region's heading says 'recompiled at call 3 on rank 1'), '5 in 3 calls', '2 at call 3 of Model' with several regions; factsText says it the same way ('2 recompiles at call 3'). Absent: each recompile was a call of its own, or the calls are not known (report/rank_text.py recompile_calls)
+   * schema 1.36: the rank's recompiles as the events they were, where the count is not the calls that set them off, the rank table's recompiles cell and factsText alike: 'recompiled at call 3 (2 compiles)' (one call recompiled two frames; the region's heading says 'recompiled at call 3 on rank 1'), 'recompiled at calls 3, 5 and 8 (5 compiles)', 'recompiled at call 3 of Model (2 compiles)' with several regions (reports of s29 said '2 at call 3', read after the word 'recompiles'). Absent: each recompile was a call of its own, or the calls are not known (report/rank_text.py recompile_calls)
    */
   recompilesText?: string;
   /**

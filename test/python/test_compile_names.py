@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from compile_lens_runner.compiler import explain, made_for, user_code
+from compile_lens_runner.compiler import artifacts, explain, made_for, user_code
 from compile_lens_runner.compiler import torch_trace as tt
 from compile_lens_runner.compiler.insight import compiler_insight, limit_hits
 from compile_lens_runner.report import compile_names
@@ -26,8 +26,10 @@ def test_a_compile_is_its_function_and_which_compile_of_it_never_its_id() -> Non
     assert said["0/0"] == "forward" and said["1/0"] == "forward after line 20"
     # a number its line 24 computes (np.random.randint), guarded under Dynamo's own name (___stack1): compile 3/1's
     # value is in 3/2's record of the guards that failed; 3/2's own, in no later record
-    assert said["3/1"] == "forward after line 24, recompiled for the value 0 at line 24"
-    assert said["3/2"] == "forward after line 24, recompiled for a new value at line 24"
+    # whose number (review 10 C8: "the value 0 at line 24"): the call line 24 indexes self.heads with; 3/2's own
+    # value in no record: by the values the frame's earlier compiles were made for, in one form
+    assert said["3/1"] == "forward after line 24, recompiled for np.random.randint(…) == 0 at line 24"
+    assert said["3/2"] == "forward after line 24, recompiled for np.random.randint(…) not in (2, 0) at line 24"
     assert compile_names.compile_name([], "1/1") == "compiled function 2, recompile 1"  # no function recorded
     assert compile_names.compile_name(frames, None) == "an unknown compile"
 
@@ -60,7 +62,7 @@ def test_a_compile_that_hit_the_recompile_limit_is_named_as_that_not_as_one_more
     compile_names.name_all(compiler)
     assert {f["compileId"]: f["nameText"] for f in compiler["frames"]}[
         "0/8"
-    ] == "forward, recompiled for a new value of self.calls"
+    ] == "forward, recompiled for self.calls not in (16, 17, …, 23)"
     limit_hits([failure])
     compile_names.name_all(compiler)
     said = {f["compileId"]: f["nameText"] for f in compiler["frames"]}
@@ -85,13 +87,18 @@ def test_a_recompile_for_a_value_is_named_by_the_value_its_own_guard_holds() -> 
     for recompile in recompiles:
         recompile["explanation"].pop("madeFor", None)
     made_for.fill(recompiles[:2])  # 0/2's value is in no record of these two
-    assert [r["explanation"]["madeFor"] for r in recompiles[:2]] == ["self.calls == 17", "a new value of self.calls"]
+    # a last compile by the values it was not, in the series' form (review 10 E10/C11: "a new value of self.calls")
+    assert [r["explanation"]["madeFor"] for r in recompiles[:2]] == ["self.calls == 17", "self.calls not in (16, 17)"]
     guard = "L['self'].step == 3 (guard from: self.step += 1)"
     one = [
         {"compileId": "0/1", "reason": guard, "allReasons": [], "location": None, "explanation": explain.explain(guard)}
     ]
     made_for.fill(one)  # type: ignore[arg-type]
-    assert one[0]["explanation"]["madeFor"] == "a new value of self.step"
+    assert one[0]["explanation"]["madeFor"] == "a new value of self.step"  # no record of an earlier compile's value
+    one[0]["allReasons"] = ["0/0: L['self'].step == 3 # self.step += 1"]
+    one[0]["explanation"].pop("madeFor")
+    made_for.fill(one)  # type: ignore[arg-type]
+    assert one[0]["explanation"]["madeFor"] == "self.step != 3"
     length = [{"compileId": "0/1", "reason": "len(L['xs']) == 2", "allReasons": [], "location": None}]
     length[0]["explanation"] = explain.explain(length[0]["reason"])  # type: ignore[assignment]
     made_for.fill(length)  # type: ignore[arg-type]
@@ -104,6 +111,24 @@ def test_a_recompile_for_a_value_is_named_by_the_value_its_own_guard_holds() -> 
         recompile["explanation"]["madeFor"] = "self.calls changed"  # alike: said apart by their numbers
     compile_names.name_all(compiler)
     assert {f["compileId"]: f["nameText"] for f in compiler["frames"]}["0/2"] == "forward, recompile 2"
+
+
+def test_a_python_attribute_s_recompiles_are_one_series_under_one_name() -> None:
+    """Review 10 E10/C11/F7: train_small's Counter rows read "recompiled for self.calls == 1", "== 2", then "recompiled
+    for a new value of self.calls", beside "Not replayed: it changes the Python attribute Counter.calls (0 → 1)" and
+    "because the Python value self.calls changed". One attribute, one name (self.calls, as the user's code and the
+    guard say it); one form for the series, the last compile by the values it was not."""
+    report = json.loads((FIXTURES.parent / "recorded" / "train_small-cpu" / "report.json").read_text())
+    said = {f["compileId"]: f["nameText"] for f in report["modes"][0]["compiler"]["frames"]}
+    assert [said[f"2/{n}"] for n in (1, 2, 3)] == [
+        "forward, recompiled for self.calls == 1",
+        "forward, recompiled for self.calls == 2",
+        "forward, recompiled for self.calls not in (0, 1, 2)",
+    ]
+    counter = next(r for r in report["regions"] if r["name"] == "Counter")
+    assert counter["replay"]["reason"].startswith("it changes the Python attribute self.calls (0 → 1)")
+    assert "the Python value self.calls changed" in counter["story"]
+    assert "Counter.calls" not in json.dumps(report) and "a new value of" not in json.dumps(report)
 
 
 def test_a_kernels_ops_are_said_as_pytorch_users_know_them_each_once() -> None:
@@ -126,7 +151,7 @@ def test_a_compile_outside_the_users_files_is_named_by_the_users_call_that_led_t
         "the compiled module called at ddp_train.py:78",
         "the call at ddp_train.py:78 (helper in Python's contextlib.py)",
         "the call at ddp_train.py:78 (__init__ in Python's contextlib.py)",
-        "the call at ddp_train.py:78 (__init__ in Python's contextlib.py, after its graph break at line 105)",
+        "the call at ddp_train.py:78 (__init__ in Python's contextlib.py, after its graph break at contextlib.py:105)",
         "forward",
     ]
     assert insight["frames"][1]["calledFrom"]["function"] == "<module>" and "calledFrom" not in insight["frames"][4]
@@ -134,26 +159,23 @@ def test_a_compile_outside_the_users_files_is_named_by_the_users_call_that_led_t
 
 def test_a_compile_outside_the_users_files_says_where_it_is() -> None:
     """Where the report does not say the user's call that led there (recorded before schema 1.35, its compiler log not
-    kept): each frame by where it is (schema 1.31), not as a bare "inner", and a part resumed after a graph break by
-    the line of that file, as the runner recorded them in ddp-ranks-cpu (a torch installed in /opt/torch/.venv:
-    PyTorch's from its package folder); a report recorded before schema 1.31 (no `library`) says only that they are
-    not the user's, and names no line of a file it does not name."""
+    kept), nor do its graph breaks: each frame by where it is (schema 1.31), not as a bare "inner", and a part
+    resumed after a graph break by that file's line (review 10 F5: "line 105" read as the user's file's), as the
+    runner recorded them in ddp-ranks-cpu (a torch installed in /opt/torch/.venv: PyTorch's from its package folder);
+    a report recorded before schema 1.31 (no `library`) says only that they are not the user's, and names no line of
+    a file it does not name."""
     named = [
         "inner (in PyTorch's _dynamo/external_utils.py)",
         "helper (in Python's contextlib.py)",
         "__init__ (in Python's contextlib.py)",
         # one form for where a frame is, a resumed part's line after it (review 6B: "__init__ after line 105 of …")
-        "__init__ (in Python's contextlib.py), after its graph break at line 105",
+        "__init__ (in Python's contextlib.py), after its graph break at contextlib.py:105",
         "forward",
     ]
     region = json.loads((FIXTURES / "ddp-ranks-cpu" / "report.json").read_text())["regions"][0]
     recorded = region["compiler"]["frames"]
     assert not any("calledFrom" in f for f in recorded)
-    # in a report, PyTorch's wrapper is the region the user compiled: its code is the user's module
-    assert [f["nameText"] for f in recorded] == [
-        f"DistributedDataParallel at ddp_train.py:{region['location']['line']}",
-        *named[1:],
-    ]
+    assert [compile_names.compile_name(recorded, f["compileId"]) for f in recorded] == named
     older = [{key: value for key, value in f.items() if key != "library"} for f in recorded]
     said = [compile_names.compile_name(older, f["compileId"]) for f in older]
     assert said == [
@@ -177,6 +199,68 @@ def test_a_compile_outside_the_users_files_says_where_it_is() -> None:
     venv = "/opt/torch/.venv/lib/python3.12/site-packages/torch/_dynamo/external_utils.py"
     assert user_code.library_place(venv) == "PyTorch's _dynamo/external_utils.py"
     assert user_code.library_place("/src/pytorch/torch/_dynamo/eval_frame.py") == "PyTorch's _dynamo/eval_frame.py"
+
+
+def test_a_compile_outside_the_users_files_without_its_caller_is_named_by_the_line_its_calls_breaks_reached() -> None:
+    """Review 10 F5: ddp-ranks-cpu (recorded before schema 1.35, no compiler log kept: no `calledFrom`) drew
+    "DistributedDataParallel: __init__ (in Python's contextlib.py), after its graph break at line 105", contextlib's
+    line read as the user's. Each contextlib frame is named by the user's line that reached it, as a report that
+    records `calledFrom` names it: its own graph breaks' line, else that of the breaks of the call that compiled it
+    (DDP's wrapper and the first helper broke at ddp_train.py:84; the two __init__ frames nowhere); the break's line
+    with its file. Several lines, or none, name no line."""
+    for path in (
+        FIXTURES / "ddp-ranks-cpu" / "report.json",
+        FIXTURES / "ddp-ranks-cpu" / "ranks" / "rank1" / "report.json",
+    ):
+        report = json.loads(path.read_text())
+        for compiler in (report["regions"][0]["compiler"], report["modes"][0]["compiler"]):
+            said = {f["compileId"]: f["nameText"] for f in compiler["frames"]}
+            assert said["1/0"] == "the call at ddp_train.py:84 (helper in Python's contextlib.py)"
+            assert said["2/0"] == "the call at ddp_train.py:84 (__init__ in Python's contextlib.py)"
+            assert said["3/0"] == (
+                "the call at ddp_train.py:84 (__init__ in Python's contextlib.py, after its graph break at"
+                " contextlib.py:105)"
+            )
+            assert not [n for n in said.values() if "line 105" in n or "(in Python's" in n]
+    region = json.loads((FIXTURES / "ddp-ranks-cpu" / "report.json").read_text())["regions"][0]
+    compiler, calls = region["compiler"], region["calls"]
+    assert compile_names.reached_from(compiler, calls)["2/0"]["line"] == 84
+    assert compile_names.reached_from(compiler, [])["1/0"]["line"] == 84  # its own break
+    assert "2/0" not in compile_names.reached_from(compiler, [])  # no break of its own, no call known
+    elsewhere = {**compiler["graphBreaks"][0], "location": {**compiler["graphBreaks"][0]["location"], "line": 50}}
+    two_lines = {**compiler, "graphBreaks": [*compiler["graphBreaks"], elsewhere]}
+    assert "2/0" not in compile_names.reached_from(two_lines, calls)  # which line reached it is not known
+
+
+def test_a_compile_whose_backward_compiled_at_the_first_backward_is_named_for_both() -> None:
+    """Review 10 D8: ddp-ranks-cpu's row "DistributedDataParallel: forward · 54.8 s" held the backward AOT autograd
+    compiled at the first backward (983 ms, outside the frame's 53.8 s compile), which the story counts apart: the
+    row is named for what it holds. A backward compiled inside the frame's compile (rank 1's recompile) is the
+    compile's own part, as every compile's forward is: its name says nothing more."""
+    assert artifacts.PHASE_LABELS["compile_fx.<locals>.bw_compiler"] == compile_names.BACKWARD_COMPILE
+    for path in (
+        FIXTURES / "ddp-ranks-cpu" / "report.json",
+        FIXTURES / "ddp-ranks-cpu" / "ranks" / "rank1" / "report.json",
+    ):
+        report = json.loads(path.read_text())
+        for compiler in (report["regions"][0]["compiler"], report["modes"][0]["compiler"]):
+            said = {f["compileId"]: f["nameText"] for f in compiler["frames"]}
+            assert said["4/0"] == "forward and its backward"
+            assert said.get("4/1", "forward, recompiled for x's size 8 in dimension 0") == (
+                "forward, recompiled for x's size 8 in dimension 0"
+            )
+            assert [n for n in said.values() if "backward" in n] == ["forward and its backward"]
+        # the script's own record has the phases (a region's record none): its compile is named alike in both
+        assert compile_names.backward_compiled_after(report["modes"][0]["compiler"]) == {"4/0"}
+    # a recompile whose backward compiled later: "and its backward" joins the function, before which compile it was
+    frames = [{"compileId": "0/1", "function": "forward", "location": {"file": "/a/m.py", "line": 3}, "seconds": 1.0}]
+    phases = [{"compileId": "0/1", "name": "backward compile", "startMs": 9.0, "durMs": 1.0, "depth": 0}]
+    compiler = {"frames": frames, "recompiles": [], "kernels": [], "phases": phases}
+    compile_names.name_all(compiler)  # type: ignore[arg-type]
+    assert frames[0]["nameText"] == "forward and its backward, recompile 1"
+    phases[0]["depth"] = 2  # inside the frame's compile
+    compile_names.name_all(compiler)  # type: ignore[arg-type]
+    assert frames[0]["nameText"] == "forward, recompile 1"
 
 
 def test_a_compiled_modules_kernel_is_named_by_the_users_module_not_torchs_wrapper() -> None:
@@ -298,5 +382,5 @@ def test_every_recorded_frame_outside_the_users_files_is_said_one_way() -> None:
         for frame in (entry.get("compiler") or {}).get("frames") or []
         if "nameText" in frame
     ]
-    assert any("(in Python's contextlib.py)" in s for s in said)
+    assert any(" in Python's contextlib.py" in s for s in said)
     assert not [s for s in said if "not in your files" in s or " of Python's " in s]

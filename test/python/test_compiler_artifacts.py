@@ -213,7 +213,7 @@ def test_cache_hit_and_unattributed_work_in_phases() -> None:
     phases = compiler_artifacts.phases(torch_trace.parse(log))
     assert [(p["compileId"], p["name"], p["startMs"], p["durMs"], p["depth"]) for p in phases] == [
         ("0/0", "Dynamo: whole frame", 0.0, 4.0, 0),
-        ("0/0", "cache hit: load", 1.0, 2.0, 1),
+        ("0/0", "load from cache", 1.0, 2.0, 1),
         ("0/0", "C++ compile", 1.5, 1.0, 2),
         ("0/0", "AOT autograd cache", 3.1, 0.0, 1),
     ]  # the span the log never closed is not shown
@@ -311,3 +311,21 @@ def test_a_compile_logged_again_has_each_module_in_its_code_in_turn(tmp_path: Pa
             for k in fused
         )
         assert (tmp_path / entry["fxGraph"]).read_text().count("class GraphModule") == 2
+
+
+def test_one_phase_one_name_in_every_fixture() -> None:
+    """Review 10 D12/C12: a cache hit's load read "cache hit: load" in train_small and "load from cache" in
+    serve_script, beside a legend naming the 'load from cache' bar. Every fixture's phases are named as the runner
+    names them now (re-derived), by the one table the timeline reads too."""
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    named = set(compiler_artifacts.PHASE_LABELS.values()) | {"autotune", "FX graph cache", "AOT autograd cache"}
+    loads: dict[str, set[str]] = {}
+    for path in fixtures.rglob("*report.json"):
+        report = json.loads(path.read_text())
+        for entry in [*report.get("modes", []), *(report.get("regions") or [])]:
+            for phase in (entry.get("compiler") or {}).get("phases") or []:
+                assert phase["name"] in named, f"{path}: {phase['name']}"
+                if "load" in phase["name"] and "module" not in phase["name"]:
+                    loads.setdefault(phase["name"], set()).add(path.parent.name)
+    assert compiler_artifacts.PHASE_LABELS["AOTAutogradCache.inductor_load"] == "load from cache"
+    assert list(loads) == ["load from cache"] and {"train_small-cpu", "serve_script-cpu"} <= loads["load from cache"]

@@ -19,8 +19,8 @@ def test_each_rank_says_what_it_compiled_and_ran_and_its_regions_calls() -> None
     # rank 1 alone recompiled at call 3 (batch 16 → 8): its 2 graphs, DDP's Logger call broken again in the recompiled
     # forward (4 breaks), its steady calls from call 4
     assert rank1["factsText"] == (
-        "2 graphs, 4 graph breaks, 2 recompiles at call 3, 57 s compiling, FX graph cache 0 hits, 4 misses, 3 "
-        "collectives in the profiled steps"
+        "2 graphs, 4 graph breaks, recompiled at call 3 (2 compiles), 57 s compiling, FX graph cache 0 hits, 4 "
+        "misses, 3 collectives in the profiled steps"
     )
     assert rank1["regionsText"] == ["DistributedDataParallel: 6 calls, 0.638 ms/call from call 4"]
     assert rank1["labelText"] == "rank 1: ok"
@@ -111,14 +111,16 @@ def test_a_recompile_on_some_ranks_is_said_once_by_the_divergence_with_its_quick
 
 
 def test_a_rank_s_recompiles_say_the_calls_that_set_them_off_where_one_call_recompiled_several_graphs() -> None:
-    """Review 8/9 A10: rank 1's row read "recompiles 2" under the heading's "recompiled at call 3 on rank 1": one call
-    recompiled DDP's wrapper and the model's forward. The cell says which call, as the heading does."""
+    """Review 8/9/10 A10: rank 1's row read "recompiles 2", then "recompiles 2 at call 3", under the heading's
+    "recompiled at call 3 on rank 1": one call recompiled DDP's wrapper and the model's forward, one event. The cell
+    and the rank's facts say it as that event, the call and how many compiles it made (not graphs: the wrapper's
+    captured none)."""
     report = json.loads((FIXTURES / "ddp-ranks-cpu" / "report.json").read_text())
     rank0, rank1 = report["ranks"]
     assert (rank0["recompiles"], rank1["recompiles"]) == (0, 2)
-    assert rank1["recompilesText"] == "2 at call 3" and "recompilesText" not in rank0
+    assert rank1["recompilesText"] == "recompiled at call 3 (2 compiles)" and "recompilesText" not in rank0
     assert "recompiled at call 3 on rank 1" in report["regions"][0]["facts"]
-    assert rank_text.recompile_calls(rank1, report) == "2 at call 3"
+    assert rank_text.recompile_calls(rank1, report) == "recompiled at call 3 (2 compiles)"
     recompiles = report["regions"][0]["compiler"]["recompiles"]
     # two calls' recompiles: how many calls
     later = copy.deepcopy(report)
@@ -126,17 +128,18 @@ def test_a_rank_s_recompiles_say_the_calls_that_set_them_off_where_one_call_reco
     assert rank_text.recompile_calls(rank1, later) is None, "each recompile a call of its own: the count says it"
     later["ranks"][1]["recompiles"] = 3
     later["regions"][0]["compiler"]["recompiles"].append(copy.deepcopy(recompiles[1]))
-    assert rank_text.recompile_calls(later["ranks"][1], later) == "3 in 2 calls"
+    assert rank_text.recompile_calls(later["ranks"][1], later) == "recompiled at calls 3 and 5 (3 compiles)"
     # several regions: whose call
     two = copy.deepcopy(report)
     two["regions"].append({**copy.deepcopy(report["regions"][0]), "name": "Other"})
     two["regions"][1]["compiler"]["recompiles"] = []
-    assert rank_text.recompile_calls(rank1, two) == "2 at call 3 of DistributedDataParallel"
+    assert rank_text.recompile_calls(rank1, two) == "recompiled at call 3 of DistributedDataParallel (2 compiles)"
     # a recompile whose call is not known, or a count the regions' records do not make up: the count alone
     unknown = copy.deepcopy(report)
     unknown["regions"][0]["compiler"]["recompiles"][0]["trigger"] = None
     assert rank_text.recompile_calls(rank1, unknown) is None
     assert rank_text.recompile_calls({**rank1, "recompiles": 4}, report) is None
     # the facts say it as the cell does
-    assert rank_text.facts({**rank1}).startswith("2 graphs, 4 graph breaks, 2 recompiles at call 3, ")
+    assert rank_text.facts({**rank1}).startswith("2 graphs, 4 graph breaks, recompiled at call 3 (2 compiles), ")
+    assert rank1["factsText"].startswith("2 graphs, 4 graph breaks, recompiled at call 3 (2 compiles), ")
     assert rank_text.facts({**rank1, "recompilesText": None}).startswith("2 graphs, 4 graph breaks, 2 recompiles, ")

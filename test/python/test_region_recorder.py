@@ -152,7 +152,7 @@ def test_state_changes_make_a_region_unsafe_to_replay(recorder: RegionRecorder) 
     )
     assert (
         _reason(recorder, torch.compile(Counting(), backend="eager"), torch.zeros(3))
-        == "it changes the Python attribute Counting.calls (0 → 1)"
+        == "it changes the Python attribute self.calls (0 → 1)"
     )
 
     model = torch.nn.Linear(2, 2)

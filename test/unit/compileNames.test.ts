@@ -20,6 +20,9 @@ import { FIXTURE_REPORTS } from './surfaces.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 
+/** "the call at ddp_train.py:84 (__init__ in Python's contextlib.py, after its graph break at contextlib.py:105)" */
+const CALL_AT = /^the call at \S+ \((\S+) in (.+?)(, after its graph break at \S+)?\)$/;
+
 test("a compile is its function and which compile of it: a graph break's resume function reads as the line after it", async () => {
   // graphbreak-cpu (a real run): forward broke at lines 20, 22 and 24; the part after line 24 recompiled twice, for
   // the number line 24 draws (the runner's name: what each recompile was made for)
@@ -31,7 +34,8 @@ test("a compile is its function and which compile of it: a graph break's resume 
       'forward',
       'forward after line 20',
       'forward after line 24',
-      'forward after line 24, recompiled for the value 0 at line 24',
+      // whose number (review 10 C8: "the value 0 at line 24"): the call line 24 indexes self.heads with
+      'forward after line 24, recompiled for np.random.randint(…) == 0 at line 24',
     ],
   );
   assert.equal(functionName('torch_dynamo_resume_in_step_at_41'), 'step after line 41');
@@ -57,7 +61,10 @@ test("a compile is its function and which compile of it: a graph break's resume 
   // names (a report before them), by which recompile it is: no guard says what it was made for
   assert.deepEqual(
     ['0/0', '3/2'].map((id) => compiledCallName(frames, id)),
-    ['compiled forward', 'compiled forward after line 24, recompiled for a new value at line 24'],
+    [
+      'compiled forward',
+      'compiled forward after line 24, recompiled for np.random.randint(…) not in (2, 0) at line 24',
+    ],
   );
   const unnamed = (frames ?? []).map(({ nameText: _said, ...frame }) => frame);
   assert.equal(compiledCallName(unnamed, '3/2'), 'compiled forward after line 24, recompile 2');
@@ -138,7 +145,16 @@ test("a report's compiles and kernels are named in the runner's words (schema 1.
         const at = regionOf(id)?.location;
         const regionWords = at ? `${regionOf(id)!.name} at ${path.basename(at.file)}:${at.line}` : null;
         const madeFor = compiler.recompiles.find((r) => r.compileId === id)?.explanation?.madeFor;
-        const unwrapped = wrapper && regionWords ? said?.replace(regionWords, wrapperWords) : said;
+        const wrapped = wrapper && regionWords ? said?.replace(regionWords, wrapperWords) : said;
+        // a library's frame the runner named by the line its call's graph breaks reached (no calledFrom recorded:
+        // compile_names.reached_from, review 10 F5) is named by where it is here, the breaks not read
+        const called = frames.find((f) => f.compileId === id)?.calledFrom;
+        // and a compile whose backward compiled at the first backward is named for both from its phases, which a
+        // trace alone does not hold (compile_names.backward_compiled_after, review 10 D8)
+        const unwrapped = (called ? wrapped : wrapped?.replace(CALL_AT, '$1 (in $2)$3'))?.replace(
+          ' and its backward',
+          '',
+        );
         return madeFor
           ? unwrapped?.replace(`, recompiled for ${madeFor}`, `, recompile ${Number(id.split('/')[1])}`)
           : unwrapped;

@@ -72,14 +72,14 @@ test("region headline: the runner's line as it wrote it; a report before schema 
   );
   assert.match(
     report.regions![2]!.headline!,
-    /^no verdict: not replayable: it changes the Python attribute Counter\.calls/,
+    /^no verdict: not replayable: it changes the Python attribute self\.calls/,
   );
   const { headline: _, ...older } = report.regions![0]!;
   assert.equal(digestRegion(older).headline, older.recommendation!.reason);
   const { headline: __, recommendation: ___, ...unjudged } = report.regions![2]!;
   assert.equal(
     digestRegion(unjudged).headline,
-    "it changes the Python attribute Counter.calls (0 → 1), so running it again would change the script's state",
+    "it changes the Python attribute self.calls (0 → 1), so running it again would change the script's state",
   );
 });
 

@@ -29,9 +29,9 @@ test('the report panel lists every rank in a table and where the ranks diverged,
     'ok',
     '2',
     '4',
-    // one call recompiled two graphs: the cell says which, as the heading's "recompiled at call 3 on rank 1" (review 9
-    // A10: a bare "2" read as two recompiles); its number stays the count
-    '2 at call 3',
+    // one call recompiled two frames: the cell says it as the one event, as the heading's "recompiled at call 3 on
+    // rank 1" (review 9/10 A10: "2", then "2 at call 3", read as two recompiles); its number stays the count
+    'recompiled at call 3 (2 compiles)',
   ]);
   assert.equal(await rank1.locator('td[data-label="recompiles"]').getAttribute('data-value'), '2');
   assert.match(await page.locator('p.region-facts').first().innerText(), / · recompiled at call 3 on rank 1 · /);

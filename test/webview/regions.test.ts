@@ -161,7 +161,7 @@ describe('script regions in the report panel', () => {
     );
     assert.match(
       await page.locator('section.region[data-region="r2"] p.answer').innerText(),
-      /^No verdict\b.*Counter\.calls/,
+      /^No verdict\b.*self\.calls \(0 → 1\)/,
     );
     assert.equal(
       await page.locator('section.region[data-region="r2"] table').count(),

@@ -1,34 +1,21 @@
-// Dynamo's and Inductor's compile phases as a trace records them, in the words the compile-phases chart says them
-// (the runner's compiler/artifacts.py PHASE_LABELS: "Dynamo: whole frame", "AOT Autograd", "Inductor: load module").
+// Dynamo's and Inductor's compile phases as a trace records them, in the words the compile-phases chart says them:
+// the runner's labels (compiler/phase_labels.json, the one table both read: "Dynamo: whole frame", "AOT Autograd",
+// "load from cache"), then the rest of what a compile records.
 // PyTorch's `dynamo_timed` records each phase twice on the profiler's thread, once by its key
 // ("GraphLowering.compile_to_fn") and once with " (dynamo_timed)" after it (review 9E E4/E5: the plain twin read as a
 // "CPU op" and both as raw internals): both are the same phase, so both are compile slices and both are said alike.
-// A trace opened without its report has only these names, so they are worded here, not by the runner; a test holds
-// the labels the runner shares with the chart to its own (compilePhaseWords.test.ts).
+// A trace opened without its report has only these names, so they are worded here, not by the runner.
+import CHART_LABELS from '../../../native-runner/compile_lens_runner/compiler/phase_labels.json';
 
 /** A phase's key (the trace's name without " (dynamo_timed)") in words, where the chart has them or names its span. */
 const PHASE_WORDS = new Map([
-  // the chart's (artifacts.py PHASE_LABELS)
-  ['entire_frame_compile', 'Dynamo: whole frame'],
-  ['bytecode_tracing', 'Dynamo: trace bytecode'],
-  ['build_guards', 'Dynamo: build guards'],
-  ['backend_compile', 'backend compile'],
-  ['create_aot_dispatcher_function', 'AOT Autograd'],
-  ['AOTAutogradCache.inductor_load', 'cache hit: load'],
-  ['compile_fx.<locals>.bw_compiler', 'backward compile'],
-  ['inductor_compile', 'Inductor'],
-  ['GraphLowering.run', 'Inductor: lowering'],
-  ['code_gen', 'Inductor: codegen'],
-  ['Scheduler.codegen', 'Inductor: kernel codegen'],
-  ['PyCodeCache.load_by_key_path', 'Inductor: load module'],
-  ['async_compile.precompile', 'kernel compile'],
-  ['compile_file', 'C++ compile'],
+  ...Object.entries(CHART_LABELS),
   // the same spans by the function the chart's span names in its `fn_name=` (entire_frame_compile is
   // _compile.compile_inner's, backend_compile OutputGraph.call_user_compiler's, ...)
-  ['_compile.compile_inner', 'Dynamo: whole frame'],
-  ['OutputGraph.call_user_compiler', 'backend compile'],
-  ['compile_fx_inner', 'Inductor'],
-  ['GraphLowering.compile_to_module', 'Inductor: codegen'],
+  ['_compile.compile_inner', CHART_LABELS.entire_frame_compile],
+  ['OutputGraph.call_user_compiler', CHART_LABELS.backend_compile],
+  ['compile_fx_inner', CHART_LABELS.inductor_compile],
+  ['GraphLowering.compile_to_module', CHART_LABELS.code_gen],
   // the rest of what a compile records, each by what it does
   ['dynamo', 'Dynamo: compile'],
   ['gc', 'Dynamo: garbage collection before compiling'],

@@ -7,6 +7,7 @@ of a compile timeline."""
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
 from collections import Counter
@@ -34,27 +35,14 @@ _TENSOR_REASON = re.compile(r"^tensor '(?P<name>.+?)' \w+ mismatch")
 _SOURCE_EXPR = re.compile(r"[LG]\['[^']+'\](?:\.\w+|\[[^\]]+\])*")
 _REASON_PREFIX = re.compile(r"^(?P<cid>\d+/\d+): ")
 
-# chromium_event span name -> phase label; a span not named here is not shown (Inductor has hundreds of passes)
-PHASE_LABELS = {
-    "entire_frame_compile": "Dynamo: whole frame",
-    "bytecode_tracing": "Dynamo: trace bytecode",
-    "build_guards": "Dynamo: build guards",
-    "backend_compile": "backend compile",
-    "create_aot_dispatcher_function": "AOT Autograd",
-    # a hit still loads, and may compile the cached kernels' C++ again (the span holds those compiles)
-    "AOTAutogradCache.inductor_load": "cache hit: load",
-    "compile_fx.<locals>.bw_compiler": "backward compile",
-    "inductor_compile": "Inductor",
-    "GraphLowering.run": "Inductor: lowering",
-    "code_gen": "Inductor: codegen",
-    # codegen's two parts: the kernels' code, with each C++ compile inside it (its time between them is generating
-    # code, which a cold first compile on CPU spends seconds on: review 25 N1, drawn as nothing before), then loading
-    # the generated module, which waits for the compiles still running
-    "Scheduler.codegen": "Inductor: kernel codegen",
-    "PyCodeCache.load_by_key_path": "Inductor: load module",
-    "async_compile.precompile": "kernel compile",
-    "compile_file": "C++ compile",
-}
+# chromium_event span name -> phase label, the one table the timeline's words read too (extension/shared/trace/
+# compilePhaseWords.ts); a span not named there is not shown (Inductor has hundreds of passes). A cache hit's
+# "load from cache" still loads, and may compile the cached kernels' C++ again (the span holds those compiles);
+# codegen's two parts are the kernels' code, with each C++ compile inside it (its time between them is generating
+# code, which a cold first compile on CPU spends seconds on: review 25 N1), then loading the generated module, which
+# waits for the compiles still running.
+with open(os.path.join(os.path.dirname(__file__), "phase_labels.json"), encoding="utf-8") as _labels:
+    PHASE_LABELS: dict[str, str] = json.load(_labels)
 _AUTOTUNE = re.compile(r"autotun|benchmark_all_configs", re.I)
 _CACHE_EVENT = re.compile(r"^(fx_graph|aotautograd|autograd)_cache_(hit|miss|bypass)$")
 

@@ -3,7 +3,8 @@ names compiles: "forward, recompiled for x's size 16 in dimension 0", "forward, 
 count where the record says more. A changed input's failed guard says what the new call brought (a size, a dtype, a
 layout, grad mode). A value guard's failure says only the value the older compile was made for ("self.calls == 16"
 failed); the new compile's own guard is in a later recompile's record, which lists the failed guard of every compile
-cached then ("0/1: self.calls == 17"); where none follows (the frame's last compile), "a new value of self.calls"."""
+cached then ("0/1: self.calls == 17"); where none follows (the frame's last compile), by the values the earlier
+compiles were made for, which it was not: "self.calls not in (16, 17, 18)"."""
 
 from __future__ import annotations
 
@@ -57,20 +58,46 @@ def recompiled_for(reason: str) -> str | None:
     return _changed_input(explain.without_compile_id(reason))
 
 
-def _value(recompile: Recompile, value: str | None) -> str | None:
-    """ "self.calls == 17" (value None: "a new value of self.calls"); a number Dynamo holds under a name of its own
-    (___stack1) by the user's line it was computed at: "the value 0 at line 24"; None for no value guard."""
+_SUBSCRIPT_CALL = re.compile(r"\[\s*(?P<callee>[A-Za-z_][\w.]*)\([^\[\]]*\)\s*\]")
+
+
+def _whose(recompile: Recompile) -> tuple[str, str]:
+    """Whose a number Dynamo holds under a name of its own (___stack1) is, as the user's line computes it, and where
+    (review 10 C8: "the value 0 at line 24" said no whose): the call the line indexes with, ("np.random.randint(…)",
+    " at line 24") (`self.heads[np.random.randint(0, len(self.heads))]`: the index a list or ModuleList is
+    subscripted with is the number guarded), else ("line 24's number", ""); ("a Python number", "") where no line is
+    known."""
+    location = recompile.get("location")
+    if not location:
+        return "a Python number", ""
+    indexed = _SUBSCRIPT_CALL.findall(location.get("code") or "")
+    line = location["line"]
+    return (f"{indexed[0]}(…)", f" at line {line}") if len(indexed) == 1 else (f"line {line}'s number", "")
+
+
+def _values(values: list[str]) -> str:
+    """ "0, 1, 2"; past four, "16, 17, …, 23"."""
+    return ", ".join(values if len(values) <= 4 else [*values[:2], "…", values[-1]])
+
+
+def _value(recompile: Recompile, value: str | None, earlier: list[str]) -> str | None:
+    """ "self.calls == 17"; a number Dynamo holds under a name of its own (___stack1) by whose it is (_whose),
+    "np.random.randint(…) == 0 at line 24"; where the compile's own value is in no record (a frame's last compile),
+    by the values it was not, one form for the series (review 10 E10/C11: "self.calls == 1", "== 2", then "a new value
+    of self.calls"): "self.calls not in (0, 1, 2)", "self.calls != 16" (earlier: the values of the frame's earlier
+    compiles, in their order), "a new value of self.calls" where none is known; None for no value guard."""
     reason = explain.without_compile_id(recompile["reason"])
     guard = explain.VALUE_GUARD.search(reason) or explain.LEN_GUARD.search(reason)
     if guard is None:
         return None
-    if not explain.DYNAMO_NAME.fullmatch(guard["expr"]):
-        name = re.sub(r"\b[LG]\['([^']+)'\]", r"\1", guard["expr"])  # `L['self'].calls` as written, `self.calls`
-        name = f"len({name})" if guard.re is explain.LEN_GUARD else name
-        return f"{name} == {value}" if value is not None else f"a new value of {name}"
-    location = recompile.get("location")
-    at = f" at line {location['line']}" if location else " of a Python number"
-    return f"the value {value}{at}" if value is not None else f"a new value{at}"
+    name, place = _whose(recompile) if explain.DYNAMO_NAME.fullmatch(guard["expr"]) else (guard["expr"], "")
+    name = re.sub(r"\b[LG]\['([^']+)'\]", r"\1", name)  # `L['self'].calls` as written, `self.calls`
+    name = f"len({name})" if guard.re is explain.LEN_GUARD else name
+    if value is not None:
+        return f"{name} == {value}{place}"
+    if earlier:
+        return f"{name} {f'!= {earlier[0]}' if len(earlier) == 1 else f'not in ({_values(earlier)})'}{place}"
+    return f"a new value of {name}{place}"
 
 
 def compiled_values(recompiles: list[Recompile]) -> dict[str, str]:
@@ -96,6 +123,8 @@ def fill(recompiles: list[Recompile]) -> None:
             continue
         location = recompile.get("location")
         named = explain.named_input(recompile["reason"], location.get("code") if location else None)
-        words = recompiled_for(named) or _value(recompile, values.get(str(recompile.get("compileId"))))
+        frame, _, attempt = str(recompile.get("compileId")).partition("/")
+        earlier = [v for n in range(int(attempt) if attempt.isdigit() else 0) if (v := values.get(f"{frame}/{n}"))]
+        words = recompiled_for(named) or _value(recompile, values.get(str(recompile.get("compileId"))), earlier)
         if words is not None:
             explanation["madeFor"] = words

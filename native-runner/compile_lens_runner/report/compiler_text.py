@@ -223,7 +223,7 @@ def phases_text(compiler: CompilerInsight, entries: Sequence[RankEntry] = ()) ->
 
 
 def _under_cache_load(build: CompilePhase, phases: list[CompilePhase]) -> str | None:
-    """The name of the cache load ("load from cache", "cache hit: load") that `build` lies inside, or None."""
+    """The name of the cache load ("load from cache") that `build` lies inside, or None."""
     for p in phases:
         inside = p["startMs"] <= build["startMs"] and build["startMs"] < p["startMs"] + p["durMs"]
         loads = "cache" in p["name"].lower() and not p.get("cache")

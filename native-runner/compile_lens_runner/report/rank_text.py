@@ -43,14 +43,13 @@ def label(entry: RankEntry) -> str:
 def facts(entry: RankEntry) -> str | None:
     """ "2 graphs, 2 graph breaks, 0 recompiles, 3.1 s compiling, FX graph cache 1 hit, 2 misses, 4 collectives in the
     profiled steps"; None where the rank recorded none of them. Its recompiles as the table's cell says them
-    (recompile_calls): "2 recompiles at call 3"."""
+    (recompile_calls): "recompiled at call 3 (2 compiles)"."""
     out: list[str] = []
     for key, word in (("graphCount", "graph"), ("graphBreaks", "graph break"), ("recompiles", "recompile")):
         n = entry.get(key)
         if isinstance(n, int):
-            # the cell's words begin with its count: "2 at call 3" is said "2 recompiles at call 3"
             calls = entry.get("recompilesText") if key == "recompiles" else None
-            out.append(formats.plural(n, word) + (calls.removeprefix(str(n)) if calls else ""))
+            out.append(calls or formats.plural(n, word))
     seconds = entry.get("compileSeconds")
     if seconds is not None:
         out.append(f"{formats.seconds(seconds)} compiling")
@@ -89,11 +88,14 @@ TRIGGER_CALL = re.compile(r"^call (\d+) of ")
 
 
 def recompile_calls(entry: RankEntry, report: Report) -> str | None:
-    """The rank table's recompiles cell where its count is not its calls: "2 at call 3" (one call recompiled two
-    graphs, DDP's wrapper and the model's forward, the heading's "recompiled at call 3 on rank 1"; review 8/9 A10: a
-    bare "recompiles 2" under that heading read as two recompiles), "5 in 3 calls"; with several regions, whose call,
-    "2 at call 3 of DistributedDataParallel". None where each recompile was a call of its own, or where the regions'
-    records do not name the call of every recompile the rank counted (the count alone is then what is known)."""
+    """The rank's recompiles said as the events they were where its count is not its calls, as the rank table's cell
+    and its facts say them: "recompiled at call 3 (2 compiles)" (one call recompiled two frames, DDP's wrapper and
+    the model's forward, the heading's "recompiled at call 3 on rank 1"; review 10 A10: "recompiles 2 at call 3" read
+    as two events), "recompiled at calls 3, 5 and 8 (5 compiles)"; with several regions, whose call, "recompiled at
+    call 3 of DistributedDataParallel (2 compiles)". Compiles, not graphs: a recompiled frame may capture none (DDP's
+    wrapper), as the compile phases' heading counts them. None where each recompile was a call of its own, or where
+    the regions' records do not name the call of every recompile the rank counted (the count alone is then what is
+    known)."""
     n, rank = entry.get("recompiles"), entry["rank"]
     records = [(r["name"], c) for r in report.get("regions") or [] if (c := r.get("compiler")) is not None]
     calls: list[tuple[str, str]] = []
@@ -107,10 +109,9 @@ def recompile_calls(entry: RankEntry, report: Report) -> str | None:
     distinct = list(dict.fromkeys(calls))
     if not n or len(calls) != n or len(distinct) == n:
         return None
-    if len(distinct) > 1:
-        return f"{n} in {formats.plural(len(distinct), 'call')}"
-    (name, call), *_ = distinct
-    return f"{n} at call {call}" + (f" of {name}" if len(records) > 1 else "")
+    several = len(records) > 1
+    which = _and([f"{call}{f' of {name}' if several else ''}" for name, call in distinct])
+    return f"recompiled at call{'s' if len(distinct) > 1 else ''} {which} ({formats.plural(n, 'compile')})"
 
 
 def waiting(entry: RankEntry) -> str | None:

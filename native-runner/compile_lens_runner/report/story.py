@@ -73,6 +73,10 @@ def _why(call: RegionCall) -> str | None:
     return call.get("recompileWhy") or f'the guard "{reason}" failed'
 
 
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 def _capitalize(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -175,31 +179,37 @@ def _recompiling_cost(region: Region, recompiles: list[RegionCall]) -> str:
     return f"; recompiling took {formats.seconds(sum(known))}{partly} of the {formats.seconds(total)} compiling"
 
 
-def _backward_after(region: Region, compiles: list[RegionCall]) -> str | None:
-    """ ", and 38 ms more for its backward at the first backward: 50.3 s in all": the compile record's total beyond its
-    calls' own (AOT autograd compiles a static graph's backward at its first backward, after the call returned:
-    compiler/insight.compile_seconds), where the two read apart; the region's facts say that total ("50.3 s compiling")
-    beside the call's "50.2 s" (review 6B M11: one quantity read as two values)."""
+def _backward_after(region: Region, compiles: list[RegionCall]) -> tuple[str, str] | None:
+    """("38 ms", "50.3 s"): the compile record's total beyond its calls' own (AOT autograd compiles a static graph's
+    backward at its first backward, after the call returned: compiler/insight.compile_seconds), and that total, where
+    the two read apart; the region's facts say that total ("50.3 s compiling") beside the call's "50.2 s" (review 6B
+    M11: one quantity read as two values)."""
     compiler = region.get("compiler")
     total = (compiler.get("compileSeconds") or {}).get("total") if compiler else None
     counted = sum(c.get("compileSeconds") or 0.0 for c in compiles)
     if total is None or not counted or formats.seconds(total) == formats.seconds(counted):
         return None
-    return f", and {formats.seconds(total - counted)} more for its backward at the first backward: {formats.seconds(total)} in all"
+    return formats.seconds(total - counted), formats.seconds(total)
 
 
 def _compile_events(
-    compiles: list[RegionCall], calls: list[RegionCall], no_graph: bool, backward: str | None = None
+    compiles: list[RegionCall], calls: list[RegionCall], no_graph: bool, backward: tuple[str, str] | None = None
 ) -> str:
     """One or two compiles: each with its cost and, for a recompile, the inputs and the guard that failed. no_graph:
     the region's compiles made no graph (no compiled code ran): a first compile is said as the attempt it was.
-    backward: what the first compile's backward added after it (_backward_after)."""
+    backward: what the first compile's backward added after it, and the total (_backward_after), said once: "Call 0
+    compiled (54.1 s; the first backward pass compiled 983 ms more: 55.1 s in all)" (review 10 F6: "983 ms more for
+    its backward at the first backward"); the total after every compile where there are several (the recompiles' time
+    is in it)."""
     position = {id(c): k for k, c in enumerate(calls)}
     parts = []
+    backward_said = False
     for c in compiles:
         cost = _compile_cost(c)
         if cost and backward and c["event"] == "compiled" and c is compiles[0]:
-            cost += backward
+            cost += f"; the first backward pass compiled {backward[0]} more"
+            cost += f": {backward[1]} in all" if len(compiles) == 1 else ""
+            backward_said = True
         if c["event"] == "compiled":
             did = "tried to compile" if no_graph else "compiled"
             parts.append(
@@ -210,7 +220,8 @@ def _compile_events(
         at = f" for {signature_change(calls[k - 1]['signature'], c['signature'])[1]}" if k > 0 else ""
         why = "; ".join(p for p in (cost, _why(c)) if p)
         parts.append(f"call {c['index']} recompiled{at}" + (f" ({why})" if why else ""))
-    return "; ".join(parts) + "."
+    in_all = f": {backward[1]} compiling in all" if backward and backward_said and len(compiles) > 1 else ""
+    return "; ".join(parts) + in_all + "."
 
 
 def _call_ranges(indices: list[int]) -> str:
@@ -297,9 +308,16 @@ def region_story(region: Region) -> str | None:
     compiler = region.get("compiler")
     count = len(compiler.get("recompiles") or []) if compiler else len(recompiles)
     if main and recompiles and count != len(recompiles):
+        # one event per call, its compiles counted (review 10 A10: "2 recompiles in all in 1 call" read as two)
+        indices = [str(c["index"]) for c in recompiles]
+        which = (
+            f"Call {indices[0]}'s recompile was"
+            if len(indices) == 1
+            else f"The recompiles of calls {_and(indices)} were"
+        )
         said.append(
-            f"({formats.plural(count, 'recompile')} in all in {formats.plural(len(recompiles), 'call')}: one call "
-            "recompiles each of its graphs whose guard failed, e.g. the parts around a graph break.)"
+            f"({which} {formats.plural(count, 'compile')}: a call recompiles each compiled part whose guard failed, "
+            "e.g. the parts around a graph break.)"
         )
     steady, situ = region.get("steadyState"), region.get("inSitu")
     situ_call = situ.get("call") if situ else None

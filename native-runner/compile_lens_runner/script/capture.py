@@ -244,7 +244,9 @@ def _python_attributes(owner: Any) -> dict[tuple[str, str], Any]:
 
     module = owner if isinstance(owner, torch.nn.Module) else getattr(owner, "__self__", None)
     if isinstance(module, torch.nn.Module):
-        objects = [(name or type(module).__name__, sub) for name, sub in module.named_modules()]
+        # as the user's code and Dynamo's guards name them, "self.calls", "self.encoder.calls" (review 10 F7:
+        # "Counter.calls" beside the guard's "self.calls", one attribute)
+        objects = [(f"self.{name}" if name else "self", sub) for name, sub in module.named_modules()]
     elif not callable(owner) and hasattr(owner, "__dict__"):
         objects = [(type(owner).__name__, owner)]
     else:
