@@ -236,22 +236,6 @@ function load(message: Opening): void {
   );
   // a view still as the last trace's load fitted it is fitted again: a pane that came since may reach further
   const refit = !view || (replaced !== null && String(view.domain) === String(state.fitted));
-  // each comparison's panes on one step: a job's ranks, a region's, or the traces opened together (paneSteps.ts)
-  const { opening, leads } = stepLeads(
-    models.map((m) => m.steps),
-    rankView
-      ? panes.map(() => null)
-      : paneRegions(
-          state.report,
-          panes.map((p) => p.label),
-        ),
-  );
-  state.leads = leads;
-  // where none was saved, or the last load's own is still shown (a pane that came since may have a warm-up, review
-  // 10 F2: `step`'s panes after TinyTransformer's opened on their warm-up): past the warm-up where a pane has one
-  // (window.ts openingStep), else its first step
-  state.step = view && !refit ? view.step : opening;
-  state.stepBeforeAll = view?.all ? (state.stepBeforeAll ?? opening) : null;
   state.panes = panes.map((pane, p) => {
     const communication = communicationNames(models[p]!.names);
     const compareTo = pane.compareTo === undefined ? (p > 0 && !rankView ? 0 : null) : pane.compareTo;
@@ -272,6 +256,22 @@ function load(message: Opening): void {
     pane.timeline.breaks = paneBreaks(state.report, pane.label);
     pane.timeline.fromCall = paneFromCall(state.report, pane.label);
   }
+  // each comparison's panes on one step: a job's ranks, a region's, or the traces opened together (paneSteps.ts)
+  const { opening, leads } = stepLeads(
+    state.panes.map((p) => p.timeline.warmUpStep !== null),
+    rankView
+      ? panes.map(() => null)
+      : paneRegions(
+          state.report,
+          panes.map((p) => p.label),
+        ),
+  );
+  state.leads = leads;
+  // where none was saved, or the last load's own is still shown (a pane that came since may have a warm-up, review
+  // 10 F2: `step`'s panes after TinyTransformer's opened on their warm-up): past the warm-up where a pane has one
+  // (timelineNames.ts warmUpStep), else its first step
+  state.step = view && !refit ? view.step : opening;
+  state.stepBeforeAll = view?.all ? (state.stepBeforeAll ?? opening) : null;
   state.ranks = rankView;
   // a preview has none: the full trace brings them
   for (const pane of state.panes)

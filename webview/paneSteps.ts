@@ -3,19 +3,22 @@
 // (review 10 F2: one opening step for all panes put a region without a warm-up a step further on, or one with it on
 // its warm-up). The view's step (viewState's `step`) is the first pane's; a pane's is that moved by its `lead`.
 import { paneOffsets, type RankAlignment } from '../extension/shared/trace/ranks.ts';
-import { openingStep } from '../extension/shared/trace/window.ts';
+import { OPENING_STEP } from '../extension/shared/trace/window.ts';
 import type { DrawStats, TimelineCanvas } from './timeline.ts';
 
 /**
- * Per pane, how many steps past the first pane's its step is: its comparison's opening step (`groups`: the
- * comparison of each pane, its region or null) less the first pane's; and that first pane's opening step.
+ * Per pane, how many steps past the first pane's its step is: its comparison's opening step (past the warm-up where a
+ * pane of it has one, `warmUps`; `groups`: the comparison of each pane, its region or null) less the first pane's; and
+ * that first pane's opening step.
  */
 export function stepLeads(
-  steps: readonly (readonly { start: number; end: number }[])[],
+  warmUps: readonly boolean[],
   groups: readonly (string | null)[],
 ): { opening: number; leads: number[] } {
   const opening = new Map<string | null, number>();
-  steps.forEach((own, p) => opening.set(groups[p]!, Math.max(opening.get(groups[p]!) ?? 0, openingStep(own))));
+  warmUps.forEach((warm, p) =>
+    opening.set(groups[p]!, Math.max(opening.get(groups[p]!) ?? 0, warm ? OPENING_STEP : 0)),
+  );
   const first = groups.length ? opening.get(groups[0]!)! : 0;
   return { opening: first, leads: groups.map((g) => opening.get(g)! - first) };
 }
