@@ -60,7 +60,7 @@ export function stepHolding(steps: readonly { start: number }[], us: number): nu
 
 /** The view's steps from which every pane has a step: the first to the last where some pane still has one. */
 export function stepBounds(leads: readonly number[], counts: readonly number[]): [number, number] {
-  return [Math.min(0, ...leads.map((lead) => -lead)), Math.max(0, ...counts.map((n, p) => n - 1 - leads[p]!))];
+  return [Math.min(0, ...leads.map((lead) => 0 - lead)), Math.max(0, ...counts.map((n, p) => n - 1 - leads[p]!))];
 }
 
 /**
