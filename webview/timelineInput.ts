@@ -54,9 +54,11 @@ export class TimelineInput {
     this.reset(box);
   }
 
-  /** The view a saved state had: [from, to] as the base, unzoomed, each region's panes on their own fit. */
+  /** The view a saved state had: [from, to] as the base, unzoomed, each region's panes on their own fit (after Fit
+   *  all, on one clock). */
   restore(box: HTMLDivElement, domain: [number, number]): void {
-    this.fitRegions();
+    if (state.stepBeforeAll === null) this.fitRegions();
+    else for (const pane of state.panes) pane.timeline.stretch = 1;
     state.base.domain(domain);
     this.reset(box);
   }

@@ -288,6 +288,33 @@ describe('timeline webview', () => {
     await page.close();
   });
 
+  test('Fit all survives a hide/show reload: every step drawn, not only the step the view was on', async () => {
+    const page = await openWebview(browser);
+    const source = tracesSource('graphbreak');
+    const panes = await Promise.all(
+      ['eager', 'default'].map(async (m) => ({
+        label: m,
+        trace: (await scanTraceFile(fixture(`cpu-graphbreak-${m}.trace.json`))),
+      })),
+    );
+    await postPanes(page, 'graphbreak', source, panes);
+    await page.locator('.panes').focus();
+    await page.keyboard.press('0');
+    const notes = async (): Promise<string[]> => {
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      return (await page.locator('.pane-note').allInnerTexts()).map((n) => /^(.+?) in view/.exec(n)?.[1] ?? n);
+    };
+    assert.deepEqual(await notes(), ['steps 1–3', 'steps 1–3']);
+    await page.reload();
+    await postPanes(page, 'graphbreak', source, panes);
+    assert.deepEqual(await notes(), ['steps 1–3', 'steps 1–3']);
+    // and Fit to step goes back to a step: each pane's step 2 alone
+    await page.locator('.panes').focus();
+    await page.keyboard.press('f');
+    assert.deepEqual(await notes(), ['step 2', 'step 2']);
+    await page.close();
+  });
+
   test('report header: speedups with spread, kernels/step, graph breaks; a location click posts reveal', async () => {
     const page = await openWebview(browser);
     const model = await scanTraceFile(fixture('mlp-eager.trace.json'));
