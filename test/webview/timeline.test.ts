@@ -294,7 +294,7 @@ describe('timeline webview', () => {
     const panes = await Promise.all(
       ['eager', 'default'].map(async (m) => ({
         label: m,
-        trace: (await scanTraceFile(fixture(`cpu-graphbreak-${m}.trace.json`))),
+        trace: await scanTraceFile(fixture(`cpu-graphbreak-${m}.trace.json`)),
       })),
     );
     await postPanes(page, 'graphbreak', source, panes);
@@ -312,6 +312,27 @@ describe('timeline webview', () => {
     await page.locator('.panes').focus();
     await page.keyboard.press('f');
     assert.deepEqual(await notes(), ['step 2', 'step 2']);
+    await page.close();
+  });
+
+  test('a pane without the step the others show draws none and says so, never its last as that step', async () => {
+    const page = await openWebview(browser);
+    const [eager, compiled] = await Promise.all(
+      ['eager', 'default'].map((m) => scanTraceFile(fixture(`cpu-graphbreak-${m}.trace.json`))),
+    );
+    // default's profile stopped a step early
+    const short = { ...compiled!, steps: compiled!.steps.slice(0, 2) };
+    await postPanes(page, 'graphbreak', tracesSource('short'), [
+      { label: 'eager', trace: eager! },
+      { label: 'default', trace: short },
+    ]);
+    await page.locator('vscode-button', { hasText: 'step ▶' }).click();
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const notes = await page.locator('.pane-note').allInnerTexts();
+    assert.match(notes[0]!, /^step 3 in view/);
+    assert.match(notes[1]!, /^none of its 2 steps in view/);
+    const drawn = await debug(page);
+    assert.equal(drawn.panes[1]!.slices, 0, 'no slice of its step 2 drawn as if it were step 3');
     await page.close();
   });
 
