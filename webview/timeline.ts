@@ -84,10 +84,11 @@ export class TimelineCanvas extends TimelineNames {
   /**
    * The index of the step a step view shows: only its slices are drawn, so that beside another pane's longer step
    * this one's next is not in view (review 10 B10: eager "step 2 in view" over default "steps 2–3"); -1: the trace
-   * has no such step, none is drawn; null: the whole trace (Fit all, a finding shown).
+   * has no such step, none is drawn; null: the whole trace (Fit all).
    */
   shownStep: number | null = null;
-  /** the warm-up step's ruler label may say so ("warm-up step 1"): false where another pane has no room to (main.ts) */
+  /** the warm-up step's ruler label may say so ("warm-up step 1"): false where another pane has no room to
+   *  (paneSteps.drawAlike) */
   namesWarmUp = true;
   /** whether the last frame's ruler said the warm-up step as such; null: it had no warm-up step in view */
   saidWarmUp: boolean | null = null;
