@@ -7,14 +7,15 @@ import { el } from './panels.ts';
 import type { TimelineCanvas } from './timeline.ts';
 import { focusFound, focusNotFound, paneMovedToCode } from './timelineWords.ts';
 import { sameCode, sameStepTime, stepNumber } from './analysis/stepMap.ts';
+import { stepHolding } from './paneSteps.ts';
 
-/** Where it was found: the pane and how many places; null when nowhere. `alignStep` puts every pane's time 0 at
- *  the start of its step of that index; `zoomTo` takes pane time. The note's times are said as every time is
+/** Where it was found: the pane and how many places; null when nowhere. `alignStep` puts the pane's time 0 at
+ *  the start of its step of that index, every other's at its step alike; `zoomTo` takes pane time. The note's times are said as every time is
  *  ("7.87 ms", "19.6 ms"), not in the zoomed axis's digits ("19,643 µs": review 5A G4). */
 export function showTarget(
   target: TimelineTarget,
   panes: readonly { label: string; timeline: TimelineCanvas }[],
-  alignStep: (step: number) => void,
+  alignStep: (step: number, pane: number) => void,
   zoomTo: (from: number, to: number) => void,
 ): { pane: number; places: number } | null {
   const rank = (p: number): number => (target.modes.some((m) => panes[p]!.label.startsWith(m)) ? 0 : 1);
@@ -33,7 +34,7 @@ export function showTarget(
     // time 0 at the start of the step that holds it: aligned on a later step, the axis would read negative times,
     // which it draws no ticks for
     const step = stepHolding(timeline.model.steps, first.startUs);
-    if (step >= 0) alignStep(step);
+    if (step >= 0) alignStep(step, p);
     const start = first.startUs - timeline.offset;
     const pad = Math.max(first.durUs * 1.5, 20);
     const moved = alignOthers(panes, p, first);
@@ -53,11 +54,6 @@ export function showTarget(
   }
   note.textContent = focusNotFound(target.label, target.compileIds.length > 0);
   return null;
-}
-
-/** The index of the last step (in start order) that starts at or before `us`; -1 when it is before them all. */
-function stepHolding(steps: readonly { start: number }[], us: number): number {
-  return steps.filter((s) => s.start <= us).length - 1;
 }
 
 /**

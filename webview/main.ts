@@ -10,8 +10,6 @@ import { flowLinks, linkedSlices } from '../extension/shared/trace/flowLinks.ts'
 import { kernelIndices } from '../extension/shared/trace/summary.ts';
 import { formatUs } from '../extension/present/numbers.ts';
 import type { TimelineTarget } from '../extension/shared/trace/timelineMarks.ts';
-import { paneOffsets } from '../extension/shared/trace/ranks.ts';
-import { firstIsWarmUp, OPENING_STEP } from '../extension/shared/trace/window.ts';
 import { renderCompilePhases } from './compilePhases.ts';
 import { showTarget } from './focus.ts';
 import { renderKernelSource } from './kernelDetails.ts';
@@ -46,7 +44,8 @@ import { state } from './viewState.ts';
 import { comparisonPending, matchingSlices, paneStepsNote, paneTitle, readingTraces } from './timelineWords.ts';
 import { stepsOverlapped } from './analysis/stepMap.ts';
 import { stepsAsCalls } from './analysis/sliceNames.ts';
-import { paneScale } from './paneFit.ts';
+import { paneRegions, paneScale } from './paneFit.ts';
+import { alignSteps, drawAlike, stepBounds, stepHolding, stepLeads } from './paneSteps.ts';
 import { markPinnedTitles, pinnedHint } from './pinnedTitles.ts';
 
 interface VsCodeApi {
@@ -94,7 +93,9 @@ function saveState(): void {
     : state.carried;
   vscode.setState({
     source: state.source,
-    view: state.panes.length ? { domain: [t0, t1], step: state.step, search: state.search, selected } : null,
+    view: state.panes.length
+      ? { domain: [t0, t1], step: state.step, search: state.search, selected, all: state.stepBeforeAll !== null }
+      : null,
   });
 }
 
@@ -213,7 +214,6 @@ function load(message: Opening): void {
   state.selected = null;
   ranges.range = null;
   state.carried = null;
-  if (!view) state.stepBeforeAll = null;
   state.search = view ? view.search : '';
   state.theme = readTheme();
   app.replaceChildren();
@@ -236,10 +236,6 @@ function load(message: Opening): void {
   );
   // a view still as the last trace's load fitted it is fitted again: a pane that came since may reach further
   const refit = !view || (replaced !== null && String(view.domain) === String(state.fitted));
-  // where none was saved, or the last load's own is still shown (a pane that came since may have a warm-up, review
-  // 10 F2: `step`'s panes after TinyTransformer's opened on their warm-up): past the warm-up where a pane has one
-  // (window.ts openingStep), else its first step
-  state.step = view && !refit ? view.step : models.some((m) => firstIsWarmUp(m.steps)) ? OPENING_STEP : 0;
   state.panes = panes.map((pane, p) => {
     const communication = communicationNames(models[p]!.names);
     const compareTo = pane.compareTo === undefined ? (p > 0 && !rankView ? 0 : null) : pane.compareTo;
@@ -260,6 +256,22 @@ function load(message: Opening): void {
     pane.timeline.breaks = paneBreaks(state.report, pane.label);
     pane.timeline.fromCall = paneFromCall(state.report, pane.label);
   }
+  // each comparison's panes on one step: a job's ranks, a region's, or the traces opened together (paneSteps.ts)
+  const { opening, leads } = stepLeads(
+    state.panes.map((p) => p.timeline.warmUpStep !== null),
+    rankView
+      ? panes.map(() => null)
+      : paneRegions(
+          state.report,
+          panes.map((p) => p.label),
+        ),
+  );
+  state.leads = leads;
+  // where none was saved, or the last load's own is still shown (a pane that came since may have a warm-up, review
+  // 10 F2: `step`'s panes after TinyTransformer's opened on their warm-up): past the warm-up where a pane has one
+  // (timelineNames.ts warmUpStep), else its first step
+  state.step = view && !refit ? view.step : opening;
+  state.stepBeforeAll = view?.all ? (state.stepBeforeAll ?? opening) : null;
   state.ranks = rankView;
   // a preview has none: the full trace brings them
   for (const pane of state.panes)
@@ -427,9 +439,12 @@ function applySearch(query: string): void {
 }
 
 function changeStep(delta: number): void {
-  const steps = Math.max(...state.panes.map((p) => p.timeline.model.steps.length), 1);
+  const [first, last] = stepBounds(
+    state.leads,
+    state.panes.map((p) => p.timeline.model.steps.length),
+  );
   // from the step the view was on before Fit all, where it was
-  state.step = Math.min(Math.max(0, (state.stepBeforeAll ?? state.step) + delta), steps - 1);
+  state.step = Math.min(Math.max(first, (state.stepBeforeAll ?? state.step) + delta), last);
   state.stepBeforeAll = null;
   // the user's step now: a trace that comes later keeps it
   state.fitted = null;
@@ -437,19 +452,14 @@ function changeStep(delta: number): void {
   input.fitStep(document.querySelector('.panes')!);
 }
 
-/**
- * Each pane's time 0 is the start of its step number `state.step`, so steps line up vertically; ranks of one
- * host are drawn on their common clock instead (time 0: the earliest rank's start of that step).
- */
+/** Each pane on its step (paneSteps.ts): the view's, or after Fit all its first. */
 function alignPanes(): void {
-  const offsets = paneOffsets(
-    state.panes.map((p) => p.timeline.model),
+  alignSteps(
+    state.panes,
     state.ranks?.alignment ?? null,
-    state.step,
+    state.stepBeforeAll === null ? state.step : null,
+    state.leads,
   );
-  state.panes.forEach((pane, p) => {
-    pane.timeline.offset = offsets[p]!;
-  });
 }
 
 /**
@@ -508,6 +518,12 @@ function linesMovedInDetails(): void {
 /** Selects a slice and brings it into view (an arrow followed, a range row chosen): the zoom is kept unless it is off screen. */
 function revealSlice(pane: number, slice: number, details: HTMLElement): void {
   const timeline = state.panes[pane]!.timeline;
+  // a step view draws its step alone: a slice of another step is shown on that step
+  const step = stepHolding(timeline.model.steps, timeline.model.start[slice]!);
+  if (timeline.shownStep !== null && step >= 0 && step !== timeline.shownStep) {
+    state.step = step - (state.leads[pane] ?? 0);
+    alignPanes();
+  }
   // on the shared axis: the pane's times stretched by its region's fit (paneFit.ts)
   const start = (timeline.model.start[slice]! - timeline.offset) * timeline.stretch;
   const end = start + timeline.model.dur[slice]! * timeline.stretch;
@@ -532,8 +548,8 @@ function applyFocus(target: TimelineTarget): void {
   state.focusFound = showTarget(
     target,
     state.panes,
-    (step) => {
-      state.step = step;
+    (step, pane) => {
+      state.step = step - (state.leads[pane] ?? 0);
       state.stepBeforeAll = null;
       alignPanes();
     },
@@ -556,8 +572,10 @@ function paneNotes(): void {
   const notes = document.querySelectorAll<HTMLElement>('.pane .pane-note');
   state.panes.forEach((pane, p) => {
     const { model, offset, stretch } = pane.timeline;
+    // the steps drawn: a step view's pane draws its own step alone
+    const drawn = pane.timeline.drawnIn(t0 / stretch + offset, t1 / stretch + offset);
     const text = paneStepsNote(
-      stepsOverlapped(model.steps, t0 / stretch + offset, t1 / stretch + offset),
+      drawn && stepsOverlapped(model.steps, ...drawn),
       model.steps,
       state.report?.profilerNote ?? null,
       pane.timeline.callsNamedByPlace,
@@ -576,8 +594,8 @@ function drawAll(): void {
   state.base.range([LABEL_WIDTH, width]);
   state.current.range([LABEL_WIDTH, width]);
   const began = performance.now();
-  for (const pane of state.panes)
-    pane.stats = pane.timeline.draw(paneScale(state.current, pane.timeline.stretch), width, state.theme);
+  const theme = state.theme;
+  drawAlike(state.panes, (timeline) => timeline.draw(paneScale(state.current, timeline.stretch), width, theme));
   paneNotes();
   state.frameTimes.push(performance.now() - began);
   if (!state.timings.firstDraw) state.timings.firstDraw = performance.timeOrigin + performance.now();

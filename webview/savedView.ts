@@ -6,7 +6,14 @@ import { sameSlice } from '../extension/shared/trace/window.ts';
 /** Kept by VS Code across hide/show; `source` is what the host's serializer reopens after a restart. */
 export interface SavedState {
   source: TimelineSource | null;
-  view: { domain: [number, number]; step: number; search: string; selected: SavedSelection | null } | null;
+  /** `all`: the whole traces' view (Fit all), not a step's */
+  view: {
+    domain: [number, number];
+    step: number;
+    search: string;
+    selected: SavedSelection | null;
+    all?: boolean;
+  } | null;
 }
 
 /** `partial`: the slice indexes a preview's model (only that preview, while it is in memory, can map it). */

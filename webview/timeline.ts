@@ -11,7 +11,7 @@ import { collectiveSpans } from './analysis/communication.ts';
 import { stepWords } from './analysis/sliceNames.ts';
 import { duringProfilerWork, insideProfilerWork } from './analysis/profilerWork.ts';
 import { collectiveThreads } from './analysis/threadRoles.ts';
-import type { FrameLayout, Paint, TextBox } from './frameLayout.ts';
+import type { FrameLayout, LineSegment, Paint, TextBox } from './frameLayout.ts';
 import { composite, readableInk } from './ink.ts';
 import {
   bandEdges,
@@ -29,6 +29,7 @@ import { drawLines, drawText } from './canvasPaint.ts';
 import {
   axisLayout,
   AXIS_HEIGHT,
+  AXIS_ROW,
   axisTicks,
   canvasMeasure,
   cutLines,
@@ -80,6 +81,17 @@ export class TimelineCanvas extends TimelineNames {
   offset = 0;
   /** how much the panes' shared scale stretches this pane's times: its region's fit (paneFit.ts), 1 as is */
   stretch = 1;
+  /**
+   * The index of the step a step view shows: only its slices are drawn, so that beside another pane's longer step
+   * this one's next is not in view (review 10 B10: eager "step 2 in view" over default "steps 2–3"); -1: the trace
+   * has no such step, none is drawn; null: the whole trace (Fit all).
+   */
+  shownStep: number | null = null;
+  /** the warm-up step's ruler label may say so ("warm-up step 1"): false where another pane has no room to
+   *  (paneSteps.drawAlike) */
+  namesWarmUp = true;
+  /** whether the last frame's ruler said the warm-up step as such; null: it had no warm-up step in view */
+  saidWarmUp: boolean | null = null;
   selected = -1;
   linked: number[] = [];
   /** launch → kernel arrows of the selection */
@@ -185,10 +197,39 @@ export class TimelineCanvas extends TimelineNames {
     return out.sort((a, b) => this.model.start[a]! - this.model.start[b]!);
   }
 
+  /** The span of the model's time whose slices are drawn: all of it, or the shown step's; null: none (no such step). */
+  private shownSpan(): [number, number] | null {
+    if (this.shownStep === null || this.model.steps.length === 0) return [-Infinity, Infinity];
+    const step = this.model.steps[this.shownStep];
+    return step ? [step.start, step.end] : null;
+  }
+
+  /** The part of [from, to] (µs of the model's time) whose slices are drawn; null: none of it. */
+  drawnIn(from: number, to: number): [number, number] | null {
+    const span = this.shownSpan();
+    if (!span) return null;
+    const [a, b] = [Math.max(from, span[0]), Math.min(to, span[1])];
+    return a <= b ? [a, b] : null;
+  }
+
+  /** Where slices are drawn under `scale`: their time and canvas x; an empty span at the right edge where none is. */
+  private bounds(scale: TimeScale, width: number): { tMin: number; tMax: number; left: number; right: number } {
+    const drawn = this.drawnIn(scale.invert(LABEL_WIDTH) + this.offset, scale.invert(width) + this.offset);
+    if (!drawn) return { tMin: Infinity, tMax: -Infinity, left: width, right: width };
+    const [tMin, tMax] = drawn;
+    return {
+      tMin,
+      tMax,
+      left: Math.max(LABEL_WIDTH, scale(tMin - this.offset)),
+      right: Math.min(width, scale(tMax - this.offset)),
+    };
+  }
+
   draw(scale: TimeScale, width: number, theme: Theme): DrawStats {
-    const tMin = scale.invert(LABEL_WIDTH) + this.offset;
-    const tMax = scale.invert(width) + this.offset;
-    if (this.tracks.showSlicesIn(tMin, tMax)) {
+    const viewFrom = scale.invert(LABEL_WIDTH) + this.offset;
+    const viewTo = scale.invert(width) + this.offset;
+    const { tMin, tMax, left, right } = this.bounds(scale, width);
+    if (this.tracks.showSlicesIn(tMin, tMax, this.shownSpan() ?? [Infinity, -Infinity])) {
       this.fittedNames = null;
       this.onLayout();
     }
@@ -210,8 +251,8 @@ export class TimelineCanvas extends TimelineNames {
     const offset = this.offset;
     const xOf = (t: number): number => scale(t - offset);
     // The time scale is affine: x = base + t * k, without a d3 call per slice.
-    const k = (width - LABEL_WIDTH) / (tMax - tMin);
-    const base = LABEL_WIDTH - tMin * k;
+    const k = (width - LABEL_WIDTH) / (viewTo - viewFrom);
+    const base = LABEL_WIDTH - viewFrom * k;
     const affine = Number.isFinite(k) && k > 0;
     const toX = affine ? (t: number): number => base + t * k : xOf;
     const toT = affine ? (x: number): number => (x - base) / k : (x: number): number => scale.invert(x) + offset;
@@ -241,8 +282,8 @@ export class TimelineCanvas extends TimelineNames {
       };
       const rowEnd = row.end;
       while (i < rowEnd && start[i]! <= tMax) {
-        const x0 = Math.max(LABEL_WIDTH, toX(start[i]!));
-        let x1 = Math.min(width, toX(start[i]! + dur[i]!));
+        const x0 = Math.max(left, toX(start[i]!));
+        let x1 = Math.min(right, toX(start[i]! + dur[i]!));
         let next = i + 1;
         if (x1 - x0 < MERGE_PX) {
           // Near-sub-pixel: everything that starts inside this pixel becomes one rect. Galloping search:
@@ -262,7 +303,7 @@ export class TimelineCanvas extends TimelineNames {
             // and labelled on its own, not swallowed (review 6A H4)
             if (next - 1 > i && toX(start[next - 1]! + dur[next - 1]!) - toX(start[next - 1]!) >= MERGE_PX) next--;
           }
-          x1 = Math.max(Math.floor(x0) + 1, Math.min(width, toX(start[next - 1]! + dur[next - 1]!)));
+          x1 = Math.max(Math.floor(x0) + 1, Math.min(right, toX(start[next - 1]! + dur[next - 1]!)));
         }
         const labelled = next === i + 1 && x1 - x0 >= MIN_LABEL_PX;
         if (labelled && model.kind[i] !== SliceKind.Step) {
@@ -274,15 +315,16 @@ export class TimelineCanvas extends TimelineNames {
         const bucket =
           (this.communication[model.name[i]!] ? COMMUNICATION_BUCKET : model.kind[i]!) +
           (this.dimmed(i) ? DIM_OFFSET : 0);
-        const left = next > i + 1 ? Math.floor(x0) : x0;
-        if (bucket === runBucket && left <= runX1 + GAP_PX && !labelled && !runLabelled) runX1 = Math.max(runX1, x1);
+        const runFrom = next > i + 1 ? Math.floor(x0) : x0;
+        if (bucket === runBucket && runFrom <= runX1 + GAP_PX && !labelled && !runLabelled) runX1 = Math.max(runX1, x1);
         else {
           // a labelled slice is a bar of its own, 1 px clear of the one before it in its colour: "aten::linear" and
           // "aten::gelu" side by side read as one slice when merged (review 6A H1)
-          if (bucket === runBucket && left <= runX1 + GAP_PX) runX1 = Math.max(runX0 + 1, Math.min(runX1, left - 1));
+          if (bucket === runBucket && runFrom <= runX1 + GAP_PX)
+            runX1 = Math.max(runX0 + 1, Math.min(runX1, runFrom - 1));
           flush();
           runBucket = bucket;
-          runX0 = left;
+          runX0 = runFrom;
           runX1 = x1;
           runLabelled = labelled;
         }
@@ -301,20 +343,24 @@ export class TimelineCanvas extends TimelineNames {
     const onPage = (colours: string[]): Paint => ({ colour: readableInk(composite([page]), colours), alpha: 1 });
     const clear = clearOfBands(model.tracks, this.tracks.trackTop);
     const bands = this.foundMarks?.length
-      ? drawMarks(ctx, this.foundMarks, AXIS_HEIGHT, LABEL_WIDTH, width, this.height, xOf, theme, clear)
+      ? drawMarks(ctx, this.foundMarks, AXIS_HEIGHT, left, right, this.height, xOf, theme, clear)
       : [];
+    const edges = this.stepEdges(xOf, width);
     const axis = axisLayout(
       this.ticks(scale, width),
-      this.stepEdges(xOf, width),
+      edges,
       { left: LABEL_WIDTH, width, height: this.height },
       m,
       onPage([theme.muted, theme.foreground]),
       [page],
     );
+    axis.lines.push(...this.shownStepEnd(xOf, width));
+    const warmUp = edges.find((e) => e.warmUp)?.warmUp;
+    this.saidWarmUp = warmUp ? axis.texts.some((t) => t.role === 'step' && t.text === warmUp) : null;
     const texts = [
       ...axis.texts,
-      ...this.sliceTexts(labels, xOf, width, m, theme, bands),
-      ...this.unrecordedTexts(tMin, tMax, xOf, m, onPage([theme.muted, theme.foreground]), page),
+      ...this.sliceTexts(labels, xOf, left, right, m, theme, bands),
+      ...(tMin <= tMax ? this.unrecordedTexts(tMin, tMax, xOf, m, onPage([theme.muted, theme.foreground]), page) : []),
     ];
     if (this.foundMarks?.length) {
       const ink = onPage([theme.foreground]);
@@ -323,8 +369,8 @@ export class TimelineCanvas extends TimelineNames {
         ...markTexts(
           this.foundMarks,
           AXIS_HEIGHT,
-          LABEL_WIDTH,
-          Math.min(width, Math.max(LABEL_WIDTH, xOf(this.dataEndUs))),
+          left,
+          Math.min(right, Math.max(left, xOf(this.dataEndUs))),
           xOf,
           m,
           ink,
@@ -339,13 +385,10 @@ export class TimelineCanvas extends TimelineNames {
         ),
       );
     }
-    const lines = cutLines(
-      [...axis.lines, ...bandEdges(bands, AXIS_HEIGHT, LABEL_WIDTH, width, this.height, clear)],
-      texts,
-    );
+    const lines = cutLines([...axis.lines, ...bandEdges(bands, AXIS_HEIGHT, left, right, this.height, clear)], texts);
     drawLines(ctx, lines, theme);
     for (const text of texts) drawText(ctx, text);
-    this.drawOverlays(ctx, xOf, width, theme);
+    this.drawOverlays(ctx, xOf, left, right, width, theme);
     texts.push(...this.drawTrackNames(ctx, m, theme));
     this.layout = { width, height: this.height, left: LABEL_WIDTH, texts, lines };
     return stats;
@@ -393,7 +436,8 @@ export class TimelineCanvas extends TimelineNames {
   private sliceTexts(
     labels: number[],
     xOf: (t: number) => number,
-    width: number,
+    left: number,
+    right: number,
     m: Measure,
     theme: Theme,
     bands: readonly MarkBand[],
@@ -401,11 +445,11 @@ export class TimelineCanvas extends TimelineNames {
     const model = this.model;
     const page: Paint = { colour: theme.background, alpha: 1 };
     const texts: TextBox[] = [];
-    const x0s = labels.map((i) => Math.max(LABEL_WIDTH, xOf(model.start[i]!)));
+    const x0s = labels.map((i) => Math.max(left, xOf(model.start[i]!)));
     const said = sliceLabels(
       labels.map((i, k) => ({
         name: this.sliceName(model.name[i]!),
-        room: Math.min(width, xOf(model.start[i]! + model.dur[i]!)) - x0s[k]! - 6,
+        room: Math.min(right, xOf(model.start[i]! + model.dur[i]!)) - x0s[k]! - 6,
       })),
       m,
     );
@@ -472,7 +516,9 @@ export class TimelineCanvas extends TimelineNames {
   private stepEdges(xOf: (t: number) => number, width: number): StepEdge[] {
     const edges: StepEdge[] = [];
     let lastLineX = -Infinity;
-    for (const step of this.model.steps) {
+    const steps = this.model.steps;
+    const shown = this.shownStep === null ? steps : steps.slice(Math.max(0, this.shownStep), this.shownStep + 1);
+    for (const step of shown) {
       const x = xOf(step.start);
       // the step the view begins inside: the pane's note counts it in view, so the ruler names it at the left
       const begun = x < LABEL_WIDTH && xOf(step.end) > LABEL_WIDTH;
@@ -483,8 +529,8 @@ export class TimelineCanvas extends TimelineNames {
         edges[edges.length - 1]!.through = { label, short };
         continue;
       }
-      const first = step === this.model.steps[0];
-      const warmUp = first && this.warmUpStep !== null ? { warmUp: warmUpLabel(label) } : {};
+      const first = step === steps[0];
+      const warmUp = first && this.warmUpStep !== null && this.namesWarmUp ? { warmUp: warmUpLabel(label) } : {};
       if (begun) edges.push({ x: LABEL_WIDTH, label, short, before: null, begun, ...warmUp });
       else edges.push({ x, label, short, before: first ? `before ${label}` : null, ...warmUp });
       lastLineX = Math.max(x, LABEL_WIDTH);
@@ -492,8 +538,22 @@ export class TimelineCanvas extends TimelineNames {
     return edges;
   }
 
-  /** A finding's places, the selection and its linked slices, the range, the arrows. */
-  private drawOverlays(ctx: CanvasRenderingContext2D, xOf: (t: number) => number, width: number, theme: Theme): void {
+  /** The line where the shown step ends, where a step view shows one: the pane draws nothing past it. */
+  private shownStepEnd(xOf: (t: number) => number, width: number): LineSegment[] {
+    const step = this.shownStep === null ? undefined : this.model.steps[this.shownStep];
+    const x = step ? Math.round(xOf(step.end)) : NaN;
+    return x > LABEL_WIDTH && x < width ? [{ role: 'step', x, w: 1, y0: AXIS_ROW, y1: this.height }] : [];
+  }
+
+  /** A finding's places, the selection and its linked slices (drawn in [left, right]), the range, the arrows. */
+  private drawOverlays(
+    ctx: CanvasRenderingContext2D,
+    xOf: (t: number) => number,
+    left: number,
+    right: number,
+    width: number,
+    theme: Theme,
+  ): void {
     const model = this.model;
     if (this.focused.length) drawFocus(ctx, this.focused, this.top, LABEL_WIDTH, width, this.height, xOf, theme);
     ctx.strokeStyle = theme.selection;
@@ -502,8 +562,8 @@ export class TimelineCanvas extends TimelineNames {
       if (i < 0) continue;
       const x0 = xOf(model.start[i]!);
       const w = Math.max(2, xOf(model.start[i]! + model.dur[i]!) - x0);
-      if (x0 + w < LABEL_WIDTH || x0 > width) continue;
-      ctx.strokeRect(Math.max(LABEL_WIDTH, x0) - 1, this.tracks.sliceY(i), w + 2, ROW_HEIGHT - 1);
+      if (x0 + w < left || x0 > right) continue;
+      ctx.strokeRect(Math.max(left, x0) - 1, this.tracks.sliceY(i), w + 2, ROW_HEIGHT - 1);
     }
     if (this.range) drawRange(ctx, this.range, this.top, LABEL_WIDTH, width, this.height, xOf, theme);
     if (this.arrows.length) {
@@ -511,9 +571,9 @@ export class TimelineCanvas extends TimelineNames {
         ctx,
         this.arrows,
         (i, end) => {
-          const x0 = Math.max(LABEL_WIDTH, xOf(model.start[i]!));
-          const x1 = Math.min(width, xOf(model.start[i]! + model.dur[i]!));
-          if (x1 < LABEL_WIDTH || x0 > width) return null;
+          const x0 = Math.max(left, xOf(model.start[i]!));
+          const x1 = Math.min(right, xOf(model.start[i]! + model.dur[i]!));
+          if (x1 < left || x0 > right) return null;
           return {
             x: Math.min(x0 + 2, (x0 + x1) / 2),
             y: this.tracks.sliceY(i) + (end === 'from' ? ROW_HEIGHT - 1 : 0),
@@ -573,8 +633,9 @@ export class TimelineCanvas extends TimelineNames {
 
   /** Canvas point at the middle of slice i's visible part under `scale`, or null when it is off screen. */
   locate(i: number, scale: TimeScale, width: number): { x: number; y: number } | null {
-    const x0 = Math.max(LABEL_WIDTH, scale(this.model.start[i]! - this.offset));
-    const x1 = Math.min(width, scale(this.model.start[i]! + this.model.dur[i]! - this.offset));
+    const { left, right } = this.bounds(scale, width);
+    const x0 = Math.max(left, scale(this.model.start[i]! - this.offset));
+    const x1 = Math.min(right, scale(this.model.start[i]! + this.model.dur[i]! - this.offset));
     if (x1 < x0) return null;
     return { x: (x0 + x1) / 2, y: this.tracks.sliceY(i) + ROW_HEIGHT / 2 };
   }
@@ -584,6 +645,8 @@ export class TimelineCanvas extends TimelineNames {
     if (x < LABEL_WIDTH) return -1;
     const model = this.model;
     const t = scale.invert(x) + this.offset;
+    // (a step view's pane draws only its step: nothing to hit past it)
+    if (!this.drawnIn(t, t)) return -1;
     const slack = Math.abs(scale.invert(x + 2) - scale.invert(x));
     // a folded stack's levels share a row: the deepest frame there, the one drawn on top
     for (let r = this.tracks.rows.length - 1; r >= 0; r--) {

@@ -54,9 +54,11 @@ export class TimelineInput {
     this.reset(box);
   }
 
-  /** The view a saved state had: [from, to] as the base, unzoomed, each region's panes on their own fit. */
+  /** The view a saved state had: [from, to] as the base, unzoomed, each region's panes on their own fit (after Fit
+   *  all, on one clock). */
   restore(box: HTMLDivElement, domain: [number, number]): void {
-    this.fitRegions();
+    if (state.stepBeforeAll === null) this.fitRegions();
+    else for (const pane of state.panes) pane.timeline.stretch = 1;
     state.base.domain(domain);
     this.reset(box);
   }
@@ -76,8 +78,10 @@ export class TimelineInput {
   /** Each region's panes stretched so that its longest current step is the longest of all's (paneFit.ts); that
    *  longest, µs. */
   private fitRegions(): number {
-    const lengths = state.panes.map(({ timeline: { model, offset } }) => {
-      const step = model.steps[Math.min(state.step, model.steps.length - 1)];
+    const lengths = state.panes.map(({ timeline: { model, offset, shownStep } }) => {
+      // (a pane without the view's step draws none: it asks for no room)
+      if (shownStep === -1) return 0;
+      const step = shownStep === null ? undefined : model.steps[shownStep];
       return step ? step.end - offset : traceEnd(model);
     });
     const regions = paneRegions(
@@ -92,7 +96,7 @@ export class TimelineInput {
   /** Every pane's whole trace across the width, each from its first step: aligned on a later one, the time before it
    *  (the warm-up's 40 ms) would read on no tick (the axis has none before 0). */
   fitAllTime(box: HTMLDivElement): void {
-    if (state.step !== 0) {
+    if (state.stepBeforeAll === null) {
       state.stepBeforeAll = state.step;
       state.step = 0;
       this.host.align();

@@ -1,6 +1,7 @@
 // A pane's row layout: which tracks are shown (those that hold a slice) and in view, each track's rows from the top
-// down (a row per nesting level; a folded Python stack's levels all in its one row), the row counting the tracks idle
-// in the view, and which track and row lie at a canvas height. The canvas (timeline.ts) paints into these rows.
+// down (a row per nesting level down to its deepest slice in the window shown: a step's, or the whole trace's; a
+// folded Python stack's levels all in its one row), the row counting the tracks idle in the view, and which track and
+// row lie at a canvas height. The canvas (timeline.ts) paints into these rows.
 import type { TraceModel, TrackInfo } from '../extension/shared/trace/model.ts';
 
 export const ROW_HEIGHT = 15;
@@ -32,6 +33,11 @@ export class TrackRows {
   readonly hiddenTracks: number;
   /** every level of the shown tracks, whether in view or not */
   private readonly levels: TrackRow[] = [];
+  /** per track, how many levels its rows show: down to its deepest slice in the window shown (a DDP step's stack of 7
+   *  beside its 2 s recompile's of 25 left 350 px of empty rows, review 10 F9) */
+  private depths: number[];
+  /** the window those depths are of, µs of the model's time */
+  private depthWindow: [number, number] = [-Infinity, Infinity];
   /** the shown tracks with a slice in the view, the ones laid out: a row with nothing in view is not drawn empty */
   inView: number[];
   /** where the count of the tracks idle in the view is said (its y in the label column); -1 when none is idle */
@@ -62,7 +68,19 @@ export class TrackRows {
       }
     }
     this.inView = this.shown;
+    this.depths = this.depthsIn(this.depthWindow);
     this.layOut();
+  }
+
+  /** Per track, the levels down to its deepest one with a slice in [from, to] (at least one). */
+  private depthsIn([from, to]: [number, number]): number[] {
+    const depths = new Array<number>(this.model.tracks.length).fill(1);
+    for (const row of this.levels)
+      if (row.first < row.end && row.depth >= depths[row.track]!) {
+        const i = firstVisible(this.model, row, from);
+        if (i < row.end && this.model.start[i]! <= to) depths[row.track] = row.depth + 1;
+      }
+    return depths;
   }
 
   /**
@@ -70,26 +88,33 @@ export class TrackRows {
    * drawn over the ones it ran in), every other track a row per level; under them, one row counting the idle ones.
    */
   private layOut(): void {
-    const model = this.model;
     this.rows.length = 0;
     this.trackTop.fill(-1);
     let y = this.top;
-    for (const track of this.inView) this.trackTop[track] = 0;
-    for (const row of this.levels) {
-      const { track, depth } = row;
-      if (this.trackTop[track] === -1) continue;
+    const inView = new Set(this.inView);
+    let k = 0;
+    for (const track of this.shown) {
       const folded = this.isFolded(track);
-      if (depth === 0) this.trackTop[track] = y;
-      this.rows.push({ ...row, y: this.trackTop[track]! + (folded ? 0 : depth) * ROW_HEIGHT, folded });
-      if (depth === model.tracks[track]!.maxDepth) y += (folded ? 1 : depth + 1) * ROW_HEIGHT + TRACK_GAP;
+      const shown = inView.has(track);
+      if (shown) this.trackTop[track] = y;
+      for (; k < this.levels.length && this.levels[k]!.track === track; k++) {
+        const row = this.levels[k]!;
+        // (a folded stack draws every level in its one row: the deepest frame over the ones it ran in)
+        if (shown && (folded || row.depth < this.depths[track]!))
+          this.rows.push({ ...row, y: y + (folded ? 0 : row.depth) * ROW_HEIGHT, folded });
+      }
+      if (shown) y += (folded ? 1 : this.depths[track]!) * ROW_HEIGHT + TRACK_GAP;
     }
     const idle = this.shown.length > this.inView.length;
     this.idleTop = idle ? y : -1;
     this.height = idle ? y + ROW_HEIGHT + TRACK_GAP : y;
   }
 
-  /** Lays out the shown tracks with a slice in [tMin, tMax]; true where that moved the rows. */
-  showSlicesIn(tMin: number, tMax: number): boolean {
+  /**
+   * Lays out the shown tracks with a slice in [tMin, tMax], each down to its deepest slice in `window` (the step
+   * shown: panning within it moves no row); true where that moved the rows.
+   */
+  showSlicesIn(tMin: number, tMax: number, window: [number, number]): boolean {
     const active = new Set<number>();
     for (const row of this.levels) {
       if (active.has(row.track) || row.first === row.end) continue;
@@ -97,8 +122,17 @@ export class TrackRows {
       if (i < row.end && this.model.start[i]! <= tMax) active.add(row.track);
     }
     const inView = this.shown.filter((t) => active.has(t));
-    if (inView.length === this.inView.length && inView.every((t, k) => t === this.inView[k])) return false;
+    const sameWindow = window[0] === this.depthWindow[0] && window[1] === this.depthWindow[1];
+    const depths = sameWindow ? this.depths : this.depthsIn(window);
+    this.depthWindow = window;
+    if (
+      inView.length === this.inView.length &&
+      inView.every((t, k) => t === this.inView[k]) &&
+      depths.every((d, t) => d === this.depths[t])
+    )
+      return false;
     this.inView = inView;
+    this.depths = depths;
     this.layOut();
     return true;
   }

@@ -40,8 +40,10 @@ export const state = {
   theme: null as Theme | null,
   base: scaleLinear().domain([0, 1]).range([LABEL_WIDTH, 800]),
   current: scaleLinear().domain([0, 1]).range([LABEL_WIDTH, 800]),
-  /** the step index every pane is aligned on (a pane with fewer steps: its last) */
+  /** the step index the first pane is aligned on; each pane's is that moved by its lead (paneSteps.ts) */
   step: OPENING_STEP,
+  /** per pane, how many steps past the first pane's its step is: its comparison opens past its own warm-up */
+  leads: [] as number[],
   /** the step the view was on before Fit all aligned the panes on their first: Fit to step goes back to it */
   stepBeforeAll: null as number | null,
   search: '',

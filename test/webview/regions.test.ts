@@ -222,6 +222,10 @@ describe('script regions in the report panel', () => {
       assert.ok(!notes[p]!.includes('warm-up'), notes.join(' | '));
       assert.match(notes[p]!, /^steps? 2(–3)? in view \(of steps 1–3\)/, notes.join(' | '));
     }
+    // each region's eager and compiled on one step, that step alone: never eager's "steps 2–3" beside compiled's
+    // "step 2" (review 10 B10); TinyTransformer's, without a warm-up, on its first
+    const inView = (p: number): string | undefined => /^(.+?) in view/.exec(notes[p]!)?.[1];
+    assert.deepEqual([0, 1, 3, 4].map(inView), ['step 1', 'step 1', 'step 2', 'step 2'], notes.join(' | '));
     // review 5A G2: the window's profiler steps are the script's calls after the one that opened it (the runner's
     // fromCall, its numbering from 0), said as those calls, never as "step 1" of a script that has calls
     // the eager window ended before call 6, whose new length compiled (review s29: its pane held that compiled call)
@@ -233,18 +237,19 @@ describe('script regions in the report panel', () => {
       await situ.locator('.pane-label').innerText(),
       /^TinyTransformer, in situ eager — [\d,]+ events, 2 calls$/,
     );
-    // the view opens on the panes' second step (`step`'s panes have a warm-up: review 10 F2), the window's call 5;
-    // its first is no warm-up (the runner opened it after the profiler's own warm-up call, after the script's first
-    // calls): never said to be one
-    assert.match(await situ.locator('.pane-note').innerText(), /^call 5 in view \(of calls 4–5\) · under the profiler/);
+    // the view opens each region on its own step (review 10 B10): TinyTransformer's panes have no warm-up, the
+    // window's first call, call 4, is its first (`step`'s panes have one: past it, above); that first is no warm-up
+    // (the runner opened it after the profiler's own warm-up call, after the script's first calls): never said to be
+    // one, and the window's call 5 is not drawn beside it
+    assert.match(await situ.locator('.pane-note').innerText(), /^call 4 in view \(of calls 4–5\) · under the profiler/);
     const situTexts = await page.evaluate(() =>
       (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts[2]!.texts.map(
         (t) => t.text,
       ),
     );
-    assert.ok(situTexts.includes(calls[1]!), situTexts.join(' | '));
+    assert.ok(situTexts.includes(calls[0]!), situTexts.join(' | '));
     assert.ok(!situTexts.some((t) => t.includes('warm-up')), situTexts.join(' | '));
-    assert.ok(!situTexts.includes('call 6'), situTexts.join(' | '));
+    assert.ok(!situTexts.includes(calls[1]!) && !situTexts.includes('call 6'), situTexts.join(' | '));
     assert.ok(!situTexts.some((t) => /\bsteps? \d/.test(t)), situTexts.join(' | '));
 
     // the compile rows name their region: TinyTransformer's and Counter's "forward" told apart

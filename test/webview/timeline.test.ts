@@ -288,6 +288,54 @@ describe('timeline webview', () => {
     await page.close();
   });
 
+  test('Fit all survives a hide/show reload: every step drawn, not only the step the view was on', async () => {
+    const page = await openWebview(browser);
+    const source = tracesSource('graphbreak');
+    const panes = await Promise.all(
+      ['eager', 'default'].map(async (m) => ({
+        label: m,
+        trace: await scanTraceFile(fixture(`cpu-graphbreak-${m}.trace.json`)),
+      })),
+    );
+    await postPanes(page, 'graphbreak', source, panes);
+    await page.locator('.panes').focus();
+    await page.keyboard.press('0');
+    const notes = async (): Promise<string[]> => {
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      return (await page.locator('.pane-note').allInnerTexts()).map((n) => /^(.+?) in view/.exec(n)?.[1] ?? n);
+    };
+    assert.deepEqual(await notes(), ['steps 1–3', 'steps 1–3']);
+    await page.reload();
+    await postPanes(page, 'graphbreak', source, panes);
+    assert.deepEqual(await notes(), ['steps 1–3', 'steps 1–3']);
+    // and Fit to step goes back to a step: each pane's step 2 alone
+    await page.locator('.panes').focus();
+    await page.keyboard.press('f');
+    assert.deepEqual(await notes(), ['step 2', 'step 2']);
+    await page.close();
+  });
+
+  test('a pane without the step the others show draws none and says so, never its last as that step', async () => {
+    const page = await openWebview(browser);
+    const [eager, compiled] = await Promise.all(
+      ['eager', 'default'].map((m) => scanTraceFile(fixture(`cpu-graphbreak-${m}.trace.json`))),
+    );
+    // default's profile stopped a step early
+    const short = { ...compiled!, steps: compiled!.steps.slice(0, 2) };
+    await postPanes(page, 'graphbreak', tracesSource('short'), [
+      { label: 'eager', trace: eager! },
+      { label: 'default', trace: short },
+    ]);
+    await page.locator('vscode-button', { hasText: 'step ▶' }).click();
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const notes = await page.locator('.pane-note').allInnerTexts();
+    assert.match(notes[0]!, /^step 3 in view/);
+    assert.match(notes[1]!, /^none of its 2 steps in view/);
+    const drawn = await debug(page);
+    assert.equal(drawn.panes[1]!.slices, 0, 'no slice of its step 2 drawn as if it were step 3');
+    await page.close();
+  });
+
   test('report header: speedups with spread, kernels/step, graph breaks; a location click posts reveal', async () => {
     const page = await openWebview(browser);
     const model = await scanTraceFile(fixture('mlp-eager.trace.json'));

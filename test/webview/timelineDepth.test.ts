@@ -499,12 +499,12 @@ describe('timeline depth', () => {
     );
     // each pane says which of its steps the view shows (its title counts all 3), and that they ran under the profiler
     // the view opens past the warm-up, on step 2 of each (review 31 B2: eager's 39 ms step 1 beside its 2 ms steps),
-    // fitted to eager's
+    // fitted to eager's, default's step 2 alone beside it (review 10 B10: not its "steps 2–3")
     await page.waitForFunction(() => document.querySelector('.pane-note')?.textContent);
     assert.deepEqual(await page.locator('.pane-note').allInnerTexts(), [
       'step 2 in view (of steps 1–3) · under the profiler (its overhead included)',
       // the trace has no Python stacks, and no report names its compiled calls' code: a word of it, why in its tooltip
-      'steps 2–3 in view (of steps 1–3) · under the profiler (its overhead included) · calls named by order',
+      'step 2 in view (of steps 1–3) · under the profiler (its overhead included) · calls named by order',
     ]);
     assert.match(
       (await page.locator('.pane-note').nth(1).getAttribute('title'))!,
@@ -531,7 +531,7 @@ describe('timeline depth', () => {
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     assert.deepEqual(await page.locator('.pane-note').allInnerTexts(), [
       'step 1 in view (of steps 1–3) · step 1 is the warm-up · under the profiler (its overhead included)',
-      'steps 1–3 in view (all 3) · step 1 is the warm-up · under the profiler (its overhead included) · calls named by order',
+      'step 1 in view (of steps 1–3) · step 1 is the warm-up · under the profiler (its overhead included) · calls named by order',
     ]);
     assert.match(
       (await page.locator('.pane-note').first().getAttribute('title'))!,

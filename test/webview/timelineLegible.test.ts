@@ -22,6 +22,7 @@ import type { TimelineSource } from '../../extension/shared/protocol.ts';
 import type { FrameLayout, Paint, TextBox, TextRole } from '../../webview/frameLayout.ts';
 import { contrast, LABEL_FILL, over, type Rgba } from '../../webview/ink.ts';
 import { LABEL_WIDTH } from '../../webview/timelineText.ts';
+import { ROW_HEIGHT } from '../../webview/timelineRows.ts';
 import { sentTraces, type TraceMessage } from '../sentTraces.ts';
 import { errorsOf, giveBackBrowser, takeBrowser, openWebview, postPanes } from './harness.ts';
 import { applyTheme, THEMES } from './themes.ts';
@@ -54,6 +55,8 @@ interface Case {
   /** per view, per pane, the track names drawn (saying what each holds, never "CPU · thread 0") and the count of the
    *  idle ones: a track with no event in view is counted, not drawn as an empty row */
   inView?: Record<'step' | 'all', string[][]>;
+  /** the step every pane's note says the step view opens on, that step alone ("step 2 in view") */
+  opens: string;
 }
 
 const CASES: Case[] = [
@@ -66,6 +69,7 @@ const CASES: Case[] = [
     roles: ['tick', 'step', 'slice', 'track'],
     sliceLabel: /all_reduce/,
     noStacks: [false, false],
+    opens: 'step 2',
     // step 2, the first (its steps all alike, none a warm-up to pass: review 9 D6): rank 0's all_reduce on one of its two gloo threads,
     // the other idle, by its name (review 8B B12: "1 thread idle here" said not which); rank 1's on one too. The threads
     // that run the collectives by that role on both ranks, though the OS named rank 0's "python3" and rank 1's
@@ -94,6 +98,8 @@ const CASES: Case[] = [
     roles: ['tick', 'step', 'mark', 'slice', 'track'],
     sliceLabel: /all_reduce/,
     noStacks: [true, true],
+    // each rank's step 1, not rank 0's step 2 begun beside rank 1's longer step 1 (review 10 B10)
+    opens: 'step 1',
   },
   {
     name: 'cpu-graphbreak',
@@ -105,6 +111,8 @@ const CASES: Case[] = [
     // no Python stacks: a compiled call by its place and what it runs
     sliceLabel: /^1st compiled/,
     noStacks: [false, true],
+    // past the warm-up, eager's step 2 alone beside default's shorter one: never default's "steps 2–3" (review 10 B10)
+    opens: 'step 2',
   },
   {
     name: 'gpu-mlp',
@@ -119,6 +127,7 @@ const CASES: Case[] = [
     // call 1 has none of it, its track said idle
     inView: { step: [[...GPU_MLP_TRACKS.slice(1), 'profiler overhead idle here']], all: [GPU_MLP_TRACKS] },
     noStacks: [false],
+    opens: 'call 1',
   },
 ];
 const WIDTHS = [560, 700, 1400];
@@ -321,6 +330,27 @@ describe('the timeline in light, dark and high-contrast themes', () => {
               path: path.join(ARTIFACTS, `timeline-legible-${c.name}-${width}-${theme.name}-${view}.png`),
             });
             const stepNotes = await page.locator('.pane .pane-note').allTextContents();
+            if (view === 'step')
+              assert.deepEqual(
+                stepNotes.map((n) => /^(.+?) in view/.exec(n)?.[1]),
+                stepNotes.map(() => c.opens),
+                `${theme.name}: ${stepNotes.join(' | ')}`,
+              );
+            // the warm-up step named alike on every ruler that has it: "warm-up step 1" in all or none, never in
+            // eager's over default's "step 1" where its room is narrower (review 10 G9)
+            const warmUpSaid = frames.flatMap((f, p) =>
+              stepNotes[p]!.includes('is the warm-up')
+                ? [f.texts.some((t) => t.role === 'step' && t.text.startsWith('warm-up'))]
+                : [],
+            );
+            assert.ok(new Set(warmUpSaid).size <= 1, `${theme.name}, ${view}: ${stepNotes.join(' | ')}`);
+            // each track as deep as its slices in the step shown: rank 1's step 1 stack as deep as rank 0's, not
+            // sized for its 2 s recompile in step 2 (review 10 F9: 350 px of empty rows above its gloo thread)
+            if (c.name === 'ddp' && view === 'step')
+              assert.ok(
+                frames[1]!.height <= frames[0]!.height + 2 * ROW_HEIGHT,
+                frames.map((f) => f.height).join(', '),
+              );
             frames.forEach((frame, p) => {
               const where = `${theme.name}, ${view}, pane ${p}`;
               assert.deepEqual(unlabelledSteps(frame, stepNotes[p]!), [], `${where}: ${stepNotes[p]}`);
