@@ -42,7 +42,7 @@ import { stackToggles } from './timelineStacks.ts';
 import { exposeDebugView } from './debugView.ts';
 import { state } from './viewState.ts';
 import { comparisonPending, matchingSlices, paneStepsNote, paneTitle, readingTraces } from './timelineWords.ts';
-import { stepsOverlapped } from './analysis/stepMap.ts';
+import { coldStep, stepsOverlapped } from './analysis/stepMap.ts';
 import { stepsAsCalls } from './analysis/sliceNames.ts';
 import { paneRegions, paneScale } from './paneFit.ts';
 import { alignSteps, drawAlike, stepBounds, stepHolding, stepLeads } from './paneSteps.ts';
@@ -257,14 +257,22 @@ function load(message: Opening): void {
     pane.timeline.fromCall = paneFromCall(state.report, pane.label);
   }
   // each comparison's panes on one step: a job's ranks, a region's, or the traces opened together (paneSteps.ts)
+  // past the first step wherever the compare leaves it out (analysis/stepMap.ts coldStep: a first step with later
+  // ones), so the step shown is one the compare counts (review 10 F2: TinyTransformer opened on its step 1 above
+  // "steps 2–3 of each; step 1 left out"); an in-situ window, opened after the profiler's own warm-up call, on its first
+  const regions = rankView
+    ? panes.map(() => null)
+    : paneRegions(
+        state.report,
+        panes.map((p) => p.label),
+      );
+  const windows = panes.map((p) => paneFromCall(state.report, p.label) !== null);
   const { opening, leads } = stepLeads(
-    state.panes.map((p) => p.timeline.warmUpStep !== null),
-    rankView
-      ? panes.map(() => null)
-      : paneRegions(
-          state.report,
-          panes.map((p) => p.label),
-        ),
+    // a job's ranks have no compare: past a warm-up where one has it (timelineNames.ts warmUpStep)
+    state.panes.map((p, k) =>
+      rankView ? p.timeline.warmUpStep !== null : !windows[k] && coldStep(p.timeline.model.steps) !== null,
+    ),
+    regions.map((region, k) => (windows[k] ? `${region} in situ` : region)),
   );
   state.leads = leads;
   // where none was saved, or the last load's own is still shown (a pane that came since may have a warm-up, review
