@@ -234,7 +234,7 @@ export function measurementCells(m: RegionMeasurementDigest): {
       m.speedup === null
         ? null
         : m.interval
-          ? formatInterval(m.interval.low, m.interval.high)
+          ? formatInterval(m.interval.low, m.interval.high, m.speedup)
           : m.spreadPct === null || m.numberText
             ? null
             : formatSpread(m.spreadPct),

@@ -107,7 +107,7 @@ function inconsistencies(report: Report, said: Record<string, string>): string[]
     const { value, low, high } = n.number;
     if (cell.speedup !== formatSpeedup(value))
       problems.push(`${where}: speedup cell ${cell.speedup} for ${n.number.text ?? ''}`);
-    const range = low !== undefined && high !== undefined ? formatInterval(low, high) : '';
+    const range = low !== undefined && high !== undefined ? formatInterval(low, high, value) : '';
     if ((cell.nextRun ?? '') !== range)
       problems.push(`${where}: range cell ${cell.nextRun} for ${n.number.text ?? ''}`);
     const noisy = n.number.tooNoisy !== undefined || (low !== undefined && high !== undefined && high > 2 * low);

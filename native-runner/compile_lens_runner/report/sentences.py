@@ -79,7 +79,7 @@ def number_text(n: AnswerNumber) -> str:
     elif noisy:
         text = f"{_no_direction_words(n)}, {text} ({_why_no_range(n)})"
     elif ends:
-        text = f"{text} ({formats.interval(*ends)})"
+        text = f"{text} ({formats.interval(*ends, n['value'])})"
     direction = n.get("direction")  # absent in a number said before verdict.directed (a report before 1.26)
     if direction == "too-noisy" and not noisy and one_way(n):  # it points one way: the number first, as it does
         text = f"{text}, {direction_text(n)}"
