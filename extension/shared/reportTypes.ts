@@ -1107,6 +1107,11 @@ export interface AnswerNumber {
      * schema 1.36, range-too-wide: where the range not said lay: wholly below 1x (compiled slower in every reading: a region or mode then stays eager, its size never said), wholly above it, or on either side (no direction). Absent: too-few-pairs, and a report before 1.36
      */
     side?: 'slower' | 'faster' | 'either';
+    /**
+     * schema 1.37, range-too-wide: the range too wide to say where a next run lands, kept so every surface shows how wide it was (its number's text says it so: '0.23–4.65× over 5 pairs of blocks: a next run could land more than 3× away'). Absent: too-few-pairs, and a report before 1.37
+     */
+    low?: number;
+    high?: number;
   };
   /**
    * the compile mode measured (replay, target)

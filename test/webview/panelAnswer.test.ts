@@ -120,6 +120,24 @@ describe('tables say what their rows hold', () => {
     await page.close();
   });
 
+  test("serve_script: a replay row that is evidence beside the in-situ answer is not called the region's speedup", async () => {
+    // review H4 / D2: "speedup 0.90× per call replayed" under a headline's "1.03× per step in situ"
+    const page = await openReport('recorded/serve_script-cpu', 560);
+    const region = readReport('recorded/serve_script-cpu').regions![0]!;
+    assert.equal(region.answer!.number!.kind, 'in-situ-step');
+    const table = page.locator('section.region[data-region="r0"] table.region-measurements');
+    assert.ok(!(await table.locator('th').allTextContents()).includes('speedup'));
+    assert.equal(await table.locator('td[data-label="speedup"]').count(), 0);
+    const evidence = table.locator('td[data-label="evidence, not the answer"]');
+    assert.match(await evidence.innerText(), /^0\.90× per call replayed \(/);
+    // the in-situ per-call number is a line of its own, said as the evidence it is
+    assert.match(
+      await page.locator('section.region[data-region="r0"] .in-situ-lines').innerText(),
+      /the region's calls alone, without the rest of each step's work \(evidence, not the answer\): 0\.91× per call in situ/,
+    );
+    await page.close();
+  });
+
   test('the modes table: a column no row fills is left out, and eager has no per-call cell of its own', async () => {
     // counter-cpu: its one mode not measured (its compiled calls ran eagerly), so no row has a range or a time
     const counter = await openReport('reports/counter-cpu');
