@@ -1403,7 +1403,7 @@ export interface Region {
    */
   headline?: string;
   /**
-   * schema 1.25: what the report panel's first-call chart leaves out, in words, as its legend says it (report/chart_text.py): calls without a recorded duration, calls past the recorded ones. Absent: a report before 1.25
+   * schema 1.25: what the report panel's first-call chart leaves out, in words, as its legend says it (report/chart_text.py): calls without a recorded duration, calls past the recorded ones; 1.37: the script's last call in situ where it stands far above its side's median, why no number counts it (report/in_situ_text.py last_call_line). Absent: a report before 1.25
    */
   chartNotes?: string[];
   /**
@@ -1472,7 +1472,7 @@ export interface RegionCall {
    */
   recompileWhy?: string | null;
   /**
-   * schema 1.24: what happened at this call, in words, as its mark on the region's chart says it (report/story.py call_said): compiled, recompiled and why, its compile time, ran eagerly and why. Absent: a call that reused compiled code, or a report before 1.24
+   * schema 1.24: what happened at this call, in words, as its mark on the region's chart says it (report/story.py call_said): compiled, recompiled and why, its compile time, ran eagerly and why; 1.37: the script's last call in situ, far above its side's median, why no number counts it (report/chart_text.py). Absent: a call that reused compiled code (but that one), or a report before 1.24
    */
   said?: string;
   /**

@@ -231,7 +231,7 @@ def test_what_the_answer_s_sentence_says_the_lines_do_not_say_again() -> None:
     assert "left out" not in said and "steady steps: eager 14, compiled 9" in said
     # its steps of 21-209 ms, which the host took from 0.64 ms ones, each side's by one rule (schema 1.35)
     assert "13 interrupted (far above the side's median)" in serve["answer"]["sentence"]
-    assert said.splitlines()[-1] == (
+    assert said.splitlines()[-2] == (
         "  interrupted steps: eager 6 steps of 21.1 ms–115 ms (its median with them: 0.639 ms), compiled 7 of 24.8 ms–"
         "209 ms (its median with them: 0.678 ms); each over 5× its side's median, one rule both ways; the host was "
         "contended: other processes held its CPUs"
@@ -248,3 +248,33 @@ def test_what_the_answer_s_sentence_says_the_lines_do_not_say_again() -> None:
     resized = json.loads((recorded / "resized_step-cpu" / "report.json").read_text())["regions"][0]
     assert "before Compile Lens began running its calls alternately compiled and eager" in resized["answer"]["sentence"]
     assert in_situ_text.lines(resized) == []
+
+
+def test_the_script_s_last_call_far_above_its_side_says_why_no_number_counts_it() -> None:
+    """Review F4: serve_script's call 63 at 1.02 s (2,500× the steady calls) drawn as compiled code reused, said
+    nowhere. It is the script's last call, so no step follows it, and the first after compiling was switched back on
+    (the steps of such switches are left out too), with the observer's state check around it: said in the lines, the
+    chart's legend and its mark's tooltip, from the call's own record."""
+    recorded = FIXTURES.parent / "recorded"
+    serve = json.loads((recorded / "serve_script-cpu" / "report.json").read_text())["regions"][0]
+    last = serve["calls"][-1]
+    assert (last["index"], last["side"], serve["calls"][-2]["side"], last["observer"]) == (
+        63,
+        "compiled",
+        "eager",
+        True,
+    )
+    said = (
+        "call 63 (1.02 s), the script's last: no step follows it, so no number counts it; it is the first call after "
+        "compiling was switched back on, with Compile Lens's state check around it"
+    )
+    assert in_situ_text.last_call_line(serve) == said
+    assert serve["inSitu"]["lines"][-1] == f"  {said}" and serve["chartNotes"] == [said]
+    assert last["said"].startswith("the script's last call: no step follows it, so no number counts it; it is the")
+    # without the switch or the check, what is known is said; a last call near its side's median says nothing
+    quiet = copy.deepcopy(serve)
+    quiet["calls"][-2]["side"] = "compiled"
+    quiet["calls"][-1].pop("observer")
+    assert in_situ_text.last_call(quiet) == "no step follows it, so no number counts it"
+    quiet["calls"][-1]["ms"] = 0.41
+    assert in_situ_text.last_call(quiet) is None
