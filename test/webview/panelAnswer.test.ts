@@ -130,6 +130,28 @@ describe('tables say what their rows hold', () => {
     assert.equal(await table.locator('td[data-label="speedup"]').count(), 0);
     const evidence = table.locator('td[data-label="evidence, not the answer"]');
     assert.match(await evidence.innerText(), /^0\.90× per call replayed \(/);
+    // where one row is the answer's and another evidence, the column is neither's: each stacked cell says which
+    const mixed = readReport('recorded/serve_script-cpu');
+    const answer = mixed.regions![0]!.answer!;
+    const replay = answer.evidence!.find((n) => n.kind === 'replay-call')!;
+    mixed.regions![0]!.measurements.push({ ...mixed.regions![0]!.measurements[0]!, modeText: "mode='max-autotune'" });
+    answer.evidence!.push({ ...replay, index: 1 });
+    answer.number = replay;
+    const both = await openWebview(browser, { width: 560, height: 900 });
+    await post(both, {
+      type: 'report',
+      title: 'mixed',
+      source: { kind: 'report', reportPath: '/r/mixed/report.json' },
+      report: mixed,
+      traces: 0,
+    });
+    const rows = both.locator('section.region[data-region="r0"] table.region-measurements');
+    assert.ok((await rows.locator('th').allTextContents()).includes('replayed'));
+    assert.deepEqual(
+      await rows.locator('td.said-number').evaluateAll((tds) => tds.map((td) => (td as HTMLElement).dataset['label'])),
+      ['speedup', 'evidence, not the answer'],
+    );
+    await both.close();
     // the in-situ per-call number is a line of its own, said as the evidence it is
     assert.match(
       await page.locator('section.region[data-region="r0"] .in-situ-lines').innerText(),
