@@ -286,7 +286,9 @@ def _break_explanation(graph_break: dict[str, Any]) -> None:
 
 # a contended host's samples, its load average and its fix, as older runners said them
 _OLD_SHORT_OF_CPUS = re.compile(r"\((\d+) of (\d+) samples found fewer CPUs free than torch's (\d+) threads?")
-_LOAD_AVERAGE = re.compile(r", load average \d+\.\d+(?: to \d+\.\d+)?")
+_LOAD_AVERAGE = re.compile(
+    r", load average (?:about [\d.]+ over the run|(?:rose|fell) from [\d.]+ to [\d.]+|\d+\.\d+(?: to \d+\.\d+)?)"
+)
 _OLD_QUIETER = "profile when the host is quieter: other processes kept every CPU busy"
 _OLD_SLICED = "every round was time-sliced with them"
 

@@ -67,13 +67,14 @@ function stepMark(side: Side, cx: number, cy: number): SVGElement {
   return mark;
 }
 
-/** The overlay with its legend, or null when the region has no in-situ series with a step. */
+/** The overlay with its legend, or null when the region has no in-situ series with two steps: one step is a lone dot
+ *  on a full chart, which says nothing the story's sentence does not ("Call 0 compiled (118 ms)", review G11). */
 export function renderInSituChart(region: Region): HTMLElement | null {
   const situ = region.inSitu;
   if (!situ?.series) return null;
   const sides = { compiled: steps(situ.series.compiled), eager: steps(situ.series.eager) };
   const all = [...sides.compiled, ...sides.eager];
-  if (!all.length) return null;
+  if (all.length < 2) return null;
   const box = el('div', 'region-chart in-situ-chart');
   const last = Math.max(...all.map((p) => p.index));
   const x = scaleLinear()

@@ -98,15 +98,20 @@ const speedupDigits = (value: number): number =>
 export const formatSpeedup = (speedup: number): string => `${speedup.toFixed(speedupDigits(speedup))}×`;
 
 /** "0.87–1.32×", "0.0054–0.0061×", "0.068–0.180×": where the next run's speedup may land (the one interval form of
- *  every surface), both ends to one precision, the finer end's: "0.068–0.18×" read as two */
-export const formatInterval = (low: number, high: number): string => {
-  const digits = Math.max(...[low, high].map(speedupDigits));
+ *  every surface), both ends to one precision, the finer end's: "0.068–0.18×" read as two. Beside its point
+ *  (`speedup`), the point's precision, finer only where an end would keep no significant digit: "0.17× (0.07–0.20×)",
+ *  not "(0.068–0.195×)" beside a two-digit point (review H6; formats.py interval) */
+export const formatInterval = (low: number, high: number, speedup?: number): string => {
+  const digits =
+    speedup === undefined
+      ? Math.max(...[low, high].map(speedupDigits))
+      : Math.max(speedupDigits(speedup), ...[low, high].map((end) => speedupDigits(end) - 1));
   return `${low.toFixed(digits)}–${high.toFixed(digits)}×`;
 };
 
-/** "0.15× (0.099–0.162×)", "1.31× (1.22–1.40×)": a speedup and its range */
+/** "0.15× (0.10–0.16×)", "1.31× (1.22–1.40×)": a speedup and its range, to one precision */
 export const formatSpeedupRange = (speedup: number, low: number, high: number): string =>
-  `${formatSpeedup(speedup)} (${formatInterval(low, high)})`;
+  `${formatSpeedup(speedup)} (${formatInterval(low, high, speedup)})`;
 
 /** "57%": a share or a spread (GPU idle, how much the rounds' ratios varied) */
 export const formatPct = (pct: number): string => `${pct.toFixed(0)}%`;

@@ -35,6 +35,9 @@ export interface RegionMeasurementDigest extends ModeDigest {
   /** its failure is in the region's recommendation, which the CLI prints below it: the line says "failed" only
    *  (review 4B P3: the error twice) */
   errorSaid: boolean;
+  /** its number is the one the region's answer rests on (the runner's answer.number), not evidence beside it: only
+   *  such a row may be called the region's speedup (review H4: a replay row "speedup 0.90×" under a headline's 1.03×) */
+  isAnswer: boolean;
 }
 
 export interface RegionDigest {
@@ -114,7 +117,8 @@ export function scriptMode(region: Region): string {
 
 function digestMeasurement(region: Region, m: RegionMeasurement, index: number): RegionMeasurementDigest {
   const signature = m.signature ?? null;
-  const digest = digestMode(m, saidOf(region.answer, index));
+  const said = saidOf(region.answer, index);
+  const digest = digestMode(m, said);
   return {
     ...digest,
     // the script's own callable: its compile is the script's, said once in the region's facts; a what-if mode's is
@@ -128,6 +132,7 @@ function digestMeasurement(region: Region, m: RegionMeasurement, index: number):
       signature === null ? null : (region.signatures?.find((s) => s.signature === signature)?.calls ?? null),
     eagerKernelsPerStep: m.eagerKernelsPerStep ?? null,
     errorSaid: !!m.error?.message && !!region.recommendation?.reason.includes(m.error.message),
+    isAnswer: !!said?.number && said.number === region.answer?.number,
   };
 }
 
@@ -234,7 +239,7 @@ export function measurementCells(m: RegionMeasurementDigest): {
       m.speedup === null
         ? null
         : m.interval
-          ? formatInterval(m.interval.low, m.interval.high)
+          ? formatInterval(m.interval.low, m.interval.high, m.speedup)
           : m.spreadPct === null || m.numberText
             ? null
             : formatSpread(m.spreadPct),

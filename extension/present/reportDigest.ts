@@ -299,7 +299,7 @@ export function modeCells(
     directionText: m.directionText,
     // the answer's range (schema 1.21: none where too noisy or not recorded); a report before answers: its spread
     nextRun: m.interval
-      ? formatInterval(m.interval.low, m.interval.high)
+      ? formatInterval(m.interval.low, m.interval.high, m.speedup ?? undefined)
       : m.spreadPct !== null && !m.numberText
         ? formatSpread(m.spreadPct)
         : '',

@@ -5,7 +5,7 @@
 // reports, the compare panel (webview/runCompare.ts) draws what this returns.
 import { collectFindings, type Finding } from './findings.ts';
 import { digestRegion, headlineMeasurement, type RegionDigest } from './regionDigest.ts';
-import { digestReport, perCallText, speedupText, targetWords, type ModeDigest } from './reportDigest.ts';
+import { digestReport, speedupText, targetWords, type ModeDigest } from './reportDigest.ts';
 import { runHeadline } from './headline.ts';
 import { clockOf, runListEntry } from './runList.ts';
 import type { ComparedBlock, ComparedRun, RunComparison } from '../shared/protocol.ts';
@@ -16,9 +16,20 @@ import { formatCount, formatMs, formatSeconds, plural } from './numbers.ts';
 
 const text = (value: number | null, format: (v: number) => string): string => (value === null ? '—' : format(value));
 
-// the time per call is the compiled side's (review 5C Y3: "per call 0.0738 → 0.0363 ms" read as both sides'); the
-// first is said per what each run's time is of (Side.quantity)
-const MEASURES = ['compiled per call', 'kernels / step', 'compile', 'graphs', 'graph breaks', 'recompiles'];
+// each side's time on a row of its own (review 5C Y3: "per call 0.0738 → 0.0363 ms" read as both sides'; G10: the
+// compiled time alone, 16.3 µs → 16.8 µs under 1.04× → 1.05×, left the ratio's rise untraceable): the first two are
+// said per what each run's time is of (Side.quantity)
+const MEASURES = [
+  'compiled per call',
+  'eager per call',
+  'kernels / step',
+  'compile',
+  'graphs',
+  'graph breaks',
+  'recompiles',
+];
+/** The rows of times, by the side each is of. */
+const TIMES = ['compiled', 'eager'] as const;
 
 /** One side of a block: its answer, then a value per measure in MEASURES' order, what its time is of ("per step in
  *  situ", "per call replayed"; null: no time), and the region's facts (null: not in this run). */
@@ -39,16 +50,16 @@ const QUANTITY: Record<AnswerNumber['kind'], (unit: AnswerNumber['unit']) => str
   'target-rounds': () => 'per call',
 };
 
-/** The first row: the compiled time of one quantity in both runs ("compiled per step in situ": "0.471 ms"); where the
- *  runs' numbers are of different quantities (one run's step in situ, the other's call replayed: 10× apart, review
- *  s29), no one measure is both, and the row says so, each value with its own ("0.471 ms per step in situ"). */
-function timeRow(before: Side, after: Side): { measure: string; values: [string, string] } {
+/** A row of times (k: 0 compiled, 1 eager): one quantity in both runs ("compiled per step in situ": "0.471 ms");
+ *  where the runs' numbers are of different quantities (one run's step in situ, the other's call replayed: 10× apart,
+ *  review s29), no one measure is both, and the row says so, each value with its own ("0.471 ms per step in situ"). */
+function timeRow(before: Side, after: Side, k: 0 | 1): { measure: string; values: [string, string] } {
   const said = [before.quantity, after.quantity].filter((q): q is string => q !== null);
-  const [was, now] = [before.values[0]!, after.values[0]!];
+  const [was, now] = [before.values[k]!, after.values[k]!];
   if (said.length < 2 || said[0] === said[1])
-    return { measure: `compiled ${said[0] ?? 'per call'}`, values: [was, now] };
+    return { measure: `${TIMES[k]} ${said[0] ?? 'per call'}`, values: [was, now] };
   return {
-    measure: 'compiled time, not the same quantity in both runs',
+    measure: `${TIMES[k]} time, not the same quantity in both runs`,
     values: [`${was} ${before.quantity!}`, `${now} ${after.quantity!}`],
   };
 }
@@ -56,14 +67,15 @@ function timeRow(before: Side, after: Side): { measure: string; values: [string,
 const kernelsText = (eager: number | null, compiled: number | null | undefined): string =>
   compiled == null ? '—' : `${eager === null ? '' : `${formatCount(eager)} → `}${formatCount(compiled)}`;
 
-/** A mode's side: the runner's words for its number, its time per call (and the eager it rests on), and its counts. */
+/** A mode's side: the runner's words for its number, its time per call and the eager it rests on, and its counts. */
 function modeSide(m: ModeDigest | null, eagerKernels: number | null): Side {
   if (!m) return absent('not run');
   if (m.status === 'error') return absent(`failed: ${m.error ?? 'unknown error'}`);
   return {
     answer: m.speedup === null ? `not measured${m.notMeasured ? `. ${m.notMeasured}` : ''}` : speedupText(m),
     values: [
-      perCallText(m) ?? '—',
+      text(m.medianMs, formatMs),
+      text(m.pairedEagerMs, formatMs),
       kernelsText(eagerKernels, m.kernelsPerStep),
       text(m.compileSeconds, formatSeconds),
       text(m.graphCount, String),
@@ -75,9 +87,9 @@ function modeSide(m: ModeDigest | null, eagerKernels: number | null): Side {
   };
 }
 
-/** A region's side: the runner's one line for it (its verdict first), the compiled time its number rests on (else the
- *  steady state's median of the script's calls) and what it is a time of, its headline measurement's kernels, its
- *  counts and its facts. */
+/** A region's side: the runner's one line for it (its verdict first), the compiled and eager times its number is the
+ *  ratio of (else the steady state's median of the script's compiled calls, and no eager) and what they are times of,
+ *  its headline measurement's kernels, its counts and its facts. */
 function regionSide(d: RegionDigest | undefined, number: AnswerNumber | null): Side {
   if (!d) return absent('not in this run');
   const m = headlineMeasurement(d);
@@ -94,6 +106,7 @@ function regionSide(d: RegionDigest | undefined, number: AnswerNumber | null): S
     quantity,
     values: [
       compiledMs !== undefined ? formatMs(compiledMs) : text(d.steadyMs, formatMs),
+      compiledMs !== undefined ? text(number?.eagerMs ?? null, formatMs) : '—',
       kernelsText(m?.eagerKernelsPerStep ?? null, m?.kernelsPerStep),
       text(d.compileSeconds, formatSeconds),
       text(d.graphs, String),
@@ -112,7 +125,7 @@ function block(title: string, before: Side, after: Side): ComparedBlock {
     title,
     answer: [before.answer, after.answer],
     rows: MEASURES.map((measure, k) =>
-      k === 0 ? timeRow(before, after) : { measure, values: [before.values[k]!, after.values[k]!] },
+      k === 0 || k === 1 ? timeRow(before, after, k) : { measure, values: [before.values[k]!, after.values[k]!] },
     ),
     changed: both ? [was.filter((f) => !now.includes(f)), now.filter((f) => !was.includes(f))] : [[], []],
   };

@@ -1107,6 +1107,11 @@ export interface AnswerNumber {
      * schema 1.36, range-too-wide: where the range not said lay: wholly below 1x (compiled slower in every reading: a region or mode then stays eager, its size never said), wholly above it, or on either side (no direction). Absent: too-few-pairs, and a report before 1.36
      */
     side?: 'slower' | 'faster' | 'either';
+    /**
+     * schema 1.37, range-too-wide: the range too wide to say where a next run lands, kept so every surface shows how wide it was (its number's text says it so: '0.23–4.65× over 5 pairs of blocks: a next run could land more than 3× away'). Absent: too-few-pairs, and a report before 1.37
+     */
+    low?: number;
+    high?: number;
   };
   /**
    * the compile mode measured (replay, target)
@@ -1398,7 +1403,7 @@ export interface Region {
    */
   headline?: string;
   /**
-   * schema 1.25: what the report panel's first-call chart leaves out, in words, as its legend says it (report/chart_text.py): calls without a recorded duration, calls past the recorded ones. Absent: a report before 1.25
+   * schema 1.25: what the report panel's first-call chart leaves out, in words, as its legend says it (report/chart_text.py): calls without a recorded duration, calls past the recorded ones; 1.37: the script's last call in situ where it stands far above its side's median, why no number counts it (report/in_situ_text.py last_call_line). Absent: a report before 1.25
    */
   chartNotes?: string[];
   /**
@@ -1467,7 +1472,7 @@ export interface RegionCall {
    */
   recompileWhy?: string | null;
   /**
-   * schema 1.24: what happened at this call, in words, as its mark on the region's chart says it (report/story.py call_said): compiled, recompiled and why, its compile time, ran eagerly and why. Absent: a call that reused compiled code, or a report before 1.24
+   * schema 1.24: what happened at this call, in words, as its mark on the region's chart says it (report/story.py call_said): compiled, recompiled and why, its compile time, ran eagerly and why; 1.37: the script's last call in situ, far above its side's median, why no number counts it (report/chart_text.py). Absent: a call that reused compiled code (but that one), or a report before 1.24
    */
   said?: string;
   /**

@@ -100,16 +100,30 @@ def slowdown(value: float) -> str:
     return speedup(1 / float(speedup(value).removesuffix("×").replace(",", "")))
 
 
-def interval(low: float, high: float) -> str:
+def interval(low: float, high: float, value: float | None = None) -> str:
     """ "0.87–1.32×", "0.0054–0.0061×", "0.068–0.180×": where the next run's speedup may land, both ends to one
-    precision, the finer end's (two decimals, more where an end is under 0.1×): "0.068–0.18×" read as two."""
-    digits = max(map(_speedup_digits, (low, high)))
+    precision, the finer end's ("0.068–0.18×" read as two). Beside its point (`value`), the point's precision, finer
+    only where an end would keep no significant digit: "0.17× (0.07–0.20×)", not "(0.068–0.195×)" beside a two-digit
+    point (review H6)."""
+    ends = (low, high)
+    digits = (
+        max(map(_speedup_digits, ends))
+        if value is None
+        else max(_speedup_digits(value), *(_speedup_digits(end) - 1 for end in ends))
+    )
     return f"{_fixed(low, digits)}–{_fixed(high, digits)}×"
 
 
 def speedup_range(value: float, low: float, high: float) -> str:
-    """ "0.15× (0.099–0.162×)", "1.31× (1.22–1.40×)": a speedup and its range."""
-    return f"{speedup(value)} ({interval(low, high)})"
+    """ "0.15× (0.10–0.16×)", "1.31× (1.22–1.40×)": a speedup and its range, to one precision."""
+    return f"{speedup(value)} ({interval(low, high, value)})"
+
+
+def wide_interval(low: float, high: float) -> str:
+    """ "0.51–4.66×", "0.011–217×", "0.0002–25.4×": a range too wide to say where a next run lands, shown for how wide
+    it was, each end to its own precision (as speedup says it): one precision for both ends spans digits that say
+    nothing ("0.000–25.432×")."""
+    return f"{speedup(low).removesuffix('×')}–{speedup(high)}"
 
 
 def pct(value: float) -> str:

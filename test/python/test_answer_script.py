@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-from compile_lens_runner.report import document, reason_text, sentences
+from compile_lens_runner.report import document, in_situ_text, reason_text, sentences
 from conftest import SCHEMA
 from test_answer import FIXTURES, NOTEBOOK, TRAIN_SMALL, answered, codes, fixture
 
@@ -48,7 +48,7 @@ def test_a_number_too_noisy_to_say_is_not_followed_by_too_noisy_to_decide() -> N
     assert "too-noisy-to-decide" in codes(region["answer"]), "the reason stays, for the sentence"
     # the words first, outside the parentheses a shortened line (the CodeLens title) drops
     assert region["headline"] == (
-        "no verdict: too noisy to say, 1.07× per call replayed (a next run could land more than 3× away) · 1 graph"
+        "no verdict: too noisy to say, 1.07× per call replayed (0.91–128×: too wide to predict a next run) · 1 graph"
     )
 
 
@@ -80,9 +80,28 @@ def test_a_number_that_points_nowhere_says_so_in_its_own_words() -> None:
     number = region["answer"]["number"]
     assert number["direction"] == "host-busy" and codes(region["answer"])[0] == "host-contended"
     assert number["text"].endswith(
-        " per call replayed (a next run could land more than 3× away), host busy, not trusted"
+        " per call replayed (0.28–3.39×: too wide to predict a next run), host busy, not trusted"
     )
     assert region["headline"] == f"no verdict: {number['text']} · 2 graphs · 1 recompile"
+
+
+def test_serve_script_s_headline_shows_its_range_too_wide_beside_its_evidence() -> None:
+    """Review H4 / D2: serve_script's "1.03× per step in situ (a next run could land more than 3× away)" beside its
+    evidence's "0.91× per call in situ (0.68–2.36×)": three numbers, only the non-headline one with a range. The
+    headline's range is said, with what it rests on and why it is too wide; the per-call number is said as the
+    evidence it is, never as a second answer."""
+    region = answered(fixture("recorded/serve_script-cpu"))["regions"][0]
+    answer = region["answer"]
+    number = answer["number"]
+    assert number["kind"] == "in-situ-step" and number["tooNoisy"]["low"] < 1 < number["tooNoisy"]["high"]
+    assert region["headline"].startswith(
+        "no verdict: 1.03× per step in situ (0.51–4.66× over 5 pairs of blocks: too wide to predict a next run),"
+        " host busy, not trusted"
+    )
+    lines = region["inSitu"]["lines"]
+    (calls,) = [line for line in lines if "per call in situ" in line]
+    assert calls.startswith(f"  {in_situ_text.CALLS_ALONE}: 0.91× per call in situ (0.68–2.36×)")
+    assert not any("per call in situ" in line for line in lines if line.startswith("in situ ("))
 
 
 def test_the_recompile_limit_says_what_the_number_compares_only_where_there_is_a_number() -> None:

@@ -77,3 +77,11 @@ def test_a_speedup_reads_the_same_beside_its_range_or_alone() -> None:
     """Review 8 A15: "0.170× (0.068–0.195×)" in one place, "0.17×" in another, for the same kind of number."""
     assert formats.speedup(0.17) == "0.17×"
     assert formats.speedup_range(0.17, 0.0675, 0.195).startswith("0.17× (")
+
+
+def test_a_range_beside_its_point_is_said_to_the_points_precision() -> None:
+    """Review H6: "0.17× … (0.068–0.195×)", a three-digit range beside a two-digit point; an end finer only where the
+    point's digits would leave it none ("0.008", not "0.01", beside 1.03×)."""
+    assert formats.speedup_range(0.17, 0.0675, 0.195) == "0.17× (0.07–0.20×)"
+    assert formats.interval(0.0675, 0.195) == "0.068–0.195×"  # alone: the finer end's precision
+    assert formats.interval(0.008, 4.65, 1.03) == "0.008–4.650×"

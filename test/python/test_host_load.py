@@ -52,7 +52,7 @@ def test_recorded_samples_decide_contention(
         assert evidence["reason"].startswith("the host was contended while timing")
         # one thread is short of CPUs when none is free: said so, not as "fewer CPUs free than 1" (review 25, C N12)
         short = "no CPU was free in " if threads == 1 else f"fewer CPUs were free than torch's {threads} threads in "
-        assert short in evidence["reason"] and "load average 1.00)" in evidence["reason"]
+        assert short in evidence["reason"] and "load average about 1 over the run)" in evidence["reason"]
         # a timed run is a "run" in the legend above the verdict ("fastest of 9 runs"), not a "round" here (5A G8)
         assert "round" not in evidence["reason"]
         if threads == 1:
@@ -78,9 +78,7 @@ def test_the_evidence_carries_the_samples_load_and_steal() -> None:
         "loadAverage": {"start": 3.5, "end": 4.25},
         "stealPct": 5.0,
     }
-    assert (
-        "load average 3.50 to 4.25)" in evidence["reason"]
-    )  # a load that moved is said as a range, one that did not as one
+    assert "load average rose from 3.5 to 4.3)" in evidence["reason"]  # a load that moved: which way it went
     assert load_evidence([], 2, 2)["othersRunning"] is None and load_evidence([], 2, 2)["contended"] is False
 
 
@@ -336,14 +334,14 @@ def test_the_headline_says_a_contended_number_is_so() -> None:
     )
 
 
-def test_a_load_average_that_did_not_move_is_one_reading_in_fresh_and_recorded_words() -> None:
-    """Review 3C R1: "load average 9.72 to 9.72" (a recorded report keeps its runner's words unless re-derived)."""
-    assert host.load_words({"start": 9.72, "end": 9.721}) == ", load average 9.72"
-    assert host.load_words({"start": 12.13, "end": 12.36}) == ", load average 12.13 to 12.36"
+def test_a_load_average_is_one_level_or_which_way_it_went_in_fresh_and_recorded_words() -> None:
+    """Review 3C R1: "load average 9.72 to 9.72"; D14: "9.75 to 9.37", two readings within the host's own noise read as
+    a range to decode (a recorded report keeps its runner's words unless re-derived)."""
+    assert host.load_words({"start": 9.72, "end": 9.721}) == ", load average about 9.7 over the run"
+    assert host.load_words({"start": 9.75, "end": 9.37}) == ", load average about 9.6 over the run"
+    assert host.load_words({"start": 12.13, "end": 12.36}) == ", load average about 12.2 over the run"
+    assert host.load_words({"start": 3.5, "end": 4.25}) == ", load average rose from 3.5 to 4.3"
+    assert host.load_words({"start": 9.0, "end": 2.0}) == ", load average fell from 9 to 2"
     fixtures = Path(__file__).resolve().parents[1] / "fixtures"
-    said = [p for p in fixtures.rglob("report.json") if " to " in p.read_text() and _same_ends(p.read_text())]
+    said = [p for p in fixtures.rglob("report.json") if re.search(r"load average \d+\.\d+ to", p.read_text())]
     assert said == []
-
-
-def _same_ends(text: str) -> bool:
-    return any(a == b for a, b in re.findall(r"load average (\d+\.\d+) to (\d+\.\d+)", text))

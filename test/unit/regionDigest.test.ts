@@ -431,3 +431,18 @@ test("the CLI's header is the runner's (schema 1.29: 'fused.py on cpu (…): ok'
   }
   assert.ok(said > 10, `${said} headers`);
 });
+
+test("a replay row is the region's speedup only where its number is the answer's; beside an in-situ answer it is evidence", async () => {
+  // review H4 / D2: serve_script's row "speedup 0.90× per call replayed" under its headline's 1.03× per step in situ
+  const serve = digestRegion(await region('recorded/serve_script-cpu', 'r0'));
+  assert.deepEqual(
+    serve.measurements.map((m) => m.isAnswer),
+    [false],
+  );
+  // script-in-situ-cpu: the replay decides (its steps supported no verdict), so its row is the answer's number
+  const replayed = digestRegion(await region('reports/script-in-situ-cpu', 'r0'));
+  assert.deepEqual(
+    replayed.measurements.map((m) => m.isAnswer),
+    [true],
+  );
+});

@@ -45,7 +45,15 @@ test("two target runs: each run's verdict, each mode's number, time per call and
   assert.deepEqual(row(mode!, 'recompiles'), ['2', '1']);
   assert.deepEqual(
     mode!.rows.map((r) => r.measure),
-    ['compiled per call', 'kernels / step', 'compile', 'graphs', 'graph breaks', 'recompiles'],
+    ['compiled per call', 'eager per call', 'kernels / step', 'compile', 'graphs', 'graph breaks', 'recompiles'],
+  );
+  // review G10: both sides of each ratio, so that it can be traced (eager over compiled is the mode's number)
+  const ratio = (k: 0 | 1) =>
+    Number(row(mode!, 'eager per call')![k].replace(' ms', '')) /
+    Number(row(mode!, 'compiled per call')![k].replace(' ms', ''));
+  assert.ok(
+    Math.abs(ratio(0) - 1.3) < 0.02 && Math.abs(ratio(1) - 0.78) < 0.02,
+    mode!.rows.map((r) => r.values).join('; '),
   );
   assert.equal(compared.gone.filter((s) => s.startsWith('graph break at graphbreak.py:')).length, 3);
   // line 24's random head index, recompiled on twice (once guarded at PyTorch's ModuleList indexing): one site
@@ -112,14 +120,17 @@ test('a region timed per step in situ in one run and per call replayed in the ot
   };
   const [same] = compareRuns(before, before).blocks;
   assert.deepEqual(same!.rows[0], { measure: 'compiled per step in situ', values: ['0.471 ms', '0.471 ms'] });
+  // the eager side of the ratio beside it (review G10: "compiled per call replayed 16.3 µs → 16.8 µs" alone)
+  assert.deepEqual(same!.rows[1], { measure: 'eager per step in situ', values: ['0.484 ms', '0.484 ms'] });
   const [block] = compareRuns(before, replayed).blocks;
   assert.deepEqual(block!.rows[0], {
     measure: 'compiled time, not the same quantity in both runs',
     values: ['0.471 ms per step in situ', '13.7 µs per call replayed'],
   });
+  assert.deepEqual(block!.rows[1]!.measure, 'eager time, not the same quantity in both runs');
   // the other rows are of one quantity in both runs, as before
   assert.deepEqual(
-    block!.rows.slice(1).map((r) => r.measure),
+    block!.rows.slice(2).map((r) => r.measure),
     ['kernels / step', 'compile', 'graphs', 'graph breaks', 'recompiles'],
   );
 });

@@ -26,10 +26,19 @@ import { FILES, FIXTURE_REPORTS, number, runnerStrings, surfaces } from './surfa
 
 const RANGE = /(?<![\d.])(\d[\d,]*\.\d+)–(\d[\d,]*\.\d+)×/g;
 
+/** A range as numbers.ts writes it: alone (its finer end's precision), or to the precision of a point the surface
+ *  shows (review H6: the range cell beside its speedup cell, "0.17×" and "0.07–0.20×"). */
+function rangeSaid(m: RegExpMatchArray, raw: string): string {
+  const [low, high] = [number(m[1]!), number(m[2]!)];
+  const points = [...raw.matchAll(/(?<![\d.–])(\d[\d,]*(?:\.\d+)?)×/g)].map((p) => number(p[1]!));
+  const said = [undefined, ...points].map((point) => formatInterval(low, high, point));
+  return said.includes(m[0]) ? m[0] : said[0]!;
+}
+
 /** Each number-with-unit, and that number as numbers.ts writes it: a token written any other way was formatted
  *  elsewhere. A speedup reads the same beside its range or alone (review 8 A15: "0.170×" and "0.17×"). */
-const UNITS: [RegExp, (m: RegExpMatchArray) => string][] = [
-  [RANGE, (m) => formatInterval(number(m[1]!), number(m[2]!))],
+const UNITS: [RegExp, (m: RegExpMatchArray, raw: string) => string][] = [
+  [RANGE, rangeSaid],
   [/(?<![\d.–])(\d[\d,]*\.\d+)×/g, (m) => formatSpeedup(number(m[1]!))],
   [/(?<![\d.])(\d[\d,]*(?:\.\d+)?) ms\b/g, (m) => formatMs(number(m[1]!))],
   [/(?<![\d.])(\d[\d,]*(?:\.\d+)?) s\b/g, (m) => formatSeconds(number(m[1]!))],
@@ -52,7 +61,7 @@ for (const { name, report } of FIXTURE_REPORTS) {
       let text = runner.reduce((t, s) => t.split(s).join('«runner»'), raw);
       for (const [pattern, canonical] of UNITS) {
         for (const m of text.matchAll(pattern)) {
-          const said = canonical(m);
+          const said = canonical(m, raw);
           assert.equal(m[0], said, `${surface} writes "${m[0]}" where numbers.ts writes "${said}"`);
         }
         text = text.replace(pattern, '«checked»'); // a point checked with its range is not checked again alone

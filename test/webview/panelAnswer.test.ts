@@ -120,6 +120,46 @@ describe('tables say what their rows hold', () => {
     await page.close();
   });
 
+  test("serve_script: a replay row that is evidence beside the in-situ answer is not called the region's speedup", async () => {
+    // review H4 / D2: "speedup 0.90× per call replayed" under a headline's "1.03× per step in situ"
+    const page = await openReport('recorded/serve_script-cpu', 560);
+    const region = readReport('recorded/serve_script-cpu').regions![0]!;
+    assert.equal(region.answer!.number!.kind, 'in-situ-step');
+    const table = page.locator('section.region[data-region="r0"] table.region-measurements');
+    assert.ok(!(await table.locator('th').allTextContents()).includes('speedup'));
+    assert.equal(await table.locator('td[data-label="speedup"]').count(), 0);
+    const evidence = table.locator('td[data-label="evidence, not the answer"]');
+    assert.match(await evidence.innerText(), /^0\.90× per call replayed \(/);
+    // where one row is the answer's and another evidence, the column is neither's: each stacked cell says which
+    const mixed = readReport('recorded/serve_script-cpu');
+    const answer = mixed.regions![0]!.answer!;
+    const replay = answer.evidence!.find((n) => n.kind === 'replay-call')!;
+    mixed.regions![0]!.measurements.push({ ...mixed.regions![0]!.measurements[0]!, modeText: "mode='max-autotune'" });
+    answer.evidence!.push({ ...replay, index: 1 });
+    answer.number = replay;
+    const both = await openWebview(browser, { width: 560, height: 900 });
+    await post(both, {
+      type: 'report',
+      title: 'mixed',
+      source: { kind: 'report', reportPath: '/r/mixed/report.json' },
+      report: mixed,
+      traces: 0,
+    });
+    const rows = both.locator('section.region[data-region="r0"] table.region-measurements');
+    assert.ok((await rows.locator('th').allTextContents()).includes('replayed'));
+    assert.deepEqual(
+      await rows.locator('td.said-number').evaluateAll((tds) => tds.map((td) => (td as HTMLElement).dataset['label'])),
+      ['speedup', 'evidence, not the answer'],
+    );
+    await both.close();
+    // the in-situ per-call number is a line of its own, said as the evidence it is
+    assert.match(
+      await page.locator('section.region[data-region="r0"] .in-situ-lines').innerText(),
+      /the region's calls alone, without the rest of each step's work \(evidence, not the answer\): 0\.91× per call in situ/,
+    );
+    await page.close();
+  });
+
   test('the modes table: a column no row fills is left out, and eager has no per-call cell of its own', async () => {
     // counter-cpu: its one mode not measured (its compiled calls ran eagerly), so no row has a range or a time
     const counter = await openReport('reports/counter-cpu');
@@ -188,8 +228,12 @@ describe('the in-situ chart draws what the runner found', () => {
     const page = await openReport(name);
     const report = readReport(name);
     const drawn = await charts(page);
-    assert.deepEqual(Object.keys(drawn).sort(), ['r0', 'r1', 'r2', 'r3']);
-    for (const region of report.regions!) {
+    // r3 (normalize, called twice) has one step, its compile: no chart for a lone dot the story says (review G11)
+    assert.deepEqual(Object.keys(drawn).sort(), ['r0', 'r1', 'r2']);
+    const normalize = report.regions!.find((r) => r.id === 'r3')!;
+    assert.equal(normalize.inSitu!.series!.compiled.filter((p) => p[1] !== null && p[1] > 0).length, 1);
+    assert.match(normalize.story ?? '', /^Call 0 compiled \(118 ms\)/);
+    for (const region of report.regions!.filter((r) => r.id !== 'r3')) {
       const { legend, steady } = drawn[region.id]!;
       assert.equal(region.inSitu!.step ?? null, null, `${region.id}: the runner found no steady step`);
       assert.equal(steady, 0, `${region.id}: nothing shaded`);

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from .. import formats
 from ..shapes.common import HostLoad, LoadAverage
 from . import estimator
 
@@ -193,11 +194,19 @@ def short_of_cpus(threads: int, contended: int, samples: int) -> str:
 
 
 def load_words(load: LoadAverage | None) -> str:
-    """ ", load average 12.13 to 12.36"; one reading where it did not move ("9.72 to 9.72" read as a range)."""
+    """ ", load average about 12.2 over the run" where it held within LOAD_STEADY of itself; else which way it went,
+    ", load average rose from 3.5 to 4.3" (review 3C R1 "9.72 to 9.72", D14 "9.75 to 9.37": two readings that
+    differ by less than the host's own noise read as a range to be decoded)."""
     if not load:
         return ""
-    start, end = f"{load['start']:.2f}", f"{load['end']:.2f}"
-    return f", load average {start}" if start == end else f", load average {start} to {end}"
+    start, end = load["start"], load["end"]
+    if abs(end - start) <= LOAD_STEADY * max(start, end):
+        return f", load average about {formats.count(round((start + end) / 2, 1))} over the run"
+    return f", load average {'rose' if end > start else 'fell'} from {formats.count(start)} to {formats.count(end)}"
+
+
+# a load average that moved less than this share of itself over a run held steady: one level, said once
+LOAD_STEADY = 0.1
 
 
 # one thread with no CPU free: said in the legend's word for a timed run ("fastest of 9 runs", mode_line.speedup_note)

@@ -81,6 +81,9 @@ def chart_notes(region: Region) -> list[str]:
         notes.insert(0, f"rank {situ['ranks'][0]['rank']}'s calls")
     if region.get("callsTruncated"):
         notes.append(f"first {len(calls)} of {region['callCount']} calls")
+    last = in_situ_text.last_call_line(region)
+    if last:  # the chart's highest point after the compile, said beside it (review F4)
+        notes.append(last)
     return notes
 
 
@@ -167,6 +170,9 @@ def attach(region: Region) -> None:
     """The region's chart words: the steady state, what the chart leaves out, the in-situ overlay's."""
     _steady(region)
     region["chartNotes"] = chart_notes(region)
+    last = in_situ_text.last_call(region)
+    if last and "said" not in region["calls"][-1]:  # its mark's tooltip: why it is in no number
+        region["calls"][-1]["said"] = f"the script's last call: {last}"
     situ = region.get("inSitu")
     if situ is not None:
         _in_situ(situ)

@@ -265,7 +265,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         lambda r: "the replay disagrees",
         lambda r: (
             f"The replay gave {formats.speedup(r['value'])} per call "
-            f"({formats.interval(r['low'], r['high'])}), apart "
+            f"({formats.interval(r['low'], r['high'], r['value'])}), apart "
             "from the in-situ range: the verdict rests on the script's own steps."
         ),
     ),
@@ -273,7 +273,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         lambda r: f"in situ {r.get('what')}",
         lambda r: (
             f"In situ, {formats.speedup(r['value'])} per {r.get('unit', 'step')}"
-            + (f" ({formats.interval(r['low'], r['high'])})" if "low" in r and "high" in r else "")
+            + (f" ({formats.interval(r['low'], r['high'], r['value'])})" if "low" in r and "high" in r else "")
             + f" supports no verdict: {r.get('what')}."
         ),
     ),

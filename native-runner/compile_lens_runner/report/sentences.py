@@ -34,12 +34,22 @@ _HOW = {  # in-situ-step: per its unit (a step, a decode loop's token)
 
 def _why_no_range(n: AnswerNumber) -> str:
     """Why a number too noisy has no range, after the word for it (direction_text), and which side of 1× the range
-    not said lay on (schema 1.36): "more than 3× away" read as at most 3× away, a direction it did not have (review
-    8A A4)."""
+    lay on (schema 1.36): "more than 3× away" read as at most 3× away, a direction it did not have (review 8A A4).
+    The range itself where the answer kept it (schema 1.37), and what it rests on in situ, so that a headline's range
+    is seen beside an evidence number's narrower one (review H4), and why it is no prediction: "0.51–4.66× over 5
+    pairs of blocks: too wide to predict a next run" (short: a headline holds it and the compiler facts in 200)."""
     noisy = n["tooNoisy"]
     if noisy["why"] == "too-few-pairs":
         return f"{formats.plural(n.get('pairs', 0), 'block')} each way"
-    return "a next run could land more than 3× away" + _SIDE_OF_ONE.get(noisy.get("side", ""), "")
+    side = _SIDE_OF_ONE.get(noisy.get("side", ""), "")
+    if "low" not in noisy or "high" not in noisy:  # a report before 1.37
+        return f"a next run could land more than 3× away{side}"
+    over = f" over {formats.plural(n['pairs'], 'pair')} of blocks" if n.get("pairs") else ""
+    return f"{formats.wide_interval(noisy['low'], noisy['high'])}{over}: {TOO_WIDE}{side}"
+
+
+# a range too wide to say where a next run lands (beyond ÷3…×3: measure/ranges.py), shown for how wide it was
+TOO_WIDE = "too wide to predict a next run"
 
 
 # a range that crosses 1× needs no words of its own: "too noisy to say" leads its number
@@ -79,7 +89,7 @@ def number_text(n: AnswerNumber) -> str:
     elif noisy:
         text = f"{_no_direction_words(n)}, {text} ({_why_no_range(n)})"
     elif ends:
-        text = f"{text} ({formats.interval(*ends)})"
+        text = f"{text} ({formats.interval(*ends, n['value'])})"
     direction = n.get("direction")  # absent in a number said before verdict.directed (a report before 1.26)
     if direction == "too-noisy" and not noisy and one_way(n):  # it points one way: the number first, as it does
         text = f"{text}, {direction_text(n)}"

@@ -156,7 +156,7 @@ def fix_clause(r: Reason) -> str:
         parts.append(f"the first real call {said}" + (f" instead of {formats.ms_as(was_ms, said)}" if was_ms else ""))
     if "value" in r:
         ranged = "low" in r and "high" in r
-        said = formats.interval(r["low"], r["high"]) if ranged else "too noisy to say a range"
+        said = formats.interval(r["low"], r["high"], r["value"]) if ranged else "too noisy to say a range"
         point = formats.speedup(r["value"])
         parts.append(f"{point} per {r.get('unit', 'step')} in situ ({said})")
     if r.get("count"):

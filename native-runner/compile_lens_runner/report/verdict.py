@@ -75,7 +75,8 @@ def correct(m: ModeResult) -> bool:
 
 
 def ranged(number: AnswerNumber, low: float | None, high: float | None, too_few_pairs: bool = False) -> AnswerNumber:
-    """The number with its range (floored: never zero-width), or why none is said (tooNoisy)."""
+    """The number with its range (floored: never zero-width), or why none is said (tooNoisy: a range too wide keeps
+    its ends there, said as too wide to predict a next run, never as where one lands)."""
     if too_few_pairs:
         number["tooNoisy"] = {"why": "too-few-pairs"}
     elif low is not None and high is not None:
@@ -83,7 +84,13 @@ def ranged(number: AnswerNumber, low: float | None, high: float | None, too_few_
         factor = ranges.too_noisy(value, low, high)
         if factor is not None:
             side: Side = "slower" if high < 1.0 else "faster" if low > 1.0 else "either"
-            number["tooNoisy"] = {"why": "range-too-wide", "factor": factor, "side": side}
+            number["tooNoisy"] = {
+                "why": "range-too-wide",
+                "factor": factor,
+                "side": side,
+                "low": float(f"{low:.6g}"),  # its own digits: a low of 0.0002 is not 0
+                "high": float(f"{high:.6g}"),
+            }
         else:
             low, high = ranges.floored(value, low, high)
             number.update({"low": round(low, 4), "high": round(high, 4)})

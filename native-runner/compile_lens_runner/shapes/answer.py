@@ -26,6 +26,10 @@ class TooNoisy(_TooNoisy, total=False):
 
     factor: float  # range-too-wide: the range's widest side over the estimate (high / value or value / low)
     side: Side  # schema 1.36, range-too-wide: where the range lay: wholly below 1×, above it, or on either side
+    # schema 1.37, range-too-wide: the range itself, said as too wide to predict a next run (review H4: "more than 3×
+    # away" beside a narrower evidence range, the headline's own unseen)
+    low: float
+    high: float
 
 
 Unit = Literal["step", "call", "token"]  # token: a decode loop's step (script/shape_facts.py)
