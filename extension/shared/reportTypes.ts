@@ -1108,7 +1108,7 @@ export interface AnswerNumber {
      */
     side?: 'slower' | 'faster' | 'either';
     /**
-     * schema 1.37, range-too-wide: the range too wide to say where a next run lands, kept so every surface shows how wide it was (its number's text says it so: '0.23–4.65× over 5 pairs of blocks: a next run could land more than 3× away'). Absent: too-few-pairs, and a report before 1.37
+     * schema 1.37, range-too-wide: the range too wide to say where a next run lands, kept for the record (--json); no surface says it (issue 44: 'next run 1.01–128.11×' is no range; its number's text says 'a next run could land more than 3× away'). Absent: too-few-pairs, and a report before 1.37
      */
     low?: number;
     high?: number;

@@ -119,13 +119,6 @@ def speedup_range(value: float, low: float, high: float) -> str:
     return f"{speedup(value)} ({interval(low, high, value)})"
 
 
-def wide_interval(low: float, high: float) -> str:
-    """ "0.51–4.66×", "0.011–217×", "0.0002–25.4×": a range too wide to say where a next run lands, shown for how wide
-    it was, each end to its own precision (as speedup says it): one precision for both ends spans digits that say
-    nothing ("0.000–25.432×")."""
-    return f"{speedup(low).removesuffix('×')}–{speedup(high)}"
-
-
 def pct(value: float) -> str:
     """ "57%"."""
     return f"{_fixed(value, 0)}%"

@@ -439,8 +439,8 @@ test("a replay row is the region's speedup only where its number is the answer's
     serve.measurements.map((m) => m.isAnswer),
     [false],
   );
-  // script-in-situ-cpu: the replay decides (its steps supported no verdict), so its row is the answer's number
-  const replayed = digestRegion(await region('reports/script-in-situ-cpu', 'r0'));
+  // explore-cpu: the replay decides (no steady in-situ steps), so its row is the answer's number
+  const replayed = digestRegion(await region('recorded/explore-cpu', 'r0'));
   assert.deepEqual(
     replayed.measurements.map((m) => m.isAnswer),
     [true],

@@ -101,16 +101,16 @@ describe('tables say what their rows hold', () => {
     assert.deepEqual(await table.locator('th').allTextContents(), [
       'inputs',
       'mode',
-      'speedup',
+      'evidence, not the answer',
       'compiled',
       'eager',
       'kernels / call',
-    ]); // no break-even: the replay stays eager once its range holds a CPU's next process (1.01–1.37×)
+    ]); // the in-situ steps are the answer's number (1.22×, not clearly faster); the replay, beside it, evidence
     const replayed = [region.answer!.number, ...(region.answer!.evidence ?? [])].find((n) => n?.kind === 'replay-call');
     const said = replayed?.text ?? '';
     assert.match(said, /per call replayed/, 'the runner says the replay as such');
     // stacked at 560 px: the cell names its column, then the runner's words for the number and its range
-    const speedup = table.locator('td[data-label="speedup"]');
+    const speedup = table.locator('td[data-label="evidence, not the answer"]');
     assert.equal(await speedup.innerText(), said);
     // in the view, beside the in-situ 0.704 ms / 0.862 ms said above it
     assert.match(

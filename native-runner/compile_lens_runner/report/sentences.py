@@ -34,22 +34,13 @@ _HOW = {  # in-situ-step: per its unit (a step, a decode loop's token)
 
 def _why_no_range(n: AnswerNumber) -> str:
     """Why a number too noisy has no range, after the word for it (direction_text), and which side of 1× the range
-    lay on (schema 1.36): "more than 3× away" read as at most 3× away, a direction it did not have (review 8A A4).
-    The range itself where the answer kept it (schema 1.37), and what it rests on in situ, so that a headline's range
-    is seen beside an evidence number's narrower one (review H4), and why it is no prediction: "0.51–4.66× over 5
-    pairs of blocks: too wide to predict a next run" (short: a headline holds it and the compiler facts in 200)."""
+    not said lay on (schema 1.36): "more than 3× away" read as at most 3× away, a direction it did not have (review
+    8A A4). Its ends are never said (tooNoisy.low/high keep them for the record): "0.0002–25.4×" is no range (issue 44
+    point 3), and an evidence number beside it is labelled as evidence (review H4), not a second answer."""
     noisy = n["tooNoisy"]
     if noisy["why"] == "too-few-pairs":
         return f"{formats.plural(n.get('pairs', 0), 'block')} each way"
-    side = _SIDE_OF_ONE.get(noisy.get("side", ""), "")
-    if "low" not in noisy or "high" not in noisy:  # a report before 1.37
-        return f"a next run could land more than 3× away{side}"
-    over = f" over {formats.plural(n['pairs'], 'pair')} of blocks" if n.get("pairs") else ""
-    return f"{formats.wide_interval(noisy['low'], noisy['high'])}{over}: {TOO_WIDE}{side}"
-
-
-# a range too wide to say where a next run lands (beyond ÷3…×3: measure/ranges.py), shown for how wide it was
-TOO_WIDE = "too wide to predict a next run"
+    return "a next run could land more than 3× away" + _SIDE_OF_ONE.get(noisy.get("side", ""), "")
 
 
 # a range that crosses 1× needs no words of its own: "too noisy to say" leads its number

@@ -76,7 +76,7 @@ def correct(m: ModeResult) -> bool:
 
 def ranged(number: AnswerNumber, low: float | None, high: float | None, too_few_pairs: bool = False) -> AnswerNumber:
     """The number with its range (floored: never zero-width), or why none is said (tooNoisy: a range too wide keeps
-    its ends there, said as too wide to predict a next run, never as where one lands)."""
+    its ends there for the record, never said as where a next run lands)."""
     if too_few_pairs:
         number["tooNoisy"] = {"why": "too-few-pairs"}
     elif low is not None and high is not None:

@@ -26,8 +26,8 @@ class TooNoisy(_TooNoisy, total=False):
 
     factor: float  # range-too-wide: the range's widest side over the estimate (high / value or value / low)
     side: Side  # schema 1.36, range-too-wide: where the range lay: wholly below 1×, above it, or on either side
-    # schema 1.37, range-too-wide: the range itself, said as too wide to predict a next run (review H4: "more than 3×
-    # away" beside a narrower evidence range, the headline's own unseen)
+    # schema 1.37, range-too-wide: the range itself, for the record (--json); no surface says it (issue 44: "next run
+    # 1.01–128.11×" is no range)
     low: float
     high: float
 
