@@ -8,7 +8,7 @@ were the recompile limit marked (compiler/insight.limit_hits); a region's story
 pairs of rounds as the runner estimates them now, and each measurement's break-even calls at the times its speedup is the ratio of, a range from fewer pairs than can be resampled reaching each pair's own ratio, and one widened below zero widened again as a factor; a region's in-situ step work set against its wall step and said (measure/step_work.py,
 from each side's recorded work); an interleaved region's in-situ result from its recorded calls by today's rules
 (measure/interleaved.py: the steps left out and why, per drawn step too; a torchrun job's from its ranks' calls), and
-what each region compiled on each rank (ranks/merge.counted); a
+what each region compiled on each rank (ranks/merge.counted), and each rank's compile phases (ranks/merge.rank_phases); a
 region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
 runner's words); a call past the recompile limit said in plain words, its limit recorded; a torchrun rank's reason for no
 replay, and a replay that ran no compiled code, in the words the runner writes now; a steady state pooled over several input signatures, of its most
@@ -471,6 +471,32 @@ def _rank_counts(report: dict[str, Any], folder: str | None) -> None:
             merge.rank_counts(breaks, [(r, own[key]["graphBreaks"]) for r, own in own_by_rank.items() if key in own])
 
 
+def _rank_phases(report: dict[str, Any], folder: str | None) -> None:
+    """A torchrun job recorded before schema 1.37: each rank's compile phases, ranks alike one group, as ranks/merge.py
+    groups them now, from each rank's own report beside the job's (the headline rank's: the merged record's own
+    phases, its breaks and recompiles those it had). Where a rank's report was not kept, what was recorded stays."""
+    script = next((m.get("compiler") for m in report["modes"] if m["mode"] == "script"), None)
+    entries = report.get("ranks") or []
+    if script is None or len(entries) < 2 or folder is None:
+        return
+    insights, regions = [], {}
+    for entry in entries:
+        path, rank = entry.get("report"), entry["rank"]
+        if path == "report.json":
+            insights.append((rank, merge.headline_rank_record(script, rank)))
+            regions[rank] = report.get("regions") or []
+            continue
+        if not path or not os.path.exists(os.path.join(folder, path)):
+            return
+        with open(os.path.join(folder, path), encoding="utf-8") as f:
+            stored = json.load(f)
+        own = next((m.get("compiler") for m in stored["modes"] if m["mode"] == "script"), None)
+        if own:
+            insights.append((rank, own))
+        regions[rank] = stored.get("regions") or []
+    script["rankPhases"] = merge.rank_phases(insights, regions)
+
+
 def _frames_from_log(report: dict[str, Any], here: str | None) -> None:
     """A compiled frame outside the user's files, recorded before schema 1.31 without where it is (`library`), or
     before 1.35 without the user's line whose call led there (`calledFrom`): read from the compiler log the report
@@ -563,6 +589,7 @@ def rederive(report: dict[str, Any], folder: str | None = None, here: str | None
         for entry in rank.get("regions") or [] if rank.get("report") == "report.json" else []:
             if entry["id"] in regions:
                 entry["steadyState"] = regions[entry["id"]].get("steadyState")
+    _rank_phases(out, folder)
     _process_floor(out)
     answer.attach(out)
     _measured_fixes(out)

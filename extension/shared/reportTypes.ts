@@ -548,6 +548,10 @@ export interface CompilerInsight {
    */
   phasesText?: string;
   /**
+   * schema 1.37, a torchrun job's script: each rank's compile phases, ranks whose phases are alike (the same compiles, named alike, each with the same phases in order) one group, the lowest rank's record drawn; the compile phases are drawn one section per group (a rank's recompile has its row: this record's own phases are the lowest rank's alone, review 10H H3). Absent: one process, or an older report
+   */
+  rankPhases?: RankPhases[];
+  /**
    * schema 1.36: why a cache hit has a C++ compile under it, in the runner's words (report/compiler_text.py): loading a cached graph builds its C++ where this machine has not built it yet. The compile phases' legend and that bar's hover say it. Absent: no cache hit's load built C++, or an older report
    */
   cacheBuildText?: string;
@@ -709,6 +713,19 @@ export interface QuickFix {
     expect: string;
     text: string;
   }[];
+}
+/**
+ * schema 1.37: the compile phases of ranks whose phases are alike (ranks/merge.rank_phases); compiler: the lowest rank's record, as its phases' rows and heading read it (its graphs, breaks, recompiles, frames, phases, compile seconds, caches and failed compiles), its phasesText the group's heading ('5 compiles (1 graph; 3 captured nothing) on ranks 0 and 2, 5.78 s; rank 0's drawn (rank 2's alike, 5.28 s)': report/compiler_text.py)
+ */
+export interface RankPhases {
+  ranks: RankList;
+  compiler: CompilerInsight;
+  /**
+   * the region (its name) whose code each of its compiles (by compile id, the rank's own numbering) compiled
+   */
+  regions?: {
+    [k: string]: string;
+  };
 }
 export interface Recompile {
   /**

@@ -245,3 +245,13 @@ class CompilerInsight(_CompilerInsight, total=False):
     cacheText: str  # schema 1.27, logs: the FX graph and AOT autograd caches' lookups
     phasesText: str  # the compile phases' heading: compiles, the compile total, cache hits (report/compiler_text.py)
     cacheBuildText: str  # 1.36: why a cache hit has a C++ compile under it (report/compiler_text.py cache_build)
+    rankPhases: list[RankPhases]  # 1.37, a torchrun job's script: each rank's compile phases (ranks/merge.rank_phases)
+
+
+class _RankPhases(TypedDict):
+    ranks: list[int]
+    compiler: CompilerInsight
+
+
+class RankPhases(_RankPhases, total=False):
+    regions: dict[str, str]  # the region (its name) each compile id compiled
