@@ -996,6 +996,10 @@ export interface CompilePhase {
    */
   cache?: 'hit' | 'miss' | 'bypass';
   cacheHit?: boolean;
+  /**
+   * schema 1.37: the short name its bar is labelled by where its name (nor its name less the compiler's part, 'build guards') has no room, with its time: 'guards 209 ms', 'trace 25.6 ms' (compiler/artifacts.py SHORT_NAMES, beside the names). Absent: a name short already, a cache lookup, an older report
+   */
+  shortName?: string;
 }
 /**
  * compiled vs eager outputs on the timed inputs (same seeds), judged as torch._dynamo.utils.same does: within atol + rtol*|eager| passes; otherwise compiled fails only if its RMSE against a higher-precision reference exceeds multiplier x eager's + atol/10

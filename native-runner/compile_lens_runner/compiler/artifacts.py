@@ -55,6 +55,20 @@ PHASE_LABELS = {
     "async_compile.precompile": "kernel compile",
     "compile_file": "C++ compile",
 }
+# a phase label -> the short name its bar is labelled by where the label has no room ("guards 209 ms", schema 1.37
+# shortName: webview/compilePhases.ts); a label with none is short already, or said by its part ("codegen")
+SHORT_NAMES = {
+    "Dynamo: whole frame": "Dynamo",
+    "Dynamo: trace bytecode": "trace",
+    "Dynamo: build guards": "guards",
+    "backend compile": "backend",
+    "AOT Autograd": "AOT",
+    "backward compile": "backward",
+    "Inductor: kernel codegen": "codegen",
+    "Inductor: load module": "load",
+    "kernel compile": "kernels",
+    "C++ compile": "C++",
+}
 _AUTOTUNE = re.compile(r"autotun|benchmark_all_configs", re.I)
 _CACHE_EVENT = re.compile(r"^(fx_graph|aotautograd|autograd)_cache_(hit|miss|bypass)$")
 
@@ -195,7 +209,10 @@ def phases(records: Iterable[Record]) -> list[CompilePhase]:
             label = _phase_name(name) if shown < MAX_PHASES else None
             if label:
                 stack.append((name, ts, len(out), depth + 1))
-                out.append({"compileId": cid, "name": label, "startMs": 0.0, "durMs": 0.0, "depth": depth})
+                phase: CompilePhase = {"compileId": cid, "name": label, "startMs": 0.0, "durMs": 0.0, "depth": depth}
+                if label in SHORT_NAMES:
+                    phase["shortName"] = SHORT_NAMES[label]
+                out.append(phase)
                 began.append(ts)
             else:
                 stack.append((name, ts, None, depth))

@@ -209,6 +209,7 @@ class _CompilePhase(TypedDict):
 class CompilePhase(_CompilePhase, total=False):
     cache: str
     cacheHit: bool
+    shortName: str  # schema 1.37: the name its bar is labelled by where its name has no room (compiler/artifacts.py)
 
 
 # Cache lookups by cache (fxGraph, aotAutograd), then by outcome (hit, miss, bypass).
