@@ -397,8 +397,9 @@ function modeSection(
     const region = regions.get(id);
     const name = region && !compile.startsWith(region) ? `${region}: ${compile}` : compile;
     const recompile = compiler.recompiles.find((r) => r.compileId === id);
-    // a time never split from its unit, nor from its "·", where the label column wraps ("2.8 / s")
-    const label = `${name} ·\u00a0${formatMs(rowsMs.get(id)!).replace(/ /g, '\u00a0')}`;
+    // a time never split from its unit, nor from its "·", nor that from the name's last word, where the label
+    // column wraps ("2.8 / s"; review 10H E12: "forward, recompiled for x's / size 16 in dimension 0 / · 901 ms")
+    const label = `${name}\u00a0·\u00a0${formatMs(rowsMs.get(id)!).replace(/ /g, '\u00a0')}`;
     // why it recompiled, in the user's terms, PyTorch's words after; the compile id only here, explained
     const why = recompile
       ? [recompile.explanation?.what, `PyTorch's words: ${recompile.reason}`].filter(Boolean).join('\n')

@@ -153,6 +153,34 @@ describe('compile phases', () => {
       assert.ok(named > 10, `${named} labels shown`);
     });
 
+  test("a row's time stays on the line of its name's last word: never a line of its own (review 10H E12)", async () => {
+    for (const folder of ['reports/fused-cpu', 'recorded/train_small-cpu', 'reports/ddp-ranks-cpu']) {
+      const page = await openPhases(folder, 560);
+      const alone = await page
+        .locator('.compile-phases .phase-row:not(.phase-axis) .phase-label')
+        .evaluateAll((labels) =>
+          labels.flatMap((label) => {
+            // the name's last word, its "·" and its time: from the last break before "·" to the label's end
+            const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+            let last: Text | null = null;
+            for (let n = walker.nextNode(); n; n = walker.nextNode())
+              if (n.textContent!.includes('·')) last = n as Text;
+            if (!last) return [`${label.textContent}: no "·"`];
+            const dot = last.textContent.lastIndexOf('·');
+            const word = Math.max(0, last.textContent.lastIndexOf(' ', dot) + 1);
+            if (word === dot) return [`${label.textContent}: "·" after a breakable space`];
+            const range = document.createRange();
+            range.setStart(last, word);
+            range.setEndAfter(label.lastChild!);
+            const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+            return tops.size === 1 ? [] : [`${label.textContent}: its last word and time on ${tops.size} lines`];
+          }),
+        );
+      assert.deepEqual(alone, [], folder);
+      await page.close();
+    }
+  });
+
   test('where a bar has room for its name at 1400 px, its name shows, not a shorter form (review 10G G5)', async () => {
     // train_small's first recompile of step: "Dynamo: trace bytecode 25.6 ms | build guards 38.2 ms" fits at 1400 px
     const page = await openPhases('recorded/train_small-cpu', 1400);
