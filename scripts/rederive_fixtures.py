@@ -8,7 +8,8 @@ were the recompile limit marked (compiler/insight.limit_hits); a region's story
 pairs of rounds as the runner estimates them now, and each measurement's break-even calls at the times its speedup is the ratio of, a range from fewer pairs than can be resampled reaching each pair's own ratio, and one widened below zero widened again as a factor; a region's in-situ step work set against its wall step and said (measure/step_work.py,
 from each side's recorded work); an interleaved region's in-situ result from its recorded calls by today's rules
 (measure/interleaved.py: the steps left out and why, per drawn step too; a torchrun job's from its ranks' calls), and
-what each region compiled on each rank (ranks/merge.counted); a
+what each region compiled on each rank (ranks/merge.counted), and each rank's compile phases (ranks/merge.rank_phases);
+each compile phase's short name (compiler/artifacts.SHORT_NAMES); a
 region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
 runner's words); a call past the recompile limit said in plain words, its limit recorded; a torchrun rank's reason for no
 replay, and a replay that ran no compiled code, in the words the runner writes now; a steady state pooled over several input signatures, of its most
@@ -30,7 +31,7 @@ from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "native-runner"))
-from compile_lens_runner.compiler import break_patterns, explain, made_for, torch_trace  # noqa: E402
+from compile_lens_runner.compiler import artifacts, break_patterns, explain, made_for, torch_trace  # noqa: E402
 from compile_lens_runner.compiler.insight import compiler_insight, limit_hits  # noqa: E402
 from compile_lens_runner.measure import estimator, host, interleaved, ranges, speedups, step_work, timing  # noqa: E402
 from compile_lens_runner.ranks import merge  # noqa: E402
@@ -479,6 +480,43 @@ def _rank_counts(report: dict[str, Any], folder: str | None) -> None:
 _OLD_PHASE_LABELS = {"cache hit: load": "load from cache"}
 
 
+def _rank_phases(report: dict[str, Any], folder: str | None) -> None:
+    """A torchrun job recorded before schema 1.38: each rank's compile phases, ranks alike one group, as ranks/merge.py
+    groups them now, from each rank's own report beside the job's (the headline rank's: the merged record's own
+    phases, its breaks and recompiles those it had). Where a rank's report was not kept, what was recorded stays."""
+    script = next((m.get("compiler") for m in report["modes"] if m["mode"] == "script"), None)
+    entries = report.get("ranks") or []
+    if script is None or len(entries) < 2 or folder is None:
+        return
+    insights, regions = [], {}
+    for entry in entries:
+        path, rank = entry.get("report"), entry["rank"]
+        if path == "report.json":
+            insights.append((rank, merge.headline_rank_record(script, rank)))
+            regions[rank] = report.get("regions") or []
+            continue
+        if not path or not os.path.exists(os.path.join(folder, path)):
+            return
+        with open(os.path.join(folder, path), encoding="utf-8") as f:
+            stored = json.load(f)
+        own = next((m.get("compiler") for m in stored["modes"] if m["mode"] == "script"), None)
+        if own:
+            insights.append((rank, own))
+        regions[rank] = stored.get("regions") or []
+    script["rankPhases"] = merge.rank_phases(insights, regions)
+
+
+def _short_names(report: dict[str, Any]) -> None:
+    """A compile phase recorded before schema 1.38 without the short name its bar is labelled by where its name has no
+    room (compiler/artifacts.SHORT_NAMES): "guards 209 ms", not its time alone (review 10H H2)."""
+    records = [e.get("compiler") for e in [*report["modes"], *(report.get("regions") or [])]]
+    records += [g["compiler"] for c in list(records) for g in (c or {}).get("rankPhases") or []]
+    for phase in (p for c in records for p in (c or {}).get("phases") or []):
+        phase.pop("shortName", None)
+        if phase["name"] in artifacts.SHORT_NAMES and "cache" not in phase:
+            phase["shortName"] = artifacts.SHORT_NAMES[phase["name"]]
+
+
 def _frames_from_log(report: dict[str, Any], here: str | None) -> None:
     """A compiled frame outside the user's files, recorded before schema 1.31 without where it is (`library`), or
     before 1.35 without the user's line whose call led there (`calledFrom`): read from the compiler log the report
@@ -573,6 +611,8 @@ def rederive(report: dict[str, Any], folder: str | None = None, here: str | None
         for entry in rank.get("regions") or [] if rank.get("report") == "report.json" else []:
             if entry["id"] in regions:
                 entry["steadyState"] = regions[entry["id"]].get("steadyState")
+    _rank_phases(out, folder)
+    _short_names(out)
     _process_floor(out)
     answer.attach(out)
     _measured_fixes(out)

@@ -4,7 +4,7 @@
 // hit), so a slow compile shows which graph and which phase it was; a legend under them says what each colour and
 // marker is. Bars are SVG placed by a d3 scale in % of the row.
 import { scaleLinear, select } from 'd3';
-import type { CompilePhase, ModeResult, Report } from '../extension/shared/report.ts';
+import type { CompilePhase, CompilerInsight, ModeResult, Report } from '../extension/shared/report.ts';
 import { compileName } from '../extension/present/compileNames.ts';
 import { explanationsOf } from '../extension/present/glossary.ts';
 import { formatMs, formatTimeTicks, plural } from '../extension/present/numbers.ts';
@@ -12,7 +12,7 @@ import type { SourcePlace } from '../extension/shared/sourcePlace.ts';
 import { compilePlace } from './analysis/sliceNames.ts';
 import { appendTerms, el } from './panels.ts';
 import { followSaid } from './sourceLinks.ts';
-import { phaseInsideWords, phaseLabelForms, phasesByTimeAlone, phasesUnlabelled } from './timelineWords.ts';
+import { phaseInsideWords, phaseLabelForms, phasesUnlabelled } from './timelineWords.ts';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const ROW = 16;
@@ -156,7 +156,7 @@ function compileRow(
       .attr('x', `${x(phase.startMs)}%`)
       .attr('dx', 3)
       .attr('y', y + ROW - 4)
-      .attr('data-forms', phaseLabelForms(phase.name, formatMs(phase.durMs)).join('\n'));
+      .attr('data-forms', phaseLabelForms(phase.name, phase.shortName, formatMs(phase.durMs)).join('\n'));
     sayTip(bar.append('title').node()!, own, tip);
   }
   row.append(labelEl, svg.node()!);
@@ -180,10 +180,11 @@ function watchTheme(): void {
 /**
  * Each bar's label inside the bar where it fits at the drawn width, else just right of it, else just left of it,
  * where that room at its depth is free of bars and of the labels placed before it (a recompile's bars are narrow
- * on an axis that spans every compile, and the last compile ends at the axis's end); where the whole label
- * ("Inductor: load module 6.8 s") has no room, a shorter form ("load module 6.8 s"), its time alone ("6.8 s") only
- * where no name fits, said whole in its row's hover then; else hidden, and said there. Wider bars are labelled
- * first.
+ * on an axis that spans every compile, and the last compile ends at the axis's end), and the labels at a depth keep
+ * their bars' order (review 10H H2: "build guards 38.2 ms" left of two 1-px bars, then trace bytecode's right of
+ * them, read the phases backwards); where the whole label ("Inductor: load module 6.8 s") has no room, a shorter
+ * form ("load module 6.8 s", "load 6.8 s": phaseLabelForms), never its time alone; else hidden, and said in its
+ * row's hover. Wider bars are labelled first.
  */
 function fitLabels(track: SVGSVGElement): void {
   const bars = [...track.querySelectorAll<SVGGElement>('g.phase')].map((bar) => ({
@@ -207,6 +208,8 @@ function fitLabels(track: SVGSVGElement): void {
     markers.set(y, [...(markers.get(y) ?? []), span]);
     taken.set(y, [...(taken.get(y) ?? []), span]);
   }
+  // the labels placed, per depth: [from, to) and the start of the bar each labels, for their order
+  const placed = new Map<number, { from: number; to: number; bar: number }[]>();
   // the widest first: where bars of one depth begin together, the label beside them is the one that shows
   const waiting = [...bars]
     .sort((a, b) => b.box.width - a.box.width)
@@ -218,48 +221,47 @@ function fitLabels(track: SVGSVGElement): void {
     });
   const place = ({ bar, text, box }: (typeof waiting)[number], label: string): boolean => {
     const row = taken.get(box.y)!;
-    // [from, to) clear of everything at this depth but the bar itself
+    const end = box.x + box.width;
+    // [from, to) clear of everything at this depth but the bar itself, and in its bar's place among the labels
+    // placed: after those of bars begun before it, before those of bars begun after it
     const free = (from: number, to: number): boolean =>
       from >= 0 &&
       to <= trackWidth &&
-      row.every(([a, b]) => (a === box.x && b === box.x + box.width) || b <= from || a >= to);
+      row.every(([a, b]) => (a === box.x && b === end) || b <= from || a >= to) &&
+      (placed.get(box.y) ?? []).every((p) => (p.bar < box.x ? p.to <= from : p.bar > box.x ? p.from >= to : true));
     text.textContent = label;
     const length = text.getComputedTextLength();
     // inside the bar, after any diamond at its start
     const inside = (markers.get(box.y) ?? [])
       .filter(([a, b]) => a < box.x + 3 + length && b > box.x)
       .reduce((start, [, b]) => Math.max(start, b + 1), box.x + 3);
-    if (inside + length + 3 <= box.x + box.width) {
-      text.setAttribute('dx', String(inside - box.x));
-      return true;
+    let at: number | null = inside + length + 3 <= end ? inside : null;
+    if (at === null) {
+      // beside it: 3 px from its ends, 1 px clear of the next bar or label (a bar begun at this one's start, a
+      // recompile's thinnest, is no obstacle to a label left of it); left of it, left of the diamond at its start
+      // too (review 5A G7: a recompile's AOT and codegen bars, each with its cache miss's, went unlabelled)
+      const right = end + 3;
+      const start = (markers.get(box.y) ?? [])
+        .filter(([a, b]) => a <= box.x + 1 && b >= box.x - 1)
+        .reduce((x, [a]) => Math.min(x, a), box.x);
+      const left = start - 3 - length;
+      at = free(right - 1, right + length + 1) ? right : free(left - 1, start - 2) ? left : null;
+      if (at === null) return false;
+      bar.classList.add('beside');
+      row.push([at, at + length]);
     }
-    // beside it: 3 px from its ends, 1 px clear of the next bar or label (a bar begun at this one's start, a
-    // recompile's thinnest, is no obstacle to a label left of it); left of it, left of the diamond at its start
-    // too (review 5A G7: a recompile's AOT and codegen bars, each with its cache miss's, went unlabelled)
-    const right = box.x + box.width + 3;
-    const start = (markers.get(box.y) ?? [])
-      .filter(([a, b]) => a <= box.x + 1 && b >= box.x - 1)
-      .reduce((x, [a]) => Math.min(x, a), box.x);
-    const left = start - 3 - length;
-    const at = free(right - 1, right + length + 1) ? right : free(left - 1, start - 2) ? left : null;
-    if (at === null) return false;
-    bar.classList.add('beside');
     text.setAttribute('dx', String(at - box.x));
-    row.push([at, at + length]);
+    placed.set(box.y, [...(placed.get(box.y) ?? []), { from: at, to: at + length, bar: box.x }]);
     return true;
   };
-  // each bar's names before any bar's time alone: a time placed beside its bar takes the room another bar's name
-  // had (review s29: bare times where a name fitted); its longest form first, then each shorter name
+  // each bar's longest form first, then (once every bar has had it) each shorter one: a short name placed early
+  // takes the room another bar's whole name had
   const longest = Math.max(0, ...waiting.map((w) => w.forms.length));
-  const byTime: string[] = [];
   for (let form = 0; form < longest; form++)
     for (let k = 0; k < waiting.length; k++) {
       const w = waiting[k]!;
-      const last = w.forms.length - 1;
-      // the time alone (a bar's last form) only once no bar's name is left to place
-      const label = form < last ? w.forms[form] : form === longest - 1 ? w.forms[last] : undefined;
+      const label = w.forms[form];
       if (label === undefined || !place(w, label)) continue;
-      if (form === longest - 1 && last > 0) byTime.push(w.forms[0]!);
       waiting.splice(k--, 1);
     }
   const unlabelled = waiting.map(({ text, forms }) => {
@@ -270,11 +272,7 @@ function fitLabels(track: SVGSVGElement): void {
   // the row's hover names them: a narrow recompile's phases are read there, not found by hovering 1 px bars
   const label = track.parentElement?.querySelector<HTMLElement>('.phase-label');
   if (!label) return;
-  const unsaid = [
-    ...(byTime.length ? [phasesByTimeAlone(byTime)] : []),
-    ...(unlabelled.length ? [phasesUnlabelled(unlabelled)] : []),
-  ];
-  if (unsaid.length) label.dataset['unlabelled'] = unsaid.join('\n');
+  if (unlabelled.length) label.dataset['unlabelled'] = phasesUnlabelled(unlabelled);
   else delete label.dataset['unlabelled'];
   sayRowTitle(label);
 }
@@ -325,18 +323,40 @@ export function compileRowsMs(phases: CompilePhase[]): Map<string, number> {
 }
 
 /** The section's heading: the runner's ("2 compiles, 239 ms": the compile total its other sentences say, which the
- *  rows add up to); a report before phasesText, its rows' sum */
-export function phasesHeading(mode: ModeResult, rows: Map<string, number>): string {
-  const phases = mode.compiler?.phases ?? [];
-  const hits = phases.filter((p) => p.cacheHit).length;
+ *  rows add up to); a report before phasesText, its rows' sum. `compiler`: a mode's record, or (schema 1.38) a
+ *  torchrun job's group of ranks alike ("5 compiles (1 graph) on ranks 0 and 2, …; rank 0's drawn"). */
+export function phasesHeading(mode: string, compiler: CompilerInsight, rows: Map<string, number>): string {
+  const hits = (compiler.phases ?? []).filter((p) => p.cacheHit).length;
   const said =
-    mode.compiler?.phasesText ??
+    compiler.phasesText ??
     `${plural(rows.size, 'compile')}, ${formatMs([...rows.values()].reduce((sum, ms) => sum + ms, 0))}${hits ? `, ${plural(hits, 'cache hit')}` : ''}`;
-  return `Compile phases — ${mode.modeText ?? mode.mode}: ${said}`;
+  return `Compile phases — ${mode}: ${said}`;
 }
 
-function modeSection(mode: ModeResult, regions: Map<string, string>): HTMLElement | null {
-  const phases = mode.compiler?.phases ?? [];
+/** The phases' records a mode draws, each a section: a torchrun job's script, each group of ranks alike (schema
+ *  1.38 rankPhases: a rank's recompile has its row, review 10H H3), its compiles' regions by that rank's numbering;
+ *  else the mode's own record. */
+function phaseRecords(
+  mode: ModeResult,
+  regions: Map<string, string>,
+): { compiler: CompilerInsight; regions: Map<string, string>; ranks: number[] | null }[] {
+  const groups = mode.compiler?.rankPhases ?? [];
+  if (groups.length)
+    return groups.map((g) => ({
+      compiler: g.compiler,
+      regions: new Map(Object.entries(g.regions ?? {})),
+      ranks: g.ranks,
+    }));
+  return mode.compiler ? [{ compiler: mode.compiler, regions, ranks: null }] : [];
+}
+
+function modeSection(
+  mode: ModeResult,
+  compiler: CompilerInsight,
+  regions: Map<string, string>,
+  ranks: number[] | null,
+): HTMLElement | null {
+  const phases = compiler.phases ?? [];
   if (!phases.length) return null;
   const rowsMs = compileRowsMs(phases);
   const order = [...rowsMs.keys()];
@@ -344,7 +364,8 @@ function modeSection(mode: ModeResult, regions: Map<string, string>): HTMLElemen
   const details = el('details', 'compile-phases');
   details.open = true;
   details.dataset['mode'] = mode.mode;
-  details.append(el('summary', undefined, phasesHeading(mode, rowsMs)));
+  if (ranks) details.dataset['ranks'] = ranks.join(' ');
+  details.append(el('summary', undefined, phasesHeading(mode.modeText ?? mode.mode, compiler, rowsMs)));
   // 97: room at the right for a late compile's cache marker and its thinnest bars, not cut at the panel's edge
   const x = scaleLinear()
     .domain([0, end || 1])
@@ -371,13 +392,14 @@ function modeSection(mode: ModeResult, regions: Map<string, string>): HTMLElemen
   rows.append(axis);
   details.append(rows);
   for (const id of order.slice(0, MAX_COMPILES)) {
-    const compile = compileName(mode.compiler?.frames, id);
+    const compile = compileName(compiler.frames, id);
     // by its region where the report has regions ("Counter: forward after line 29"), unless the name says it
     const region = regions.get(id);
     const name = region && !compile.startsWith(region) ? `${region}: ${compile}` : compile;
-    const recompile = mode.compiler?.recompiles.find((r) => r.compileId === id);
-    // a time never split from its unit, nor from its "·", where the label column wraps ("2.8 / s")
-    const label = `${name} ·\u00a0${formatMs(rowsMs.get(id)!).replace(/ /g, '\u00a0')}`;
+    const recompile = compiler.recompiles.find((r) => r.compileId === id);
+    // a time never split from its unit, nor from its "·", nor that from the name's last word, where the label
+    // column wraps ("2.8 / s"; review 10H E12: "forward, recompiled for x's / size 16 in dimension 0 / · 901 ms")
+    const label = `${name}\u00a0·\u00a0${formatMs(rowsMs.get(id)!).replace(/ /g, '\u00a0')}`;
     // why it recompiled, in the user's terms, PyTorch's words after; the compile id only here, explained
     const why = recompile
       ? [recompile.explanation?.what, `PyTorch's words: ${recompile.reason}`].filter(Boolean).join('\n')
@@ -389,8 +411,8 @@ function modeSection(mode: ModeResult, regions: Map<string, string>): HTMLElemen
         label,
         [why, `Dynamo's compile id ${id}`].filter(Boolean).join('\n'),
         name,
-        compilePlace(mode.compiler?.frames ?? null, id),
-        phases.some((p) => p.compileId === id && p.cacheHit) ? (mode.compiler?.cacheBuildText ?? null) : null,
+        compilePlace(compiler.frames ?? null, id),
+        phases.some((p) => p.compileId === id && p.cacheHit) ? (compiler.cacheBuildText ?? null) : null,
       ),
     );
   }
@@ -402,13 +424,16 @@ function modeSection(mode: ModeResult, regions: Map<string, string>): HTMLElemen
 /** The compile timelines of every mode with compile phases in the report, or null when none has any. */
 export function renderCompilePhases(report: Report | null): HTMLElement | null {
   const regions = regionsByCompile(report);
-  const sections = (report?.modes ?? [])
-    .map((mode) => modeSection(mode, regions))
+  const records = (report?.modes ?? []).flatMap((mode) =>
+    phaseRecords(mode, regions).map((record) => ({ mode, ...record })),
+  );
+  const sections = records
+    .map((r) => modeSection(r.mode, r.compiler, r.regions, r.ranks))
     .filter((s): s is HTMLElement => s !== null);
   if (!sections.length) return null;
   const box = el('section', 'compile-timeline');
   box.append(el('h3', undefined, 'Where compile time went'), ...sections);
-  const cacheBuilds = (report?.modes ?? []).flatMap((m) => m.compiler?.cacheBuildText ?? []);
+  const cacheBuilds = records.flatMap((r) => r.compiler.cacheBuildText ?? []);
   box.append(phaseLegend(box, cacheBuilds));
   return box;
 }

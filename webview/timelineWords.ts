@@ -127,19 +127,16 @@ export function phaseInsideWords(
 /** A compile row's hover, after what it says: its phases too narrow to label at the chart's width. */
 export const phasesUnlabelled = (phases: string[]): string => `Too narrow to label here: ${phases.join('; ')}`;
 
-/** A compile row's hover, after what it says: its phases labelled by their time alone at the chart's width. */
-export const phasesByTimeAlone = (phases: string[]): string =>
-  `Labelled by their time alone here: ${phases.join('; ')}`;
-
 /**
  * A compile phase's bar label in the forms it may take, longest first: what it is and its time ("Inductor: codegen
  * 1.42 s"), its name less the compiler part it is of where that does not fit ("codegen 1.42 s": the bar's colour and
- * the bar it lies under say the part), its time alone where no name fits (review s29: a bare "1.42 s" said nothing
- * where "codegen 1.42 s" had room).
+ * the bar it lies under say the part), its short name (the runner's, schema 1.38: "guards 209 ms"). Never its time
+ * alone (review 10H H2: a bare "25.6 ms" beside a named bar read as a second part of that name): where no form fits,
+ * no label, and its row's hover names it.
  */
-export function phaseLabelForms(name: string, time: string): string[] {
+export function phaseLabelForms(name: string, shortName: string | undefined, time: string): string[] {
   const part = /^[^:]+: (.+)$/.exec(name)?.[1];
-  return [`${name} ${time}`, ...(part ? [`${part} ${time}`] : []), time];
+  return [...new Set([name, ...(part ? [part] : []), ...(shortName ? [shortName] : [])])].map((n) => `${n} ${time}`);
 }
 
 /** A step's stretch on its thread where the profiler recorded no op: "no op recorded · 40.1 ms" (the rank table's

@@ -8,23 +8,26 @@ export const plural = (n: number, word: string, many = `${word}s`): string => `$
 /** "19,467": a whole count with thousands separators (steps, calls) */
 export const formatWhole = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
-/** "0.5" for "0.500", "1" for "1.00": a time's trailing zeros read as digits measured (review 3C: "0.500 ms") */
-const trimmed = (text: string): string => (text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text);
+/** "0.5" for "0.500", "1" for "1.00" where the value is that number: its trailing zeros would read as digits measured
+ *  (review 3C: "0.500 ms"); else kept, digits as measured as the others ("19.0 ms" beside "25.6 ms", "57.0 s" beside
+ *  "55.1 s": review 10G E11, one precision for every time) */
+const trimmed = (text: string, value: number): string =>
+  text.includes('.') && Number(text) === value ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
 
-/** `value` (positive) to three significant digits, without trailing zeros: "412", "14.2", "5.42", "0.542", "0.0523",
- *  "0.5"; the rounded value's digits ("100", not "100.0", from 99.95), so that "437.6" and "0.531" never stand
- *  beside "412" and "1.2" */
+/** `value` (positive) to three significant digits: "412", "14.2", "19.0", "5.42", "0.542", "0.0523"; without trailing
+ *  zeros where it is that number ("0.5", "1"); the rounded value's digits ("100", not "100.0", from 99.95), so that
+ *  "437.6" and "0.531" never stand beside "412" and "1.2" */
 function threeDigits(value: number): string {
   const decimals = value >= 100 ? 0 : value >= 10 ? 1 : value >= 1 ? 2 : value >= 0.1 ? 3 : value >= 0.01 ? 4 : 5;
   const text = value.toFixed(decimals);
-  return trimmed(decimals > 0 && Number(text) >= 10 ** (3 - decimals) ? value.toFixed(decimals - 1) : text);
+  return trimmed(decimals > 0 && Number(text) >= 10 ** (3 - decimals) ? value.toFixed(decimals - 1) : text, value);
 }
 
 /** "61.7 s", "6.04 s", "525 ms", "1.6 ms": a compile time or a wall time, by the rule of every time (formatMs's) */
 export const formatSeconds = (seconds: number): string => formatMs(seconds * 1000);
 
-/** "61.7 s", "6.04 s", "412 ms", "14.2 ms", "0.542 ms", "0.1 ms", "52.3 µs", "0 ms": every time a user reads, to three
- *  significant digits without trailing zeros, so that times beside a ratio divide to it ("0.54 ms → 0.14 ms" read as 3.86× beside 3.99×)
+/** "61.7 s", "6.04 s", "412 ms", "14.2 ms", "19.0 ms", "0.542 ms", "0.1 ms", "52.3 µs", "0 ms": every time a user reads,
+ *  to three significant digits (trailing zeros dropped only where the value is that number: trimmed), so that times beside a ratio divide to it ("0.54 ms → 0.14 ms" read as 3.86× beside 3.99×)
  *  and rows add up to their total ("6.0 s" + "525 ms" under "6.6 s" read as 6.5 s); under 0.1 ms, µs (review 8 A15:
  *  "0.00965 ms") */
 export function formatMs(ms: number): string {

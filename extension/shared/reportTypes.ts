@@ -548,6 +548,10 @@ export interface CompilerInsight {
    */
   phasesText?: string;
   /**
+   * schema 1.38, a torchrun job's script: each rank's compile phases, ranks whose phases are alike (the same compiles, named alike, each with the same phases in order) one group, the lowest rank's record drawn; the compile phases are drawn one section per group (a rank's recompile has its row: this record's own phases are the lowest rank's alone, review 10H H3). Absent: one process, or an older report
+   */
+  rankPhases?: RankPhases[];
+  /**
    * schema 1.36: why a cache hit has a C++ compile under it, in the runner's words (report/compiler_text.py): loading a cached graph builds its C++ where this machine has not built it yet. The compile phases' legend and that bar's hover say it. Absent: no cache hit's load built C++, or an older report
    */
   cacheBuildText?: string;
@@ -709,6 +713,19 @@ export interface QuickFix {
     expect: string;
     text: string;
   }[];
+}
+/**
+ * schema 1.38: the compile phases of ranks whose phases are alike (ranks/merge.rank_phases); compiler: the lowest rank's record, as its phases' rows and heading read it (its graphs, breaks, recompiles, frames, phases, compile seconds, caches and failed compiles), its phasesText the group's heading ('5 compiles (1 graph; 3 captured nothing) on ranks 0 and 2, 5.78 s; rank 0's drawn (rank 2's alike, 5.28 s)': report/compiler_text.py)
+ */
+export interface RankPhases {
+  ranks: RankList;
+  compiler: CompilerInsight;
+  /**
+   * the region (its name) whose code each of its compiles (by compile id, the rank's own numbering) compiled
+   */
+  regions?: {
+    [k: string]: string;
+  };
 }
 export interface Recompile {
   /**
@@ -979,6 +996,10 @@ export interface CompilePhase {
    */
   cache?: 'hit' | 'miss' | 'bypass';
   cacheHit?: boolean;
+  /**
+   * schema 1.38: the short name its bar is labelled by where its name (nor its name less the compiler's part, 'build guards') has no room, with its time: 'guards 209 ms', 'trace 25.6 ms' (compiler/artifacts.py SHORT_NAMES, beside the names). Absent: a name short already, a cache lookup, an older report
+   */
+  shortName?: string;
 }
 /**
  * compiled vs eager outputs on the timed inputs (same seeds), judged as torch._dynamo.utils.same does: within atol + rtol*|eager| passes; otherwise compiled fails only if its RMSE against a higher-precision reference exceeds multiplier x eager's + atol/10

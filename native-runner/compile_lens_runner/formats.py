@@ -18,9 +18,11 @@ def _fixed(value: float, digits: int) -> str:
     return str(decimal.Decimal(value).quantize(decimal.Decimal(1).scaleb(-digits), context=_CONTEXT))
 
 
-def _trimmed(text: str) -> str:
-    """ "0.5" for "0.500", "1" for "1.00": a time's trailing zeros read as digits measured (review 3C: "0.500 ms")."""
-    return text.rstrip("0").rstrip(".") if "." in text else text
+def _trimmed(text: str, value: float) -> str:
+    """ "0.5" for "0.500", "1" for "1.00" where the value is that number: its trailing zeros would read as digits
+    measured (review 3C: "0.500 ms"); else kept, digits as measured as the others ("19.0 ms" beside "25.6 ms",
+    "57.0 s" beside "55.1 s": review 10G E11, one precision for every time)."""
+    return text.rstrip("0").rstrip(".") if "." in text and float(text) == value else text
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
@@ -34,8 +36,9 @@ def whole(n: float) -> str:
 
 
 def _three_digits(value: float) -> str:
-    """`value` (positive) to three significant digits, without trailing zeros: "412", "14.2", "0.542", "0.0523", "0.5";
-    the rounded value's digits ("100", not "100.0", from 99.95), as numbers.ts threeDigits."""
+    """`value` (positive) to three significant digits: "412", "14.2", "19.0", "0.542", "0.0523"; without trailing zeros
+    where it is that number ("0.5", "1"); the rounded value's digits ("100", not "100.0", from 99.95), as numbers.ts
+    threeDigits."""
     decimals = (
         0
         if value >= 100
@@ -50,12 +53,14 @@ def _three_digits(value: float) -> str:
         else 5
     )
     text = _fixed(value, decimals)
-    return _trimmed(_fixed(value, decimals - 1) if decimals > 0 and float(text) >= 10 ** (3 - decimals) else text)
+    return _trimmed(
+        _fixed(value, decimals - 1) if decimals > 0 and float(text) >= 10 ** (3 - decimals) else text, value
+    )
 
 
 def ms(value: float) -> str:
-    """ "61.7 s", "6.04 s", "412 ms", "14.2 ms", "0.542 ms", "0.1 ms", "52.3 µs", "0 ms": every time a user reads, to three
-    significant digits without trailing zeros, so that times beside a ratio divide to it ("0.54 ms → 0.14 ms" read as 3.86× beside 3.99×)
+    """ "61.7 s", "6.04 s", "412 ms", "14.2 ms", "19.0 ms", "0.542 ms", "0.1 ms", "52.3 µs", "0 ms": every time a user reads,
+    to three significant digits (trailing zeros dropped only where the value is that number: _trimmed), so that times beside a ratio divide to it ("0.54 ms → 0.14 ms" read as 3.86× beside 3.99×)
     and rows add up to their total ("6.0 s" + "525 ms" under "6.6 s" read as 6.5 s); from 1000 ms on, seconds; under 0.1 ms,
     µs (review 8 A15: "0.00965 ms")."""
     if value == 0:

@@ -329,3 +329,16 @@ def test_one_phase_one_name_in_every_fixture() -> None:
                     loads.setdefault(phase["name"], set()).add(path.parent.name)
     assert compiler_artifacts.PHASE_LABELS["AOTAutogradCache.inductor_load"] == "load from cache"
     assert list(loads) == ["load from cache"] and {"train_small-cpu", "serve_script-cpu"} <= loads["load from cache"]
+
+
+def test_a_phase_carries_the_short_name_its_bar_is_labelled_by_where_its_name_has_no_room(tmp_path: Path) -> None:
+    """Review 10H H2: a bar with no room for "Dynamo: build guards 209 ms" read "209 ms", a bare time beside a named
+    bar; its short name ("guards 209 ms"), defined beside the names, labels it instead (schema 1.37 shortName)."""
+    phases = artifacts("h100-recompile-cold.log", None, tmp_path)["phases"]
+    short = {p["name"]: p.get("shortName") for p in phases if "cache" not in p}
+    assert short["Dynamo: trace bytecode"] == "trace" and short["Dynamo: whole frame"] == "Dynamo"
+    assert short["Inductor"] is None  # short already
+    assert all("shortName" not in p for p in phases if "cache" in p)  # a marker, not a labelled bar
+    # each short name is shorter than the name less its compiler part ("build guards"), the form tried before it
+    for name, said in compiler_artifacts.SHORT_NAMES.items():
+        assert len(said) < len(name.split(": ")[-1]), name

@@ -19,7 +19,7 @@ def test_each_rank_says_what_it_compiled_and_ran_and_its_regions_calls() -> None
     # rank 1 alone recompiled at call 3 (batch 16 → 8): its 2 graphs, DDP's Logger call broken again in the recompiled
     # forward (4 breaks), its steady calls from call 4
     assert rank1["factsText"] == (
-        "2 graphs, 4 graph breaks, recompiled at call 3 (2 compiles), 57 s compiling, FX graph cache 0 hits, 4 "
+        "2 graphs, 4 graph breaks, recompiled at call 3 (2 compiles), 57.0 s compiling, FX graph cache 0 hits, 4 "
         "misses, 3 collectives in the profiled steps"
     )
     assert rank1["regionsText"] == ["DistributedDataParallel: 6 calls, 0.638 ms/call from call 4"]

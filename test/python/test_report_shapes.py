@@ -51,6 +51,7 @@ PARTS = {
     compiler.CompileArtifacts: "#/$defs/compileArtifacts",
     compiler.CompilePhase: "#/$defs/compilePhase",
     compiler.CompilerInsight: "#/$defs/compiler",
+    compiler.RankPhases: "#/$defs/rankPhases",
     mode.PrecisionSettings: "#/$defs/correctness/properties/precision",
     mode.Correctness: "#/$defs/correctness",
     mode.RunEager: "#/$defs/mode/properties/speedupInterval/properties/runEager",

@@ -259,7 +259,7 @@ def test_in_situ_the_story_says_where_the_in_situ_calls_begin_not_their_times_ag
     r0 = region("script-in-situ-cpu", "r0")
     said = story.region_story(r0)
     assert said == (
-        "Call 0 compiled (6.5 s). From call 1 on, the script's own calls took turns in blocks, compiled and with "
+        "Call 0 compiled (6.50 s). From call 1 on, the script's own calls took turns in blocks, compiled and with "
         "compiling off, for the in-situ number."
     )
     call = r0["inSitu"]["call"]  # type: ignore[index]
@@ -295,7 +295,7 @@ def test_a_compile_that_made_no_graph_is_said_as_the_attempt_it_was() -> None:
         f" code): {fast_path}"
     )
     compiled = region("script-in-situ-cpu", "r0")
-    assert story.region_story(compiled).startswith("Call 0 compiled (6.5 s). From call 1 on,")  # type: ignore[union-attr]
+    assert story.region_story(compiled).startswith("Call 0 compiled (6.50 s). From call 1 on,")  # type: ignore[union-attr]
 
 
 def test_a_first_compile_says_the_backward_compiled_after_it_and_the_total_the_facts_say() -> None:

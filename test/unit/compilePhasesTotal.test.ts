@@ -17,6 +17,15 @@ function printed(time: string): [number, number] {
 const modes = FIXTURE_REPORTS.flatMap(({ name, report }) =>
   report.modes.filter((m) => m.compiler?.phases?.length).map((mode) => ({ name, report, mode })),
 );
+// and each group of a torchrun job's ranks alike (schema 1.37 rankPhases): its heading, its own rows' total
+const records = modes.flatMap(({ name, mode }) => [
+  { name, mode, compiler: mode.compiler! },
+  ...(mode.compiler!.rankPhases ?? []).map((g) => ({
+    name: `${name} ranks ${g.ranks.join(',')}`,
+    mode,
+    compiler: g.compiler,
+  })),
+]);
 
 /** The heading's total: "64.3 s" of "2 compiles, 64.3 s (a cold compile cache: …), 1 cache hit" (and of "17 compiles
  *  (12 graphs; 4 captured nothing in forward, 1 at the recompile limit), 9.65 s …"). */
@@ -24,11 +33,12 @@ const timeOf = (heading: string): string => /, (\d[\d,]*(?:\.\d+)? m?s)\b/.exec(
 
 test('every fixture with compile phases: the heading is the runner total, and the rows as printed add up to it', () => {
   assert.ok(modes.length >= 10, 'the fixtures hold compile phases');
-  for (const { name, mode } of modes) {
-    const compiler = mode.compiler!;
+  assert.ok(records.length >= modes.length + 2, "a torchrun job's ranks' phases");
+  for (const { name, mode, compiler } of records) {
     const rows = compileRowsMs(compiler.phases!);
     assert.ok(compiler.phasesText, `${name}: the runner wrote the heading`);
-    assert.equal(phasesHeading(mode, rows), `Compile phases — ${mode.modeText ?? mode.mode}: ${compiler.phasesText}`);
+    const title = phasesHeading(mode.modeText ?? mode.mode, compiler, rows);
+    assert.equal(title, `Compile phases — ${mode.modeText ?? mode.mode}: ${compiler.phasesText}`);
     const said = timeOf(compiler.phasesText); // its cold-cache note after it
     const total = compiler.compileSeconds?.['total'];
     if (total) assert.equal(said, formatSeconds(total), `${name}: the compile total as the runner says it`);

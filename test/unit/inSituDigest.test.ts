@@ -41,11 +41,11 @@ test("a report of the separate runs reads in the words of an interleaved one (th
   assert.ok(first > 0 && replay > first, lines.join('\n'));
   assert.ok(!lines.some((l) => l.includes('separate-runs')), lines.join('\n'));
   // no break-even here: no verdict (no pay-back to say), and the warm-up's 3.1 s would be a second
-  // compile time beside the facts' 6.5 s (issue 44)
+  // compile time beside the facts' 6.50 s (issue 44)
   assert.ok(!lines.some((l) => l.includes('warm-up')), lines.join('\n'));
   assert.ok(!lines.some((l) => /break-even: |pays back after about 19,000/.test(l)), lines.join('\n'));
   // the compile inside the script's own calls, one value: the region's facts (the runner's, schema 1.32)
-  assert.ok(lines.some((l) => l.includes("6.5 s compiling in the script's own calls")));
+  assert.ok(lines.some((l) => l.includes("6.50 s compiling in the script's own calls")));
   assert.ok(lines.includes('  whole script, fastest of 2 runs each: as written 5.45 s · compiling off 694 ms'));
   // where the in-situ calls begin, their times the in-situ line's alone (issue 44)
   assert.match(

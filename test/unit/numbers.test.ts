@@ -58,8 +58,9 @@ test("a trace's times in µs to three significant digits, as formatMs says every
   const said = (us: number): string => numbers.formatUs(us);
   // "437.6 µs → 412.1 µs" (four digits) and "1.20 ms → 0.53 ms" (two) in one panel
   assert.deepEqual([0, 0.5, 27.94, 437.6, 971.7].map(said), ['0 µs', '0.5 µs', '27.9 µs', '438 µs', '972 µs']);
-  // the rounded value decides the unit: "1000 µs" is four digits
-  assert.deepEqual([999.7, 1_731, 6_041_200].map(said), ['1 ms', '1.73 ms', '6.04 s']);
+  // the rounded value decides the unit: "1000 µs" is four digits; its zeros are digits measured, as 1.73's are (review
+  // 10G E11: "19 ms" beside "25.6 ms"), and none where the time is that number
+  assert.deepEqual([999.7, 1_731, 6_041_200, 1000].map(said), ['1.00 ms', '1.73 ms', '6.04 s', '1 ms']);
   assert.equal(said(-571.2), '−571 µs');
 });
 

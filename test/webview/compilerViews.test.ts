@@ -63,9 +63,9 @@ describe('compiler views in the report panel', () => {
     const labels = await section.locator('.phase-row:not(.phase-axis) .phase-label').allInnerTexts();
     assert.equal(labels.length, 2);
     // each compile named by its function, not by Dynamo's compile id
-    // the time held to its "·" and its unit by no-break spaces: the label column wraps before "·" or not at all
-    assert.match(labels[0]!, /^forward ·\u00a0[\d.]+\u00a0s$/);
-    assert.match(labels[1]!, /^forward, recompiled for x's size 16 in dimension 0 ·\u00a0[\d.]+\u00a0(s|ms)$/);
+    // the time held to its "·", its unit and the name's last word by no-break spaces (review 10H E12)
+    assert.match(labels[0]!, /^forward\u00a0·\u00a0[\d.]+\u00a0s$/);
+    assert.match(labels[1]!, /^forward, recompiled for x's size 16 in dimension 0\u00a0·\u00a0[\d.]+\u00a0(s|ms)$/);
     // then why it recompiled in the user's terms, PyTorch's words after, then the id, explained (glossary.ts); after them
     // the phases too narrow to label at this width (narrow.test)
     // the label whole first (a word longer than the label column ends in "…")
@@ -142,7 +142,7 @@ describe('compiler views in the report panel', () => {
     await section.evaluate((d) => ((d as HTMLDetailsElement).open = true));
     const labels = await section.locator('.phase-row:not(.phase-axis) .phase-label').allInnerTexts();
     assert.ok(
-      labels.some((l) => l.startsWith(`${limited.nameText} ·`)),
+      labels.some((l) => l.startsWith(`${limited.nameText}\u00a0·`)),
       labels.join('\n'),
     );
     assert.ok(!labels.some((l) => l.includes('recompile 8')), labels.join('\n'));

@@ -256,8 +256,8 @@ describe('script regions in the report panel', () => {
     // the compile rows name their region: TinyTransformer's and Counter's "forward" told apart
     const rows = await page.locator('.compile-phases .phase-row:not(.phase-axis) .phase-label').allInnerTexts();
     assert.ok(
-      rows.some((r) => r.startsWith('TinyTransformer: forward ·')) &&
-        rows.some((r) => r.startsWith('Counter: forward ·')),
+      rows.some((r) => r.startsWith('TinyTransformer: forward\u00a0·')) &&
+        rows.some((r) => r.startsWith('Counter: forward\u00a0·')),
       rows.join(' | '),
     );
 

@@ -43,6 +43,20 @@ _REASON_PREFIX = re.compile(r"^(?P<cid>\d+/\d+): ")
 # waits for the compiles still running.
 with open(os.path.join(os.path.dirname(__file__), "phase_labels.json"), encoding="utf-8") as _labels:
     PHASE_LABELS: dict[str, str] = json.load(_labels)
+# a phase label -> the short name its bar is labelled by where the label has no room ("guards 209 ms", schema 1.38
+# shortName: webview/compilePhases.ts); a label with none is short already, or said by its part ("codegen")
+SHORT_NAMES = {
+    "Dynamo: whole frame": "Dynamo",
+    "Dynamo: trace bytecode": "trace",
+    "Dynamo: build guards": "guards",
+    "backend compile": "backend",
+    "AOT Autograd": "AOT",
+    "backward compile": "backward",
+    "Inductor: kernel codegen": "codegen",
+    "Inductor: load module": "load",
+    "kernel compile": "kernels",
+    "C++ compile": "C++",
+}
 _AUTOTUNE = re.compile(r"autotun|benchmark_all_configs", re.I)
 _CACHE_EVENT = re.compile(r"^(fx_graph|aotautograd|autograd)_cache_(hit|miss|bypass)$")
 
@@ -183,7 +197,10 @@ def phases(records: Iterable[Record]) -> list[CompilePhase]:
             label = _phase_name(name) if shown < MAX_PHASES else None
             if label:
                 stack.append((name, ts, len(out), depth + 1))
-                out.append({"compileId": cid, "name": label, "startMs": 0.0, "durMs": 0.0, "depth": depth})
+                phase: CompilePhase = {"compileId": cid, "name": label, "startMs": 0.0, "durMs": 0.0, "depth": depth}
+                if label in SHORT_NAMES:
+                    phase["shortName"] = SHORT_NAMES[label]
+                out.append(phase)
                 began.append(ts)
             else:
                 stack.append((name, ts, None, depth))

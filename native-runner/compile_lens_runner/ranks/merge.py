@@ -12,7 +12,7 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from ..compiler import break_patterns, explain, made_for
 from ..compiler import torch_trace as tt
@@ -23,9 +23,10 @@ from ..report import document as report
 from ..report import mode_line
 from ..script import in_situ_report
 from ..shapes.common import RunError, SourceLocation
-from ..shapes.compiler import CompilerInsight, GraphBreak, Recompile
+from ..shapes.compiler import CompilerInsight, GraphBreak, RankPhases, Recompile
 from ..shapes.mode import ModeResult
 from ..shapes.ranks import RankEntry, RankRegion, RankStack
+from ..shapes.region import Region
 from ..shapes.report import Report
 from . import collectives, divergence
 from .paths import ATTACH_FILE, EXIT_FILE, PID_FILE, SNAPSHOT_FILE, SPEC_FILE, STACKS_FILE, rank_dir, worker_dir
@@ -340,6 +341,57 @@ def merge_insights(insights: list[tuple[int, CompilerInsight]]) -> CompilerInsig
     return merged
 
 
+# what a rank's compile phases' rows and heading read of its record (report/compiler_text.phases_text, compiles_made)
+_PHASE_KEYS = (
+    "graphCount",
+    "graphBreaks",
+    "recompiles",
+    "compiledFrames",
+    "compileSeconds",
+    "frames",
+    "cache",
+    "compileFailures",
+    "phases",
+)
+
+
+def _phases_alike(insight: CompilerInsight) -> tuple[tuple[object, ...], ...]:
+    """What two ranks' compile phases must share to be drawn once: the same compiles, named alike, each with the same
+    phases in order (their times aside)."""
+    names = {f.get("compileId"): f.get("nameText") or f.get("function") for f in insight.get("frames") or []}
+    return tuple(
+        (p["compileId"], names.get(p["compileId"]), p["depth"], p["name"], p.get("cache"), bool(p.get("cacheHit")))
+        for p in insight.get("phases") or []
+    )
+
+
+def rank_phases(insights: list[tuple[int, CompilerInsight]], regions: dict[int, list[Region]]) -> list[RankPhases]:
+    """Each rank's compile phases (schema 1.38): ranks whose phases are alike one group, the lowest rank's record drawn
+    (the merged record's phases are the lowest rank's alone: review 10H H3, rank 1's recompile had no row); each
+    compile's region by name, from that rank's regions. A rank with no phases recorded has no group."""
+    groups: dict[tuple[tuple[object, ...], ...], RankPhases] = {}
+    for rank, insight in sorted(insights, key=lambda pair: pair[0]):
+        if not insight.get("phases"):
+            continue
+        alike = _phases_alike(insight)
+        if alike in groups:
+            groups[alike]["ranks"].append(rank)
+            continue
+        record = cast(CompilerInsight, {key: value for key, value in insight.items() if key in _PHASE_KEYS})
+        group: RankPhases = {"ranks": [rank], "compiler": record}
+        compiled = {
+            str(frame["compileId"]): region["name"]
+            for region in regions.get(rank) or []
+            if (compiler := region.get("compiler"))
+            for frame in compiler.get("frames") or []
+            if frame.get("compileId")
+        }
+        if compiled:
+            group["regions"] = compiled
+        groups[alike] = group
+    return list(groups.values())
+
+
 def root_cause(runs: list[RankRun]) -> RankRun | None:
     """The rank whose failure ended the job: an error of its own (not a peer vanishing under a collective, not a
     stop), the earliest to exit; else the earliest failed rank; else one that wrote nothing."""
@@ -420,9 +472,11 @@ def merged_report(
     headline["ranks"] = entries
     known = [(r, i) for r, i in insights.items() if i]
     script = next((m for m in headline["modes"] if m["mode"] == SCRIPT), None)
-    if script is not None and known:
-        script["compiler"] = merge_insights(known)
     regions = {r.rank: (r.report.get("regions") if r.report else None) or [] for r in runs}
+    if script is not None and known:
+        merged = script["compiler"] = merge_insights(known)
+        if len(runs) > 1:
+            merged["rankPhases"] = rank_phases(known, regions)
     for region in headline.get("regions") or []:
         same = [
             (r.rank, insight)

@@ -194,13 +194,36 @@ def compiles_made(compiles: int, graphs: int | None, compiler: CompilerInsight |
     return f"{formats.plural(compiles, 'compile')} ({formats.plural(graphs, 'graph')}{each})"
 
 
-def phases_text(compiler: CompilerInsight, entries: Sequence[RankEntry] = ()) -> str | None:
+def _time_span(seconds: list[float]) -> str:
+    """ "5.28 s", "5.1–5.9 s", "980 ms–1.2 s": the least and the most of some compile totals."""
+    low, high = formats.seconds(min(seconds)), formats.seconds(max(seconds))
+    if low == high:
+        return low
+    (low_digits, low_unit), high_unit = low.split(" "), high.split(" ")[1]
+    return f"{low_digits if low_unit == high_unit else low}–{high}"
+
+
+def _drawn(ranks: Sequence[int], entries: Sequence[RankEntry]) -> str:
+    """ "; rank 0's drawn (rank 2's alike, 5.28 s)", "; rank 0's drawn (ranks 1-63 alike, 5.1–5.9 s)": which rank's
+    phases a group of ranks alike is drawn by, and the others' compile totals (their rows are not drawn)."""
+    others = [entry.get("compileSeconds") for entry in entries if entry["rank"] in ranks[1:]]
+    times = [t for t in others if t is not None]
+    span = f", {_time_span(times)}" if times and len(times) == len(ranks) - 1 else ""
+    whose = formats.rank_list(ranks[1:]) + ("'s" if len(ranks) == 2 else "")
+    return f"; rank {ranks[0]}'s drawn ({whose} alike{span})"
+
+
+def phases_text(
+    compiler: CompilerInsight, entries: Sequence[RankEntry] = (), ranks: Sequence[int] | None = None
+) -> str | None:
     """The compile phases' heading: "2 compiles, 239 ms, 1 cache hit", its total the compile total every other
     sentence says (compileSeconds.total: the region's facts, a rank's "compiling", compileTimeText), which its rows (one
     per compile, its outermost phases) add up to; review 4A F2: "2 compiles, 6.6 s" over rows adding up to 6.5 s. The
     rows' own sum where no total was counted; None without phases. In a job of ranks (entries), whose they are: the
     merged record's phases are the lowest rank's with a record (ranks/merge.merge_insights), "5 compiles (1 graph) on
-    rank 0, 55.1 s" (review 10H H3: said as the job's beside rank 1's "2 graphs" and "compiling 57 s")."""
+    rank 0, 55.1 s" (review 10H H3: said as the job's beside rank 1's "2 graphs" and "compiling 57 s"); a group of
+    ranks alike (`ranks`, schema 1.38 rankPhases: ranks/merge.rank_phases), theirs, the lowest rank's drawn: "5
+    compiles (1 graph; 3 captured nothing) on ranks 0 and 2, 5.78 s; rank 0's drawn (rank 2's alike, 5.28 s)"."""
     phases = compiler.get("phases") or []
     if not phases:
         return None
@@ -211,15 +234,17 @@ def phases_text(compiler: CompilerInsight, entries: Sequence[RankEntry] = ()) ->
     hits = sum(1 for p in phases if p.get("cacheHit"))
     # a cold cache beside a long total (review 5C X6: fused's 64.3 s with no word on why)
     graphs = compiler.get("graphCount")
-    recorded = [e["rank"] for e in entries if e.get("graphCount") is not None] if len(entries) > 1 else []
-    whose = f" on rank {min(recorded)}" if recorded else ""
+    if ranks is None:
+        recorded = [e["rank"] for e in entries if e.get("graphCount") is not None] if len(entries) > 1 else []
+        ranks = [min(recorded)] if recorded else []
+    whose = f" {rank_text.on_ranks(ranks, entries)}" if ranks else ""
     return ", ".join(
         [
             compiles_made(compiles, graphs, compiler) + whose,
             formats.seconds(total) + (mode_line.cold_cache(compiler) if graphs else ""),
             *([formats.plural(hits, "cache hit")] if hits else []),
         ]
-    )
+    ) + (_drawn(ranks, entries) if len(ranks) > 1 else "")
 
 
 def _under_cache_load(build: CompilePhase, phases: list[CompilePhase]) -> str | None:
@@ -351,6 +376,16 @@ def count_texts(compiler: CompilerInsight, entries: Sequence[RankEntry] = ()) ->
             site["countText"] = f"{formats.plural(site['count'], 'recompile')} at this line"
 
 
+def _phase_texts(compiler: CompilerInsight, entries: Sequence[RankEntry], ranks: Sequence[int] | None = None) -> None:
+    """A record's compile phases' heading and its cache hits' C++ build, where it has them."""
+    phases = phases_text(compiler, entries, ranks)
+    if phases is not None:
+        compiler["phasesText"] = phases
+    build = cache_build(compiler)
+    if build is not None:
+        compiler["cacheBuildText"] = build
+
+
 def attach(report: Report) -> None:
     """Each compiler record's lines and counts: the modes' and the regions'."""
     records = [m.get("compiler") for m in report["modes"]]
@@ -362,12 +397,9 @@ def attach(report: Report) -> None:
         lines = cuda_graph_lines(compiler.get("cudaGraphs") or [])
         if lines:
             compiler["cudaGraphsLines"] = lines
-        phases = phases_text(compiler, report.get("ranks") or [])
-        if phases is not None:
-            compiler["phasesText"] = phases
-        build = cache_build(compiler)
-        if build is not None:
-            compiler["cacheBuildText"] = build
+        _phase_texts(compiler, report.get("ranks") or [])
+        for group in compiler.get("rankPhases") or []:
+            _phase_texts(group["compiler"], report.get("ranks") or [], group["ranks"])
         if report["target"]["kind"] != "logs":
             continue  # a region says it as its answer (noCompiledCode), and its facts in its headline
         text, seconds, cache = no_graph(compiler), compile_time(compiler), caches(compiler)

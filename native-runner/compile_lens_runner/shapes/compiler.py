@@ -209,6 +209,7 @@ class _CompilePhase(TypedDict):
 class CompilePhase(_CompilePhase, total=False):
     cache: str
     cacheHit: bool
+    shortName: str  # schema 1.38: the name its bar is labelled by where its name has no room (compiler/artifacts.py)
 
 
 # Cache lookups by cache (fxGraph, aotAutograd), then by outcome (hit, miss, bypass).
@@ -245,3 +246,13 @@ class CompilerInsight(_CompilerInsight, total=False):
     cacheText: str  # schema 1.27, logs: the FX graph and AOT autograd caches' lookups
     phasesText: str  # the compile phases' heading: compiles, the compile total, cache hits (report/compiler_text.py)
     cacheBuildText: str  # 1.36: why a cache hit has a C++ compile under it (report/compiler_text.py cache_build)
+    rankPhases: list[RankPhases]  # 1.38, a torchrun job's script: each rank's compile phases (ranks/merge.rank_phases)
+
+
+class _RankPhases(TypedDict):
+    ranks: list[int]
+    compiler: CompilerInsight
+
+
+class RankPhases(_RankPhases, total=False):
+    regions: dict[str, str]  # the region (its name) each compile id compiled
