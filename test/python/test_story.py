@@ -317,7 +317,7 @@ def test_a_first_compile_says_the_backward_compiled_after_it_and_the_total_the_f
     rank1 = json.loads((FIXTURES / "reports" / "ddp-ranks-cpu" / "ranks" / "rank1" / "report.json").read_text())
     told = rank1["regions"][0]["story"]
     assert told.startswith("Call 0 compiled (53.9 s; the first backward pass compiled 999 ms more); call 3 recompiled")
-    assert "(2.12 s; input 'x' changed size in dimension 0 from 16 to 8): 57 s compiling in all." in told
+    assert "(2.12 s; input 'x' changed size in dimension 0 from 16 to 8): 57.0 s compiling in all." in told
     # one compile record whose total is its calls' (no backward after them) says the one number
     region["compiler"]["compileSeconds"]["total"] = region["calls"][0]["compileSeconds"]
     assert (story.region_story(region) or "").startswith(f"Call 0 compiled ({calls}). ")
