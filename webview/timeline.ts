@@ -15,6 +15,8 @@ import type { FrameLayout, Paint, TextBox } from './frameLayout.ts';
 import { composite, readableInk } from './ink.ts';
 import {
   bandEdges,
+  bandsAround,
+  clearLabelsOfBands,
   clearOfBands,
   drawArrows,
   drawFocus,
@@ -339,6 +341,7 @@ export class TimelineCanvas extends TimelineNames {
         ),
       );
     }
+    clearLabelsOfBands(ctx, texts, bands);
     const lines = cutLines(
       [...axis.lines, ...bandEdges(bands, AXIS_HEIGHT, LABEL_WIDTH, width, this.height, clear)],
       texts,
@@ -388,7 +391,8 @@ export class TimelineCanvas extends TimelineNames {
 
   /**
    * The labels of slices wide enough for one: the name, cut to the slice, in the ink that reads on the slice's
-   * colour (and on a compile's or break's band over it).
+   * colour and on a compile's or break's band around it (one whose edge would cross it is drawn clear of it:
+   * overlays.clearLabelsOfBands).
    */
   private sliceTexts(
     labels: number[],
@@ -415,11 +419,10 @@ export class TimelineCanvas extends TimelineNames {
       if (!text) continue;
       const name = model.name[i]!;
       const fill = this.communication[name] ? theme.communication : theme.kind[model.kind[i]!]!;
-      const textEnd = x0 + 3 + m.width(text);
       const under = [
         page,
         { colour: fill, alpha: this.dimmed(i) ? DIM_ALPHA : 1 },
-        ...bands.filter((b) => b.x0 < textEnd && b.x1 > x0 + 3).map((b) => b.paint),
+        ...bandsAround(bands, x0 + 3, x0 + 3 + m.width(text)).map((b) => b.paint),
       ];
       const ink = { colour: readableInk(composite(under), [theme.foreground, theme.background]), alpha: 1 };
       texts.push(placeText(m, 'slice', text, x0 + 3, this.tracks.sliceY(i) + ROW_HEIGHT / 2, ink, under));
@@ -495,7 +498,10 @@ export class TimelineCanvas extends TimelineNames {
   /** A finding's places, the selection and its linked slices, the range, the arrows. */
   private drawOverlays(ctx: CanvasRenderingContext2D, xOf: (t: number) => number, width: number, theme: Theme): void {
     const model = this.model;
-    if (this.focused.length) drawFocus(ctx, this.focused, this.top, LABEL_WIDTH, width, this.height, xOf, theme);
+    if (this.focused.length) {
+      const clear = clearOfBands(model.tracks, this.tracks.trackTop);
+      drawFocus(ctx, this.focused, this.top, LABEL_WIDTH, width, this.height, xOf, theme, clear);
+    }
     ctx.strokeStyle = theme.selection;
     ctx.lineWidth = 2;
     for (const i of [...this.linked, this.selected]) {
