@@ -354,6 +354,16 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                   `${theme.name}, ${view}, pane ${p}: ${describeText(t)} with its band's edges at ${edges.join(', ')}`,
                 );
               }
+            // each compile phase in one row: no slice label repeated in the row right under it, at its x (review 9E
+            // E4's rest: rank 1's "Dynamo: whole frame", "backend compile", … each in two stacked rows)
+            for (const [p, frame] of frames.entries()) {
+              // (whole labels: two names cut alike, "max_…" over "max_…", are two ops)
+              const slices = frame.texts.filter((t) => t.role === 'slice' && !t.text.endsWith('…'));
+              const twins = slices.filter((t) =>
+                slices.some((u) => u.text === t.text && Math.abs(u.x - t.x) <= 2 && u.y > t.y && u.y - t.y <= 16),
+              );
+              assert.deepEqual(twins.map(describeText), [], `${theme.name}, ${view}, pane ${p}: a phase in two rows`);
+            }
             // a mark that ended before the view draws no band at the lane's left edge, nor a label there naming it
             // (review 10G C10: step 1's break, 390 µs before step 2's view, was a 3 px band and "graph break in 1st
             // compiled call in the step (convolution, …)" over step 2's first ops; step 2 begins with no break)
