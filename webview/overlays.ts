@@ -4,7 +4,7 @@
 import type { FlowArrow } from '../extension/shared/trace/flowLinks.ts';
 import { SliceKind, type TrackInfo } from '../extension/shared/trace/model.ts';
 import type { MarkKind, TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
-import type { LineSegment, Paint, TextBox } from './frameLayout.ts';
+import type { Box, LineSegment, Paint, TextBox } from './frameLayout.ts';
 import { boundaryColour, rgbaOf, visibleAlpha } from './ink.ts';
 import type { Theme } from './theme.ts';
 import { fitEnd, placeText, type Measure } from './timelineText.ts';
@@ -356,11 +356,11 @@ export function drawFocus(
   xOf: (t: number) => number,
   theme: Theme,
   clear: readonly [number, number][] = [],
-): { x: number; y: number; w: number; h: number }[] {
+): Box[] {
   ctx.strokeStyle = theme.warning;
   ctx.lineWidth = 2;
   ctx.setLineDash([4, 3]);
-  const boxes: { x: number; y: number; w: number; h: number }[] = [];
+  const boxes: Box[] = [];
   for (const span of spans) {
     const x0 = Math.max(left, xOf(span.startUs));
     const x1 = Math.min(width, Math.max(xOf(span.startUs + span.durUs), x0 + 2));

@@ -97,7 +97,7 @@ export class TimelineCanvas extends TimelineNames {
   private readonly rectBuckets: Float64Array[] = [];
   private readonly rectCounts = new Uint32Array(COLOURS * 2);
   /** what the last frame drew: its texts and lines (for tests) */
-  layout: FrameLayout = { width: 0, height: 0, left: LABEL_WIDTH, texts: [], lines: [] };
+  layout: FrameLayout = { width: 0, height: 0, left: LABEL_WIDTH, texts: [], lines: [], outlines: [] };
   /** each track's name, told apart from the others', with its role (the label column's tooltip, a slice's hover) */
   readonly trackNames: readonly string[];
   /** each track's name as the label column draws it: a role's thread by its role and id (roleTrackNames) */
@@ -348,9 +348,9 @@ export class TimelineCanvas extends TimelineNames {
     );
     drawLines(ctx, lines, theme);
     for (const text of texts) drawText(ctx, text);
-    this.drawOverlays(ctx, xOf, width, theme);
+    const outlines = this.drawOverlays(ctx, xOf, width, theme);
     texts.push(...this.drawTrackNames(ctx, m, theme));
-    this.layout = { width, height: this.height, left: LABEL_WIDTH, texts, lines };
+    this.layout = { width, height: this.height, left: LABEL_WIDTH, texts, lines, outlines };
     return stats;
   }
 
@@ -495,13 +495,16 @@ export class TimelineCanvas extends TimelineNames {
     return edges;
   }
 
-  /** A finding's places, the selection and its linked slices, the range, the arrows. */
-  private drawOverlays(ctx: CanvasRenderingContext2D, xOf: (t: number) => number, width: number, theme: Theme): void {
+  /** A finding's places, the selection and its linked slices, the range, the arrows; returns the places' outlines. */
+  private drawOverlays(
+    ctx: CanvasRenderingContext2D,
+    xOf: (t: number) => number,
+    width: number,
+    theme: Theme,
+  ): FrameLayout['outlines'] {
     const model = this.model;
-    if (this.focused.length) {
-      const clear = clearOfBands(model.tracks, this.tracks.trackTop);
-      drawFocus(ctx, this.focused, this.top, LABEL_WIDTH, width, this.height, xOf, theme, clear);
-    }
+    const clear = clearOfBands(model.tracks, this.tracks.trackTop);
+    const outlines = drawFocus(ctx, this.focused, this.top, LABEL_WIDTH, width, this.height, xOf, theme, clear);
     ctx.strokeStyle = theme.selection;
     ctx.lineWidth = 2;
     for (const i of [...this.linked, this.selected]) {
@@ -528,6 +531,7 @@ export class TimelineCanvas extends TimelineNames {
         theme,
       );
     }
+    return outlines;
   }
 
   /**
