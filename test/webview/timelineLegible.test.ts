@@ -185,6 +185,36 @@ async function coloursOf(page: Page, frames: FrameLayout[]): Promise<Map<string,
   return new Map(css.map((c, i) => [c, rgba[i]!]));
 }
 
+/** The commonest colour (r, g, b) of a slice label's row in pane `p`'s canvas just left of x, and just right of it:
+ *  what lies under the label's letters there. */
+async function rowColours(page: Page, p: number, x: number, middle: number): Promise<[number[], number[]]> {
+  return page.evaluate(
+    ([pane, edge, y]) => {
+      const canvas = document.querySelectorAll<HTMLCanvasElement>('.pane canvas')[pane]!;
+      const scale = canvas.width / canvas.clientWidth;
+      const ctx = canvas.getContext('2d')!;
+      // (no named function in here: the page has no __name of tsx's)
+      return [edge - 5, edge + 2].map((from) => {
+        const { data } = ctx.getImageData(Math.round(from * scale), Math.round((y - 6) * scale), 4 * scale, 12 * scale);
+        const counts = new Map<string, number>();
+        for (let k = 0; k < data.length; k += 4) {
+          const key = `${data[k]},${data[k + 1]},${data[k + 2]}`;
+          counts.set(key, (counts.get(key) ?? 0) + 1);
+        }
+        return [...counts]
+          .sort((a, b) => b[1] - a[1])[0]![0]
+          .split(',')
+          .map(Number);
+      }) as [number[], number[]];
+    },
+    [p, x, middle] as const,
+  );
+}
+
+/** The largest difference of two colours' channels. */
+const colourDistance = (a: readonly number[], b: readonly number[]): number =>
+  Math.max(...a.map((v, k) => Math.abs(v - b[k]!)));
+
 const describeText = (t: TextBox): string => `${t.role} "${t.text}" at ${t.x.toFixed(0)},${t.y.toFixed(0)}`;
 
 /** What breaks the rules in one frame; empty when it reads. */
@@ -363,6 +393,31 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                 slices.some((u) => u.text === t.text && Math.abs(u.x - t.x) <= 2 && u.y > t.y && u.y - t.y <= 16),
               );
               assert.deepEqual(twins.map(describeText), [], `${theme.name}, ${view}, pane ${p}: a phase in two rows`);
+            }
+            // no band's edge or tint runs through a slice's label: where an edge's line is cut around a label, the
+            // label's row reads alike either side of it (review 10G D10: the gold edges through "2nd compiled call in
+            // the step (s…")
+            for (const [p, frame] of frames.entries()) {
+              const bandAt = (x: number, from: number, to: number): boolean =>
+                frame.lines.some((l) => l.role === 'band' && l.x === x && l.y0 >= from && l.y0 <= to);
+              // (the profiled window's row has no band: clearOfBands)
+              const window = frame.texts.find((x) => x.role === 'track' && x.text === 'profiled window');
+              for (const t of frame.texts.filter((x) => x.role === 'slice' && x.middle !== window?.middle))
+                for (const edge of frame.lines.filter(
+                  (l) =>
+                    l.role === 'band' &&
+                    l.x > t.x + 4 &&
+                    l.x < t.x + t.w - 4 &&
+                    l.y1 >= t.y - 2 &&
+                    l.y1 <= t.y &&
+                    bandAt(l.x, t.y + t.h, t.y + t.h + 2),
+                )) {
+                  const [left, right] = await rowColours(page, p, edge.x, t.middle);
+                  assert.ok(
+                    colourDistance(left, right) < 8,
+                    `${theme.name}, ${view}, pane ${p}: ${describeText(t)} at the band's edge ${edge.x}: ${left.join()} | ${right.join()}`,
+                  );
+                }
             }
             // a mark that ended before the view draws no band at the lane's left edge, nor a label there naming it
             // (review 10G C10: step 1's break, 390 µs before step 2's view, was a 3 px band and "graph break in 1st
