@@ -368,6 +368,24 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                 `${where} at ${width} px and the widths before: ticks in ${[...units].join(', ')}`,
               );
             });
+            // step 2's three breaks close together each labelled over its own band at 1400 px, the one with room
+            // saying which call it broke in (review 10G C10: the middle one had none, and "graph break" twice)
+            if (c.name === 'cpu-graphbreak' && view === 'step' && width === 1400) {
+              const steps = frames[1]!.lines.filter((l) => l.role === 'step').map((l) => l.x);
+              const step3 = Math.max(...steps);
+              const inStep2 = frames[1]!.texts.filter((t) => t.role === 'mark' && t.x < step3);
+              const edges = [...new Set(frames[1]!.lines.filter((l) => l.role === 'band').map((l) => l.x))];
+              const over = new Set(inStep2.map((t) => edges.find((x) => x <= t.x && t.x <= x + 12)));
+              assert.equal(inStep2.length, 3, `${theme.name}: ${inStep2.map(describeText).join(' | ')}`);
+              assert.ok(
+                !over.has(undefined) && over.size === 3,
+                `${theme.name}: over the bands' edges ${edges.join()}`,
+              );
+              assert.ok(
+                inStep2.some((t) => /^graph break in \d/.test(t.text)),
+                inStep2.map((t) => t.text).join(' | '),
+              );
+            }
             // a graph break's band is labelled by the break first: a label cut to its lane keeps it (review 8B B1:
             // "Python b…", the break's line after it cut off), and a cut keeps its first word whole (never "gra…")
             if (c.name === 'cpu-graphbreak')
