@@ -319,15 +319,18 @@ function wordCuts(text: string, least: number): string[] {
  * - a replay: as it is.
  */
 function shorterForms(label: string, kind: MarkKind): string[] {
-  const head = label.split(': ')[0]!;
-  const bare = head.replace(/ \([^()]*\)/g, '');
+  const unbracketed = (text: string): string => text.replace(/ \([^()]*\)/g, '');
   if (kind === 'graph-break') {
+    const head = label.split(': ')[0]!;
+    const bare = unbracketed(head);
     const atLine = bare.split(/,? in /)[0]!;
     return [head, bare, ...(atLine.split(' ').length > 2 ? [atLine] : []), ...wordCuts(bare, 4), 'graph break'];
   }
   if (kind === 'cudagraph-replay') return [label];
+  // (a compile's ": " is no clause to leave out: "step: recompile limit hit, no graph")
+  const bare = unbracketed(label);
   const which = /, (recompiled? .*)$/.exec(bare)?.[1];
-  return [head, bare, ...(which ? [which, ...wordCuts(which, 2)] : wordCuts(bare, 2)), kind];
+  return [label, bare, ...(which ? [which, ...wordCuts(which, 2)] : wordCuts(bare, 2)), kind];
 }
 
 /** Where (px) a thread ran an op that a graph break's band label must not claim (markTexts `busy`). */

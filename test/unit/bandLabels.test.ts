@@ -60,6 +60,8 @@ test("a recompile's label shortened names the recompile at every width, never it
     for (const label of [trace, report])
       assert.match(shortestFit(label, 'recompile', room, m) ?? '', /recompile/, `${label} in ${room} px`);
     assert.match(shortestFit('compile of forward', 'compile', room, m) ?? '', /^compile\b/, `compile in ${room} px`);
+    // a compile's ": " is no clause to leave out
+    assert.match(shortestFit('step: recompile limit hit, no graph', 'recompile', room, m) ?? '', /recompile/);
   }
 });
 
