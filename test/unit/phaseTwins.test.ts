@@ -2,11 +2,14 @@
 // records a phase twice, the one inside the other, and both are said alike (review 9E E4's rest: rank 1's 2 s
 // recompile drew "Dynamo: whole frame", "backend compile", "Inductor: load module", … each in two stacked rows).
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
+import { TraceScanner } from '../../extension/node/trace/byteScanner.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
+import { TraceReading } from '../../extension/node/trace/traceReading.ts';
 import { compilePhaseWords } from '../../extension/shared/trace/compilePhaseWords.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 
@@ -68,4 +71,19 @@ test('a phase said alike twice inside one is two phases, both kept; a twin insid
     rows.map((r) => `${r.words} ${r.depth} ${r.start}`),
     ['Inductor 0 0', 'Inductor 1 10', 'Inductor 1 500', 'Inductor: codegen 2 20'],
   );
+});
+
+test("a trace posted in parts: each part's count is the model's, the pane's events the file's", () => {
+  // the rows messages size the webview's columns: the count of rows before the twins were left out overran them
+  const bytes = gunzipSync(readFileSync(RANK1));
+  const scanner = new TraceScanner();
+  scanner.push(bytes);
+  const raw = scanner.end();
+  const events = raw.count;
+  const reading = new TraceReading(raw, true);
+  const counts = new Set<number>();
+  for (const piece of reading.posted(500)) counts.add('rows' in piece ? piece.count : piece.trace.count);
+  assert.deepEqual([...counts], [reading.model().count]);
+  assert.ok(reading.model().count < events);
+  assert.equal(reading.events, events);
 });

@@ -47,9 +47,9 @@ export function* buildModelInParts(
   rowsPerPart: number,
   part?: WholeTrace,
 ): Generator<BuiltRows, TraceModel> {
-  const warnings = [...read.notes, ...read.problems.messages()];
-  // each compile phase in one row, not two (phaseTwins.ts)
+  // each compile phase in one row, not two (phaseTwins.ts; a TraceReading's raw trace is without them already)
   const raw = withoutPhaseTwins(read);
+  const warnings = [...raw.notes, ...raw.problems.messages()];
   const n = raw.count;
   const origin = part ? part.origin : n === 0 ? 0 : minimum(raw.start.data, n);
   // µs since the origin in whole ns (model.ts), in place: the raw columns are the build's to consume

@@ -12,7 +12,7 @@ import type { RawTrace } from './rawTrace.ts';
  * of it, the rest the outer's `_data` annotation). A phase said alike twice inside one ("Inductor" for the forward
  * and the backward inside compile_fx's) is two phases: both kept; one said alike once inside another adds a row
  * that says nothing more.
- * `raw` itself where there are none (its columns are then the build's to consume, as before).
+ * `raw` itself where there are none; else a copy with its problems and notes (the model's warnings).
  */
 export function withoutPhaseTwins(raw: RawTrace): RawTrace {
   const words = raw.names.map((name) => compilePhaseWords(name));
@@ -43,5 +43,7 @@ export function withoutPhaseTwins(raw: RawTrace): RawTrace {
   const kept = new Uint32Array(raw.count - twins.size);
   let k = 0;
   for (let i = 0; i < raw.count; i++) if (!twins.has(i)) kept[k++] = i;
-  return raw.rows(kept, -Infinity, Infinity);
+  const folded = raw.rows(kept, -Infinity, Infinity, raw.problems);
+  folded.notes.push(...raw.notes);
+  return folded;
 }
