@@ -1,7 +1,7 @@
 // What one frame of a timeline pane drew, in canvas px: every text's box with its ink and the paints under it,
-// and every vertical line (timelineText.ts places them). Kept per pane after each frame for the tests (main.ts's
-// __timelineDebug), which check from it that no text covers another, no line crosses a text, nothing runs off the
-// canvas, and each text reads.
+// every vertical line (timelineText.ts places them) and a finding's outlined places. Kept per pane after each frame
+// for the tests (main.ts's __timelineDebug), which check from it that no text covers another, no line crosses a
+// text, nothing runs off the canvas, and each text reads.
 
 /** A colour as painted: a CSS colour and the canvas's globalAlpha over it. */
 export interface Paint {
@@ -38,6 +38,14 @@ export interface LineSegment {
   y1: number;
 }
 
+/** A rectangle in canvas px: a finding's place as outlined (overlays.drawFocus). */
+export interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
 export interface FrameLayout {
   width: number;
   height: number;
@@ -45,4 +53,6 @@ export interface FrameLayout {
   left: number;
   texts: TextBox[];
   lines: LineSegment[];
+  /** a finding's places, outlined */
+  outlines: Box[];
 }

@@ -4,7 +4,7 @@
 import type { FlowArrow } from '../extension/shared/trace/flowLinks.ts';
 import { SliceKind, type TrackInfo } from '../extension/shared/trace/model.ts';
 import type { MarkKind, TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
-import type { LineSegment, Paint, TextBox } from './frameLayout.ts';
+import type { Box, LineSegment, Paint, TextBox } from './frameLayout.ts';
 import { boundaryColour, rgbaOf, visibleAlpha } from './ink.ts';
 import type { Theme } from './theme.ts';
 import { fitEnd, placeText, type Measure } from './timelineText.ts';
@@ -57,7 +57,9 @@ function bandRuns(from: number, to: number, clear: readonly [number, number][]):
   return runs.filter(([a, b]) => b - a >= ROW_HEIGHT);
 }
 
-/** Each mark in view with its span in canvas x (at least 3 px, so a short one shows). */
+/** Each mark in view with its span in canvas x (at least 3 px, so a short one shows); none that ended before the
+ *  view (its 3 px at the left edge drew a band there, and its label at the lane's left named a break off-screen
+ *  over the step's first ops: review 10G C10, the first of three "graph break" labels). */
 function inView(
   marks: readonly TimelineMark[],
   left: number,
@@ -65,9 +67,10 @@ function inView(
   xOf: (t: number) => number,
 ): { mark: TimelineMark; x0: number; x1: number }[] {
   return marks.flatMap((mark) => {
+    const end = xOf(mark.startUs + mark.durUs);
     const x0 = Math.max(left, xOf(mark.startUs));
-    const x1 = Math.min(width, Math.max(xOf(mark.startUs + mark.durUs), x0 + 3));
-    return x1 < left || x0 > width ? [] : [{ mark, x0, x1 }];
+    const x1 = Math.min(width, Math.max(end, x0 + 3));
+    return end < left || x0 > width ? [] : [{ mark, x0, x1 }];
   });
 }
 
@@ -127,15 +130,55 @@ export function bandEdges(
   );
 }
 
-/** The marks' labels in their lane, above the bars, none over another: first a finding's marks (those that begin in
- *  a `focused` span: the break the user asked to see keeps its label), then the marks that begin in view, then those
- *  that begin left of it (their label at the edge names a band mostly off-screen); in each, the compiles first, the
- *  longest first, then the breaks and replays from the left. Each label inside the call or step
- *  its mark begins in, between the step lines (`stepXs`) around it: one that runs across the next call's line reads
- *  as that call's (review 5A G5). Each label begins at its mark (review 9 D5/E3), whole where it fits; else cut
- *  before the next label, the next line or the edge; else none (the hover says it). Labels on either side of a step
- *  line need no more room between them than the line's. A break's label ends before a collective that another thread
- *  runs (`busy`): that time is a wait, not the eager code its band names. */
+/** The bands a label's box [x0, x1) lies wholly in, with room: under it as drawn (clearLabelsOfBands). */
+export function bandsAround(bands: readonly MarkBand[], x0: number, x1: number): MarkBand[] {
+  return bands.filter((b) => b.x0 <= x0 - LABEL_PAD && b.x1 >= x1 + LABEL_PAD);
+}
+
+/**
+ * Each slice label that a band's edge would cross drawn clear of that band: what lies under the label (`under`: the
+ * page, its slice's fill, the bands around it) painted again over the band there, so no band's edge or tint runs
+ * through its words (review 10G D10: the gold edges through "2nd compiled call in the step (s…"; the edge lines are
+ * cut around it: timelineText.cutLines). A label's box is in its slice's row: that row's inside, clear of its border.
+ */
+export function clearLabelsOfBands(
+  ctx: CanvasRenderingContext2D,
+  texts: readonly TextBox[],
+  bands: readonly MarkBand[],
+): void {
+  for (const text of texts) {
+    if (text.role !== 'slice') continue;
+    const around = bandsAround(bands, text.x, text.x + text.w);
+    const rowTop = text.middle - ROW_HEIGHT / 2;
+    for (const band of bands) {
+      // whole pixels: a fractional edge painted twice, page then fill, left a pale seam through the label
+      const x0 = Math.floor(Math.max(band.x0, text.x - LABEL_PAD));
+      const x1 = Math.ceil(Math.min(band.x1, text.x + text.w + LABEL_PAD));
+      if (x1 <= x0 || around.includes(band)) continue;
+      for (const paint of text.under) {
+        ctx.globalAlpha = paint.alpha;
+        ctx.fillStyle = paint.colour;
+        ctx.fillRect(x0, rowTop + 1, x1 - x0, ROW_HEIGHT - 3);
+      }
+    }
+  }
+  ctx.globalAlpha = 1;
+}
+
+/** the slice's fill cleared of a band this far either side of its label (the edge lines are cut as near) */
+const LABEL_PAD = 2;
+
+/** The marks' labels in their lane, above the bars, none over another. Each mark takes a place for its least label
+ *  ("graph…", "recompile") in this order: a finding's marks (those that begin in a `focused` span: the break the
+ *  user asked to see keeps its label), then the marks that begin in view, then those that begin left of it (their
+ *  label at the edge names a band mostly off-screen); in each, the compiles first, the longest first, then the
+ *  breaks and replays from the left. Then each label is as long as fits before the next label, the next line or the
+ *  edge: whole, else shortened (shortestFit). Each label inside the call or step its mark begins in, between the step
+ *  lines (`stepXs`) around it: one that runs across the next call's line reads as that call's (review 5A G5). Each
+ *  label begins at its mark (review 9 D5/E3); where even its least label has no room, none (the hover says it).
+ *  Labels on either side of a step line need no more room between them than the line's. A break's label ends before
+ *  a collective that another thread runs (`busy`): that time is a wait, not the eager code its band names; a break
+ *  a compile spans is the compile's (compiledOver). */
 export function markTexts(
   marks: readonly TimelineMark[],
   laneTop: number,
@@ -149,7 +192,6 @@ export function markTexts(
   stepXs: readonly number[] = [],
   busy: readonly OtherThreadOp[] = [],
 ): TextBox[] {
-  const texts: TextBox[] = [];
   const taken: [number, number][] = [];
   const lineBetween = (a: number, b: number): boolean => stepXs.some((x) => a <= x && x <= b);
   const gap = (a: number, b: number): number => (lineBetween(a, b) ? LINE_ROOM : LABEL_GAP);
@@ -171,7 +213,13 @@ export function markTexts(
       (compiling(a.mark) ? 0 : b.mark.durUs - a.mark.durUs) ||
       a.x0 - b.x0,
   );
-  for (const { mark, x0 } of order) {
+  // first each mark its place with its least label, in that order; then each label as long as fits before the next
+  // label or line: a first label said whole ran over the next two breaks' bands and took their places (review 10G
+  // C10: of three breaks in one step, the middle one unlabelled)
+  const placed: { mark: TimelineMark; at: number; to: number }[] = [];
+  for (const { mark: drawn, x0 } of order) {
+    const mark = compiledOver(drawn, marks);
+    if (!mark) continue;
     // the room of the call the mark begins in: from the line at or before it to the next line, within the lane
     const from = Math.max(left, ...stepXs.filter((x) => x <= x0).map((x) => x + LINE_ROOM));
     const line = Math.min(width - 3, ...stepXs.filter((x) => x > x0).map((x) => x - LINE_ROOM));
@@ -188,44 +236,101 @@ export function markTexts(
           )
         : line;
     // at its mark, never moved left of it: a label's x is read as its place (review 9 D5/E3: labels pushed left to
-    // end at the next step line stood 300–800 µs before their stripes, over ordinary ops)
+    // end at the next step line stood 300–800 µs before their stripes, over ordinary ops); else just right of a
+    // label already there (NEAR px at most: next to its mark still)
     const at = Math.max(from, x0 + 1);
-    const fits = at + m.width(mark.label) <= to && clear(at, at + m.width(mark.label));
-    // else cut, from its mark or just right of a label already there (NEAR px at most: next to its mark still)
-    const free = fits
-      ? at
-      : [at, ...taken.map(([, q]) => q + gap(q, at))]
-          .filter((x) => x >= at && x <= at + NEAR && clear(x, x + 1))
-          .sort((a, b) => a - b)[0];
+    const least = m.width(leastLabel(mark.label, mark.kind));
+    const free = [at, ...taken.map(([, q]) => q + gap(q, at))]
+      .filter((x) => x >= at && x <= at + NEAR && x + least <= to && clear(x, x + least))
+      .sort((a, b) => a - b)[0];
     if (free === undefined) continue;
-    const next = Math.min(to, ...taken.map(([p]) => p - gap(free, p)).filter((p) => p > free));
-    const text = fits ? mark.label : shortestFit(mark.label, next - free, m);
-    if (!text) continue;
-    // its middle 8 px into the lane: its box (11 px font) clear of the axis above and the bars below
-    const box = placeText(m, 'mark', text, free, laneTop + 8, ink, under);
-    texts.push(box);
-    taken.push([box.x, box.x + box.w]);
+    placed.push({ mark, at: free, to });
+    taken.push([free, free + least]);
   }
-  return texts;
+  return placed.map(({ mark, at, to }) => {
+    const next = Math.min(to, ...taken.map(([p]) => p - gap(at, p)).filter((p) => p > at));
+    const text = m.width(mark.label) <= next - at ? mark.label : shortestFit(mark.label, mark.kind, next - at, m)!;
+    // its middle 8 px into the lane: its box (11 px font) clear of the axis above and the bars below
+    return placeText(m, 'mark', text, at, laneTop + 8, ink, under);
+  });
 }
 
 /**
- * A mark's label in `room` px where it does not fit whole: its head, the mark and its place, without what follows
- * its ": " ("graph break at line 22, in forward: eager code between graphs" is "graph break at line 22, in
- * forward"), then without the compile it is in ("graph break at line 22"; "graph break in 1st compiled call …" is
- * "graph break"), the first that fits whole; else that last cut, keeping its first word ("graph br…"; a "gra…"
- * says nothing: none then). The tooltip says the whole.
+ * A break's mark as its label may say it where a compile ran in its span (on its thread): that time is the compile's,
+ * so where the compile covers the span the break has no label (the compile's names the band), and where it covers a
+ * part the break's label says no "eager code between graphs" (review 10H H1). Other marks as they are.
  */
-export function shortestFit(label: string, room: number, m: Measure): string | null {
-  const head = label.split(': ')[0]!;
-  const shortest = head.split(/,? in /)[0]!;
-  const least = shortest.split(' ')[0]!.length;
-  // a cut between words ends at the word: "graph…", not "graph …"
+function compiledOver(mark: TimelineMark, marks: readonly TimelineMark[]): TimelineMark | null {
+  if (mark.kind !== 'graph-break') return mark;
+  const end = mark.startUs + mark.durUs;
+  const compiles = marks.filter((c) => (c.kind === 'compile' || c.kind === 'recompile') && c.track === mark.track);
+  if (compiles.some((c) => c.startUs <= mark.startUs && end <= c.startUs + c.durUs)) return null;
+  return compiles.some((c) => c.startUs < end && mark.startUs < c.startUs + c.durUs)
+    ? { ...mark, label: mark.label.split(': ')[0]! }
+    : mark;
+}
+
+/**
+ * A mark's label in `room` px where it does not fit whole, shortened, never turned into another event's: the first
+ * of its shorter forms (shorterForms) that fits whole; else the last cut, keeping its first word ("graph br…"; a
+ * "gra…" says nothing: none then). The tooltip says the whole.
+ */
+export function shortestFit(label: string, kind: MarkKind, room: number, m: Measure): string | null {
+  const forms = shorterForms(label, kind);
+  const last = forms.at(-1)!;
   return (
-    [head, shortest].find((form) => m.width(form) <= room) ??
-    fitEnd(shortest, room, m, least)?.replace(/ …$/, '…') ??
+    forms.find((form) => m.width(form) <= room) ??
+    fitEnd(last, room, m, last.split(' ')[0]!.length)?.replace(/ …$/, '…') ??
     null
   );
+}
+
+/** A mark's least label: its shortest form (shorterForms), cut to its first word where it has more ("graph…"). */
+function leastLabel(label: string, kind: MarkKind): string {
+  const last = shorterForms(label, kind).at(-1)!;
+  const first = last.split(' ')[0]!;
+  return first === last ? last : `${first}…`;
+}
+
+/** words a label cut between words does not end on: "graph break in the…" says no more than "graph break" */
+const LITTLE_WORDS = new Set(['in', 'the', 'of', 'at', 'for', 'a', 'after', 'its']);
+
+/** `text` cut between words, longest first, each with "…" and at least `least` words. */
+function wordCuts(text: string, least: number): string[] {
+  const words = text.split(' ');
+  const cuts: string[] = [];
+  for (let n = words.length - 1; n >= least; n--) {
+    const kept = words.slice(0, n);
+    if (!LITTLE_WORDS.has(kept.at(-1)!.replace(/,$/, ''))) cuts.push(`${kept.join(' ').replace(/,$/, '')}…`);
+  }
+  return cuts;
+}
+
+/**
+ * A mark's label, longest first, each naming the same event as the whole (review 10H H1, 10G G3: a recompile was
+ * "1st compiled call in the step, recompile 1" at 1400 px, and the break before it at 560):
+ * - a break: without what follows its ": " ("graph break at line 22, in forward: eager code between graphs" is
+ *   "graph break at line 22, in forward"), without the ops in brackets ("graph break in 1st compiled call in the
+ *   step"), without the compile it is in ("graph break at line 22"), cut between words while it says which call
+ *   ("graph break in 1st compiled…", review 10G C10: three bare "graph break" in a row read as one break), "graph
+ *   break";
+ * - a compile: without the ops in brackets, the compile it was ("recompiled for x's size 8 in dimension 0",
+ *   "recompile 1") and that cut between words, then its kind ("recompile");
+ * - a replay: as it is.
+ */
+function shorterForms(label: string, kind: MarkKind): string[] {
+  const unbracketed = (text: string): string => text.replace(/ \([^()]*\)/g, '');
+  if (kind === 'graph-break') {
+    const head = label.split(': ')[0]!;
+    const bare = unbracketed(head);
+    const atLine = bare.split(/,? in /)[0]!;
+    return [head, bare, ...(atLine.split(' ').length > 2 ? [atLine] : []), ...wordCuts(bare, 4), 'graph break'];
+  }
+  if (kind === 'cudagraph-replay') return [label];
+  // (a compile's ": " is no clause to leave out: "step: recompile limit hit, no graph")
+  const bare = unbracketed(label);
+  const which = /, (recompiled? .*)$/.exec(bare)?.[1];
+  return [label, bare, ...(which ? [which, ...wordCuts(which, 2)] : wordCuts(bare, 2)), kind];
 }
 
 /** Where (px) a thread ran an op that a graph break's band label must not claim (markTexts `busy`). */
@@ -241,7 +346,9 @@ const LINE_ROOM = 3;
 /** the most a cut label starts right of its mark, past a label already there: further, it reads as another place's */
 const NEAR = 12;
 
-/** A finding's places: outlined down the whole pane, so the eye finds them after the zoom. */
+/** A finding's places: outlined down the pane, so the eye finds them after the zoom, but over the rows `clear`
+ *  (clearOfBands), as its band stops there: the outline ran down through the profiled window's one bar (review 10G
+ *  G6). Returns the boxes outlined, canvas px. */
 export function drawFocus(
   ctx: CanvasRenderingContext2D,
   spans: readonly { startUs: number; durUs: number }[],
@@ -251,17 +358,22 @@ export function drawFocus(
   height: number,
   xOf: (t: number) => number,
   theme: Theme,
-): void {
+  clear: readonly [number, number][] = [],
+): Box[] {
   ctx.strokeStyle = theme.warning;
   ctx.lineWidth = 2;
   ctx.setLineDash([4, 3]);
+  const boxes: Box[] = [];
   for (const span of spans) {
     const x0 = Math.max(left, xOf(span.startUs));
     const x1 = Math.min(width, Math.max(xOf(span.startUs + span.durUs), x0 + 2));
     if (x1 < left || x0 > width) continue;
-    ctx.strokeRect(x0 - 1, top + 1, x1 - x0 + 2, height - top - 2);
+    for (const [y0, y1] of bandRuns(top, height, clear))
+      boxes.push({ x: x0 - 1, y: y0 + 1, w: x1 - x0 + 2, h: y1 - y0 - 2 });
   }
+  for (const box of boxes) ctx.strokeRect(box.x, box.y, box.w, box.h);
   ctx.setLineDash([]);
+  return boxes;
 }
 
 /** The range selection: the rest of the pane dimmed, its edges drawn. */

@@ -15,6 +15,8 @@ import type { FrameLayout, LineSegment, Paint, TextBox } from './frameLayout.ts'
 import { composite, readableInk } from './ink.ts';
 import {
   bandEdges,
+  bandsAround,
+  clearLabelsOfBands,
   clearOfBands,
   drawArrows,
   drawFocus,
@@ -107,7 +109,7 @@ export class TimelineCanvas extends TimelineNames {
   private readonly rectBuckets: Float64Array[] = [];
   private readonly rectCounts = new Uint32Array(COLOURS * 2);
   /** what the last frame drew: its texts and lines (for tests) */
-  layout: FrameLayout = { width: 0, height: 0, left: LABEL_WIDTH, texts: [], lines: [] };
+  layout: FrameLayout = { width: 0, height: 0, left: LABEL_WIDTH, texts: [], lines: [], outlines: [] };
   /** each track's name, told apart from the others', with its role (the label column's tooltip, a slice's hover) */
   readonly trackNames: readonly string[];
   /** each track's name as the label column draws it: a role's thread by its role and id (roleTrackNames) */
@@ -385,12 +387,13 @@ export class TimelineCanvas extends TimelineNames {
         ),
       );
     }
+    clearLabelsOfBands(ctx, texts, bands);
     const lines = cutLines([...axis.lines, ...bandEdges(bands, AXIS_HEIGHT, left, right, this.height, clear)], texts);
     drawLines(ctx, lines, theme);
     for (const text of texts) drawText(ctx, text);
-    this.drawOverlays(ctx, xOf, left, right, width, theme);
+    const outlines = this.drawOverlays(ctx, xOf, left, right, width, theme);
     texts.push(...this.drawTrackNames(ctx, m, theme));
-    this.layout = { width, height: this.height, left: LABEL_WIDTH, texts, lines };
+    this.layout = { width, height: this.height, left: LABEL_WIDTH, texts, lines, outlines };
     return stats;
   }
 
@@ -431,7 +434,8 @@ export class TimelineCanvas extends TimelineNames {
 
   /**
    * The labels of slices wide enough for one: the name, cut to the slice, in the ink that reads on the slice's
-   * colour (and on a compile's or break's band over it).
+   * colour and on a compile's or break's band around it (one whose edge would cross it is drawn clear of it:
+   * overlays.clearLabelsOfBands).
    */
   private sliceTexts(
     labels: number[],
@@ -459,11 +463,10 @@ export class TimelineCanvas extends TimelineNames {
       if (!text) continue;
       const name = model.name[i]!;
       const fill = this.communication[name] ? theme.communication : theme.kind[model.kind[i]!]!;
-      const textEnd = x0 + 3 + m.width(text);
       const under = [
         page,
         { colour: fill, alpha: this.dimmed(i) ? DIM_ALPHA : 1 },
-        ...bands.filter((b) => b.x0 < textEnd && b.x1 > x0 + 3).map((b) => b.paint),
+        ...bandsAround(bands, x0 + 3, x0 + 3 + m.width(text)).map((b) => b.paint),
       ];
       const ink = { colour: readableInk(composite(under), [theme.foreground, theme.background]), alpha: 1 };
       texts.push(placeText(m, 'slice', text, x0 + 3, this.tracks.sliceY(i) + ROW_HEIGHT / 2, ink, under));
@@ -545,7 +548,8 @@ export class TimelineCanvas extends TimelineNames {
     return x > LABEL_WIDTH && x < width ? [{ role: 'step', x, w: 1, y0: AXIS_ROW, y1: this.height }] : [];
   }
 
-  /** A finding's places, the selection and its linked slices (drawn in [left, right]), the range, the arrows. */
+  /** A finding's places, the selection and its linked slices (drawn in [left, right]), the range, the arrows;
+   *  returns the places' outlines. */
   private drawOverlays(
     ctx: CanvasRenderingContext2D,
     xOf: (t: number) => number,
@@ -553,9 +557,10 @@ export class TimelineCanvas extends TimelineNames {
     right: number,
     width: number,
     theme: Theme,
-  ): void {
+  ): FrameLayout['outlines'] {
     const model = this.model;
-    if (this.focused.length) drawFocus(ctx, this.focused, this.top, LABEL_WIDTH, width, this.height, xOf, theme);
+    const clear = clearOfBands(model.tracks, this.tracks.trackTop);
+    const outlines = drawFocus(ctx, this.focused, this.top, LABEL_WIDTH, width, this.height, xOf, theme, clear);
     ctx.strokeStyle = theme.selection;
     ctx.lineWidth = 2;
     for (const i of [...this.linked, this.selected]) {
@@ -582,6 +587,7 @@ export class TimelineCanvas extends TimelineNames {
         theme,
       );
     }
+    return outlines;
   }
 
   /**

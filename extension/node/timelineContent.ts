@@ -100,7 +100,7 @@ async function sendInParts(
     await send(
       'rows' in piece
         ? { type: 'rows', index, ...piece }
-        : traceMessage(content, index, piece.trace, piece.trace.count, false, piece.from),
+        : traceMessage(content, index, piece.trace, reading.events, false, piece.from),
     );
   }
 }

@@ -68,7 +68,8 @@ export type HostToWebview =
   /** `traces`: how many panes follow, each in its 'trace' */
   | { type: 'report'; title: string; source: TimelineSource; report: Report; traces: number }
   /**
-   * pane `index` of `panes`; `events`: the slices of the whole trace; `preview`: only those around the first view;
+   * pane `index` of `panes`; `events`: the whole trace file's events (its slices, and the compile phases' inner
+   * twins: node/trace/phaseTwins.ts); `preview`: only those around the first view;
    * `from` > 0: its columns hold rows [from, count) only, the rows before came in its 'rows' messages
    */
   | {

@@ -142,7 +142,7 @@ test("the marks' lane: the focused break keeps its label; a band begun off-scree
 test("a graph break's label too long for its room: the break and its line first, what its band spans dropped", () => {
   // review 8B B1: "Python between graphs, no op recorded: graph break at line 20, …" was cut to "Python b…"
   const label = 'graph break at line 22, in forward after line 20: eager code between graphs';
-  const fit = (room: number): string | null => shortestFit(label, room, m);
+  const fit = (room: number): string | null => shortestFit(label, 'graph-break', room, m);
   assert.equal(fit(6 * 48), 'graph break at line 22, in forward after line 20');
   assert.equal(fit(6 * 30), 'graph break at line 22');
   assert.equal(fit(6 * 10), 'graph bre…');
@@ -151,7 +151,7 @@ test("a graph break's label too long for its room: the break and its line first,
   assert.equal(fit(6 * 7), 'graph…');
   // a trace without its report: the compiled call by its place is dropped first
   assert.equal(
-    shortestFit('graph break in 1st compiled call (convolution, …): Python between graphs', 6 * 12, m),
+    shortestFit('graph break in 1st compiled call (convolution, …): Python between graphs', 'graph-break', 6 * 12, m),
     'graph break',
   );
 });

@@ -64,7 +64,8 @@ describe('first frame from a skim', () => {
       const full = await scanTraceFile(path);
       const reader = await openTraceFile(path, 0);
       assert.ok(!(reader instanceof TraceReading), 'skimmed, not read whole');
-      assert.equal(reader.events, full.count);
+      // the file's events, as the whole read counts them (the model leaves out compile phases' twins: phaseTwins.ts)
+      assert.equal(reader.events, (await readTraceFile(path, Infinity)).events);
       for (const view of VIEWS) {
         const preview = await reader.preview(view);
         assert.ok(preview, `preview for ${JSON.stringify(view)}`);
@@ -79,7 +80,7 @@ describe('first frame from a skim', () => {
       const skim = (await skimFile(join(FIXTURES, file)))!;
       assert.deepStrictEqual(
         [skim.steps, skim.stepSource, skim.origin, skim.events],
-        [full.steps, full.stepSource, full.originUs, full.count],
+        [full.steps, full.stepSource, full.originUs, (await readTraceFile(join(FIXTURES, file), Infinity)).events],
         file,
       );
     }

@@ -424,6 +424,20 @@ describe('timeline depth', () => {
         (t) => t.role === 'tick',
       ).map((t) => t.text),
     );
+    // the break's places outlined down the pane, but not over the profiled window's bar, as its band stops there
+    // (review 10G G6: the dashed outlines ran down through "profiling" in both panes)
+    const frames = await page.evaluate(
+      () => (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts,
+    );
+    assert.ok(frames[0]!.outlines.length > 0, 'the found pane outlines its places');
+    for (const [p, frame] of frames.entries()) {
+      const row = frame.texts.find((t) => t.role === 'track' && t.text === 'profiled window')!;
+      for (const box of frame.outlines)
+        assert.ok(
+          box.y + box.h <= row.y || box.y >= row.y + row.h,
+          `pane ${p}: an outline from y ${box.y} to ${box.y + box.h} over the profiled window's row at ${row.y}`,
+        );
+    }
     const unit = (text: string): string | undefined => / (µs|ms|s)\b/.exec(text)?.[1];
     const at = / In default at (\S+ \S+?)[ .]/.exec(await page.locator('.focus-note').innerText())![1]!;
     assert.ok(ticks.length > 1, `ticks drawn: ${ticks.join(', ')}`);

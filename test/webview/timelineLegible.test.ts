@@ -136,6 +136,9 @@ const WIDTHS = [560, 700, 1400];
  *  … 3 ms" at 560 px, "0 µs · 500 µs … 3,500 µs" at 1400 px). */
 const tickUnits = new Map<string, Set<string>>();
 
+/** Per theme, the label over rank 1's 2 s recompile in the DDP job's whole trace at the widths drawn so far. */
+const stallLabels = new Map<string, string>();
+
 let browser: Browser;
 before(async () => {
   browser = await takeBrowser();
@@ -193,6 +196,36 @@ async function coloursOf(page: Page, frames: FrameLayout[]): Promise<Map<string,
   }, css);
   return new Map(css.map((c, i) => [c, rgba[i]!]));
 }
+
+/** The commonest colour (r, g, b) of a slice label's row in pane `p`'s canvas just left of x, and just right of it:
+ *  what lies under the label's letters there. */
+async function rowColours(page: Page, p: number, x: number, middle: number): Promise<[number[], number[]]> {
+  return page.evaluate(
+    ([pane, edge, y]) => {
+      const canvas = document.querySelectorAll<HTMLCanvasElement>('.pane canvas')[pane]!;
+      const scale = canvas.width / canvas.clientWidth;
+      const ctx = canvas.getContext('2d')!;
+      // (no named function in here: the page has no __name of tsx's)
+      return [edge - 5, edge + 2].map((from) => {
+        const { data } = ctx.getImageData(Math.round(from * scale), Math.round((y - 6) * scale), 4 * scale, 12 * scale);
+        const counts = new Map<string, number>();
+        for (let k = 0; k < data.length; k += 4) {
+          const key = `${data[k]},${data[k + 1]},${data[k + 2]}`;
+          counts.set(key, (counts.get(key) ?? 0) + 1);
+        }
+        return [...counts]
+          .sort((a, b) => b[1] - a[1])[0]![0]
+          .split(',')
+          .map(Number);
+      }) as [number[], number[]];
+    },
+    [p, x, middle] as const,
+  );
+}
+
+/** The largest difference of two colours' channels. */
+const colourDistance = (a: readonly number[], b: readonly number[]): number =>
+  Math.max(...a.map((v, k) => Math.abs(v - b[k]!)));
 
 const describeText = (t: TextBox): string => `${t.role} "${t.text}" at ${t.x.toFixed(0)},${t.y.toFixed(0)}`;
 
@@ -368,6 +401,24 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                 `${where} at ${width} px and the widths before: ticks in ${[...units].join(', ')}`,
               );
             });
+            // step 2's three breaks close together each labelled over its own band at 1400 px, the one with room
+            // saying which call it broke in (review 10G C10: the middle one had none, and "graph break" twice)
+            if (c.name === 'cpu-graphbreak' && view === 'step' && width === 1400) {
+              const steps = frames[1]!.lines.filter((l) => l.role === 'step').map((l) => l.x);
+              const step3 = Math.max(...steps);
+              const inStep2 = frames[1]!.texts.filter((t) => t.role === 'mark' && t.x < step3);
+              const edges = [...new Set(frames[1]!.lines.filter((l) => l.role === 'band').map((l) => l.x))];
+              const over = new Set(inStep2.map((t) => edges.find((x) => x <= t.x && t.x <= x + 12)));
+              assert.equal(inStep2.length, 3, `${theme.name}: ${inStep2.map(describeText).join(' | ')}`);
+              assert.ok(
+                !over.has(undefined) && over.size === 3,
+                `${theme.name}: over the bands' edges ${edges.join()}`,
+              );
+              assert.ok(
+                inStep2.some((t) => /^graph break in \d/.test(t.text)),
+                inStep2.map((t) => t.text).join(' | '),
+              );
+            }
             // a graph break's band is labelled by the break first: a label cut to its lane keeps it (review 8B B1:
             // "Python b…", the break's line after it cut off), and a cut keeps its first word whole (never "gra…")
             if (c.name === 'cpu-graphbreak')
@@ -384,6 +435,51 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                   `${theme.name}, ${view}, pane ${p}: ${describeText(t)} with its band's edges at ${edges.join(', ')}`,
                 );
               }
+            // each compile phase in one row: no slice label repeated in the row right under it, at its x (review 9E
+            // E4's rest: rank 1's "Dynamo: whole frame", "backend compile", … each in two stacked rows)
+            for (const [p, frame] of frames.entries()) {
+              // (whole labels: two names cut alike, "max_…" over "max_…", are two ops)
+              const slices = frame.texts.filter((t) => t.role === 'slice' && !t.text.endsWith('…'));
+              const twins = slices.filter((t) =>
+                slices.some((u) => u.text === t.text && Math.abs(u.x - t.x) <= 2 && u.y > t.y && u.y - t.y <= 16),
+              );
+              assert.deepEqual(twins.map(describeText), [], `${theme.name}, ${view}, pane ${p}: a phase in two rows`);
+            }
+            // no band's edge or tint runs through a slice's label: where an edge's line is cut around a label, the
+            // label's row reads alike either side of it (review 10G D10: the gold edges through "2nd compiled call in
+            // the step (s…")
+            for (const [p, frame] of frames.entries()) {
+              const bandAt = (x: number, from: number, to: number): boolean =>
+                frame.lines.some((l) => l.role === 'band' && l.x === x && l.y0 >= from && l.y0 <= to);
+              // (the profiled window's row has no band: clearOfBands)
+              const window = frame.texts.find((x) => x.role === 'track' && x.text === 'profiled window');
+              for (const t of frame.texts.filter((x) => x.role === 'slice' && x.middle !== window?.middle))
+                for (const edge of frame.lines.filter(
+                  (l) =>
+                    l.role === 'band' &&
+                    l.x > t.x + 4 &&
+                    l.x < t.x + t.w - 4 &&
+                    l.y1 >= t.y - 2 &&
+                    l.y1 <= t.y &&
+                    bandAt(l.x, t.y + t.h, t.y + t.h + 2),
+                )) {
+                  const [left, right] = await rowColours(page, p, edge.x, t.middle);
+                  assert.ok(
+                    colourDistance(left, right) < 8,
+                    `${theme.name}, ${view}, pane ${p}: ${describeText(t)} at the band's edge ${edge.x}: ${left.join()} | ${right.join()}`,
+                  );
+                }
+            }
+            // a mark that ended before the view draws no band at the lane's left edge, nor a label there naming it
+            // (review 10G C10: step 1's break, 390 µs before step 2's view, was a 3 px band and "graph break in 1st
+            // compiled call in the step (convolution, …)" over step 2's first ops; step 2 begins with no break)
+            if (c.name === 'cpu-graphbreak' && view === 'step')
+              for (const [p, frame] of frames.entries())
+                for (const line of frame.lines.filter((l) => l.role === 'band'))
+                  assert.ok(
+                    line.x > frame.left + 3,
+                    `${theme.name}, ${view}, pane ${p}: a band's edge at x ${line.x}, the lane's left ${frame.left}`,
+                  );
             // a break's label never runs over a collective's time on another thread: that time is a wait, not its
             // eager code (review 9 D4: rank 0's "eager code between graphs" over its 2 s gloo:all_reduce)
             if (c.name === 'ddp')
@@ -402,6 +498,11 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                 said.some((t) => t.startsWith('4th compiled call')) && !said.some((t) => t.includes('between graphs')),
                 `${theme.name}: rank 1's marks ${said.join(' | ')}`,
               );
+              // in the same words at every width (review 10G G3: "…, recompile 1" at 1400 px, a break's at 560)
+              const stall = said.find((t) => t.startsWith('4th compiled call'))!;
+              const before = stallLabels.get(theme.name) ?? stall;
+              assert.equal(stall, before, `${theme.name} at ${width} px against the widths before`);
+              stallLabels.set(theme.name, stall);
             }
             // a band stops at the profiled window's row and goes on under it: its one bar, the pane's width, read
             // as covered by the break (review 8B B7)

@@ -11,6 +11,7 @@ import { sortRangeNearlySorted } from './sort.ts';
 import { overlapsWindow, viewWindow, type FirstView } from '../../shared/trace/window.ts';
 import { CACHE_LOOKUP } from '../../shared/trace/timelineMarks.ts';
 import { pythonThreads, type PythonThreads } from './pythonThreads.ts';
+import { withoutPhaseTwins } from './phaseTwins.ts';
 
 /** What a preview's build takes from the whole trace: its origin, steps and CUDA-graph launches. */
 type WholeTrace = Pick<TraceModel, 'steps' | 'stepSource'> & { origin: number; graphLaunches: Set<number> };
@@ -43,15 +44,17 @@ export interface BuiltRows {
  * giving each back (memory.ts) once the model's is made from it (modelOrder.ts), the args at the end.
  */
 export function* buildModelInParts(
-  raw: RawTrace,
+  read: RawTrace,
   rowsPerPart: number,
   part?: WholeTrace,
 ): Generator<BuiltRows, TraceModel> {
+  // each compile phase in one row, not two (phaseTwins.ts; a TraceReading's raw trace is without them already)
+  const raw = withoutPhaseTwins(read);
+  const warnings = [...raw.notes, ...raw.problems.messages()];
   const n = raw.count;
   const origin = part ? part.origin : n === 0 ? 0 : minimum(raw.start.data, n);
   // µs since the origin in whole ns (model.ts), in place: the raw columns are the build's to consume
   sinceOrigin(raw.start.data, n, origin);
-  const warnings = [...raw.notes, ...raw.problems.messages()];
 
   const inStack = pythonFrameNames(raw.names);
   const threads = otherPythonThreads(raw, inStack);

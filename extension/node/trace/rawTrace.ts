@@ -110,9 +110,10 @@ export class RawTrace {
     return index;
   }
 
-  /** A preview's raw trace: these rows, all names, tracks and metadata, and the flows inside [from, to] (absolute µs). */
-  rows(rows: Uint32Array, from: number, to: number): RawTrace {
-    const part = new RawTrace();
+  /** A preview's raw trace: these rows, all names, tracks and metadata, and the flows inside [from, to] (absolute µs);
+   *  `problems`: those met reading them (a preview's: none). */
+  rows(rows: Uint32Array, from: number, to: number, problems = new ProblemLog()): RawTrace {
+    const part = new RawTrace(problems);
     const n = rows.length;
     const pick = <T extends Float64Array | Uint32Array | Uint8Array>(column: T): T => {
       const out = new (column.constructor as new (length: number) => T)(n);

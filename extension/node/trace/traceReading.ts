@@ -2,11 +2,13 @@
 import { buildModel, buildModelInParts, finishBuild, previewModel } from './buildModel.ts';
 import type { TraceModel } from '../../shared/trace/model.ts';
 import type { RawTrace } from './rawTrace.ts';
+import { withoutPhaseTwins } from './phaseTwins.ts';
 import { partsOf, postedPieces, type PackedPiece, type PostedPiece } from './postedPieces.ts';
 import { sliceWindow, viewWindow, type FirstView } from '../../shared/trace/window.ts';
 
 /** A trace file being read for a timeline: its slice count, the slices around a first view, then the whole model. */
 export interface TraceReader {
+  /** the trace file's events (its slices: the model's count, and each compile phase's inner twin: phaseTwins.ts) */
   readonly events: number;
   /** The slices around `view` (window.ts), or null when the trace has no steps to say where the view opens. */
   preview(view: FirstView | null): TraceModel | null | Promise<TraceModel | null>;
@@ -28,6 +30,7 @@ export interface TraceReader {
 export class TraceReading implements TraceReader {
   private raw: RawTrace | null;
   private built: TraceModel | null = null;
+  private readonly read: number;
 
   /**
    * `inParts`: posted() builds the model part by part (see there), for a reading whose requests are answered one
@@ -38,12 +41,14 @@ export class TraceReading implements TraceReader {
     raw: RawTrace,
     private readonly inParts = false,
   ) {
-    this.raw = raw;
+    this.read = raw.count;
+    // each compile phase once (phaseTwins.ts) from the start: the slices previewed and posted are the model's
+    this.raw = withoutPhaseTwins(raw);
   }
 
-  /** Slices in the trace. */
+  /** Events in the trace file. */
   get events(): number {
-    return this.built?.count ?? this.raw!.count;
+    return this.read;
   }
 
   /** The slices around `view` (window.ts), or null when the trace has no steps to say where the view opens. */

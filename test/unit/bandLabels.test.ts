@@ -1,0 +1,158 @@
+// The compiler's bands on a timeline and their labels (webview/overlays.ts): a label names its own band's event at
+// every width, shortened, never another's; a break's band that a compile spans is the compile's; a band that ended
+// before the view is not labelled; breaks close together each keep a label; a slice label is drawn
+// clear of a band whose edge would cross it; a finding's outline stops at the profiled window's row as bands do.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
+import type { TextBox } from '../../webview/frameLayout.ts';
+import { clearLabelsOfBands, drawFocus, markTexts, shortestFit } from '../../webview/overlays.ts';
+import type { Theme } from '../../webview/theme.ts';
+import type { Measure } from '../../webview/timelineText.ts';
+
+/** 6 px a character. */
+const m: Measure = { width: (text) => 6 * text.length, ascent: 8, descent: 3 };
+const ink = { colour: '#000', alpha: 1 };
+
+const mark = (kind: TimelineMark['kind'], startUs: number, durUs: number, label: string, track = 0): TimelineMark => ({
+  kind,
+  startUs,
+  durUs,
+  label,
+  compileId: null,
+  track,
+});
+
+/** The labels drawn for `marks` in a lane from x 100 to `width` at 1 px/µs, with step lines at `stepXs`. */
+const said = (marks: TimelineMark[], width = 600, stepXs: number[] = []): { text: string; x: number; w: number }[] =>
+  markTexts(marks, 30, 100, width, (t) => t, m, ink, [ink], [], stepXs).map(({ text, x, w }) => ({ text, x, w }));
+
+/** A canvas that records what is painted: each rectangle filled or stroked, with its fill and alpha. */
+function recordingCanvas(): {
+  ctx: CanvasRenderingContext2D;
+  filled: { x: number; y: number; w: number; h: number; colour: string; alpha: number }[];
+  stroked: { x: number; y: number; w: number; h: number }[];
+} {
+  const filled: { x: number; y: number; w: number; h: number; colour: string; alpha: number }[] = [];
+  const stroked: { x: number; y: number; w: number; h: number }[] = [];
+  const state = { fillStyle: '', strokeStyle: '', globalAlpha: 1, lineWidth: 1 };
+  const ctx = Object.assign(state, {
+    fillRect: (x: number, y: number, w: number, h: number) =>
+      filled.push({ x, y, w, h, colour: state.fillStyle, alpha: state.globalAlpha }),
+    strokeRect: (x: number, y: number, w: number, h: number) => stroked.push({ x, y, w, h }),
+    setLineDash: () => undefined,
+  });
+  return { ctx: ctx as unknown as CanvasRenderingContext2D, filled, stroked };
+}
+
+/** what drawFocus paints with */
+const theme = { warning: '#bf8803' } as unknown as Theme;
+
+test("a recompile's label shortened names the recompile at every width, never its call alone", () => {
+  // review 10H H1 / 10G G3 (ddp, rank 1): the 2 s recompile of the 4th call's frame; "shortest" was "4th compiled call"
+  const trace = '4th compiled call in the step (addmm), recompile 1';
+  const report = "forward, recompiled for x's size 8 in dimension 0";
+  assert.equal(shortestFit(trace, 'recompile', 6 * 45, m), '4th compiled call in the step, recompile 1');
+  assert.equal(shortestFit(trace, 'recompile', 6 * 20, m), 'recompile 1');
+  assert.equal(shortestFit(report, 'recompile', 6 * 42, m), "recompiled for x's size 8 in dimension 0");
+  assert.equal(shortestFit(report, 'recompile', 6 * 27, m), "recompiled for x's size 8…");
+  for (let room = 6 * 9; room < 6 * 60; room += 6) {
+    for (const label of [trace, report])
+      assert.match(shortestFit(label, 'recompile', room, m) ?? '', /recompile/, `${label} in ${room} px`);
+    assert.match(shortestFit('compile of forward', 'compile', room, m) ?? '', /^compile\b/, `compile in ${room} px`);
+    // a compile's ": " is no clause to leave out
+    assert.match(shortestFit('step: recompile limit hit, no graph', 'recompile', room, m) ?? '', /recompile/);
+  }
+});
+
+test("a break's label shortened keeps which call it broke in while that fits, then 'graph break'", () => {
+  // review 10G C10: "graph break in 1st compiled call in the step (convolution, …)" went straight to "graph break"
+  const label =
+    'graph break in 1st compiled call in the step (convolution, native_batch_norm_l…, …): Python between graphs, no op recorded';
+  assert.equal(shortestFit(label, 'graph-break', 6 * 50, m), 'graph break in 1st compiled call in the step');
+  assert.equal(shortestFit(label, 'graph-break', 6 * 30, m), 'graph break in 1st compiled…');
+  // never ends on a little word: "graph break in the…", "… call in…"
+  assert.equal(shortestFit(label, 'graph-break', 6 * 38, m), 'graph break in 1st compiled call…');
+  assert.equal(shortestFit(label, 'graph-break', 6 * 14, m), 'graph break');
+});
+
+test("a break's band that a compile spans is labelled by the compile alone; one it overlaps says no eager code", () => {
+  const recompile = mark('recompile', 200, 300, 'forward, recompile 1');
+  const inside = mark('graph-break', 250, 20, 'graph break in forward: eager code between graphs');
+  const across = mark('graph-break', 480, 60, 'graph break in helper: eager code between graphs');
+  const texts = said([recompile, inside, across], 1000).map((t) => t.text);
+  assert.deepEqual(texts.sort(), ['forward, recompile 1', 'graph break in helper']);
+  // on another thread the compile spans none of its time: the break is said whole
+  const elsewhere = { ...inside, track: 1 };
+  assert.ok(said([recompile, elsewhere], 1000).some((t) => t.text === elsewhere.label));
+});
+
+test("a band that ended before the view: no label at the lane's left naming it", () => {
+  // review 10G C10 (cpu-graphbreak, step 2 in view): step 1's break, ended 390 µs before the view, drew a 3 px band
+  // at the left edge and "graph break in 1st compiled call in the step (convolution, …)" over step 2's first ops
+  const gone = mark('graph-break', 20, 50, 'graph break in 1st compiled call in the step: eager code between graphs');
+  const here = mark('graph-break', 300, 10, 'graph break in 2nd compiled call in the step: eager code between graphs');
+  assert.deepEqual(
+    said([gone, here]).map((t) => t.x),
+    [301],
+  );
+});
+
+test("breaks close together each keep a label over their own band, the last one longer, none over another's", () => {
+  // review 10G C10 (cpu-graphbreak, step view at 1400 px): three breaks 50 px apart; the middle one had no label
+  const brk = (startUs: number, nth: string): TimelineMark =>
+    mark('graph-break', startUs, 20, `graph break in ${nth} compiled call in the step: Python between graphs`);
+  const marks = [brk(300, '1st'), brk(350, '2nd'), brk(400, '3rd')];
+  const texts = said(marks, 600, [100, 560]);
+  assert.equal(texts.length, 3, JSON.stringify(texts));
+  for (const [k, t] of texts.sort((a, b) => a.x - b.x).entries()) {
+    assert.ok(t.x > marks[k]!.startUs && t.x - marks[k]!.startUs <= 12, JSON.stringify(t));
+    assert.ok(k === 2 || t.x + t.w <= marks[k + 1]!.startUs, `${t.text} runs over the next break's band`);
+  }
+  assert.match(texts[2]!.text, /^graph break in 3rd/);
+});
+
+test("a slice label that a band's edge crosses is painted clear of that band; one inside a band is left under it", () => {
+  // review 10G D10: the gold band edges ran through "2nd compiled call in the step (s…"
+  const page = { colour: '#ffffff', alpha: 1 };
+  const fill = { colour: '#1a85ff', alpha: 1 };
+  const band = { paint: { colour: '#bf8803', alpha: 0.2 }, edge: '#bf8803' };
+  const label = (x: number, w: number, under = [page, fill]): TextBox => ({
+    role: 'slice',
+    text: 'x',
+    x,
+    y: 52,
+    w,
+    h: 11,
+    middle: 57.5,
+    ink,
+    under,
+  });
+  const { ctx, filled } = recordingCanvas();
+  clearLabelsOfBands(
+    ctx,
+    [label(200.5, 100), label(420, 30, [page, fill, band.paint])],
+    [
+      { x0: 250.4, x1: 270.6, ...band },
+      { x0: 400, x1: 500, ...band },
+    ],
+  );
+  // the crossed label: its page and fill again over the band's whole pixels in its row; the one inside: nothing
+  assert.deepEqual(
+    filled.map((f) => [f.x, f.x + f.w, f.colour]),
+    [
+      [250, 271, '#ffffff'],
+      [250, 271, '#1a85ff'],
+    ],
+  );
+  assert.ok(filled.every((f) => f.y > 50 && f.y + f.h < 65));
+});
+
+test("a finding's outline stops above the profiled window's row and goes on under it, as its band does", () => {
+  // review 10G G6 (timeline-depth-focus): the dashed outline ran down through the "profiled window" bar
+  const { ctx, stroked } = recordingCanvas();
+  const boxes = drawFocus(ctx, [{ startUs: 300, durUs: 40 }], 50, 100, 600, 400, (t) => t, theme, [[200, 215]]);
+  assert.equal(stroked.length, 2);
+  for (const box of boxes) assert.ok(box.y + box.h <= 200 || box.y >= 215, JSON.stringify(box));
+  assert.deepEqual(drawFocus(ctx, [{ startUs: 300, durUs: 40 }], 50, 100, 600, 400, (t) => t, theme).length, 1);
+});
