@@ -1,8 +1,9 @@
 // The timeline webview: report header, one timeline per pane on a shared per-step time axis, details and
-// compare tables; and the compare of two runs (runCompare.ts). Speaks only the protocol.ts message unions; draws trace strings only as text.
+// compare tables; and the compare of two runs (runCompare.ts). Speaks only the protocol.ts message unions (to the host
+// through hostApi.ts); draws trace strings only as text; a frame is drawFrame.ts's.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import { ignoreUnknown, type HostToWebview, type WebviewToHost } from '../extension/shared/protocol.ts';
+import { ignoreUnknown, type HostToWebview } from '../extension/shared/protocol.ts';
 import type { Report } from '../extension/shared/report.ts';
 import { communicationNames, hasCommunication } from './analysis/communication.ts';
 import { compareTraces } from './analysis/compare.ts';
@@ -31,33 +32,24 @@ import { renderRankReport } from './rankReport.ts';
 import { renderRegions } from './regions.ts';
 import { renderRunComparison } from './runCompare.ts';
 import { reviveModel } from './reviveModel.ts';
-import { restoredSelection, type SavedState } from './savedView.ts';
+import { restoredSelection } from './savedView.ts';
 import { linesEdited, linesNow } from './sourceLinks.ts';
 import { injectStyles } from './styles.ts';
 import { kindLegend, readTheme } from './theme.ts';
 import { TimelineCanvas } from './timeline.ts';
-import { axisTime, LABEL_WIDTH } from './timelineText.ts';
+import { axisTime } from './timelineText.ts';
 import { TimelineInput } from './timelineInput.ts';
 import { stackToggles } from './timelineStacks.ts';
 import { exposeDebugView } from './debugView.ts';
+import { scheduleDraw } from './drawFrame.ts';
+import { post, savedState, saveState } from './hostApi.ts';
 import { state } from './viewState.ts';
-import { comparisonPending, matchingSlices, paneStepsNote, paneTitle, readingTraces } from './timelineWords.ts';
-import { coldStep, stepsOverlapped } from './analysis/stepMap.ts';
+import { comparisonPending, matchingSlices, paneTitle, readingTraces } from './timelineWords.ts';
+import { coldStep } from './analysis/stepMap.ts';
 import { stepsAsCalls } from './analysis/sliceNames.ts';
-import { paneRegions, paneScale } from './paneFit.ts';
-import { alignSteps, drawAlike, stepBounds, stepHolding, stepLeads } from './paneSteps.ts';
+import { paneRegions } from './paneFit.ts';
+import { alignSteps, stepBounds, stepHolding, stepLeads } from './paneSteps.ts';
 import { markPinnedTitles, pinnedHint } from './pinnedTitles.ts';
-
-interface VsCodeApi {
-  postMessage(message: WebviewToHost): void;
-  getState(): unknown;
-  setState(state: SavedState): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
-const post = (message: WebviewToHost): void => vscode.postMessage(message);
-const FRAME_HISTORY = 2000;
 
 const app = document.getElementById('app') ?? document.body.appendChild(el('div'));
 const ranges = new RangeSelection({
@@ -85,24 +77,6 @@ new MutationObserver(() => {
   state.theme = readTheme();
   scheduleDraw();
 }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
-
-function saveState(): void {
-  const [t0, t1] = state.current.domain() as [number, number];
-  const selected = state.selected
-    ? { ...state.selected, partial: state.panes[state.selected.pane]!.preview }
-    : state.carried;
-  vscode.setState({
-    source: state.source,
-    view: state.panes.length
-      ? { domain: [t0, t1], step: state.step, search: state.search, selected, all: state.stepBeforeAll !== null }
-      : null,
-  });
-}
-
-function savedState(): SavedState | null {
-  const saved = vscode.getState() as SavedState | null | undefined;
-  return saved && typeof saved === 'object' ? saved : null;
-}
 
 // Messages are handled in turn, each once the one before is done: deflated rows or args are inflated first (async).
 let inbox: Promise<void> = Promise.resolve();
@@ -564,63 +538,6 @@ function applyFocus(target: TimelineTarget): void {
     (from, to) => input.zoomTo(from, to),
   );
   scheduleDraw();
-}
-
-function scheduleDraw(): void {
-  if (state.pendingFrame) return;
-  state.pendingFrame = requestAnimationFrame(() => {
-    state.pendingFrame = 0;
-    drawAll();
-  });
-}
-
-/** Each pane's steps in view and its profiler caveat (timelineWords.paneStepsNote), said again as the view moves. */
-function paneNotes(): void {
-  const [t0, t1] = state.current.domain() as [number, number];
-  const notes = document.querySelectorAll<HTMLElement>('.pane .pane-note');
-  state.panes.forEach((pane, p) => {
-    const { model, offset, stretch } = pane.timeline;
-    // the steps drawn: a step view's pane draws its own step alone
-    const drawn = pane.timeline.drawnIn(t0 / stretch + offset, t1 / stretch + offset);
-    const text = paneStepsNote(
-      drawn && stepsOverlapped(model.steps, ...drawn),
-      model.steps,
-      state.report?.profilerNote ?? null,
-      pane.timeline.callsNamedByPlace,
-      pane.timeline.warmUpStep,
-    );
-    const note = notes[p];
-    if (note && note.textContent !== text.text) note.textContent = text.text;
-    if (note && note.title !== text.tooltip) note.title = text.tooltip;
-  });
-}
-
-function drawAll(): void {
-  const panesBox = document.querySelector('.panes');
-  if (!panesBox || !state.theme) return;
-  const width = Math.max(LABEL_WIDTH + 100, panesBox.clientWidth);
-  state.base.range([LABEL_WIDTH, width]);
-  state.current.range([LABEL_WIDTH, width]);
-  const began = performance.now();
-  const theme = state.theme;
-  drawAlike(state.panes, (timeline) => timeline.draw(paneScale(state.current, timeline.stretch), width, theme));
-  paneNotes();
-  state.frameTimes.push(performance.now() - began);
-  if (!state.timings.firstDraw) state.timings.firstDraw = performance.timeOrigin + performance.now();
-  if (state.partial && !state.drawnSaid) {
-    state.drawnSaid = true;
-    post({ type: 'drawn' });
-  }
-  if (state.frameTimes.length > FRAME_HISTORY) state.frameTimes.splice(0, state.frameTimes.length - FRAME_HISTORY);
-  // the compiler's marks after the first frame (they cost a pass over the slices), then a frame with them
-  if (!state.findingMarks && state.panes.some((p) => !p.timeline.marksFound)) {
-    state.findingMarks = true;
-    setTimeout(() => {
-      state.findingMarks = false;
-      for (const pane of state.panes) void pane.timeline.marks;
-      scheduleDraw();
-    }, 0);
-  }
 }
 
 exposeDebugView(state, ranges);

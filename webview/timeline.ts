@@ -1,10 +1,8 @@
-// One pane's canvas: tracks (CPU threads, GPU streams) with nested slices, drawn with level of detail.
-// Rows of the model are ordered by (track, depth, start), so each (track, depth) row is a contiguous,
-// start-sorted, non-overlapping run: visible slices are found by binary search, and slices narrower than a
-// pixel are merged by jumping straight to the first slice that starts in the next pixel. A frame therefore
-// costs O(rows × pixels × log n), not O(events).
+// One pane's canvas: tracks (CPU threads, GPU streams) with nested slices, drawn with level of detail (the slices'
+// rects: sliceRects.ts), and over them their labels, the axis, the compiler's marks, the track names and the
+// selection; its hit tests and hovers.
 import type { FlowArrow } from '../extension/shared/trace/flowLinks.ts';
-import { SliceKind, SLICE_KIND_COUNT, type TraceModel } from '../extension/shared/trace/model.ts';
+import type { TraceModel } from '../extension/shared/trace/model.ts';
 import { mayHaveMarks } from '../extension/shared/trace/timelineMarks.ts';
 import type { LinesNow } from '../extension/shared/movedLines.ts';
 import { collectiveSpans } from './analysis/communication.ts';
@@ -45,23 +43,13 @@ import {
 } from './timelineText.ts';
 import { fitNames, paneTrackNames } from './trackNames.ts';
 import { TimelineNames } from './timelineNames.ts';
-import { firstVisible, lowerBoundStart, ROW_HEIGHT, TrackRows } from './timelineRows.ts';
+import { lowerBoundStart, ROW_HEIGHT, TrackRows } from './timelineRows.ts';
+import { DIM_ALPHA, SliceRects } from './sliceRects.ts';
 import { GAP_INSET, unrecordedLabels } from './timelineGaps.ts';
 import { idleTracksNote, idleTracksTooltip, noOpRecordedHover, warmUpLabel } from './timelineWords.ts';
 
 /** a track name's inset in the label column */
 const NAME_INSET = 4;
-const MIN_LABEL_PX = 40;
-/** slices narrower than this are merged with whatever starts in the same pixel */
-const MERGE_PX = 2;
-/** gaps narrower than this between same-coloured rects are closed (invisible at this zoom anyway) */
-const GAP_PX = 1.5;
-/** colour buckets: one per SliceKind, then collective communication (told by name, over the slice's kind) */
-const COMMUNICATION_BUCKET = SLICE_KIND_COUNT;
-const COLOURS = SLICE_KIND_COUNT + 1;
-/** dimmed slices (not matching the search) are drawn in a second bucket per colour */
-const DIM_OFFSET = COLOURS;
-const DIM_ALPHA = 0.2;
 
 export interface DrawStats {
   rects: number;
@@ -106,8 +94,8 @@ export class TimelineCanvas extends TimelineNames {
   focused: { startUs: number; durUs: number }[] = [];
   /** where the tracks begin: under the axis, and under the marks' lane when there may be marks */
   private readonly top: number;
-  private readonly rectBuckets: Float64Array[] = [];
-  private readonly rectCounts = new Uint32Array(COLOURS * 2);
+  /** the slices as this frame fills them (sliceRects.ts) */
+  private readonly rects: SliceRects;
   /** what the last frame drew: its texts and lines (for tests) */
   layout: FrameLayout = { width: 0, height: 0, left: LABEL_WIDTH, texts: [], lines: [], outlines: [] };
   /** each track's name, told apart from the others', with its role (the label column's tooltip, a slice's hover) */
@@ -137,7 +125,7 @@ export class TimelineCanvas extends TimelineNames {
     this.drawnNames = names.drawn;
     for (let i = 0; i < model.count; i++) this.dataEndUs = Math.max(this.dataEndUs, model.start[i]! + model.dur[i]!);
     this.profilerWork = duringProfilerWork(model);
-    for (let k = 0; k < COLOURS * 2; k++) this.rectBuckets.push(new Float64Array(4 * 1024));
+    this.rects = new SliceRects(model, communication, (i) => this.dimmed(i));
   }
 
   /** The canvas's height: its rows' (it changes as tracks come into view or go idle, and stacks fold). */
@@ -258,87 +246,9 @@ export class TimelineCanvas extends TimelineNames {
     const affine = Number.isFinite(k) && k > 0;
     const toX = affine ? (t: number): number => base + t * k : xOf;
     const toT = affine ? (x: number): number => (x - base) / k : (x: number): number => scale.invert(x) + offset;
-    const start = model.start;
-    const dur = model.dur;
-    const stats: DrawStats = { rects: 0, slices: 0, rows: 0, labels: 0 };
-    this.rectCounts.fill(0);
-    const labels: number[] = [];
-    /** labels a folded stack may draw: only the deepest frame at a place, the one drawn over the others */
-    const foldedLabels: { i: number; x0: number; x1: number }[] = [];
-
-    for (const row of this.tracks.rows) {
-      if (row.first === row.end) continue;
-      stats.rows++;
-      let i = firstVisible(model, row, tMin);
-      // run-length state: adjacent rects of one bucket merge into one
-      let runBucket = -1;
-      let runX0 = 0;
-      let runX1 = 0;
-      /** the run is a labelled slice: drawn as its own bar */
-      let runLabelled = false;
-      const flush = (): void => {
-        if (runBucket >= 0) {
-          this.pushRect(runBucket, runX0, row.y, runX1 - runX0);
-          stats.rects++;
-        }
-      };
-      const rowEnd = row.end;
-      while (i < rowEnd && start[i]! <= tMax) {
-        const x0 = Math.max(left, toX(start[i]!));
-        let x1 = Math.min(right, toX(start[i]! + dur[i]!));
-        let next = i + 1;
-        if (x1 - x0 < MERGE_PX) {
-          // Near-sub-pixel: everything that starts inside this pixel becomes one rect. Galloping search:
-          // the next pixel's first slice is usually close, so this costs O(log distance), not O(log n).
-          const pixelEnd = toT(Math.floor(x0) + 1);
-          if (next < rowEnd && start[next]! < pixelEnd) {
-            let step = 1;
-            let lo = next;
-            let hi = next + 1;
-            while (hi < rowEnd && start[hi]! < pixelEnd) {
-              lo = hi;
-              step *= 2;
-              hi = lo + step;
-            }
-            next = lowerBoundStart(model, lo + 1, Math.min(hi, rowEnd), pixelEnd);
-            // a wide slice begun in this pixel (only the last one can be: slices of a row do not overlap) is drawn
-            // and labelled on its own, not swallowed (review 6A H4)
-            if (next - 1 > i && toX(start[next - 1]! + dur[next - 1]!) - toX(start[next - 1]!) >= MERGE_PX) next--;
-          }
-          x1 = Math.max(Math.floor(x0) + 1, Math.min(right, toX(start[next - 1]! + dur[next - 1]!)));
-        }
-        const labelled = next === i + 1 && x1 - x0 >= MIN_LABEL_PX;
-        if (labelled && model.kind[i] !== SliceKind.Step) {
-          // (a profiler step's slice is the step the axis's ruler names: said once, there)
-          if (row.folded) foldedLabels.push({ i, x0, x1 });
-          else labels.push(i);
-        }
-        stats.slices += next - i;
-        const bucket =
-          (this.communication[model.name[i]!] ? COMMUNICATION_BUCKET : model.kind[i]!) +
-          (this.dimmed(i) ? DIM_OFFSET : 0);
-        const runFrom = next > i + 1 ? Math.floor(x0) : x0;
-        if (bucket === runBucket && runFrom <= runX1 + GAP_PX && !labelled && !runLabelled) runX1 = Math.max(runX1, x1);
-        else {
-          // a labelled slice is a bar of its own, 1 px clear of the one before it in its colour: "aten::linear" and
-          // "aten::gelu" side by side read as one slice when merged (review 6A H1)
-          if (bucket === runBucket && runFrom <= runX1 + GAP_PX)
-            runX1 = Math.max(runX0 + 1, Math.min(runX1, runFrom - 1));
-          flush();
-          runBucket = bucket;
-          runX0 = runFrom;
-          runX1 = x1;
-          runLabelled = labelled;
-        }
-        i = next;
-      }
-      flush();
-    }
-    const deeper = (a: { i: number; x0: number; x1: number }, b: { i: number; x0: number; x1: number }): boolean =>
-      model.track[b.i] === model.track[a.i] && model.depth[b.i]! > model.depth[a.i]! && b.x0 < a.x1 && a.x0 < b.x1;
-    for (const label of foldedLabels) if (!foldedLabels.some((other) => deeper(label, other))) labels.push(label.i);
-    this.fillBuckets(ctx, theme);
-    stats.labels = labels.length;
+    const { labels, ...counts } = this.rects.layOut(this.tracks.rows, { tMin, tMax, left, right, toX, toT });
+    this.rects.fill(ctx, theme);
+    const stats: DrawStats = { ...counts, labels: labels.length };
     const m = canvasMeasure(ctx);
     const page: Paint = { colour: theme.background, alpha: 1 };
     // on the page, the theme's own text colours (high contrast's included) while they read at 4.5:1
@@ -395,41 +305,6 @@ export class TimelineCanvas extends TimelineNames {
     texts.push(...this.drawTrackNames(ctx, m, theme));
     this.layout = { width, height: this.height, left: LABEL_WIDTH, texts, lines, outlines };
     return stats;
-  }
-
-  private pushRect(bucket: number, x: number, y: number, w: number): void {
-    let buffer = this.rectBuckets[bucket]!;
-    const at = this.rectCounts[bucket]! * 3;
-    if (at + 3 > buffer.length) {
-      const grown = new Float64Array(buffer.length * 2);
-      grown.set(buffer);
-      this.rectBuckets[bucket] = buffer = grown;
-    }
-    buffer[at] = x;
-    buffer[at + 1] = y;
-    buffer[at + 2] = w;
-    this.rectCounts[bucket]!++;
-  }
-
-  /** One path and one fill per colour: far cheaper than a fillStyle change per slice. */
-  private fillBuckets(ctx: CanvasRenderingContext2D, theme: Theme): void {
-    for (let bucket = 0; bucket < COLOURS * 2; bucket++) {
-      const n = this.rectCounts[bucket]!;
-      if (n === 0) continue;
-      const buffer = this.rectBuckets[bucket]!;
-      ctx.globalAlpha = bucket >= DIM_OFFSET ? DIM_ALPHA : 1;
-      const colour = bucket % COLOURS;
-      ctx.fillStyle = colour === COMMUNICATION_BUCKET ? theme.communication : theme.kind[colour]!; // readTheme has a colour per kind
-      ctx.beginPath();
-      for (let r = 0; r < n; r++) ctx.rect(buffer[r * 3]!, buffer[r * 3 + 1]!, buffer[r * 3 + 2]!, ROW_HEIGHT - 1);
-      ctx.fill();
-      if (theme.border) {
-        ctx.strokeStyle = theme.border;
-        ctx.lineWidth = 1;
-        ctx.stroke();
-      }
-    }
-    ctx.globalAlpha = 1;
   }
 
   /**

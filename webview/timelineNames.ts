@@ -39,7 +39,7 @@ export class TimelineNames {
 
   /**
    * The compiler's marks (compiles, graph breaks, replays), found on first use: a pass over the slices that
-   * main.ts runs after the first frame, so it never delays it. Until then none are drawn.
+   * drawFrame.ts runs after the first frame, so it never delays it. Until then none are drawn.
    */
   get marks(): readonly TimelineMark[] {
     if (!this.foundMarks) {

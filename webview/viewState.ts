@@ -1,5 +1,6 @@
 // What the timeline webview holds between messages and frames: the source, the report, the panes, the view (its time
-// scales, step, search, selection), what is still to come, and the timings of an opening. main.ts changes it;
+// scales, step, search, selection), what is still to come, and the timings of an opening. main.ts changes it
+// (drawFrame.ts a frame's own: its request, its time, the marks being found); hostApi.ts keeps its view with VS Code;
 // debugView.ts reads it for tests and benchmarks.
 import { scaleLinear } from 'd3';
 import type { TimelineSource } from '../extension/shared/protocol.ts';

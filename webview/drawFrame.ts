@@ -1,0 +1,70 @@
+// A frame of the timeline: every pane drawn at the view's scale, at most once per animation frame however often a
+// change asks, each pane's note said again, the frame's time kept (debugView.ts), the host told a preview is drawn,
+// and the compiler's marks found after the first frame.
+import { stepsOverlapped } from './analysis/stepMap.ts';
+import { post } from './hostApi.ts';
+import { paneScale } from './paneFit.ts';
+import { drawAlike } from './paneSteps.ts';
+import { LABEL_WIDTH } from './timelineText.ts';
+import { paneStepsNote } from './timelineWords.ts';
+import { state } from './viewState.ts';
+
+/** how many frames' times are kept */
+const FRAME_HISTORY = 2000;
+
+export function scheduleDraw(): void {
+  if (state.pendingFrame) return;
+  state.pendingFrame = requestAnimationFrame(() => {
+    state.pendingFrame = 0;
+    drawAll();
+  });
+}
+
+/** Each pane's steps in view and its profiler caveat (timelineWords.paneStepsNote), said again as the view moves. */
+function paneNotes(): void {
+  const [t0, t1] = state.current.domain() as [number, number];
+  const notes = document.querySelectorAll<HTMLElement>('.pane .pane-note');
+  state.panes.forEach((pane, p) => {
+    const { model, offset, stretch } = pane.timeline;
+    // the steps drawn: a step view's pane draws its own step alone
+    const drawn = pane.timeline.drawnIn(t0 / stretch + offset, t1 / stretch + offset);
+    const text = paneStepsNote(
+      drawn && stepsOverlapped(model.steps, ...drawn),
+      model.steps,
+      state.report?.profilerNote ?? null,
+      pane.timeline.callsNamedByPlace,
+      pane.timeline.warmUpStep,
+    );
+    const note = notes[p];
+    if (note && note.textContent !== text.text) note.textContent = text.text;
+    if (note && note.title !== text.tooltip) note.title = text.tooltip;
+  });
+}
+
+function drawAll(): void {
+  const panesBox = document.querySelector('.panes');
+  if (!panesBox || !state.theme) return;
+  const width = Math.max(LABEL_WIDTH + 100, panesBox.clientWidth);
+  state.base.range([LABEL_WIDTH, width]);
+  state.current.range([LABEL_WIDTH, width]);
+  const began = performance.now();
+  const theme = state.theme;
+  drawAlike(state.panes, (timeline) => timeline.draw(paneScale(state.current, timeline.stretch), width, theme));
+  paneNotes();
+  state.frameTimes.push(performance.now() - began);
+  if (!state.timings.firstDraw) state.timings.firstDraw = performance.timeOrigin + performance.now();
+  if (state.partial && !state.drawnSaid) {
+    state.drawnSaid = true;
+    post({ type: 'drawn' });
+  }
+  if (state.frameTimes.length > FRAME_HISTORY) state.frameTimes.splice(0, state.frameTimes.length - FRAME_HISTORY);
+  // the compiler's marks after the first frame (they cost a pass over the slices), then a frame with them
+  if (!state.findingMarks && state.panes.some((p) => !p.timeline.marksFound)) {
+    state.findingMarks = true;
+    setTimeout(() => {
+      state.findingMarks = false;
+      for (const pane of state.panes) void pane.timeline.marks;
+      scheduleDraw();
+    }, 0);
+  }
+}

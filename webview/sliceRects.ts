@@ -1,0 +1,174 @@
+// A pane's slices as one frame fills them, with level of detail. Rows of the model are ordered by (track, depth,
+// start), so each (track, depth) row is a contiguous, start-sorted, non-overlapping run: visible slices are found by
+// binary search, and slices narrower than a pixel are merged by jumping straight to the first slice that starts in the
+// next pixel. A frame therefore costs O(rows × pixels × log n), not O(events). The rects are kept per colour and
+// filled with one path each.
+import { SliceKind, SLICE_KIND_COUNT, type TraceModel } from '../extension/shared/trace/model.ts';
+import type { Theme } from './theme.ts';
+import { firstVisible, lowerBoundStart, ROW_HEIGHT, type Row } from './timelineRows.ts';
+
+/** a slice this wide is labelled, a bar of its own */
+const MIN_LABEL_PX = 40;
+/** slices narrower than this are merged with whatever starts in the same pixel */
+const MERGE_PX = 2;
+/** gaps narrower than this between same-coloured rects are closed (invisible at this zoom anyway) */
+const GAP_PX = 1.5;
+/** colour buckets: one per SliceKind, then collective communication (told by name, over the slice's kind) */
+const COMMUNICATION_BUCKET = SLICE_KIND_COUNT;
+const COLOURS = SLICE_KIND_COUNT + 1;
+/** dimmed slices (not matching the search) are drawn in a second bucket per colour */
+const DIM_OFFSET = COLOURS;
+export const DIM_ALPHA = 0.2;
+
+/** Where a frame draws slices: the model's time span drawn, its canvas x span, and time to x and back. */
+export interface RectView {
+  tMin: number;
+  tMax: number;
+  left: number;
+  right: number;
+  toX: (t: number) => number;
+  toT: (x: number) => number;
+}
+
+/** What a frame's rects counted, and the slices wide enough for a label of their own. */
+export interface LaidOutRects {
+  rects: number;
+  slices: number;
+  rows: number;
+  labels: number[];
+}
+
+export class SliceRects {
+  private readonly buckets: Float64Array[] = [];
+  private readonly counts = new Uint32Array(COLOURS * 2);
+
+  /** `communication`: per name id, 1 for a collective; `dimmed`: slice i drawn faint (timeline.ts says when) */
+  constructor(
+    private readonly model: TraceModel,
+    private readonly communication: Uint8Array,
+    private readonly dimmed: (i: number) => boolean,
+  ) {
+    for (let k = 0; k < COLOURS * 2; k++) this.buckets.push(new Float64Array(4 * 1024));
+  }
+
+  /** The rows' slices in the view as rects, merged per pixel and per colour run, ready to fill. */
+  layOut(rows: readonly Row[], view: RectView): LaidOutRects {
+    const model = this.model;
+    const { tMin, tMax, left, right, toX, toT } = view;
+    const start = model.start;
+    const dur = model.dur;
+    const stats = { rects: 0, slices: 0, rows: 0 };
+    this.counts.fill(0);
+    const labels: number[] = [];
+    /** labels a folded stack may draw: only the deepest frame at a place, the one drawn over the others */
+    const foldedLabels: { i: number; x0: number; x1: number }[] = [];
+
+    for (const row of rows) {
+      if (row.first === row.end) continue;
+      stats.rows++;
+      let i = firstVisible(model, row, tMin);
+      // run-length state: adjacent rects of one bucket merge into one
+      let runBucket = -1;
+      let runX0 = 0;
+      let runX1 = 0;
+      /** the run is a labelled slice: drawn as its own bar */
+      let runLabelled = false;
+      const flush = (): void => {
+        if (runBucket >= 0) {
+          this.push(runBucket, runX0, row.y, runX1 - runX0);
+          stats.rects++;
+        }
+      };
+      const rowEnd = row.end;
+      while (i < rowEnd && start[i]! <= tMax) {
+        const x0 = Math.max(left, toX(start[i]!));
+        let x1 = Math.min(right, toX(start[i]! + dur[i]!));
+        let next = i + 1;
+        if (x1 - x0 < MERGE_PX) {
+          // Near-sub-pixel: everything that starts inside this pixel becomes one rect. Galloping search:
+          // the next pixel's first slice is usually close, so this costs O(log distance), not O(log n).
+          const pixelEnd = toT(Math.floor(x0) + 1);
+          if (next < rowEnd && start[next]! < pixelEnd) {
+            let step = 1;
+            let lo = next;
+            let hi = next + 1;
+            while (hi < rowEnd && start[hi]! < pixelEnd) {
+              lo = hi;
+              step *= 2;
+              hi = lo + step;
+            }
+            next = lowerBoundStart(model, lo + 1, Math.min(hi, rowEnd), pixelEnd);
+            // a wide slice begun in this pixel (only the last one can be: slices of a row do not overlap) is drawn
+            // and labelled on its own, not swallowed (review 6A H4)
+            if (next - 1 > i && toX(start[next - 1]! + dur[next - 1]!) - toX(start[next - 1]!) >= MERGE_PX) next--;
+          }
+          x1 = Math.max(Math.floor(x0) + 1, Math.min(right, toX(start[next - 1]! + dur[next - 1]!)));
+        }
+        const labelled = next === i + 1 && x1 - x0 >= MIN_LABEL_PX;
+        if (labelled && model.kind[i] !== SliceKind.Step) {
+          // (a profiler step's slice is the step the axis's ruler names: said once, there)
+          if (row.folded) foldedLabels.push({ i, x0, x1 });
+          else labels.push(i);
+        }
+        stats.slices += next - i;
+        const bucket =
+          (this.communication[model.name[i]!] ? COMMUNICATION_BUCKET : model.kind[i]!) +
+          (this.dimmed(i) ? DIM_OFFSET : 0);
+        const runFrom = next > i + 1 ? Math.floor(x0) : x0;
+        if (bucket === runBucket && runFrom <= runX1 + GAP_PX && !labelled && !runLabelled) runX1 = Math.max(runX1, x1);
+        else {
+          // a labelled slice is a bar of its own, 1 px clear of the one before it in its colour: "aten::linear" and
+          // "aten::gelu" side by side read as one slice when merged (review 6A H1)
+          if (bucket === runBucket && runFrom <= runX1 + GAP_PX)
+            runX1 = Math.max(runX0 + 1, Math.min(runX1, runFrom - 1));
+          flush();
+          runBucket = bucket;
+          runX0 = runFrom;
+          runX1 = x1;
+          runLabelled = labelled;
+        }
+        i = next;
+      }
+      flush();
+    }
+    const deeper = (a: { i: number; x0: number; x1: number }, b: { i: number; x0: number; x1: number }): boolean =>
+      model.track[b.i] === model.track[a.i] && model.depth[b.i]! > model.depth[a.i]! && b.x0 < a.x1 && a.x0 < b.x1;
+    for (const label of foldedLabels) if (!foldedLabels.some((other) => deeper(label, other))) labels.push(label.i);
+    return { ...stats, labels };
+  }
+
+  private push(bucket: number, x: number, y: number, w: number): void {
+    let buffer = this.buckets[bucket]!;
+    const at = this.counts[bucket]! * 3;
+    if (at + 3 > buffer.length) {
+      const grown = new Float64Array(buffer.length * 2);
+      grown.set(buffer);
+      this.buckets[bucket] = buffer = grown;
+    }
+    buffer[at] = x;
+    buffer[at + 1] = y;
+    buffer[at + 2] = w;
+    this.counts[bucket]!++;
+  }
+
+  /** One path and one fill per colour: far cheaper than a fillStyle change per slice. */
+  fill(ctx: CanvasRenderingContext2D, theme: Theme): void {
+    for (let bucket = 0; bucket < COLOURS * 2; bucket++) {
+      const n = this.counts[bucket]!;
+      if (n === 0) continue;
+      const buffer = this.buckets[bucket]!;
+      ctx.globalAlpha = bucket >= DIM_OFFSET ? DIM_ALPHA : 1;
+      const colour = bucket % COLOURS;
+      ctx.fillStyle = colour === COMMUNICATION_BUCKET ? theme.communication : theme.kind[colour]!; // readTheme has a colour per kind
+      ctx.beginPath();
+      for (let r = 0; r < n; r++) ctx.rect(buffer[r * 3]!, buffer[r * 3 + 1]!, buffer[r * 3 + 2]!, ROW_HEIGHT - 1);
+      ctx.fill();
+      if (theme.border) {
+        ctx.strokeStyle = theme.border;
+        ctx.lineWidth = 1;
+        ctx.stroke();
+      }
+    }
+    ctx.globalAlpha = 1;
+  }
+}
