@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from compile_lens_runner.compiler import artifacts, explain, made_for, user_code
 from compile_lens_runner.compiler import torch_trace as tt
@@ -14,10 +15,26 @@ from compile_lens_runner.compiler.insight import compiler_insight, limit_hits
 from compile_lens_runner.report import compile_names
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "reports"
+DDP = FIXTURES / "ddp-ranks-cpu"
 
 
 def _compiler(name: str) -> dict:  # type: ignore[type-arg]
     return json.loads((FIXTURES / name / "report.json").read_text())["modes"][0]["compiler"]  # type: ignore[no-any-return]
+
+
+def _names(compiler: dict[str, Any]) -> dict[str, str]:
+    """Each compile's name by its id, as the record carries it."""
+    return {f["compileId"]: f["nameText"] for f in compiler["frames"]}
+
+
+def _ddp_ranks() -> list[dict[str, Any]]:
+    """ddp-ranks-cpu's reports of rank 0 (the run's own) and rank 1."""
+    return [json.loads(path.read_text()) for path in (DDP / "report.json", DDP / "ranks" / "rank1" / "report.json")]
+
+
+def _records(report: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A script report's two records of its compiles: its region's and its own, which holds its regions' together."""
+    return report["regions"][0]["compiler"], report["modes"][0]["compiler"]
 
 
 def test_a_compile_is_its_function_and_which_compile_of_it_never_its_id() -> None:
@@ -60,12 +77,10 @@ def test_a_compile_that_hit_the_recompile_limit_is_named_as_that_not_as_one_more
     (failure,) = compiler["compileFailures"]
     del failure["recompileLimitHit"]
     compile_names.name_all(compiler)
-    assert {f["compileId"]: f["nameText"] for f in compiler["frames"]}[
-        "0/8"
-    ] == "forward, recompiled for self.calls not in (16, 17, …, 23)"
+    assert _names(compiler)["0/8"] == "forward, recompiled for self.calls not in (16, 17, …, 23)"
     limit_hits([failure])
     compile_names.name_all(compiler)
-    said = {f["compileId"]: f["nameText"] for f in compiler["frames"]}
+    said = _names(compiler)
     assert (
         said["0/8"] == "forward: recompile limit hit, no graph"
         and said["0/7"] == "forward, recompiled for self.calls == 23"
@@ -78,7 +93,7 @@ def test_a_recompile_for_a_value_is_named_by_the_value_its_own_guard_holds() -> 
     next recompile's record each compile's own (0/1: self.calls == 17): named by it; a last compile no record follows
     by what changed, and where two would read alike (or nothing is known), by number."""
     compiler = _compiler("counter-cpu")
-    said = {f["compileId"]: f["nameText"] for f in compiler["frames"]}
+    said = _names(compiler)
     assert (
         said["0/1"] == "forward, recompiled for self.calls == 17"
         and said["0/2"] == "forward, recompiled for self.calls == 18"
@@ -110,7 +125,7 @@ def test_a_recompile_for_a_value_is_named_by_the_value_its_own_guard_holds() -> 
     for recompile in recompiles:
         recompile["explanation"]["madeFor"] = "self.calls changed"  # alike: said apart by their numbers
     compile_names.name_all(compiler)
-    assert {f["compileId"]: f["nameText"] for f in compiler["frames"]}["0/2"] == "forward, recompile 2"
+    assert _names(compiler)["0/2"] == "forward, recompile 2"
 
 
 def test_a_python_attribute_s_recompiles_are_one_series_under_one_name() -> None:
@@ -119,7 +134,7 @@ def test_a_python_attribute_s_recompiles_are_one_series_under_one_name() -> None
     "because the Python value self.calls changed". One attribute, one name (self.calls, as the user's code and the
     guard say it); one form for the series, the last compile by the values it was not."""
     report = json.loads((FIXTURES.parent / "recorded" / "train_small-cpu" / "report.json").read_text())
-    said = {f["compileId"]: f["nameText"] for f in report["modes"][0]["compiler"]["frames"]}
+    said = _names(report["modes"][0]["compiler"])
     assert [said[f"2/{n}"] for n in (1, 2, 3)] == [
         "forward, recompiled for self.calls == 1",
         "forward, recompiled for self.calls == 2",
@@ -172,7 +187,7 @@ def test_a_compile_outside_the_users_files_says_where_it_is() -> None:
         "__init__ (in Python's contextlib.py), after its graph break at contextlib.py:105",
         "forward",
     ]
-    region = json.loads((FIXTURES / "ddp-ranks-cpu" / "report.json").read_text())["regions"][0]
+    region = _ddp_ranks()[0]["regions"][0]
     recorded = region["compiler"]["frames"]
     assert not any("calledFrom" in f for f in recorded)
     assert [compile_names.compile_name(recorded, f["compileId"]) for f in recorded] == named
@@ -190,10 +205,9 @@ def test_a_compile_outside_the_users_files_says_where_it_is() -> None:
     wrapped = f"DistributedDataParallel at ddp_train.py:{region['location']['line']}"
     assert compile_names.compile_name(older, "0/0", wrapped) == wrapped
     encoder = json.loads((FIXTURES.parent / "recorded" / "encoder_fastpath-h200" / "report.json").read_text())
-    for record in (encoder["regions"][0]["compiler"], encoder["modes"][0]["compiler"]):
+    for record in _records(encoder):
         assert [f["nameText"] for f in record["frames"]] == ["TransformerEncoder at encoder_fastpath.py:10"]
-    ddp = json.loads((FIXTURES / "ddp-ranks-cpu" / "report.json").read_text())
-    assert ddp["modes"][0]["compiler"]["frames"][0]["nameText"] == wrapped
+    assert _ddp_ranks()[0]["modes"][0]["compiler"]["frames"][0]["nameText"] == wrapped
     library = "/usr/lib/python3.12/site-packages/transformers/models/llama/modeling_llama.py"
     assert user_code.library_place(library) == "transformers/models/llama/modeling_llama.py"
     venv = "/opt/torch/.venv/lib/python3.12/site-packages/torch/_dynamo/external_utils.py"
@@ -208,13 +222,9 @@ def test_a_compile_outside_the_users_files_without_its_caller_is_named_by_the_li
     records `calledFrom` names it: its own graph breaks' line, else that of the breaks of the call that compiled it
     (DDP's wrapper and the first helper broke at ddp_train.py:84; the two __init__ frames nowhere); the break's line
     with its file. Several lines, or none, name no line."""
-    for path in (
-        FIXTURES / "ddp-ranks-cpu" / "report.json",
-        FIXTURES / "ddp-ranks-cpu" / "ranks" / "rank1" / "report.json",
-    ):
-        report = json.loads(path.read_text())
-        for compiler in (report["regions"][0]["compiler"], report["modes"][0]["compiler"]):
-            said = {f["compileId"]: f["nameText"] for f in compiler["frames"]}
+    for report in _ddp_ranks():
+        for compiler in _records(report):
+            said = _names(compiler)
             assert said["1/0"] == "the call at ddp_train.py:84 (helper in Python's contextlib.py)"
             assert said["2/0"] == "the call at ddp_train.py:84 (__init__ in Python's contextlib.py)"
             assert said["3/0"] == (
@@ -222,7 +232,7 @@ def test_a_compile_outside_the_users_files_without_its_caller_is_named_by_the_li
                 " contextlib.py:105)"
             )
             assert not [n for n in said.values() if "line 105" in n or "(in Python's" in n]
-    region = json.loads((FIXTURES / "ddp-ranks-cpu" / "report.json").read_text())["regions"][0]
+    region = _ddp_ranks()[0]["regions"][0]
     compiler, calls = region["compiler"], region["calls"]
     assert compile_names.reached_from(compiler, calls)["2/0"]["line"] == 84
     assert compile_names.reached_from(compiler, [])["1/0"]["line"] == 84  # its own break
@@ -238,13 +248,9 @@ def test_a_compile_whose_backward_compiled_at_the_first_backward_is_named_for_bo
     row is named for what it holds. A backward compiled inside the frame's compile (rank 1's recompile) is the
     compile's own part, as every compile's forward is: its name says nothing more."""
     assert artifacts.PHASE_LABELS["compile_fx.<locals>.bw_compiler"] == compile_names.BACKWARD_COMPILE
-    for path in (
-        FIXTURES / "ddp-ranks-cpu" / "report.json",
-        FIXTURES / "ddp-ranks-cpu" / "ranks" / "rank1" / "report.json",
-    ):
-        report = json.loads(path.read_text())
-        for compiler in (report["regions"][0]["compiler"], report["modes"][0]["compiler"]):
-            said = {f["compileId"]: f["nameText"] for f in compiler["frames"]}
+    for report in _ddp_ranks():
+        for compiler in _records(report):
+            said = _names(compiler)
             assert said["4/0"] == "forward and its backward"
             assert said.get("4/1", "forward, recompiled for x's size 8 in dimension 0") == (
                 "forward, recompiled for x's size 8 in dimension 0"

@@ -4,29 +4,20 @@
 // in their bars' order (review 10H H2 / 10G G5 / 10F F10: "Dynamo: build guards 38.2 ms | 25.6 ms" where trace
 // bytecode came first).
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { loadReport } from '../../extension/node/reportFile.ts';
-import { errorsOf, giveBackBrowser, openWebview, post, takeBrowser } from './harness.ts';
+import { ARTIFACTS, errorsOf, holdBrowser, openWebview, post } from './harness.ts';
 import { applyTheme, THEMES } from './themes.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');
-const ARTIFACTS = join(__dirname, '..', '..', 'test-results');
-let browser: Browser;
-before(async () => {
-  browser = await takeBrowser();
-  mkdirSync(ARTIFACTS, { recursive: true });
-});
-after(async () => {
-  await giveBackBrowser();
-});
+const browser = holdBrowser();
 
 /** A report's panel alone at `width`, in Light Modern (VS Code's font: the labels' widths are its). */
 async function openPhases(folder: string, width: number): Promise<Page> {
   const { report } = await loadReport(join(FIXTURES, folder, 'report.json'));
-  const page = await openWebview(browser, { width, height: 900 });
+  const page = await openWebview(browser(), { width, height: 900 });
   await post(page, {
     type: 'report',
     title: folder,

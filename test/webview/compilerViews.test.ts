@@ -2,27 +2,18 @@
 // report, and the source side of a selected kernel: a generated kernel's fused ops, user-line links and "Open
 // generated code" (CPU C++ and H100 Triton), an eager kernel's ATen op and user function from the trace's Python stacks.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import type { TimelinePane } from '../../extension/shared/protocol.ts';
 import { TERMS } from '../../extension/present/glossary.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
-import { errorsOf, giveBackBrowser, takeBrowser, openWebview, post, postPanes, record, slicePoint } from './harness.ts';
+import { ARTIFACTS, errorsOf, holdBrowser, openWebview, post, postPanes, record, slicePoint } from './harness.ts';
 import { applyTheme, THEMES } from './themes.ts';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');
-const ARTIFACTS = join(__dirname, '..', '..', 'test-results');
-let browser: Browser;
-before(async () => {
-  browser = await takeBrowser();
-  mkdirSync(ARTIFACTS, { recursive: true });
-});
-after(async () => {
-  await giveBackBrowser();
-});
+const browser = holdBrowser();
 
 /** Opens the panel of a report with the given panes (label, trace file under test/fixtures), in Light Modern: the
  *  screenshots show what a user sees (VS Code's font and colours, not a bare page's serif). */
@@ -32,7 +23,7 @@ async function openReport(reportDir: string, panes: [string, string][]): Promise
   const models: TimelinePane[] = await Promise.all(
     panes.map(async ([label, file]) => ({ label, trace: await scanTraceFile(join(FIXTURES, file)) })),
   );
-  const page = await openWebview(browser);
+  const page = await openWebview(browser());
   const source = { kind: 'report' as const, reportPath: `/r/${reportDir}/report.json` };
   await post(page, { type: 'report', title: reportDir, source, report, traces: models.length });
   await postPanes(page, reportDir, source, models);

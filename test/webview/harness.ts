@@ -1,7 +1,8 @@
 // Runs the real webview bundle (dist/webview.js, build first) in Chromium's headless shell behind the real CSP from
 // renderWebviewHtml, with an acquireVsCodeApi stub. Models are built by the real scanner.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { HostToWebview, TimelinePane, TimelineSource, WebviewToHost } from '../../extension/shared/protocol.ts';
 import { reportMessage, sendTraces, type TimelineContent } from '../../extension/node/timelineContent.ts';
@@ -10,7 +11,9 @@ import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { HEADLESS_SHELL } from '../chromium.ts';
 
-const ROOT = join(__dirname, '..', '..');
+export const ROOT = join(__dirname, '..', '..');
+/** Where the webview tests leave their screenshots for a person to look at (kept as the run's artifacts). */
+export const ARTIFACTS = join(ROOT, 'test-results');
 export const ORIGIN = 'https://webview.test';
 const NONCE = 'dGVzdC1ub25jZS0xMjM0NTY3OA==';
 
@@ -37,6 +40,23 @@ export async function giveBackBrowser(): Promise<void> {
   if (--holders > 0) return;
   shared = null;
   await browser.close();
+}
+
+/**
+ * Registers the calling file's hooks (call it at the file's top level): the process's Chromium taken before its tests,
+ * with ARTIFACTS made for their screenshots, and given back after them. Returns the browser held, once they run.
+ */
+export function holdBrowser(): () => Browser {
+  let held: Browser | null = null;
+  before(async () => {
+    held = await takeBrowser();
+    mkdirSync(ARTIFACTS, { recursive: true });
+  });
+  after(giveBackBrowser);
+  return () => {
+    if (!held) throw new Error('the browser is held only from the before hook holdBrowser registered');
+    return held;
+  };
 }
 
 /** What the page recorded: messages posted to the host, CSP violations, state. */

@@ -2,21 +2,15 @@
 // test/fixtures/recorded/README.md): the calls chart's compiling-off calls, the in-situ step chart and its steady
 // state, the runner's in-situ lines as the panel's paragraph, and one steady state per region.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { loadReport } from '../../extension/node/reportFile.ts';
-import { errorsOf, giveBackBrowser, takeBrowser } from './harness.ts';
+import { errorsOf, holdBrowser } from './harness.ts';
 import { marks, openReport as openPanel, readReport, reportPath } from './reportPanelPages.ts';
 
 const SERVE = 'recorded/serve_script-cpu';
-let browser: Browser;
-before(async () => {
-  browser = await takeBrowser();
-});
-after(async () => {
-  await giveBackBrowser();
-});
-const openReport = (name: string): Promise<Page> => openPanel(browser, name);
+const browser = holdBrowser();
+const openReport = (name: string): Promise<Page> => openPanel(browser(), name);
 
 describe('in situ in the report panel', () => {
   test("the calls chart draws in situ's compiling-off calls as the step chart names them, never as compiled code reused nor as Dynamo's fallback", async () => {

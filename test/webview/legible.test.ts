@@ -4,32 +4,23 @@
 // lies under it, and the compiler's words carry their explanation. Rules, not pixels; the screenshots
 // (test-results/legible-*.png) are for a person to look at.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { TERMS } from '../../extension/present/glossary.ts';
 import type { Report } from '../../extension/shared/report.ts';
-import { giveBackBrowser, takeBrowser, openWebview, post } from './harness.ts';
+import { ARTIFACTS, holdBrowser, openWebview, post, ROOT } from './harness.ts';
 import { applyTheme, THEMES } from './themes.ts';
 
-const ROOT = join(__dirname, '..', '..');
-const ARTIFACTS = join(ROOT, 'test-results');
 // real runs' reports (test/fixtures/recorded/README.md, test/fixtures/logs/README.md): a script whose region was measured
 // in situ, a script of four regions, a function's target report, a torchrun job
 const REPORTS = ['recorded/serve_script-cpu', 'recorded/train_small-cpu', 'reports/fused-cpu', 'reports/ddp-ranks-cpu'];
-let browser: Browser;
-before(async () => {
-  browser = await takeBrowser();
-  mkdirSync(ARTIFACTS, { recursive: true });
-});
-after(async () => {
-  await giveBackBrowser();
-});
+const browser = holdBrowser();
 
 /** The report alone (no traces): what is checked here is the panel's text and charts. */
 async function openReport(name: string): Promise<Page> {
-  const page = await openWebview(browser, { width: 560, height: 900 });
+  const page = await openWebview(browser(), { width: 560, height: 900 });
   const reportPath = join(ROOT, 'test', 'fixtures', name, 'report.json');
   const source = { kind: 'report' as const, reportPath };
   await post(page, {

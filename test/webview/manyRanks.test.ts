@@ -3,22 +3,15 @@
 // slowest and fastest ranks first and the rest only after "Show all".
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { describe, test } from 'node:test';
 import type { RankEntry } from '../../extension/shared/report.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { sentTraces } from '../sentTraces.ts';
-import { debug, errorsOf, giveBackBrowser, takeBrowser, openWebview, postPanes, postTimeline } from './harness.ts';
+import { debug, errorsOf, holdBrowser, openWebview, postPanes, postTimeline } from './harness.ts';
 
 const REPORT = path.resolve(__dirname, '../fixtures/reports/ddp-ranks-cpu/report.json');
 const STRAGGLER = path.resolve(__dirname, '../fixtures/traces/ranks/straggler');
-let browser: Browser;
-before(async () => {
-  browser = await takeBrowser();
-});
-after(async () => {
-  await giveBackBrowser();
-});
+const browser = holdBrowser();
 
 describe('many ranks', () => {
   test('the report table of 64 ranks: slowest first, the ranks that diverged marked, nothing wider than a 560 px panel', async () => {
@@ -34,7 +27,7 @@ describe('many ranks', () => {
       regions: template!.regions!.map((r) => ({ ...r, steadyState: { fromCall: 4, medianMs: 1 + k / 1000 } })),
     }));
     const divergence = [{ ...content.report.divergence![0]!, ranks: [3, 17, 41] }];
-    const page = await openWebview(browser, { width: 560, height: 900 });
+    const page = await openWebview(browser(), { width: 560, height: 900 });
     await postTimeline(page, { ...content, report: { ...content.report, ranks, divergence } });
     const rows = page.locator('table.rank-table tr[data-rank]');
     assert.equal(await rows.count(), 64);
@@ -104,7 +97,7 @@ describe('many ranks', () => {
       const pane = two[k % 2]!;
       return { ...pane, label: `rank ${k}`, rank: { ...pane.rank!, rank: k, worldSize: 12 } };
     });
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     await postPanes(page, content.title, content.source, panes);
     const labels = async (): Promise<string[]> =>
       page.locator('.pane-label').evaluateAll((ls) => ls.map((l) => l.textContent.split(' — ')[0]!));
@@ -151,7 +144,7 @@ describe('many ranks', () => {
       label: `rank ${k}`,
       rank: { ...two[k % 2]!.rank!, rank: k, worldSize: 8 },
     }));
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     await postPanes(page, content.title, content.source, panes);
     assert.deepEqual(
       await page.locator('.pane-label').evaluateAll((ls) => ls.map((l) => l.textContent.split(' — ')[0]!)),

@@ -2,35 +2,26 @@
 // script report: tables wrap or stack instead of scrolling sideways, labels never overlap, the legend and the
 // compare tables speak of what a CPU run has (no Triton, cuBLAS or CUDA-graph entries, no rows of zeros).
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { afterEach, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import type { FrameLayout } from '../../webview/frameLayout.ts';
 import { contrast, over } from '../../webview/ink.ts';
 import type { Report } from '../../extension/shared/report.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
-import { errorsOf, giveBackBrowser, takeBrowser, openWebview, post, postPanes, postTimeline } from './harness.ts';
+import { ARTIFACTS, errorsOf, holdBrowser, openWebview, post, postPanes, postTimeline, ROOT } from './harness.ts';
 import { applyTheme, THEMES } from './themes.ts';
 
 interface Debug {
   __timelineDebug: { layouts: FrameLayout[] };
 }
 
-const ROOT = join(__dirname, '..', '..');
-const ARTIFACTS = join(ROOT, 'test-results');
 const WIDTH = 560;
-let browser: Browser;
+const browser = holdBrowser();
 let page: Page | null = null;
-before(async () => {
-  browser = await takeBrowser();
-  mkdirSync(ARTIFACTS, { recursive: true });
-});
-after(async () => {
-  await giveBackBrowser();
-});
 // a failing test leaves its screenshot in test-results/ to look at
 afterEach(async (t) => {
   if (page && (t as unknown as { passed?: boolean }).passed === false)
@@ -42,7 +33,7 @@ afterEach(async (t) => {
 /** The panel of a report at WIDTH, in Light Modern (what a user sees: VS Code's font and colours) unless `bare`:
  *  the page as it opens outside VS Code, with none of its variables. */
 async function openNarrow(name: string, ready = 'section.regions', bare = false): Promise<Page> {
-  const opened = await openWebview(browser, { width: WIDTH, height: 900 });
+  const opened = await openWebview(browser(), { width: WIDTH, height: 900 });
   const source = {
     kind: 'report' as const,
     reportPath: join(ROOT, 'test', 'fixtures', 'reports', name, 'report.json'),
@@ -99,7 +90,7 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
 
   test('a range table\'s names wrap between words, never inside a word or a cited line ("(line 2" / "5)")', async () => {
     // report4A F4: word-break: break-all broke "recompile 1 (line 25)" wherever the line ended
-    const p = await openWebview(browser, { width: WIDTH, height: 900 });
+    const p = await openWebview(browser(), { width: WIDTH, height: 900 });
     page = p;
     const fixtures = join(ROOT, 'test', 'fixtures');
     const report = JSON.parse(
@@ -203,7 +194,7 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
   });
 
   test("a legend that wraps keeps each kind's swatch on its words' line (a GPU trace's five kinds)", async () => {
-    const p = await openWebview(browser, { width: WIDTH, height: 900 });
+    const p = await openWebview(browser(), { width: WIDTH, height: 900 });
     page = p;
     const trace = join(ROOT, 'test', 'fixtures', 'traces', 'mlp-default.trace.json');
     await postTimeline(p, await readTimelineSource({ kind: 'traces', tracePaths: [trace] }));
@@ -450,7 +441,7 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
   });
 
   test("a compile-phase bar is labelled by what it is: its name less the compiler's part where the whole does not fit, its short name where neither fits, never its time alone (review s29: a bare '34.4 ms'; 10H H2)", async () => {
-    const p = await openWebview(browser, { width: WIDTH, height: 900 });
+    const p = await openWebview(browser(), { width: WIDTH, height: 900 });
     page = p;
     const { report } = await loadReport(join(ROOT, 'test', 'fixtures', 'reports', 'h100-mlp', 'report.json'));
     await post(p, {

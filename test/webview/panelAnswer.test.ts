@@ -4,30 +4,17 @@
 // only where the runner found one, each side's line broken where the other side ran; signed changes; the runner's
 // indented lines as a list. On the fixture reports and real recordings, in headless Chromium (real CSP).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import type { Report } from '../../extension/shared/report.ts';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
-import { errorsOf, giveBackBrowser, openWebview, post, postTimeline, takeBrowser } from './harness.ts';
+import { errorsOf, holdBrowser, openWebview, post, postTimeline } from './harness.ts';
+import { readReport, reportPath } from './reportPanelPages.ts';
 
-const ROOT = join(__dirname, '..', '..');
-/** A fixture report: `reports/NAME` or `recorded/NAME` under test/fixtures. */
-const reportPath = (name: string): string => join(ROOT, 'test', 'fixtures', name, 'report.json');
-const readReport = (name: string): Report => JSON.parse(readFileSync(reportPath(name), 'utf8')) as Report;
-
-let browser: Browser;
-before(async () => {
-  browser = await takeBrowser();
-});
-after(async () => {
-  await giveBackBrowser();
-});
+const browser = holdBrowser();
 
 /** The report alone (no traces), at the panel's width. */
 async function openReport(name: string, width = 1400): Promise<Page> {
-  const page = await openWebview(browser, { width, height: 900 });
+  const page = await openWebview(browser(), { width, height: 900 });
   await post(page, {
     type: 'report',
     title: name,
@@ -137,7 +124,7 @@ describe('tables say what their rows hold', () => {
     mixed.regions![0]!.measurements.push({ ...mixed.regions![0]!.measurements[0]!, modeText: "mode='max-autotune'" });
     answer.evidence!.push({ ...replay, index: 1 });
     answer.number = replay;
-    const both = await openWebview(browser, { width: 560, height: 900 });
+    const both = await openWebview(browser(), { width: 560, height: 900 });
     await post(both, {
       type: 'report',
       title: 'mixed',
@@ -297,7 +284,7 @@ describe('the runner’s words as it wrote them', () => {
   });
 
   test('the compare table: changes signed ("+534%", "−50%"), a kernel named without the family its name says', async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     await postTimeline(page, await readTimelineSource({ kind: 'report', reportPath: reportPath('reports/fused-cpu') }));
     const table = page.locator('.compare-table');
     await table.waitFor();

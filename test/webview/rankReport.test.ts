@@ -2,22 +2,15 @@
 // its line; its rank traces on one axis below.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
-import { errorsOf, giveBackBrowser, takeBrowser, openWebview, postTimeline, record } from './harness.ts';
+import { errorsOf, holdBrowser, openWebview, postTimeline, record } from './harness.ts';
 
 const REPORT = path.resolve(__dirname, '../fixtures/reports/ddp-ranks-cpu/report.json');
-let browser: Browser;
-before(async () => {
-  browser = await takeBrowser();
-});
-after(async () => {
-  await giveBackBrowser();
-});
+const browser = holdBrowser();
 
 test('the report panel lists every rank in a table and where the ranks diverged, each sentence linked to its line', async () => {
-  const page = await openWebview(browser);
+  const page = await openWebview(browser());
   const content = await readTimelineSource({ kind: 'report', reportPath: REPORT });
   await postTimeline(page, content);
   const section = page.locator('.rank-report');

@@ -3,8 +3,8 @@
 // straggler named, the fallback said for ranks of several hosts, and plain traces left as they were.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import type { TimelineSource } from '../../extension/shared/protocol.ts';
 import type { FrameLayout } from '../../webview/frameLayout.ts';
 import { paneOffsets, rankAlignment } from '../../extension/shared/trace/ranks.ts';
@@ -12,16 +12,10 @@ import { firstIsWarmUp } from '../../extension/shared/trace/window.ts';
 import { rankStepTable, type RankStepTable } from '../../webview/analysis/rankSteps.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { sentTraces, type TraceMessage } from '../sentTraces.ts';
-import { errorsOf, giveBackBrowser, takeBrowser, openWebview, postPanes, record, slicePoint } from './harness.ts';
+import { errorsOf, holdBrowser, openWebview, postPanes, record, slicePoint } from './harness.ts';
 
 const STRAGGLER = path.resolve(__dirname, '../fixtures/traces/ranks/straggler');
-let browser: Browser;
-before(async () => {
-  browser = await takeBrowser();
-});
-after(async () => {
-  await giveBackBrowser();
-});
+const browser = holdBrowser();
 
 interface Sent {
   title: string;
@@ -50,7 +44,7 @@ const ranksDebug = (page: Page): Promise<RanksDebug | null> =>
 
 describe('rank timeline', () => {
   test('ranks of one host on one axis: offsets from their clocks, slices where they ran', async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     const message = await rankLoad();
     await post(page, message);
     const models = message.panes.map((p) => p.trace);
@@ -104,7 +98,7 @@ describe('rank timeline', () => {
   });
 
   test('collectives are painted in the communication colour, with a legend entry', async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     await post(page, await rankLoad());
     assert.equal(await page.locator('.legend .kind-communication').count(), 1);
     assert.match(await page.locator('.legend').innerText(), /communication \(NCCL\/gloo\)/);
@@ -138,7 +132,7 @@ describe('rank timeline', () => {
   });
 
   test("rank 1's stretches with no op recorded: labelled in a narrow pane, by their words cut where the time does not fit (never the time alone: review 10 F8), the hover saying what the time is (review 8B B8)", async () => {
-    const page = await openWebview(browser, { width: 560, height: 900 });
+    const page = await openWebview(browser(), { width: 560, height: 900 });
     await post(page, await rankLoad());
     await page.keyboard.press('0');
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -165,7 +159,7 @@ describe('rank timeline', () => {
 
   test("rank 0's title, steps note and axis below the sticky toolbar, at load and with the panes scrolled to (review 9 C9/D11/E9)", async () => {
     for (const width of [560, 700, 1400]) {
-      const page = await openWebview(browser, { width, height: 900 });
+      const page = await openWebview(browser(), { width, height: 900 });
       await post(page, await rankLoad());
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       const covered = async (): Promise<string[]> => {
@@ -195,7 +189,7 @@ describe('rank timeline', () => {
 
   test('the per-step table: the numbers of rankStepTable, rank 1 the slowest of each step', async () => {
     // as wide as a panel beside the editor in a 1500 px window: the table wraps its sentences, never scrolls sideways
-    const page = await openWebview(browser, { width: 1050, height: 900 });
+    const page = await openWebview(browser(), { width: 1050, height: 900 });
     const message = await rankLoad();
     await post(page, message);
     const expected = rankStepTable(message.panes.map((p) => p.trace));
@@ -266,7 +260,7 @@ describe('rank timeline', () => {
   });
 
   test('ranks of several hosts: each at its own step start, and the panel says why', async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     const message = await rankLoad();
     const panes: Sent['panes'] = message.panes.map((p, k) => ({ ...p, rank: { ...p.rank!, hostName: `node-${k}` } }));
     await post(page, { ...message, panes });
@@ -288,7 +282,7 @@ describe('rank timeline', () => {
   });
 
   test('the same traces without ranks stay a comparison: no rank note, no per-step table', async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     const message = await rankLoad();
     await post(page, {
       ...message,

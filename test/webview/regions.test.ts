@@ -3,16 +3,15 @@
 // compile call dwarfs the rest), its story, measurements and not-measured reason, a location click, the region
 // timelines compared pairwise, and report strings drawn as text.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import type { Report } from '../../extension/shared/report.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { BEFORE_EDIT } from '../../extension/present/findings.ts';
 import type { FrameLayout } from '../../webview/frameLayout.ts';
-import { debug, errorsOf, giveBackBrowser, takeBrowser, openWebview, post, record } from './harness.ts';
-import { marks, openReport as openPanel, readReport, reportPath, ROOT } from './reportPanelPages.ts';
+import { ARTIFACTS, debug, errorsOf, holdBrowser, openWebview, post, record, ROOT } from './harness.ts';
+import { marks, openReport as openPanel, readReport, reportPath } from './reportPanelPages.ts';
 
 // real runs (README.md in each fixture folder): four regions of train_small.py; a warm-up at size 1 before calls at
 // size 4; a notebook; an encoder whose fast path broke the graph before any op (H200); a script measured in situ is
@@ -21,15 +20,9 @@ const TRAIN_SMALL = 'recorded/train_small-cpu';
 const WARMUP = 'recorded/warmup_step-cpu';
 const NOTEBOOK = 'recorded/explore-cpu';
 const FASTPATH = 'recorded/encoder_fastpath-h200';
-let browser: Browser;
-before(async () => {
-  browser = await takeBrowser();
-});
-after(async () => {
-  await giveBackBrowser();
-});
+const browser = holdBrowser();
 
-const openReport = (name: string, edit?: (report: Report) => Report): Promise<Page> => openPanel(browser, name, edit);
+const openReport = (name: string, edit?: (report: Report) => Report): Promise<Page> => openPanel(browser(), name, edit);
 
 describe('script regions in the report panel', () => {
   test('each region: chart marks for every call, the compile and recompile marked with their reasons, measurements, no CSP violation', async () => {
@@ -404,7 +397,7 @@ describe('script regions in the report panel', () => {
   test("a region's CUDA-graph lines as the runner wrote them", async () => {
     // an H100 run whose graphs PyTorch ran without CUDA graphs (test/fixtures/why/README.md)
     const name = 'why/decode_static.rederived';
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     const { report } = await loadReport(join(ROOT, 'test', 'fixtures', `${name}.report.json`));
     await post(page, {
       type: 'report',
@@ -435,7 +428,7 @@ describe('script regions in the report panel', () => {
   });
 
   test('a target report has no regions section', async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     const { report } = await loadReport(reportPath('reports/graphbreak-cpu'));
     const source = { kind: 'report' as const, reportPath: '/r.json' };
     await post(page, { type: 'report', title: 't', source, report, traces: 0 });
@@ -447,6 +440,5 @@ describe('script regions in the report panel', () => {
 });
 /** For a person to look at (test-results/ is kept as the run's artifacts). */
 async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(join(ROOT, 'test-results'), { recursive: true });
-  await page.screenshot({ path: join(ROOT, 'test-results', name), fullPage: true });
+  await page.screenshot({ path: join(ARTIFACTS, name), fullPage: true });
 }

@@ -1,13 +1,13 @@
-// The report panel as the host opens it, for the webview tests that read script reports (regions, in situ): a
+// The report panel as the host opens it, for the webview tests that read script reports (regions, in situ, answer): a
 // fixture's report with its region traces read by the real scanner, and the first-call chart's marks.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { Report } from '../../extension/shared/report.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
-import { openWebview, postTimeline } from './harness.ts';
+import { openWebview, postTimeline, ROOT } from './harness.ts';
 
-export const ROOT = join(__dirname, '..', '..');
+/** A fixture report: `reports/NAME` or `recorded/NAME` under test/fixtures. */
 export const reportPath = (name: string): string => join(ROOT, 'test', 'fixtures', name, 'report.json');
 export const readReport = (name: string): Report => JSON.parse(readFileSync(reportPath(name), 'utf8')) as Report;
 

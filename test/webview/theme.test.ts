@@ -3,23 +3,17 @@
 // kinds are colours a reader tells apart, and a graph break's band is told from the page.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import type { FrameLayout } from '../../webview/frameLayout.ts';
 import { contrast, type Rgba } from '../../webview/ink.ts';
 import { KIND_LEGEND } from '../../webview/theme.ts';
 import { asSeenWith, deltaE2000, DICHROMACIES } from './colourDifference.ts';
-import { giveBackBrowser, takeBrowser, openWebview, postPanes, tracesSource } from './harness.ts';
+import { holdBrowser, openWebview, postPanes, tracesSource } from './harness.ts';
 import { applyTheme, THEMES } from './themes.ts';
 
-let browser: Browser;
-before(async () => {
-  browser = await takeBrowser();
-});
-after(async () => {
-  await giveBackBrowser();
-});
+const browser = holdBrowser();
 
 const KERNEL = 'triton_poi_fused_addmm_relu_0';
 
@@ -60,7 +54,7 @@ function assertColour(actual: number[], expected: number[]): void {
 }
 
 test("generated kernels are painted in the theme's colour and repainted when the theme changes", async () => {
-  const page = await openWebview(browser);
+  const page = await openWebview(browser());
   const model = await scanTraceFile(join(__dirname, '..', 'fixtures', 'traces', 'mlp-default.trace.json'));
   await postPanes(page, 'mlp', tracesSource('d'), [{ label: 'default', trace: model }]);
   // (colours a label reads on in black or white at ink.LABEL_FILL: a mid-tone one is moved from the middle)
@@ -75,7 +69,7 @@ test("generated kernels are painted in the theme's colour and repainted when the
 const DISTINCT = 15;
 
 test("the legend's kinds are colours told apart at a glance in light, dark and high contrast", async () => {
-  const page = await openWebview(browser);
+  const page = await openWebview(browser());
   const swatches = [...KIND_LEGEND.map(([kind]) => kind), 'communication'];
   const names = new Map<number | string, string>([
     ...KIND_LEGEND.map(([kind, label]) => [kind, label] as [number, string]),
@@ -111,7 +105,7 @@ test("the legend's kinds are colours told apart at a glance in light, dark and h
 
 test("a graph break's band is edged in a colour that stands out from the page at 3:1 in light, dark and high contrast", async () => {
   // report4A N15: the band's faint fill alone was (41,34,18) on high contrast's black, 1.3:1
-  const page = await openWebview(browser, { width: 1400, height: 700 });
+  const page = await openWebview(browser(), { width: 1400, height: 700 });
   const model = await scanTraceFile(join(__dirname, '..', 'fixtures', 'traces', 'cpu-graphbreak-default.trace.json'));
   await postPanes(page, 'graphbreak', tracesSource('d'), [{ label: 'default', trace: model }]);
   await page.waitForFunction(
@@ -151,7 +145,7 @@ test("a graph break's band is edged in a colour that stands out from the page at
 test("the compile phases' bars are colours told apart in light, dark and high contrast, code generation from Inductor by colour-blind eyes too", async () => {
   // review 5C X7: "Inductor" (charts-orange) and "code generation" (charts-yellow), one drawn under the other, were
   // ΔE 6.1 apart in Light Modern
-  const page = await openWebview(browser);
+  const page = await openWebview(browser());
   for (const theme of THEMES) {
     await applyTheme(page, theme);
     // every bar class the stylesheet colours (.phase-dynamo, .phase-codegen, ...), as its legend swatch draws it

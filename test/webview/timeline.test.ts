@@ -3,42 +3,34 @@
 // timelinePreview.test.ts; hostile strings: timelineSecurity.test.ts.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { describe, test } from 'node:test';
 import { compareTraces } from '../../webview/analysis/compare.ts';
 import type { FrameLayout } from '../../webview/frameLayout.ts';
 import { scanTraceBytes } from '../../extension/node/trace/byteScanner.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import {
+  ARTIFACTS,
   debug,
   errorsOf,
-  giveBackBrowser,
-  takeBrowser,
+  holdBrowser,
   openWebview,
   post,
+  postMlpPair,
   postPanes,
   record,
   slicePoint,
   tracesSource,
-  postMlpPair,
 } from './harness.ts';
 import { sampleReport } from './sampleReport.ts';
 
-const ARTIFACTS = join(__dirname, '..', '..', 'test-results');
 /** a dimmed slice's fill (timeline.ts DIM_ALPHA) */
 const DIMMED = 0.2;
 const fixture = (name: string): string => join(__dirname, '..', 'fixtures', 'traces', name);
-let browser: Browser;
-before(async () => {
-  browser = await takeBrowser();
-});
-after(async () => {
-  await giveBackBrowser();
-});
+const browser = holdBrowser();
 
 describe('timeline webview', () => {
   test("says ready, draws every pane's tracks, no CSP violation, no page error", async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     const { eager, compiled } = await postMlpPair(page);
     const d = await debug(page);
     assert.deepEqual(
@@ -58,7 +50,7 @@ describe('timeline webview', () => {
   });
 
   test("a tooltip at the window's right edge opens left of the pointer, no word of it broken", async () => {
-    const page = await openWebview(browser, { width: 700, height: 900 });
+    const page = await openWebview(browser(), { width: 700, height: 900 });
     const model = await scanTraceFile(fixture('mlp-default.trace.json'));
     await postPanes(page, 'mlp', tracesSource('d'), [{ label: 'default', trace: model }]);
     // the profiler's own span runs under the whole view: hovered at the canvas's right edge
@@ -83,7 +75,7 @@ describe('timeline webview', () => {
   });
 
   test('hover shows a tooltip; clicking a kernel shows its args and highlights its launch', async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     const model = await scanTraceFile(fixture('mlp-default.trace.json'));
     await postPanes(page, 'mlp', tracesSource('d'), [{ label: 'default', trace: model }]);
     const kernel = 'triton_poi_fused_addmm_relu_0';
@@ -146,7 +138,7 @@ describe('timeline webview', () => {
   });
 
   test('selecting a cudaGraphLaunch highlights every kernel of its replay', async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     const model = await scanTraceFile(fixture('mlp-reduce-overhead.trace.json'));
     await postPanes(page, 'ro', tracesSource('r'), [{ label: 'reduce-overhead', trace: model }]);
     await page.keyboard.press('0'); // fit all: the launch may sit before the aligned step
@@ -166,7 +158,7 @@ describe('timeline webview', () => {
 
   /** The compare of mlp's eager trace with one compiled trace of it, in a fresh page. */
   async function openCompare(file: string, label: string) {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     const [eager, compiled] = await Promise.all([
       scanTraceFile(fixture('mlp-eager.trace.json')),
       scanTraceFile(fixture(file)),
@@ -242,7 +234,7 @@ describe('timeline webview', () => {
 
   // review s29: "+4220%" per step, a side's mean over a step the host held up 10× and one it did not
   test("a side's steps 10× apart: no change is said for the times, and the compare says why", async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     const [eager, compiled] = await Promise.all(
       ['r1-eager', 'r1-as-written'].map((name) => scanTraceFile(fixture(`train_small-before-s29/${name}.trace.json`))),
     );
@@ -259,7 +251,7 @@ describe('timeline webview', () => {
   });
 
   test('view state (zoom, search, selection) survives a hide/show reload', async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     const model = await scanTraceFile(fixture('mlp-eager.trace.json'));
     const source = tracesSource('e');
     await postPanes(page, 'mlp', source, [{ label: 'eager', trace: model }]);
@@ -289,7 +281,7 @@ describe('timeline webview', () => {
   });
 
   test('Fit all survives a hide/show reload: every step drawn, not only the step the view was on', async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     const source = tracesSource('graphbreak');
     const panes = await Promise.all(
       ['eager', 'default'].map(async (m) => ({
@@ -316,7 +308,7 @@ describe('timeline webview', () => {
   });
 
   test('a pane without the step the others show draws none and says so, never its last as that step', async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     const [eager, compiled] = await Promise.all(
       ['eager', 'default'].map((m) => scanTraceFile(fixture(`cpu-graphbreak-${m}.trace.json`))),
     );
@@ -337,7 +329,7 @@ describe('timeline webview', () => {
   });
 
   test('report header: speedups with spread, kernels/step, graph breaks; a location click posts reveal', async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     const model = await scanTraceFile(fixture('mlp-eager.trace.json'));
     const source = { kind: 'report' as const, reportPath: '/r/report.json' };
     await post(page, { type: 'report', title: 'report', source, report: sampleReport('/work/demo.py'), traces: 1 });
@@ -354,7 +346,7 @@ describe('timeline webview', () => {
     await page.close();
   });
   test("a thread's Python frames: one folded row under the kernels, unfolded by a click on its name, folded again from the keyboard", async () => {
-    const page = await openWebview(browser, { width: 1000, height: 900 });
+    const page = await openWebview(browser(), { width: 1000, height: 900 });
     const model = await scanTraceFile(fixture('mlp-default.trace.json'));
     await postPanes(page, 'mlp', tracesSource('d'), [{ label: 'default', trace: model }]);
     const layout = (): Promise<FrameLayout> =>
@@ -423,7 +415,7 @@ describe('timeline webview', () => {
     await page.close();
   });
   test("call 0's frames under the profiler's own work are dimmed and say so: its buffer request is not set_device's 2.6 ms (review 31 B3)", async () => {
-    const page = await openWebview(browser, { width: 1000, height: 900 });
+    const page = await openWebview(browser(), { width: 1000, height: 900 });
     const model = await scanTraceFile(fixture('mlp-default.trace.json'));
     await postPanes(page, 'mlp', tracesSource('d'), [{ label: 'default', trace: model }]);
     // it opens on call 1, past the warm-up: call 0 holds the profiler's 2.6 ms buffer request
@@ -483,7 +475,7 @@ describe('timeline webview', () => {
   test("slices side by side in one colour are bars of their own, and a wide one begun in a tiny one's pixel keeps its label", async () => {
     // review 6A H1: "aten::linear" and "aten::gelu" 0.2 µs apart were painted as one bar; H4: a 400 µs slice begun
     // 0.3 µs after a 0.2 µs one, inside its pixel, was merged into it, label and all
-    const page = await openWebview(browser, { width: 800, height: 600 });
+    const page = await openWebview(browser(), { width: 800, height: 600 });
     const op = (name: string, ts: number, dur: number) => ({ ph: 'X', cat: 'cpu_op', name, pid: 1, tid: 1, ts, dur });
     const events = [
       op('aten::tiny', 0, 0.2),
@@ -504,7 +496,7 @@ describe('timeline webview', () => {
     await page.close();
   });
   test('a thread with no slice (only a flow event) is not drawn, and the pane says so', async () => {
-    const page = await openWebview(browser, { width: 800, height: 600 });
+    const page = await openWebview(browser(), { width: 800, height: 600 });
     const events = [
       { ph: 'X', cat: 'cpu_op', name: 'aten::add', pid: 1, tid: 1, ts: 0, dur: 10 },
       { ph: 's', cat: 'ac2g', name: 'ac2g', id: 7, pid: 1, tid: 2, ts: 5 },

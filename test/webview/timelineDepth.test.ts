@@ -4,38 +4,22 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { describe, test } from 'node:test';
 import type { Report } from '../../extension/shared/report.ts';
 import type { FrameLayout } from '../../webview/frameLayout.ts';
 import { LABEL_WIDTH } from '../../webview/timelineText.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { formatUs } from '../../extension/present/numbers.ts';
-import {
-  debug,
-  giveBackBrowser,
-  takeBrowser,
-  openWebview,
-  post,
-  postPanes,
-  slicePoint,
-  tracesSource,
-} from './harness.ts';
+import { debug, holdBrowser, openWebview, post, postPanes, slicePoint, tracesSource } from './harness.ts';
 import { dragRange, screenshot, usOf } from './timelinePage.ts';
 
 const fixtures = join(__dirname, '..', 'fixtures');
 const fixture = (name: string): string => join(fixtures, 'traces', name);
-let browser: Browser;
-before(async () => {
-  browser = await takeBrowser();
-});
-after(async () => {
-  await giveBackBrowser();
-});
+const browser = holdBrowser();
 
 describe('timeline depth', () => {
   test('a cudaGraphLaunch draws arrows to its replay; following one selects the kernel, whose arrow comes back', async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     const model = await scanTraceFile(fixture('mlp-reduce-overhead.trace.json'));
     await postPanes(page, 'ro', tracesSource('r'), [{ label: 'reduce-overhead', trace: model }]);
     await page.keyboard.press('0');
@@ -87,7 +71,7 @@ describe('timeline depth', () => {
   });
 
   test("a graph break shown in the timeline: zoomed to its place in the run's trace, outlined, said", async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     const report = JSON.parse(
       readFileSync(join(fixtures, 'reports', 'graphbreak-cpu', 'report.json'), 'utf8'),
     ) as Report;
@@ -183,7 +167,7 @@ describe('timeline depth', () => {
   });
 
   test('a graph break shown beside the eager pane: the eager pane shows the same code (its aten::item), not the same time of its own step', async () => {
-    const page = await openWebview(browser, { width: 1400, height: 900 });
+    const page = await openWebview(browser(), { width: 1400, height: 900 });
     const report = JSON.parse(
       readFileSync(join(fixtures, 'reports', 'graphbreak-cpu', 'report.json'), 'utf8'),
     ) as Report;

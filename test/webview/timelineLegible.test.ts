@@ -13,10 +13,9 @@
 // says once that the trace has no Python stacks to name their code.
 // Screenshots of the panes: test-results/timeline-legible-*.png.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import type { TimelineSource } from '../../extension/shared/protocol.ts';
 import type { FrameLayout, Paint, TextBox, TextRole } from '../../webview/frameLayout.ts';
@@ -24,7 +23,7 @@ import { contrast, LABEL_FILL, over, type Rgba } from '../../webview/ink.ts';
 import { LABEL_WIDTH } from '../../webview/timelineText.ts';
 import { ROW_HEIGHT } from '../../webview/timelineRows.ts';
 import { sentTraces, type TraceMessage } from '../sentTraces.ts';
-import { errorsOf, giveBackBrowser, takeBrowser, openWebview, postPanes } from './harness.ts';
+import { ARTIFACTS, errorsOf, holdBrowser, openWebview, postPanes, ROOT } from './harness.ts';
 import { applyTheme, THEMES } from './themes.ts';
 
 const GPU_MLP_TRACKS = [
@@ -39,9 +38,7 @@ const GPU_MLP_TRACKS = [
   '▸ Python · thread 1661',
 ];
 
-const ROOT = path.join(__dirname, '..', '..');
 const TRACES = path.join(ROOT, 'test', 'fixtures', 'traces');
-const ARTIFACTS = path.join(ROOT, 'test-results');
 
 interface Case {
   name: string;
@@ -139,19 +136,12 @@ const tickUnits = new Map<string, Set<string>>();
 /** Per theme, the label over rank 1's 2 s recompile in the DDP job's whole trace at the widths drawn so far. */
 const stallLabels = new Map<string, string>();
 
-let browser: Browser;
-before(async () => {
-  browser = await takeBrowser();
-  mkdirSync(ARTIFACTS, { recursive: true });
-});
-after(async () => {
-  await giveBackBrowser();
-});
+const browser = holdBrowser();
 
 /** The webview with the case's panes, and each pane's ops that have a namespace, without it ("addmm" of
  *  "aten::addmm"). */
 async function open(c: Case, width: number): Promise<{ page: Page; bareOps: Set<string>[] }> {
-  const page = await openWebview(browser, { width, height: 900 });
+  const page = await openWebview(browser(), { width, height: 900 });
   const content = await readTimelineSource(c.source);
   const panes = (await sentTraces(content)).map((m: TraceMessage) => m.pane);
   await postPanes(page, content.title, content.source, panes);

@@ -2,8 +2,8 @@
 // and the selection kept), a trace sent in parts or deflated drawn whole, the saved view across a reload.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import type { TimelineSource } from '../../extension/shared/protocol.ts';
 import { compareTraces } from '../../webview/analysis/compare.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
@@ -15,8 +15,7 @@ import { sentMessages } from '../sentTraces.ts';
 import {
   debug,
   errorsOf,
-  giveBackBrowser,
-  takeBrowser,
+  holdBrowser,
   openWebview,
   post,
   postPanes,
@@ -27,13 +26,7 @@ import {
 } from './harness.ts';
 
 const fixture = (name: string): string => join(__dirname, '..', 'fixtures', 'traces', name);
-let browser: Browser;
-before(async () => {
-  browser = await takeBrowser();
-});
-after(async () => {
-  await giveBackBrowser();
-});
+const browser = holdBrowser();
 
 async function postPreviews(
   page: Page,
@@ -81,7 +74,7 @@ async function zoomIn(page: Page, presses: number): Promise<TimelineDebug> {
 
 describe('a big trace: preview first, then the full load', () => {
   test('the preview draws at once: full event count, loading note, no comparison yet, zoom and search work', async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     const [eager, compiled] = await Promise.all([
       scanTraceFile(fixture('mlp-eager.trace.json')),
       scanTraceFile(fixture('mlp-default.trace.json')),
@@ -131,7 +124,7 @@ describe('a big trace: preview first, then the full load', () => {
   });
 
   test('the full load replaces the preview: same view, same search, the selected slice still selected, comparison shown', async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     const [eager, compiled] = await Promise.all([
       scanTraceFile(fixture('mlp-eager.trace.json')),
       scanTraceFile(fixture('mlp-default.trace.json')),
@@ -233,7 +226,7 @@ describe('a big trace: preview first, then the full load', () => {
   });
 
   test('a single load: complete equals built, never partial', async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     const model = await scanTraceFile(fixture('mlp-default.trace.json'));
     await postFull(page, tracesSource('d'), [{ label: 'default', model }]);
     const d = await debug(page);
@@ -248,7 +241,7 @@ describe('a big trace: preview first, then the full load', () => {
   });
 
   test("a full trace in parts ('rows' messages, then its 'trace'): drawn whole, every slice where it is", async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     const path = fixture('mlp-default.trace.json');
     const model = await scanTraceFile(path);
     for (const message of await sentMessages(
@@ -267,7 +260,7 @@ describe('a big trace: preview first, then the full load', () => {
     const details = await page.locator('.details').innerText();
     assert.match(details, /grid \(blocks\)\s+\d+ × 1 × 1/);
     // the parts and the kernel args deflated (a webview across a network link): inflated in turn, the same trace drawn
-    const deflated = await openWebview(browser);
+    const deflated = await openWebview(browser());
     for (const message of await sentMessages(
       await readTimelineSource({ kind: 'traces', tracePaths: [path] }),
       null,
@@ -314,7 +307,7 @@ describe('a big trace: preview first, then the full load', () => {
   });
 
   test('ready carries the saved view; after a reload the preview opens there and the saved selection returns with the full load', async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     const model = await scanTraceFile(fixture('mlp-default.trace.json'));
     const source = tracesSource('d');
     const panes = [{ label: 'default', model }];

@@ -4,8 +4,8 @@
 // range pairing the same step; what the panel scrolls to lies below its toolbar. Screenshots: timelinePage.ts.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import type { FrameLayout } from '../../webview/frameLayout.ts';
 import { summarizeRange } from '../../webview/analysis/rangeSummary.ts';
@@ -16,15 +16,14 @@ import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import {
   debug,
   errorsOf,
-  giveBackBrowser,
-  takeBrowser,
+  holdBrowser,
   openWebview,
   post,
+  postMlpPair,
   postPanes,
   record,
   slicePoint,
   tracesSource,
-  postMlpPair,
 } from './harness.ts';
 import { dragRange, screenshot, usOf } from './timelinePage.ts';
 
@@ -32,13 +31,7 @@ const fixture = (name: string): string => join(__dirname, '..', 'fixtures', 'tra
 /** A trace's name as the timeline says it, opened without its report (the profiler's span is 'profiling'). */
 const said = (model: TraceModel, name: string): string =>
   namesSaid(model, null, null).get(model.names.indexOf(name))?.text ?? name;
-let browser: Browser;
-before(async () => {
-  browser = await takeBrowser();
-});
-after(async () => {
-  await giveBackBrowser();
-});
+const browser = holdBrowser();
 
 /** Rows of a range table as [name, numbers by column]. */
 const tableRows = (page: Page, selector: string): Promise<{ name: string; values: Record<string, number> }[]> =>
@@ -57,7 +50,7 @@ const tableRows = (page: Page, selector: string): Promise<{ name: string; values
 describe('timeline ranges', () => {
   test('what the panel scrolls to (a range table, a pane and its axis) lies below the sticky toolbar, however tall it wraps', async () => {
     // at 700 px the toolbar (search, fits, steps and a GPU trace's legend) wraps to several lines
-    const page = await openWebview(browser, { width: 700, height: 600 });
+    const page = await openWebview(browser(), { width: 700, height: 600 });
     await postMlpPair(page);
     await dragRange(page, 0, 0.3, 0.9);
     await page.locator('.range-pair').waitFor();
@@ -120,7 +113,7 @@ describe('timeline ranges', () => {
   });
 
   test("shift+drag across the eager pane: its table is rangeSummary's, and eager vs compiled side by side; sortable by keyboard", async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     const { eager } = await postMlpPair(page);
     // across most of the step the view opens at
     await dragRange(page, 0, 0.16, 0.98);
@@ -209,7 +202,7 @@ describe('timeline ranges', () => {
   });
 
   test("a range drawn on a big trace's preview is summed again over every slice when the full load comes", async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     const eager = await scanTraceFile(fixture('mlp-eager.trace.json'));
     const cut = (model: TraceModel): TraceModel => {
       const [from, to] = viewWindow(model.steps, null)!;
@@ -244,7 +237,7 @@ describe('timeline ranges', () => {
   });
 
   test("eager's cold step 1 beside compiled steps: the compare is per step past step 1, a range pairs the same step, renamed ops are not gone", async () => {
-    const page = await openWebview(browser, { width: 1400, height: 900 });
+    const page = await openWebview(browser(), { width: 1400, height: 900 });
     const [eager, compiled] = await Promise.all(
       ['eager', 'default'].map((m) => scanTraceFile(fixture(`cpu-graphbreak-${m}.trace.json`))),
     );

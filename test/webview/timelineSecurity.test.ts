@@ -1,19 +1,12 @@
 // The timeline webview against hostile strings: names, args and report strings render as text, nothing executes or
 // loads, and the CSP blocks what a successful injection would do.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { describe, test } from 'node:test';
 import { scanTraceBytes } from '../../extension/node/trace/byteScanner.ts';
-import { errorsOf, giveBackBrowser, takeBrowser, openWebview, post, postPanes, record, slicePoint } from './harness.ts';
+import { errorsOf, holdBrowser, openWebview, post, postPanes, record, slicePoint } from './harness.ts';
 import { sampleReport } from './sampleReport.ts';
 
-let browser: Browser;
-before(async () => {
-  browser = await takeBrowser();
-});
-after(async () => {
-  await giveBackBrowser();
-});
+const browser = holdBrowser();
 
 describe('webview security', () => {
   const HOSTILE = [
@@ -28,7 +21,7 @@ describe('webview security', () => {
   ] as const;
 
   test('hostile names, args and report strings render as text; nothing executes or loads', async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     const events = HOSTILE.flatMap((name, k) => [
       {
         ph: 'X',
@@ -102,7 +95,7 @@ describe('webview security', () => {
   });
 
   test('the CSP really blocks what a successful injection would do', async () => {
-    const page = await openWebview(browser);
+    const page = await openWebview(browser());
     await page.evaluate(() => {
       const inline = document.createElement('script');
       inline.textContent = 'window.__pwned = "inline"';
