@@ -153,6 +153,22 @@ def test_a_kernels_ops_are_said_as_pytorch_users_know_them_each_once() -> None:
     assert fused["opsText"] == "add, mul, relu" and fused["lensText"] == "fuses lines 12, 13 (add, mul, relu)"
 
 
+def test_a_fused_gelu_is_said_as_gelu_not_as_the_parts_inductor_recorded() -> None:
+    """Review E13: torch.nn.functional.gelu(x) * 2 + 1 then .sum() is recorded as add, erf, mul, sum; its kernel's
+    name keeps gelu (and the user's own add and mul), so gelu is said where erf was, the ops the name says kept."""
+    ops = ["aten.add.Tensor", "aten.erf", "aten.mul.Tensor", "aten.sum"]
+    assert compile_names.ops_text(ops, "cpp_fused_add_gelu_mul_sum_0") == "add, gelu, mul, sum"
+    assert compile_names.ops_text(["aten.mul", "aten.erf", "aten.add"], "cpp_fused_gelu_0") == "gelu"
+    assert compile_names.ops_text(["aten.mul", "aten.tanh", "aten.pow"], "triton_poi_fused_gelu_0") == "gelu"
+    # a kernel whose name does not say gelu keeps its erf
+    assert compile_names.ops_text(["aten.erf", "aten.mul"], "cpp_fused_erf_mul_0") == "erf, mul"
+    report = json.loads((FIXTURES / "script-kernels-cpu" / "report.json").read_text())
+    kernels = [k for region in report["regions"] for k in region["compiler"]["kernels"]]
+    gelu = [k for k in kernels if "gelu" in k["name"].split("_")]
+    assert gelu and all("gelu" in k["opsText"] and "erf" not in k["opsText"] for k in gelu)
+    assert all("erf" not in k["lensText"] for k in gelu)
+
+
 def test_a_compile_outside_the_users_files_is_named_by_the_users_call_that_led_there() -> None:
     """A torch.compile(DDP(model)) compiles PyTorch's own wrappers and contextlib's helpers before the user's forward:
     a library's frame is not where the user acts (review s29: "__init__ (in Python's contextlib.py)" read as a place),

@@ -212,17 +212,30 @@ def kernel_name(kernel: KernelProvenance, compile: str | None) -> str | None:
     return f"{words} ({lines_text(kernel['sourceLines'])})" if kernel["sourceLines"] else words
 
 
-def ops_text(aten_ops: list[str]) -> str:
+# an op the user wrote that Inductor records as the ops it decomposed into, and those parts (gelu: erf, or tanh's
+# approximation; and their mul and add): where the kernel's name keeps the op, its parts are said as it
+_COMPOSITES = {"gelu": ("erf", "tanh", "pow", "mul", "add")}
+
+
+def ops_text(aten_ops: list[str], kernel_name: str = "") -> str:
     """A kernel's ops as a PyTorch user knows them, each once: "erf, mul, add" for aten.erf, aten.mul.Tensor,
     aten.add (torch.erf, torch.mul, torch.add), "adaptive_avg_pool2d" for aten._adaptive_avg_pool2d; "" for none.
-    Inductor's record names ATen's overloads, which no user code writes."""
-    return ", ".join(dict.fromkeys(op.split(".")[1 if "." in op else 0].lstrip("_") or op for op in aten_ops))
+    Inductor's record names ATen's overloads, which no user code writes. Where the kernel's name says an op its
+    record lists as parts (cpp_fused_add_gelu_mul_sum_0: gelu, recorded as erf and mul; review E13), that op in their
+    place, the parts its name does not say folded into it: "add, gelu, mul, sum"."""
+    ops = [op.split(".")[1 if "." in op else 0].lstrip("_") or op for op in aten_ops]
+    named = set(kernel_name.split("_"))
+    for composite, parts in _COMPOSITES.items():
+        folded = [k for k, op in enumerate(ops) if op in parts and op not in named]
+        if composite in named and folded:
+            ops = [composite if k == folded[0] else op for k, op in enumerate(ops) if k == folded[0] or k not in folded]
+    return ", ".join(dict.fromkeys(ops))
 
 
 def lens_text(kernel: KernelProvenance) -> str:
     """The CodeLens over a kernel in the generated code: "fuses lines 12, 13 (add, relu)", "library call for line 11
     (addmm)"."""
-    ops = f" ({ops_text(kernel['atenOps'])})" if kernel["atenOps"] else ""
+    ops = f" ({ops_text(kernel['atenOps'], kernel['name'])})" if kernel["atenOps"] else ""
     verb = "library call for" if kernel["name"].startswith("extern_kernels.") else "fuses"
     return f"{verb} {lines_text(kernel['sourceLines'])}{ops}"
 
@@ -311,7 +324,7 @@ def name_all(
             kernel["nameText"] = named
         kernel["lensText"] = lens_text(kernel)
         if kernel["atenOps"]:
-            kernel["opsText"] = ops_text(kernel["atenOps"])
+            kernel["opsText"] = ops_text(kernel["atenOps"], kernel["name"])
         alike.setdefault((kernel["name"], lines_text(kernel["sourceLines"])), []).append(kernel)
     for same in (kernels for kernels in alike.values() if len(kernels) > 1):
         said = shared_text(same[0], [name(k.get("compileId")) for k in same])
