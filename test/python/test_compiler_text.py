@@ -82,7 +82,8 @@ def test_a_report_read_from_logs_says_what_the_compiler_did_its_compile_time_and
     report: Any = {"target": {"kind": "logs"}, "modes": [{"compiler": compiler}]}
     compiler_text.attach(report)
     assert compiler["countsText"] == (
-        "5 compiles (3 graphs), 4 graph breaks at 2 sites, 2 recompiles at 1 site, 0 failed compiles, 1 restart"
+        "5 compiles (3 graphs; 2 made none), 4 graph breaks at 2 sites, 2 recompiles at 1 site, 0 failed compiles, "
+        "1 restart"
     ), "some compiles made no graph: said as the compile phases' heading says it (compiles_made)"
     # the compiles that captured nothing, said as the compile phases' heading says them (review 8 A7, schema 1.36)
     where = {"file": "/a/m.py", "line": 27, "function": "forward", "code": "def forward(self, x):"}
@@ -168,9 +169,11 @@ def test_a_compile_count_s_breakdown_adds_up_to_its_compiles() -> None:
     # every compile accounted for: no remainder said
     assert compiler_text.compiles_made(6, 2, compiler) == "6 compiles (2 graphs; 4 captured nothing)"
     # reasons that overshoot the compiles (counted from another record) are not said as a breakdown
-    assert compiler_text.compiles_made(5, 2, compiler) == "5 compiles (2 graphs)"
-    # no reason recorded at all: the graphs alone, no remainder named
-    assert compiler_text.compiles_made(7, 2, {**compiler, "frames": []}) == "7 compiles (2 graphs)"
+    assert compiler_text.compiles_made(5, 2, compiler) == "5 compiles (2 graphs; 3 made none)"
+    # no reason recorded at all: those that made none said as that (review 10 B4: "2 compiles (1 graph)" said nothing
+    # of the other)
+    assert compiler_text.compiles_made(7, 2, {**compiler, "frames": []}) == "7 compiles (2 graphs; 5 made none)"
+    assert compiler_text.compiles_made(2, 1) == "2 compiles (1 graph; 1 made none)"
 
 
 def test_a_compile_with_nothing_but_autotuning_recorded_is_said_as_that_in_the_breakdown() -> None:
@@ -187,7 +190,7 @@ def test_a_compile_with_nothing_but_autotuning_recorded_is_said_as_that_in_the_b
     for phase in compiler["phases"]:
         if phase["compileId"] == "0/2":
             phase["name"] = "Dynamo: whole frame"
-    assert compiler_text.phases_text(compiler).startswith("3 compiles (2 graphs), ")
+    assert compiler_text.phases_text(compiler).startswith("3 compiles (2 graphs; 1 made none), ")
 
 
 def test_a_jobs_compile_phases_heading_says_whose_they_are() -> None:
@@ -197,7 +200,7 @@ def test_a_jobs_compile_phases_heading_says_whose_they_are() -> None:
     compiler, ranks = report["modes"][0]["compiler"], report["ranks"]
     assert [r["rank"] for r in ranks] == [0, 1]
     said = compiler_text.phases_text(compiler, ranks)
-    assert said is not None and said.startswith("5 compiles (1 graph) on rank 0, "), said
+    assert said is not None and said.startswith("5 compiles (1 graph; 4 made none) on rank 0, "), said
     assert compiler["phasesText"] == said
     # a rank with no record of its own (it wrote none): the lowest that has one
     assert "on rank 1, " in (compiler_text.phases_text(compiler, [{**ranks[0], "graphCount": None}, ranks[1]]) or "")

@@ -177,19 +177,20 @@ def compiles_made(compiles: int, graphs: int | None, compiler: CompilerInsight |
     starting a new graph): "5 compiles (1 graph; 4 captured nothing in forward)", "17 compiles (12 graphs; 4
     captured nothing in forward, 1 at the recompile limit)". The reasons add up to the compiles (review 9 D3: "7
     compiles (2 graphs; 4 with no tensor work)" left one unsaid, a compile the log recorded no op count for): the rest
-    said as that, "7 compiles (2 graphs; 4 captured nothing, 1 with no reason logged)"; reasons that overshoot the
-    compiles (counted from another record) are not said as a breakdown."""
+    said as that, "7 compiles (2 graphs; 4 captured nothing, 1 with no reason logged)", and with no reason recorded
+    at all, "2 compiles (1 graph; 1 made none)"; reasons that overshoot the compiles (counted from another record) are
+    not said as a breakdown."""
     if graphs is None or graphs >= compiles:
         return formats.plural(compiles, "compile")
     why = _none_made(compiler) if compiler else []
     rest = compiles - graphs - sum(n for n, _, _ in why)
     if rest < 0:
-        why, rest = [], 0
+        why, rest = [], compiles - graphs
     if graphs == 0:  # one reason for all: "1 compile (no graph: nothing captured)"
         alone = why[0][2] if len(why) == 1 and why[0][0] == compiles else None
         return f"{formats.plural(compiles, 'compile')} (no graph{f': {alone}' if alone else ''})"
-    if why and rest:
-        why = [*why, (rest, "with no reason logged", "")]
+    if rest:  # alone, the compiles that made none said as such (review 10 B4: "2 compiles (1 graph)" left one unsaid)
+        why = [*why, (rest, "with no reason logged" if why else "made none", "")]
     each = "; " + ", ".join(f"{n} {words}" for n, words, _ in why) if why else ""
     return f"{formats.plural(compiles, 'compile')} ({formats.plural(graphs, 'graph')}{each})"
 
