@@ -40,7 +40,10 @@ test("rank 1's compile phases: each twin a compile slice, said in words", async 
   // the screenshots' rows, each twin alike
   const rows: [string, string][] = [
     ['_compile.compile_inner', 'Dynamo: whole frame'],
-    ['compile_attempt_0', 'Dynamo: attempt 1'],
+    // what the span is, not "Dynamo: attempt 1" (review E5): Dynamo's trace of the frame and its compile, a restart
+    // the next attempt
+    ['compile_attempt_0', 'Dynamo: first attempt (trace and compile)'],
+    ['compile_attempt_1', 'Dynamo: attempt 2 (trace and compile again: Dynamo restarted it)'],
     ['compile_fx.<locals>.fw_compiler_base', 'forward compile'],
     ['GraphLowering.compile_to_fn', 'Inductor: codegen and load'],
     ['PyCodeCache.load_by_key_path', 'Inductor: load module'],

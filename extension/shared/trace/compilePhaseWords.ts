@@ -47,13 +47,14 @@ const PHASE_WORDS = new Map([
 const TIMED = ' (dynamo_timed)';
 /** one Inductor pass: "pass.post_grad_passes.remove_noop_ops" */
 const PASS = /^pass\.(pre_grad|joint_graph|post_grad)_passes\.(\w+)$/;
-/** Dynamo's attempts at one frame (a restart after a graph break is the next) */
+/** Dynamo's attempts at one frame, each its trace and the compile of what it captured (a restart is the next) */
 const ATTEMPT = /^compile_attempt_(\d+)$/;
 
 /**
  * A compile phase's name in words ("GraphLowering.compile_to_fn (dynamo_timed)" and "GraphLowering.compile_to_fn"
  * are "Inductor: codegen and load"; "pass.post_grad_passes.remove_noop_ops" is "Inductor: post-grad pass
- * remove_noop_ops"; "compile_attempt_0" is "Dynamo: attempt 1"), another " (dynamo_timed)" one "compile phase
+ * remove_noop_ops"; "compile_attempt_0" is "Dynamo: first attempt (trace and compile)", a restarted one "Dynamo:
+ * attempt 2 (trace and compile again: Dynamo restarted it)", review E5: "Dynamo: attempt 1" said nothing), another " (dynamo_timed)" one "compile phase
  * <key>"; null for a name that is no compile phase.
  */
 export function compilePhaseWords(name: string): string | null {
@@ -64,7 +65,12 @@ export function compilePhaseWords(name: string): string | null {
   const pass = PASS.exec(key);
   if (pass) return `Inductor: ${pass[1]!.replace('_', '-')} pass ${pass[2]}`;
   const attempt = ATTEMPT.exec(key);
-  if (attempt) return `Dynamo: attempt ${Number(attempt[1]) + 1}`;
+  if (attempt) {
+    const n = Number(attempt[1]);
+    return n
+      ? `Dynamo: attempt ${n + 1} (trace and compile again: Dynamo restarted it)`
+      : 'Dynamo: first attempt (trace and compile)';
+  }
   return timed ? `compile phase ${key}` : null;
 }
 
