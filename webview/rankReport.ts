@@ -1,4 +1,4 @@
-// A torchrun job in the report panel: a table of the ranks (how each ended, what it compiled, its steady step time;
+// A torchrun job in the report panel: a table of the ranks (how each ended, what it compiled, its steady call time;
 // slowest first, the ranks that diverged marked) and where the ranks diverged, each sentence linked to its line.
 // The same digest as the CLI's ranks block. Text only (el()).
 import { digestDivergence, noDivergenceText, type RankDigest } from '../extension/present/rankDigest.ts';
@@ -45,7 +45,9 @@ const COLUMNS = [
   'graph breaks',
   'recompiles',
   'compiling',
-  'steady step',
+  // a call of the compiled regions, not the training step around it (review 11 K3: "steady step 0.612 ms" under a
+  // chart of 3 ms steps)
+  'compiled call (median, steady)',
   'slower than the fastest',
   'notes',
 ];
@@ -56,8 +58,9 @@ function renderRankTable(report: Report): HTMLElement {
   const box = el('div', 'rank-table-box');
   const diverged = rows.filter((r) => r.diverged).length;
   const order = bySteps
-    ? "Slowest first, by the steady step (the sum of its regions' steady-state time per call)."
-    : 'In rank order (no steady step time measured on every rank).';
+    ? "Slowest first, by the compiled call (its regions' median time per call in their steady state, summed: the " +
+      'call alone, not the whole training step around it).'
+    : 'In rank order (no steady call time measured on every rank).';
   box.append(el('p', 'hint', `${order}${diverged ? ` ${plural(diverged, 'rank')} that diverged marked.` : ''}`));
   const table = el('table', 'rank-table stacks');
   const head = el('tr');
@@ -80,9 +83,9 @@ function rankRow({ digest: d, stepMs, overFastest, diverged }: RankTableRow): HT
     el('td', undefined, d.status === 'unknown' ? '' : d.status),
     count(d.graphs),
     count(d.graphBreaks),
-    // "recompiled at call 3 (2 compiles)" where one call recompiled two frames, as the heading's "recompiled at call
-    // 3" (review 9/10 A10: "2 at call 3" read as two events)
-    number(d.recompiles, d.recompilesText ?? (d.recompiles === null ? '' : String(d.recompiles))),
+    // a count and where, "2 (call 3)"; the sentence, "recompiled at call 3 (2 compiles)", in the row's notes (review
+    // 11 I10/J6: a sentence in a column of counts)
+    number(d.recompiles, d.recompilesCell ?? (d.recompiles === null ? '' : String(d.recompiles))),
     number(d.compileSeconds, d.compileSeconds === null ? '' : formatSeconds(d.compileSeconds)),
     number(stepMs, stepMs === null ? '' : formatMs(stepMs)),
     // "slower than the fastest: 16%", the fastest "0%" (its header and a word in its cell read "vs fastest fastest")
@@ -101,12 +104,14 @@ function number(value: number | null, text: string): HTMLElement {
   return td;
 }
 
-/** That it diverged, the rank's error or where it waited, its regions' calls (the runner's words). */
+/** That it diverged, the rank's error or where it waited, its recompiles as the event they were, its regions' calls
+ *  (the runner's words). */
 function notes(d: RankDigest, diverged: boolean): string {
   const parts: string[] = [];
   if (diverged) parts.push('diverged (see below)');
   if (d.error) parts.push(d.error);
   if (d.waiting) parts.push(d.waiting);
+  if (d.recompilesText) parts.push(d.recompilesText);
   parts.push(...d.regionLines);
   return parts.join(' · ');
 }

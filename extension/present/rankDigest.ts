@@ -19,9 +19,11 @@ export interface RankDigest {
   graphs: number | null;
   graphBreaks: number | null;
   recompiles: number | null;
-  /** the recompiles cell where its count is not its calls, the one event they were: "recompiled at call 3 (2
+  /** its recompiles where their count is not their calls, the one event they were: "recompiled at call 3 (2
    *  compiles)" (the runner's, schema 1.36; "2 at call 3" in reports of s29); else null */
   recompilesText: string | null;
+  /** the rank table's recompiles cell, a count and where (the runner's, schema 1.39: "2 (call 3)"); else null */
+  recompilesCell: string | null;
   compileSeconds: number | null;
   fxGraphCacheHits: number | null;
   fxGraphCacheMisses: number | null;
@@ -86,6 +88,7 @@ export function digestRank(entry: RankEntry): RankDigest {
     graphBreaks: entry.graphBreaks ?? null,
     recompiles: entry.recompiles ?? null,
     recompilesText: entry.recompilesText ?? null,
+    recompilesCell: entry.recompilesCell ?? null,
     compileSeconds: entry.compileSeconds ?? null,
     fxGraphCacheHits: fx?.['hit'] ?? null,
     fxGraphCacheMisses: fx?.['miss'] ?? null,

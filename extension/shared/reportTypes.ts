@@ -2300,9 +2300,13 @@ export interface RankEntry {
    */
   errorText?: string;
   /**
-   * schema 1.36: the rank's recompiles as the events they were, where the count is not the calls that set them off, the rank table's recompiles cell and factsText alike: 'recompiled at call 3 (2 compiles)' (one call recompiled two frames; the region's heading says 'recompiled at call 3 on rank 1'), 'recompiled at calls 3, 5 and 8 (5 compiles)', 'recompiled at call 3 of Model (2 compiles)' with several regions (reports of s29 said '2 at call 3', read after the word 'recompiles'). Absent: each recompile was a call of its own, or the calls are not known (report/rank_text.py recompile_calls)
+   * schema 1.36: the rank's recompiles as the events they were, where the count is not the calls that set them off, factsText and (1.39) the rank table row's notes alike: 'recompiled at call 3 (2 compiles)' (one call recompiled two frames; the region's heading says 'recompiled at call 3 on rank 1'), 'recompiled at calls 3, 5 and 8 (5 compiles)', 'recompiled at call 3 of Model (2 compiles)' with several regions (reports of s29 said '2 at call 3', read after the word 'recompiles'). Absent: each recompile was a call of its own, or the calls are not known (report/rank_text.py recompile_calls)
    */
   recompilesText?: string;
+  /**
+   * schema 1.39: the rank table's recompiles cell, a count and the calls that set them off, short: '2 (call 3)', '5 (calls 3, 5, 8)', '2 (call 3 of Model)' with several regions (before it the cell held recompilesText, a sentence in a column of counts, review 11 I10/J6). Absent: none, or the calls are not known (the count alone; report/rank_text.py recompile_cell)
+   */
+  recompilesCell?: string;
   /**
    * schema 1.25: what it compiled and ran in words (graphs, breaks, recompiles, compile time, FX graph cache, collectives; report/rank_text.py). Absent: none recorded, or a report before 1.25
    */

@@ -22,11 +22,16 @@ def test_each_rank_says_what_it_compiled_and_ran_and_its_regions_calls() -> None
         "2 graphs, 4 graph breaks, recompiled at call 3 (2 compiles), 57.0 s compiling, FX graph cache 0 hits, 4 "
         "misses, 3 collectives in the profiled steps"
     )
-    assert rank1["regionsText"] == ["DistributedDataParallel: 6 calls, 0.638 ms/call from call 4"]
+    # a call of the region, not a training step (review 11 K3: "steady step 0.612 ms" under a chart of 3 ms steps)
+    assert rank1["regionsText"] == ["DistributedDataParallel: 6 calls, 0.638 ms per call (median, steady from call 4)"]
+    # the rank table's cell a count and where, the sentence in its facts (review 11 I10/J6)
+    assert rank1["recompilesCell"] == "2 (call 3)" and rank1["recompilesText"] == "recompiled at call 3 (2 compiles)"
+    assert "recompilesCell" not in report["ranks"][0], "no recompile on rank 0: its cell the count, 0"
     assert rank1["labelText"] == "rank 1: ok"
     for entry in report["ranks"]:  # the fixture carries them (scripts/rederive_fixtures.py)
         assert entry["factsText"] == rank_text.facts(entry) and entry["regionsText"] == rank_text.regions(entry)
         assert entry["labelText"] == rank_text.label(entry)
+        assert entry.get("recompilesCell") == rank_text.recompile_cell(entry, report)
 
 
 def test_a_rank_that_failed_or_waited_says_where() -> None:

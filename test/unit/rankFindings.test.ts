@@ -90,12 +90,12 @@ test("the CLI's ranks block: one line per rank, then the divergence", async () =
   // after its recompile at call 3
   assert.match(
     lines[1]!,
-    /^ {4}rank 0: ok · 1 graph, 3 graph breaks, 0 recompiles, [\d.]+ s compiling, .*\d+ collectives in the profiled steps · DistributedDataParallel: 6 calls, [\d.]+ ms\/call from call 2$/,
+    /^ {4}rank 0: ok · 1 graph, 3 graph breaks, 0 recompiles, [\d.]+ s compiling, .*\d+ collectives in the profiled steps · DistributedDataParallel: 6 calls, [\d.]+ ms per call \(median, steady from call 2\)$/,
   );
   assert.equal(report.regions![0]!.steadyState!.fromCall, 2);
   assert.match(
     lines[2]!,
-    /^ {4}rank 1: ok · 2 graphs, 4 graph breaks, recompiled at call 3 \(2 compiles\), .* from call 4$/,
+    /^ {4}rank 1: ok · 2 graphs, 4 graph breaks, recompiled at call 3 \(2 compiles\), .* steady from call 4\)$/,
   );
   assert.equal(lines[3], '  divergence:');
   assert.match(lines[4]!, /^ {4}ddp_train\.py:\d+ {2}rank 1 recompiled DistributedDataParallel at call 3 — /);

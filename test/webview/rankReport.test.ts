@@ -22,10 +22,17 @@ test('the report panel lists every rank in a table and where the ranks diverged,
     'ok',
     '2',
     '4',
-    // one call recompiled two frames: the cell says it as the one event, as the heading's "recompiled at call 3 on
-    // rank 1" (review 9/10 A10: "2", then "2 at call 3", read as two recompiles); its number stays the count
-    'recompiled at call 3 (2 compiles)',
+    // one call recompiled two frames: the cell a count and where (review 11 I10/J6: a sentence in a column of
+    // counts), the one event said in the row's notes, as the heading's "recompiled at call 3 on rank 1" (review 9/10
+    // A10: "2 at call 3" read as two recompiles)
+    '2 (call 3)',
   ]);
+  assert.match(await rank1.locator('td[data-label="notes"]').innerText(), /recompiled at call 3 \(2 compiles\)/);
+  const rank0 = ranks.locator('xpath=self::*[@data-rank="0"]');
+  assert.equal(await rank0.locator('td[data-label="recompiles"]').innerText(), '0');
+  // a call of the compiled region, not the training step (review 11 K3: "steady step 0.612 ms" beside 3 ms steps)
+  assert.equal(await rank0.locator('td[data-label="compiled call (median, steady)"]').innerText(), '0.612 ms');
+  assert.match(await section.locator('.hint').innerText(), /not the whole training step/);
   assert.equal(await rank1.locator('td[data-label="recompiles"]').getAttribute('data-value'), '2');
   assert.match(await page.locator('p.region-facts').first().innerText(), / · recompiled at call 3 on rank 1 · /);
   // the region's heading counts as the rows do, each count with whose it is (s29: a heading of 3 over rows of 2)

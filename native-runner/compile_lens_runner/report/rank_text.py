@@ -42,7 +42,7 @@ def label(entry: RankEntry) -> str:
 
 def facts(entry: RankEntry) -> str | None:
     """ "2 graphs, 2 graph breaks, 0 recompiles, 3.1 s compiling, FX graph cache 1 hit, 2 misses, 4 collectives in the
-    profiled steps"; None where the rank recorded none of them. Its recompiles as the table's cell says them
+    profiled steps"; None where the rank recorded none of them. Its recompiles as the events they were
     (recompile_calls): "recompiled at call 3 (2 compiles)"."""
     out: list[str] = []
     for key, word in (("graphCount", "graph"), ("graphBreaks", "graph break"), ("recompiles", "recompile")):
@@ -64,7 +64,8 @@ def facts(entry: RankEntry) -> str | None:
 
 
 def regions(entry: RankEntry) -> list[str]:
-    """ "Model: 6 calls, 0.94 ms/call from call 4", one per region, said by its name as every surface says it. A rank
+    """ "Model: 6 calls, 0.94 ms per call (median, steady from call 4)", one per region (a call of the region, not a
+    training step: review 11 K3 read a "steady step" of 0.612 ms under a chart of 3 ms steps), said by its name as every surface says it. A rank
     of several regions says each one's graphs and breaks too, "Encoder: 6 calls, 1 graph, 2 graph breaks, …": its
     row's counts are the whole script's, each region's heading says that region's (region_counts), and the row then
     holds the heading's numbers."""
@@ -72,7 +73,11 @@ def regions(entry: RankEntry) -> list[str]:
     several = len(entry.get("regions") or []) > 1
     for r in entry.get("regions") or []:
         steady = r.get("steadyState")
-        time = f", {formats.ms(steady['medianMs'])}/call from call {steady['fromCall']}" if steady else ""
+        time = (
+            f", {formats.ms(steady['medianMs'])} per call (median, steady from call {steady['fromCall']})"
+            if steady
+            else ""
+        )
         graphs = r.get("graphCount")
         counted = (
             f", {formats.plural(graphs, 'graph')}, {formats.plural(r.get('graphBreaks') or 0, 'graph break')}"
@@ -87,15 +92,10 @@ def regions(entry: RankEntry) -> list[str]:
 TRIGGER_CALL = re.compile(r"^call (\d+) of ")
 
 
-def recompile_calls(entry: RankEntry, report: Report) -> str | None:
-    """The rank's recompiles said as the events they were where its count is not its calls, as the rank table's cell
-    and its facts say them: "recompiled at call 3 (2 compiles)" (one call recompiled two frames, DDP's wrapper and
-    the model's forward, the heading's "recompiled at call 3 on rank 1"; review 10 A10: "recompiles 2 at call 3" read
-    as two events), "recompiled at calls 3, 5 and 8 (5 compiles)"; with several regions, whose call, "recompiled at
-    call 3 of DistributedDataParallel (2 compiles)". Compiles, not graphs: a recompiled frame may capture none (DDP's
-    wrapper), as the compile phases' heading counts them. None where each recompile was a call of its own, or where
-    the regions' records do not name the call of every recompile the rank counted (the count alone is then what is
-    known)."""
+def _recompiled_calls(entry: RankEntry, report: Report) -> list[str] | None:
+    """The calls that set off the rank's recompiles, each once, in order: ["3"], ["3 of DistributedDataParallel"] with
+    several regions; None where the regions' records do not name the call of every recompile the rank counted (the
+    count alone is then what is known)."""
     n, rank = entry.get("recompiles"), entry["rank"]
     records = [(r["name"], c) for r in report.get("regions") or [] if (c := r.get("compiler")) is not None]
     calls: list[tuple[str, str]] = []
@@ -106,12 +106,34 @@ def recompile_calls(entry: RankEntry, report: Report) -> str | None:
                 if set_off is None:
                     return None
                 calls.append((name, set_off[1]))
-    distinct = list(dict.fromkeys(calls))
-    if not n or len(calls) != n or len(distinct) == n:
+    if not n or len(calls) != n:
         return None
     several = len(records) > 1
-    which = _and([f"{call}{f' of {name}' if several else ''}" for name, call in distinct])
-    return f"recompiled at call{'s' if len(distinct) > 1 else ''} {which} ({formats.plural(n, 'compile')})"
+    return [f"{call}{f' of {name}' if several else ''}" for name, call in dict.fromkeys(calls)]
+
+
+def recompile_calls(entry: RankEntry, report: Report) -> str | None:
+    """The rank's recompiles said as the events they were where its count is not its calls, as its facts and its
+    row's notes in the rank table say them: "recompiled at call 3 (2 compiles)" (one call recompiled two frames, DDP's
+    wrapper and the model's forward, the heading's "recompiled at call 3 on rank 1"; review 10 A10: "recompiles 2 at
+    call 3" read as two events), "recompiled at calls 3, 5 and 8 (5 compiles)"; with several regions, whose call,
+    "recompiled at call 3 of DistributedDataParallel (2 compiles)". Compiles, not graphs: a recompiled frame may
+    capture none (DDP's wrapper), as the compile phases' heading counts them. None where each recompile was a call of
+    its own, or where the calls are not known."""
+    n, distinct = entry.get("recompiles"), _recompiled_calls(entry, report)
+    if not n or distinct is None or len(distinct) == n:
+        return None
+    return f"recompiled at call{'s' if len(distinct) > 1 else ''} {_and(distinct)} ({formats.plural(n, 'compile')})"
+
+
+def recompile_cell(entry: RankEntry, report: Report) -> str | None:
+    """The rank table's recompiles cell, a count and where, short (review 11 I10/J6: the sentence "recompiled at call
+    3 (2 compiles)" in a column of counts, after its heading "recompiles"): "2 (call 3)", "5 (calls 3, 5, 8)"; None
+    where the count alone is known (the cell then says the count) or there were none."""
+    distinct = _recompiled_calls(entry, report)
+    if distinct is None:
+        return None
+    return f"{entry.get('recompiles')} (call{'s' if len(distinct) > 1 else ''} {', '.join(distinct)})"
 
 
 def waiting(entry: RankEntry) -> str | None:
@@ -265,9 +287,11 @@ def attach(report: Report) -> None:
         logs["restartsText"] = said
     for entry in report.get("ranks") or []:
         entry["labelText"] = label(entry)
-        calls = recompile_calls(entry, report)
+        calls, cell = recompile_calls(entry, report), recompile_cell(entry, report)
         if calls is not None:
             entry["recompilesText"] = calls
+        if cell is not None:
+            entry["recompilesCell"] = cell
         failed, did, waited = error(entry), facts(entry), waiting(entry)
         if failed is not None:
             entry["errorText"] = failed

@@ -59,8 +59,9 @@ class RankEntry(_RankEntry, total=False):
     labelText: str
     errorText: str
     factsText: str
-    # schema 1.36: the recompiles cell where its count is not its calls, "2 at call 3" (report/rank_text.py)
+    # schema 1.36: its recompiles as the events they were, "recompiled at call 3 (2 compiles)" (report/rank_text.py)
     recompilesText: str
+    recompilesCell: str  # schema 1.39: the rank table's recompiles cell, "2 (call 3)" (report/rank_text.recompile_cell)
     regionsText: list[str]
     waitingText: str
 
