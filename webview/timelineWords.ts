@@ -329,8 +329,9 @@ export const kernelListHeading = (title: string, steps: StepsCompared | null, co
 export const kernelListTime = (time: string, steps: StepsCompared | null): string =>
   steps ? `${time}/${steps.unit}` : time;
 
+/** "kernels under another name in default, not fused away (2)" (review 11 I8: "kernels default calls under …"). */
 export const calledAsHeading = (after: string, count: number): string =>
-  `kernels ${after} calls under another name, not fused away (${count})`;
+  `kernels under another name in ${after}, not fused away (${count})`;
 
 /** A range pair's change for an op the other side does not call, where it calls one nested in it directly. */
 export const notCalledText = (inner: string, after: string): string => `not called: ${after} calls ${inner} directly`;

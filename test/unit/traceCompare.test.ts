@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { compareTraces } from '../../webview/analysis/compare.ts';
 import {
+  calledAsHeading,
   comparisonTitle,
   kernelListHeading,
   kernelListTime,
@@ -74,6 +75,11 @@ describe('compare', () => {
     );
     assert.ok(!comparison.disappearedKernels.some((k) => k.name === 'aten::conv2d'));
     assert.ok(!comparison.newKernels.some((k) => k.name === 'aten::convolution'));
+    // its heading a sentence with the side's label anywhere in it (review 11 I8: "kernels default calls under …")
+    assert.equal(
+      calledAsHeading("TinyMLP, compiled with torch.compile's defaults", comparison.calledAs.length),
+      `kernels under another name in TinyMLP, compiled with torch.compile's defaults, not fused away (${comparison.calledAs.length})`,
+    );
   });
 
   test('a compare kernel list names the steps its times are the mean of, and each time is per step', async () => {
