@@ -5,7 +5,7 @@
 import { SliceKind, type TraceModel } from '../extension/shared/trace/model.ts';
 import { fitWords, type Measure } from './timelineText.ts';
 import { firstVisible, lowerBoundStart, type Row } from './timelineRows.ts';
-import { noOpRecorded } from './timelineWords.ts';
+import { noOpRecorded, noOpRecordedLeast } from './timelineWords.ts';
 
 /** a stretch is said where it is at least this wide, or this share of the view where that is less: a narrow pane's
  *  (review 8B B8: rank 1's 40 ms, the straggler, unlabelled at 560 px in a 90 px stretch), never a wide one's few ms
@@ -24,8 +24,9 @@ export interface Unrecorded {
 
 /**
  * The stretches of [tMin, tMax] wide enough to be said, each with its label (noOpRecorded) cut to the room in it:
- * at every width the same words, fewer of them ("no op recorded · 40.2 ms" beside "no op recorded…", never
- * "no op · 40.2 ms" beside a bare "38.6 ms": review 10 F8); a stretch with no room for "no op…", unsaid.
+ * at every width its time and the same words, fewer of them ("40.2 ms, no op recorded" beside "38.6 ms, no op…",
+ * never "no op · 40.2 ms" beside a bare "38.6 ms": review 10 F8, nor words without the time: review 11 I7); a
+ * stretch with no room for "40.2 ms, no op…", unlabelled (null: its hover says it).
  */
 export function unrecordedLabels(
   model: TraceModel,
@@ -34,18 +35,15 @@ export function unrecordedLabels(
   tMax: number,
   xOf: (t: number) => number,
   m: Measure,
-): { stretch: Unrecorded; text: string }[] {
+): { stretch: Unrecorded; text: string | null }[] {
   const viewPx = Math.max(1, xOf(tMax) - xOf(tMin));
   const minUs = (Math.min(UNRECORDED_PX, UNRECORDED_SHARE * viewPx) * (tMax - tMin)) / viewPx;
-  return unrecordedInSteps(model, rows, tMin, tMax, minUs).flatMap((stretch) => {
+  return unrecordedInSteps(model, rows, tMin, tMax, minUs).map((stretch) => {
     const room = xOf(stretch.toUs) - xOf(stretch.fromUs) - 2 * GAP_INSET;
-    const text = fitWords(noOpRecorded(stretch.toUs - stretch.fromUs), room, m, LEAST_WORDS);
-    return text ? [{ stretch, text }] : [];
+    const us = stretch.toUs - stretch.fromUs;
+    return { stretch, text: fitWords(noOpRecorded(us), room, m, noOpRecordedLeast(us)) };
   });
 }
-
-/** what a stretch's label keeps at the least: the words that say what it is, never its time alone */
-const LEAST_WORDS = 'no op';
 
 /**
  * In [tMin, tMax], each stretch of at least `minUs` inside a profiler step (a "ProfilerStep#N" slice of a thread)

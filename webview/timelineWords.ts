@@ -139,10 +139,13 @@ export function phaseLabelForms(name: string, shortName: string | undefined, tim
   return [...new Set([name, ...(part ? [part] : []), ...(shortName ? [shortName] : [])])].map((n) => `${n} ${time}`);
 }
 
-/** A step's stretch on its thread where the profiler recorded no op: "no op recorded · 40.1 ms" (the rank table's
- *  words for that time), cut where it must be ("no op rec…"), never other words nor its time alone (review 10 F8:
+/** A step's stretch on its thread where the profiler recorded no op: "40.1 ms, no op recorded" (the rank table's
+ *  words for that time), its time first: a cut keeps it and shortens the words ("40.1 ms, no op…"; review 11 I7/J3:
+ *  "no op recorded…" at 700 px dropped the straggler's time), never other words nor its time alone (review 10 F8:
  *  "no op · 40.2 ms" at 700 px, a bare "40.2 ms" at 560); the hover says the rest (noOpRecordedHover). */
-export const noOpRecorded = (us: number): string => `no op recorded · ${formatUs(us)}`;
+export const noOpRecorded = (us: number): string => `${formatUs(us)}, no op recorded`;
+/** What such a stretch's label keeps at the least: its time and the words that say what it is. */
+export const noOpRecordedLeast = (us: number): string => `${formatUs(us)}, no op`;
 
 /** Such a stretch's hover, whichever form labels it: what its time is (the rank table's words). */
 export const noOpRecordedHover = (us: number): string =>

@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { TimelineSource } from '../../extension/shared/protocol.ts';
 import type { FrameLayout } from '../../webview/frameLayout.ts';
+import { ROW_HEIGHT } from '../../webview/timelineRows.ts';
 import { paneOffsets, rankAlignment } from '../../extension/shared/trace/ranks.ts';
 import { firstIsWarmUp } from '../../extension/shared/trace/window.ts';
 import { rankStepTable, type RankStepTable } from '../../webview/analysis/rankSteps.ts';
@@ -131,30 +132,37 @@ describe('rank timeline', () => {
     await page.close();
   });
 
-  test("rank 1's stretches with no op recorded: labelled in a narrow pane, by their words cut where the time does not fit (never the time alone: review 10 F8), the hover saying what the time is (review 8B B8)", async () => {
-    const page = await openWebview(browser(), { width: 560, height: 900 });
-    await post(page, await rankLoad());
-    await page.keyboard.press('0');
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    const gaps = await page.evaluate(() =>
-      (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts[1]!.texts.filter(
-        (t) => t.role === 'gap',
-      ),
-    );
-    // one before each step's ops: the straggler's 40 ms, the point of this screen
-    assert.equal(gaps.length, 3, gaps.map((t) => t.text).join(', '));
-    const canvas = (await page.locator('canvas').nth(1).boundingBox())!;
-    await page.mouse.move(canvas.x + gaps[0]!.x + gaps[0]!.w / 2, canvas.y + gaps[0]!.middle);
-    const tooltip = page.locator('.tooltip');
-    await tooltip.waitFor({ state: 'visible' });
-    // its words cut after a word, never "no op · 40.2 ms" nor a bare "40.2 ms" (at 560 px: "no op…")
-    for (const { text } of gaps) assert.match(text, /^no op( recorded)?…$/);
-    assert.match(
-      await tooltip.innerText(),
-      /^No op recorded on this thread for 40\.\d ms of its step: Python between ops, a sleep, I\/O, waiting for data \(the profiler records ops, not these\)\.$/,
-    );
-    assert.deepEqual(errorsOf(page), []);
-    await page.close();
+  test('rank 1\'s stretches with no op recorded: labelled with their time where it fits (review 11 I7: "no op…", its time gone), never the time alone (review 10 F8), the hover saying what the time is, labelled or not (review 8B B8)', async () => {
+    for (const [width, labelled] of [
+      [700, 3],
+      [560, 0],
+    ] as const) {
+      const page = await openWebview(browser(), { width, height: 900 });
+      await post(page, await rankLoad());
+      await page.keyboard.press('0');
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const frame = await page.evaluate(
+        () => (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts[1]!,
+      );
+      const gaps = frame.texts.filter((t) => t.role === 'gap');
+      // one before each step's ops where "40.2 ms, no op…" fits: the straggler's 40 ms, the point of this screen
+      assert.equal(gaps.length, labelled, `${width} px: ${gaps.map((t) => t.text).join(', ')}`);
+      for (const { text } of gaps) assert.match(text, /^\d+\.\d ms, no op( recorded|…)$/);
+      // the first stretch: from step 2's line on, in the row of rank 1's thread's ops (under its steps' row)
+      const step2 = frame.lines.filter((l) => l.role === 'step').sort((p, q) => p.x - q.x)[0]!.x;
+      const thread = frame.texts.find((t) => t.role === 'track' && t.text.startsWith('thread '))!;
+      const canvas = (await page.locator('canvas').nth(1).boundingBox())!;
+      await page.mouse.move(canvas.x + step2 + 20, canvas.y + thread.middle + ROW_HEIGHT);
+      const tooltip = page.locator('.tooltip');
+      await tooltip.waitFor({ state: 'visible' });
+      assert.match(
+        await tooltip.innerText(),
+        /^No op recorded on this thread for 40\.\d ms of its step: Python between ops, a sleep, I\/O, waiting for data \(the profiler records ops, not these\)\.$/,
+        `${width} px`,
+      );
+      assert.deepEqual(errorsOf(page), []);
+      await page.close();
+    }
   });
 
   test("rank 0's title, steps note and axis below the sticky toolbar, at load and with the panes scrolled to (review 9 C9/D11/E9)", async () => {
