@@ -46,6 +46,7 @@ import { post, savedState, saveState } from './hostApi.ts';
 import { state } from './viewState.ts';
 import { comparisonPending, matchingSlices, paneTitle, readingTraces } from './timelineWords.ts';
 import { coldStep } from './analysis/stepMap.ts';
+import { rankCompiler } from './analysis/rankCompiles.ts';
 import { stepsAsCalls } from './analysis/sliceNames.ts';
 import { paneRegions } from './paneFit.ts';
 import { alignSteps, stepBounds, stepHolding, stepLeads } from './paneSteps.ts';
@@ -223,13 +224,15 @@ function load(message: Opening): void {
       preview: pane.preview,
     };
   });
-  // marks name compiles by the function of the report entry each pane was profiled for
-  for (const pane of state.panes) {
-    pane.timeline.frames = paneFrames(state.report, pane.label);
+  // marks name compiles by the function of the report entry each pane was profiled for: a job's rank, by its group's
+  // compile phases (rankCompiler)
+  state.panes.forEach((pane, p) => {
+    const rank = rankCompiler(state.report, panes[p]!.rank?.rank);
+    pane.timeline.frames = rank?.frames ?? paneFrames(state.report, pane.label);
     pane.timeline.kernels = state.report ? (paneKernels(state.report, pane.label)?.kernels ?? null) : null;
-    pane.timeline.breaks = paneBreaks(state.report, pane.label);
+    pane.timeline.breaks = rank?.graphBreaks ?? paneBreaks(state.report, pane.label);
     pane.timeline.fromCall = paneFromCall(state.report, pane.label);
-  }
+  });
   // each comparison's panes on one step: a job's ranks, a region's, or the traces opened together (paneSteps.ts)
   // past the first step wherever the compare leaves it out (analysis/stepMap.ts coldStep: a first step with later
   // ones), so the step shown is one the compare counts (review 10 F2: TinyTransformer opened on its step 1 above

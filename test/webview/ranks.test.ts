@@ -13,7 +13,7 @@ import { firstIsWarmUp } from '../../extension/shared/trace/window.ts';
 import { rankStepTable, type RankStepTable } from '../../webview/analysis/rankSteps.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { sentTraces, type TraceMessage } from '../sentTraces.ts';
-import { errorsOf, holdBrowser, openWebview, postPanes, record, slicePoint } from './harness.ts';
+import { errorsOf, holdBrowser, openWebview, postPanes, postTimeline, record, ROOT, slicePoint } from './harness.ts';
 
 const STRAGGLER = path.resolve(__dirname, '../fixtures/traces/ranks/straggler');
 const browser = holdBrowser();
@@ -300,6 +300,34 @@ describe('rank timeline', () => {
     assert.equal(await ranksDebug(page), null);
     assert.equal(await page.locator('.rank-note, .rank-steps').count(), 0);
     assert.equal(await page.locator('.compare-table').count(), 1);
+    await page.close();
+  });
+
+  test("a job's rank names its compiles as the report's compile phases do: rank 1's 2 s recompile's band and the call it ran in by their rows' names, never by their place in the step (review 11 I1/J1/K2: \"4th compiled call in the step (addmm), recompile 1\" over \"1st compiled call …\", the report's \"forward, recompiled for x's size 8 in dimension 0\")", async () => {
+    const content = await readTimelineSource({
+      kind: 'report',
+      reportPath: path.join(ROOT, 'test', 'fixtures', 'reports', 'ddp-ranks-cpu', 'report.json'),
+    });
+    const groups = content.report!.modes.flatMap((m) => m.compiler?.rankPhases ?? []);
+    const nameOf = (compileId: string): string =>
+      groups.find((g) => g.ranks.includes(1))!.compiler.frames!.find((f) => f.compileId === compileId)!.nameText!;
+    const page = await openWebview(browser(), { width: 1400, height: 900 });
+    await postTimeline(page, content);
+    await page.waitForFunction(
+      () => (window as unknown as { __timelineDebug: { marks: unknown } }).__timelineDebug.marks,
+    );
+    await page.keyboard.press('0');
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const frames = await page.evaluate(
+      () => (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts,
+    );
+    const texts = frames[1]!.texts.filter((t) => t.role === 'mark' || t.role === 'slice').map((t) => t.text);
+    // the band: the compile of forward's recompile (4/1); the call it ran inside: DDP's recompiled wrapper (0/1)
+    assert.ok(texts.includes(nameOf('4/1')), texts.join(' | '));
+    assert.ok(texts.includes(`compiled ${nameOf('0/1')}`), texts.join(' | '));
+    for (const frame of frames)
+      for (const t of frame.texts) assert.doesNotMatch(t.text, /compiled call (in|outside) the (step|trace)/);
+    assert.deepEqual(errorsOf(page), []);
     await page.close();
   });
 });
