@@ -44,9 +44,10 @@ import { exposeDebugView } from './debugView.ts';
 import { scheduleDraw } from './drawFrame.ts';
 import { post, savedState, saveState } from './hostApi.ts';
 import { state } from './viewState.ts';
-import { comparisonPending, matchingSlices, paneTitle, readingTraces } from './timelineWords.ts';
+import { comparisonPending, matchingSlices, paneTitle, readingTraces, waitedFor } from './timelineWords.ts';
 import { coldStep } from './analysis/stepMap.ts';
 import { rankCompiler } from './analysis/rankCompiles.ts';
+import { compilingRank } from './analysis/rankWaits.ts';
 import { stepsAsCalls } from './analysis/sliceNames.ts';
 import { paneRegions } from './paneFit.ts';
 import { alignSteps, stepBounds, stepHolding, stepLeads } from './paneSteps.ts';
@@ -258,6 +259,20 @@ function load(message: Opening): void {
   state.step = view && !refit ? view.step : opening;
   state.stepBeforeAll = view?.all ? (state.stepBeforeAll ?? opening) : null;
   state.ranks = rankView;
+  // a rank's wait in a collective said with the rank it waited for, compiling, on the job's one clock
+  const alignment = rankView?.alignment;
+  if (alignment?.mode === 'absolute')
+    state.panes.forEach((pane, p) => {
+      pane.timeline.waitedFor = (fromUs, toUs) => {
+        const ranks = state.panes.map((q, k) => ({
+          rank: rankView!.heads[k]?.rank ?? null,
+          shiftUs: alignment.shiftUs[k] ?? 0,
+          marks: q.timeline.marksFound ? q.timeline.marks : [],
+        }));
+        const found = compilingRank(ranks, p, fromUs, toUs);
+        return found ? waitedFor(found.rank, found.recompile) : null;
+      };
+    });
   // a preview has none: the full trace brings them
   for (const pane of state.panes)
     for (const warning of pane.timeline.model.warnings) app.append(el('p', 'warning', `${pane.label}: ${warning}`));

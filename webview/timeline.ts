@@ -40,13 +40,14 @@ import {
   type StepEdge,
   type Tick,
   type TimeScale,
+  withoutNamespace,
 } from './timelineText.ts';
 import { fitNames, paneTrackNames } from './trackNames.ts';
 import { TimelineNames } from './timelineNames.ts';
 import { lowerBoundStart, ROW_HEIGHT, TrackRows } from './timelineRows.ts';
 import { DIM_ALPHA, SliceRects } from './sliceRects.ts';
-import { GAP_INSET, unrecordedLabels } from './timelineGaps.ts';
-import { idleTracksNote, idleTracksTooltip, noOpRecordedHover, warmUpLabel } from './timelineWords.ts';
+import { GAP_INSET, unrecordedLabels, type Unrecorded } from './timelineGaps.ts';
+import { idleTracksNote, idleTracksTooltip, noOpRecordedHover, waitingInHover, warmUpLabel } from './timelineWords.ts';
 
 /** a track name's inset in the label column */
 const NAME_INSET = 4;
@@ -106,8 +107,11 @@ export class TimelineCanvas extends TimelineNames {
   readonly profilerWork: Float64Array;
   /** the names as the label column draws them in a font */
   private fittedNames: { font: string; names: string[] } | null = null;
+  /** what this rank's collective waited for in [fromUs, toUs] of its model's time, where the view shows it ("rank 1,
+   *  recompiling": main.ts, a job's ranks on one clock); null: not known here */
+  waitedFor: (fromUs: number, toUs: number) => string | null = () => null;
   /** the stretches with no op recorded that the last frame found wide enough to say (canvas px), for their hover */
-  private unrecorded: { x0: number; x1: number; y: number; us: number }[] = [];
+  private unrecorded: { x0: number; x1: number; y: number; hover: string }[] = [];
 
   /** `communication`: per name id, 1 for a collective (communication.ts); drawn in the communication colour */
   constructor(
@@ -359,12 +363,22 @@ export class TimelineCanvas extends TimelineNames {
     ink: Paint,
     page: Paint,
   ): TextBox[] {
-    const found = unrecordedLabels(this.model, this.tracks.rows, tMin, tMax, xOf, m);
-    this.unrecorded = found.map(({ stretch: { fromUs, toUs, row } }) => ({
-      x0: xOf(fromUs),
-      x1: xOf(toUs),
-      y: row.y,
-      us: toUs - fromUs,
+    const model = this.model;
+    const waitedFor = ({ fromUs, toUs }: Unrecorded): string | null => this.waitedFor(fromUs, toUs);
+    const found = unrecordedLabels(model, this.tracks.rows, tMin, tMax, xOf, m, this.communication, waitedFor);
+    this.unrecorded = found.map(({ stretch }) => ({
+      x0: xOf(stretch.fromUs),
+      x1: xOf(stretch.toUs),
+      y: stretch.row.y,
+      hover:
+        stretch.collective < 0
+          ? noOpRecordedHover(stretch.toUs - stretch.fromUs)
+          : waitingInHover(
+              withoutNamespace(model.names[model.name[stretch.collective]!]!),
+              stretch.toUs - stretch.fromUs,
+              this.drawnNames[model.track[stretch.collective]!]!,
+              waitedFor(stretch),
+            ),
     }));
     return found.flatMap(({ stretch: { fromUs, row }, text }) =>
       text ? [placeText(m, 'gap', text, xOf(fromUs) + GAP_INSET, row.y + ROW_HEIGHT / 2, ink, [page])] : [],
@@ -374,8 +388,7 @@ export class TimelineCanvas extends TimelineNames {
   /** The hover of the stretch with no op recorded at canvas point (x, y): what its time is, which a short label
    *  ("40.2 ms, no op…") leaves out, and one with no room for a label says; null where there is none. */
   unrecordedAt(x: number, y: number): string | null {
-    const stretch = this.unrecorded.find((s) => x >= s.x0 && x < s.x1 && y >= s.y && y < s.y + ROW_HEIGHT);
-    return stretch ? noOpRecordedHover(stretch.us) : null;
+    return this.unrecorded.find((s) => x >= s.x0 && x < s.x1 && y >= s.y && y < s.y + ROW_HEIGHT)?.hover ?? null;
   }
 
   /** As many ticks as labels fit the drawn width (a narrow panel gets fewer), each in view from time 0 on. */

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
+import { communicationNames } from '../../webview/analysis/communication.ts';
 import { unrecordedLabels } from '../../webview/timelineGaps.ts';
 import { TrackRows } from '../../webview/timelineRows.ts';
 import { LABEL_WIDTH, type Measure } from '../../webview/timelineText.ts';
@@ -47,4 +48,29 @@ test("rank 1's stretches with no op recorded: one wording at every width, its ti
   // too narrow for "40.2 ms, no op…": found (the hover says them), unlabelled, not by its time alone nor its words
   // alone
   assert.deepEqual(found(LABEL_WIDTH + 150), [null, null, null]);
+});
+
+test("rank 0's thread in its step while gloo's thread ran its all_reduce: said waiting in it, for the rank the view shows compiling, else for another rank (review 9 D4)", async () => {
+  const model = await scanTraceFile(path.resolve(__dirname, '../fixtures/traces/ranks/straggler/rank0.trace.json'));
+  const rows = new TrackRows(model, 0).rows;
+  const step = model.steps[1]!;
+  const xOf = (t: number): number => LABEL_WIDTH + ((t - step.start) / (step.end - step.start)) * (1400 - LABEL_WIDTH);
+  const said = (waitedFor?: () => string | null): (string | null)[] =>
+    unrecordedLabels(model, rows, step.start, step.end, xOf, m, communicationNames(model.names), waitedFor).map(
+      (s) => s.text,
+    );
+  assert.deepEqual(
+    said().filter((t) => t?.includes('waiting')),
+    [said().find((t) => /^[\d.]+ ms, waiting in all_reduce for another rank$/.test(t ?? ''))],
+  );
+  assert.ok(
+    said(() => 'rank 1, recompiling').some((t) =>
+      /^[\d.]+ ms, waiting in all_reduce for rank 1, recompiling$/.test(t ?? ''),
+    ),
+  );
+  // without the collectives known: a stretch with another thread's op is its process's work, unsaid (review 7A K1)
+  assert.deepEqual(
+    unrecordedLabels(model, rows, step.start, step.end, xOf, m).filter((s) => s.text?.includes('waiting')),
+    [],
+  );
 });

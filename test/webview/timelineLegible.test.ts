@@ -613,10 +613,25 @@ describe('the timeline in light, dark and high-contrast themes', () => {
               assert.equal(gaps.filter((t) => form.test(t)).length, count, where);
             }
             // rank 0 waited in its all_reduce on gloo's thread meanwhile: that is an op of its process, not a stretch
-            // with none (review 7A K1: "no op recorded · 44.5 ms" beside the rank table's 3.72 ms)
-            if (c.name === 'ranks' && view === 'step')
-              for (const t of frames[0]!.texts.filter((x) => x.role === 'gap'))
-                assert.ok(Number(/^([\d.]+) ms/.exec(t.text)?.[1]) < 10, `${theme.name}: rank 0's "${t.text}"`);
+            // with none (review 7A K1: "no op recorded · 44.5 ms" beside the rank table's 3.72 ms); its thread said
+            // waiting in it
+            if (c.name === 'ranks' && view === 'step') {
+              const gaps = frames[0]!.texts.filter((x) => x.role === 'gap').map((t) => t.text);
+              for (const t of gaps.filter((g) => g.includes('no op')))
+                assert.ok(Number(/^([\d.]+) ms/.exec(t)?.[1]) < 10, `${theme.name}: rank 0's "${t}"`);
+              assert.ok(
+                gaps.some((g) => /^[\d.]+ ms, waiting in all_reduce for another rank$/.test(g)),
+                `${theme.name}: rank 0's ${gaps.join(', ')}`,
+              );
+            }
+            // rank 0's 2 s in all_reduce said as its wait for rank 1's recompile, which the view shows (review 9 D4: an
+            // empty box with no word), in the same words at every width
+            if (c.name === 'ddp' && view === 'all')
+              assert.deepEqual(
+                frames[0]!.texts.filter((t) => t.role === 'gap').map((t) => t.text),
+                ['2.13 s, waiting in all_reduce for rank 1, recompiling'],
+                theme.name,
+              );
             if (view === 'all') await page.keyboard.press('f');
           }
         }
