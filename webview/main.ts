@@ -44,8 +44,10 @@ import { exposeDebugView } from './debugView.ts';
 import { scheduleDraw } from './drawFrame.ts';
 import { post, savedState, saveState } from './hostApi.ts';
 import { state } from './viewState.ts';
-import { comparisonPending, matchingSlices, paneTitle, readingTraces } from './timelineWords.ts';
+import { comparisonPending, matchingSlices, paneTitle, readingTraces, waitedFor } from './timelineWords.ts';
 import { coldStep } from './analysis/stepMap.ts';
+import { rankCompiler } from './analysis/rankCompiles.ts';
+import { compilingRank } from './analysis/rankWaits.ts';
 import { stepsAsCalls } from './analysis/sliceNames.ts';
 import { paneRegions } from './paneFit.ts';
 import { alignSteps, stepBounds, stepHolding, stepLeads } from './paneSteps.ts';
@@ -223,13 +225,15 @@ function load(message: Opening): void {
       preview: pane.preview,
     };
   });
-  // marks name compiles by the function of the report entry each pane was profiled for
-  for (const pane of state.panes) {
-    pane.timeline.frames = paneFrames(state.report, pane.label);
+  // marks name compiles by the function of the report entry each pane was profiled for: a job's rank, by its group's
+  // compile phases (rankCompiler)
+  state.panes.forEach((pane, p) => {
+    const rank = rankCompiler(state.report, panes[p]!.rank?.rank);
+    pane.timeline.frames = rank?.frames ?? paneFrames(state.report, pane.label);
     pane.timeline.kernels = state.report ? (paneKernels(state.report, pane.label)?.kernels ?? null) : null;
-    pane.timeline.breaks = paneBreaks(state.report, pane.label);
+    pane.timeline.breaks = rank?.graphBreaks ?? paneBreaks(state.report, pane.label);
     pane.timeline.fromCall = paneFromCall(state.report, pane.label);
-  }
+  });
   // each comparison's panes on one step: a job's ranks, a region's, or the traces opened together (paneSteps.ts)
   // past the first step wherever the compare leaves it out (analysis/stepMap.ts coldStep: a first step with later
   // ones), so the step shown is one the compare counts (review 10 F2: TinyTransformer opened on its step 1 above
@@ -255,6 +259,20 @@ function load(message: Opening): void {
   state.step = view && !refit ? view.step : opening;
   state.stepBeforeAll = view?.all ? (state.stepBeforeAll ?? opening) : null;
   state.ranks = rankView;
+  // a rank's wait in a collective said with the rank it waited for, compiling, on the job's one clock
+  const alignment = rankView?.alignment;
+  if (alignment?.mode === 'absolute')
+    state.panes.forEach((pane, p) => {
+      pane.timeline.waitedFor = (fromUs, toUs) => {
+        const ranks = state.panes.map((q, k) => ({
+          rank: rankView!.heads[k]?.rank ?? null,
+          shiftUs: alignment.shiftUs[k] ?? 0,
+          marks: q.timeline.marksFound ? q.timeline.marks : [],
+        }));
+        const found = compilingRank(ranks, p, fromUs, toUs);
+        return found ? waitedFor(found.rank, found.recompile) : null;
+      };
+    });
   // a preview has none: the full trace brings them
   for (const pane of state.panes)
     for (const warning of pane.timeline.model.warnings) app.append(el('p', 'warning', `${pane.label}: ${warning}`));

@@ -40,13 +40,14 @@ import {
   type StepEdge,
   type Tick,
   type TimeScale,
+  withoutNamespace,
 } from './timelineText.ts';
 import { fitNames, paneTrackNames } from './trackNames.ts';
 import { TimelineNames } from './timelineNames.ts';
 import { lowerBoundStart, ROW_HEIGHT, TrackRows } from './timelineRows.ts';
 import { DIM_ALPHA, SliceRects } from './sliceRects.ts';
-import { GAP_INSET, unrecordedLabels } from './timelineGaps.ts';
-import { idleTracksNote, idleTracksTooltip, noOpRecordedHover, warmUpLabel } from './timelineWords.ts';
+import { GAP_INSET, unrecordedLabels, type Unrecorded } from './timelineGaps.ts';
+import { idleTracksNote, idleTracksTooltip, noOpRecordedHover, waitingInHover, warmUpLabel } from './timelineWords.ts';
 
 /** a track name's inset in the label column */
 const NAME_INSET = 4;
@@ -106,8 +107,11 @@ export class TimelineCanvas extends TimelineNames {
   readonly profilerWork: Float64Array;
   /** the names as the label column draws them in a font */
   private fittedNames: { font: string; names: string[] } | null = null;
-  /** the stretches with no op recorded that the last frame labelled (canvas px), for their hover */
-  private saidUnrecorded: { x0: number; x1: number; y: number; us: number }[] = [];
+  /** what this rank's collective waited for in [fromUs, toUs] of its model's time, where the view shows it ("rank 1,
+   *  recompiling": main.ts, a job's ranks on one clock); null: not known here */
+  waitedFor: (fromUs: number, toUs: number) => string | null = () => null;
+  /** the stretches with no op recorded that the last frame found wide enough to say (canvas px), for their hover */
+  private unrecorded: { x0: number; x1: number; y: number; hover: string }[] = [];
 
   /** `communication`: per name id, 1 for a collective (communication.ts); drawn in the communication colour */
   constructor(
@@ -349,7 +353,8 @@ export class TimelineCanvas extends TimelineNames {
     return texts;
   }
 
-  /** Each step's stretch with no op recorded on its thread, wide enough for it, said in it (unrecordedLabels). */
+  /** Each step's stretch with no op recorded on its thread, wide enough to be said, said in it where its label fits
+   *  (unrecordedLabels); each one's hover, labelled or not. */
   private unrecordedTexts(
     tMin: number,
     tMax: number,
@@ -358,23 +363,32 @@ export class TimelineCanvas extends TimelineNames {
     ink: Paint,
     page: Paint,
   ): TextBox[] {
-    const said = unrecordedLabels(this.model, this.tracks.rows, tMin, tMax, xOf, m);
-    this.saidUnrecorded = said.map(({ stretch: { fromUs, toUs, row } }) => ({
-      x0: xOf(fromUs),
-      x1: xOf(toUs),
-      y: row.y,
-      us: toUs - fromUs,
+    const model = this.model;
+    const waitedFor = ({ fromUs, toUs }: Unrecorded): string | null => this.waitedFor(fromUs, toUs);
+    const found = unrecordedLabels(model, this.tracks.rows, tMin, tMax, xOf, m, this.communication, waitedFor);
+    this.unrecorded = found.map(({ stretch }) => ({
+      x0: xOf(stretch.fromUs),
+      x1: xOf(stretch.toUs),
+      y: stretch.row.y,
+      hover:
+        stretch.collective < 0
+          ? noOpRecordedHover(stretch.toUs - stretch.fromUs)
+          : waitingInHover(
+              withoutNamespace(model.names[model.name[stretch.collective]!]!),
+              stretch.toUs - stretch.fromUs,
+              this.drawnNames[model.track[stretch.collective]!]!,
+              waitedFor(stretch),
+            ),
     }));
-    return said.map(({ stretch: { fromUs, row }, text }) =>
-      placeText(m, 'gap', text, xOf(fromUs) + GAP_INSET, row.y + ROW_HEIGHT / 2, ink, [page]),
+    return found.flatMap(({ stretch: { fromUs, row }, text }) =>
+      text ? [placeText(m, 'gap', text, xOf(fromUs) + GAP_INSET, row.y + ROW_HEIGHT / 2, ink, [page])] : [],
     );
   }
 
-  /** The hover of the labelled stretch with no op recorded at canvas point (x, y): what its time is, which a short
-   *  label ("40.2 ms") leaves out; null where there is none. */
+  /** The hover of the stretch with no op recorded at canvas point (x, y): what its time is, which a short label
+   *  ("40.2 ms, no op…") leaves out, and one with no room for a label says; null where there is none. */
   unrecordedAt(x: number, y: number): string | null {
-    const said = this.saidUnrecorded.find((s) => x >= s.x0 && x < s.x1 && y >= s.y && y < s.y + ROW_HEIGHT);
-    return said ? noOpRecordedHover(said.us) : null;
+    return this.unrecorded.find((s) => x >= s.x0 && x < s.x1 && y >= s.y && y < s.y + ROW_HEIGHT)?.hover ?? null;
   }
 
   /** As many ticks as labels fit the drawn width (a narrow panel gets fewer), each in view from time 0 on. */

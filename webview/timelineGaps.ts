@@ -1,11 +1,12 @@
 // The stretches of a profiler step where its thread recorded no op: drawn blank, they read as nothing happening, or
 // go unseen (review 5A: rank 1's 40 ms before its all_reduce, explained only in the rank table's "no op recorded").
 // Found in the row under the step's slice, in O(stretches × log n): a run of ops is jumped by binary search; said
-// by labels that fit them.
+// by labels that fit them. A stretch where another thread of its process ran a collective is its thread waiting for
+// it: said so (review 9 D4: rank 0's 2 s while rank 1 recompiled, an empty box with no word).
 import { SliceKind, type TraceModel } from '../extension/shared/trace/model.ts';
-import { fitWords, type Measure } from './timelineText.ts';
+import { fitWords, withoutNamespace, type Measure } from './timelineText.ts';
 import { firstVisible, lowerBoundStart, type Row } from './timelineRows.ts';
-import { noOpRecorded } from './timelineWords.ts';
+import { noOpRecorded, noOpRecordedLeast, waitingIn, waitingInLeast } from './timelineWords.ts';
 
 /** a stretch is said where it is at least this wide, or this share of the view where that is less: a narrow pane's
  *  (review 8B B8: rank 1's 40 ms, the straggler, unlabelled at 560 px in a 90 px stretch), never a wide one's few ms
@@ -15,17 +16,21 @@ const UNRECORDED_SHARE = 0.1;
 /** a stretch's label's room inside it, each side */
 export const GAP_INSET = 3;
 
-/** A stretch of a step on its thread with no op recorded: the row it lies in, its µs of the model's time. */
+/** A stretch of a step on its thread with no op recorded: the row it lies in, its µs of the model's time; where
+ *  another thread of its process ran a collective all that time, that collective's slice (the thread waited for
+ *  it), else -1. */
 export interface Unrecorded {
   row: Row;
   fromUs: number;
   toUs: number;
+  collective: number;
 }
 
 /**
  * The stretches of [tMin, tMax] wide enough to be said, each with its label (noOpRecorded) cut to the room in it:
- * at every width the same words, fewer of them ("no op recorded · 40.2 ms" beside "no op recorded…", never
- * "no op · 40.2 ms" beside a bare "38.6 ms": review 10 F8); a stretch with no room for "no op…", unsaid.
+ * at every width its time and the same words, fewer of them ("40.2 ms, no op recorded" beside "38.6 ms, no op…",
+ * never "no op · 40.2 ms" beside a bare "38.6 ms": review 10 F8, nor words without the time: review 11 I7); a
+ * stretch with no room for "40.2 ms, no op…", unlabelled (null: its hover says it).
  */
 export function unrecordedLabels(
   model: TraceModel,
@@ -34,18 +39,23 @@ export function unrecordedLabels(
   tMax: number,
   xOf: (t: number) => number,
   m: Measure,
-): { stretch: Unrecorded; text: string }[] {
+  /** per name id, 1 for a collective (analysis/communication.ts) */
+  collectives: Uint8Array = new Uint8Array(model.names.length),
+  /** what a stretch's thread waited for in its collective ("rank 1, recompiling"), where the view shows it */
+  waitedFor: (stretch: Unrecorded) => string | null = () => null,
+): { stretch: Unrecorded; text: string | null }[] {
   const viewPx = Math.max(1, xOf(tMax) - xOf(tMin));
   const minUs = (Math.min(UNRECORDED_PX, UNRECORDED_SHARE * viewPx) * (tMax - tMin)) / viewPx;
-  return unrecordedInSteps(model, rows, tMin, tMax, minUs).flatMap((stretch) => {
+  return unrecordedInSteps(model, rows, tMin, tMax, minUs, collectives).map((stretch) => {
     const room = xOf(stretch.toUs) - xOf(stretch.fromUs) - 2 * GAP_INSET;
-    const text = fitWords(noOpRecorded(stretch.toUs - stretch.fromUs), room, m, LEAST_WORDS);
-    return text ? [{ stretch, text }] : [];
+    const us = stretch.toUs - stretch.fromUs;
+    if (stretch.collective >= 0) {
+      const op = withoutNamespace(model.names[model.name[stretch.collective]!]!);
+      return { stretch, text: fitWords(waitingIn(op, us, waitedFor(stretch)), room, m, waitingInLeast(op, us)) };
+    }
+    return { stretch, text: fitWords(noOpRecorded(us), room, m, noOpRecordedLeast(us)) };
   });
 }
-
-/** what a stretch's label keeps at the least: the words that say what it is, never its time alone */
-const LEAST_WORDS = 'no op';
 
 /**
  * In [tMin, tMax], each stretch of at least `minUs` inside a profiler step (a "ProfilerStep#N" slice of a thread)
@@ -59,6 +69,7 @@ function unrecordedInSteps(
   tMin: number,
   tMax: number,
   minUs: number,
+  collectives: Uint8Array,
 ): Unrecorded[] {
   const found: Unrecorded[] = [];
   for (const [k, steps] of rows.entries()) {
@@ -81,7 +92,7 @@ function unrecordedInSteps(
           continue;
         }
         const next = i < ops.end ? Math.min(model.start[i]!, to) : to;
-        if (next - cursor >= minUs) found.push(...unbusy(model, rows, ops, cursor, next, minUs));
+        if (next - cursor >= minUs) found.push(...unbusy(model, rows, ops, cursor, next, minUs, collectives));
         if (i >= ops.end || model.start[i]! >= to) break;
         cursor = end(i++);
       }
@@ -90,7 +101,10 @@ function unrecordedInSteps(
   return found;
 }
 
-/** The parts of [from, to) of at least minUs where no other CPU thread of `ops`'s process had a top-level op. */
+/**
+ * The parts of [from, to) of at least minUs where no other CPU thread of `ops`'s process had a top-level op, and
+ * those where one ran a collective (`collectives`): `ops`'s thread waiting for it.
+ */
 function unbusy(
   model: TraceModel,
   rows: readonly Row[],
@@ -98,23 +112,27 @@ function unbusy(
   from: number,
   to: number,
   minUs: number,
+  collectives: Uint8Array,
 ): Unrecorded[] {
   const own = model.tracks[ops.track]!;
-  const busy: [number, number][] = [];
+  const busy: [number, number, number][] = [];
   for (const row of rows) {
     const track = model.tracks[row.track]!;
     if (row.depth !== 0 || row.track === ops.track || track.gpu || track.stack || track.pid !== own.pid) continue;
     for (let i = firstVisible(model, row, from); i < row.end && model.start[i]! < to; i++)
-      busy.push([model.start[i]!, model.start[i]! + model.dur[i]!]);
+      busy.push([model.start[i]!, model.start[i]! + model.dur[i]!, i]);
   }
   busy.sort((a, b) => a[0] - b[0]);
   const out: Unrecorded[] = [];
   let cursor = from;
-  for (const [a, b] of busy) {
-    if (a - cursor >= minUs) out.push({ row: ops, fromUs: cursor, toUs: Math.min(a, to) });
+  for (const [a, b, i] of busy) {
+    if (a - cursor >= minUs) out.push({ row: ops, fromUs: cursor, toUs: Math.min(a, to), collective: -1 });
+    const [waitFrom, waitTo] = [Math.max(cursor, a), Math.min(b, to)];
+    if (collectives[model.name[i]!] && waitTo - waitFrom >= minUs)
+      out.push({ row: ops, fromUs: waitFrom, toUs: waitTo, collective: i });
     cursor = Math.max(cursor, b);
     if (cursor >= to) break;
   }
-  if (to - cursor >= minUs) out.push({ row: ops, fromUs: cursor, toUs: to });
+  if (to - cursor >= minUs) out.push({ row: ops, fromUs: cursor, toUs: to, collective: -1 });
   return out;
 }

@@ -76,8 +76,8 @@ export function fitEnd(text: string, room: number, m: Measure, least = 2): strin
 }
 
 /**
- * `text` in `room` px, or as many of its words as fit and "…" ("no op recorded…" of "no op recorded · 40.2 ms"): a cut
- * after a word, never inside one nor after a number or a separator ("40.2 …" says no unit, "· …" nothing); null where
+ * `text` in `room` px, or as many of its words as fit and "…" ("40.2 ms, no op…" of "40.2 ms, no op recorded"): a cut
+ * after a word, never inside one nor after a number or a separator ("40.2 …" says no unit, "ms, …" nothing); null where
  * fewer words than `least` starts would show.
  */
 export function fitWords(text: string, room: number, m: Measure, least: string): string | null {
@@ -308,7 +308,7 @@ export function sliceLabel(name: string, room: number, m: Measure): string | nul
 
 // every namespace: "autograd::engine::evaluate_function: …" keeps "evaluate_f…", not "engine::e…"
 const NAMESPACE = /^(?:[A-Za-z_][\w.]*::?(?=\S))+/;
-const withoutNamespace = (name: string): string => name.slice(NAMESPACE.exec(name)?.[0].length ?? 0);
+export const withoutNamespace = (name: string): string => name.slice(NAMESPACE.exec(name)?.[0].length ?? 0);
 
 /** A pane's slice labels (sliceLabel, each in its `room` px). */
 export function sliceLabels(slices: readonly { name: string; room: number }[], m: Measure): (string | null)[] {

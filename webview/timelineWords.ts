@@ -139,10 +139,29 @@ export function phaseLabelForms(name: string, shortName: string | undefined, tim
   return [...new Set([name, ...(part ? [part] : []), ...(shortName ? [shortName] : [])])].map((n) => `${n} ${time}`);
 }
 
-/** A step's stretch on its thread where the profiler recorded no op: "no op recorded · 40.1 ms" (the rank table's
- *  words for that time), cut where it must be ("no op rec…"), never other words nor its time alone (review 10 F8:
+/** A step's stretch on its thread where the profiler recorded no op: "40.1 ms, no op recorded" (the rank table's
+ *  words for that time), its time first: a cut keeps it and shortens the words ("40.1 ms, no op…"; review 11 I7/J3:
+ *  "no op recorded…" at 700 px dropped the straggler's time), never other words nor its time alone (review 10 F8:
  *  "no op · 40.2 ms" at 700 px, a bare "40.2 ms" at 560); the hover says the rest (noOpRecordedHover). */
-export const noOpRecorded = (us: number): string => `no op recorded · ${formatUs(us)}`;
+export const noOpRecorded = (us: number): string => `${formatUs(us)}, no op recorded`;
+/** What such a stretch's label keeps at the least: its time and the words that say what it is. */
+export const noOpRecordedLeast = (us: number): string => `${formatUs(us)}, no op`;
+
+/** A step's stretch on its thread with no op recorded while another thread of its process ran a collective: "2.13 s,
+ *  waiting in all_reduce for rank 1, recompiling" (`cause`: waitedFor, where the view shows it), else "… for another
+ *  rank"; its time first as noOpRecorded's, cut as it is ("2.13 s, waiting in all_reduce…"): the thread waited for
+ *  the collective, which waits for the slowest rank (review 9 D4: rank 0's 2 s while rank 1 recompiled said nothing). */
+export const waitingIn = (op: string, us: number, cause: string | null): string =>
+  `${formatUs(us)}, waiting in ${op} for ${cause ?? 'another rank'}`;
+/** What such a stretch's label keeps at the least: its time and the collective it waited in. */
+export const waitingInLeast = (op: string, us: number): string => `${formatUs(us)}, waiting in ${op}`;
+/** The rank a collective waited for, compiling all the while: "rank 1, recompiling". */
+export const waitedFor = (rank: number, recompile: boolean): string =>
+  `rank ${rank}, ${recompile ? 'recompiling' : 'compiling'}`;
+
+/** That stretch's hover: what the time is, on which thread the collective ran, and what it waited for. */
+export const waitingInHover = (op: string, us: number, thread: string, cause: string | null): string =>
+  `No op recorded on this thread for ${formatUs(us)} of its step, while ${op} ran on ${thread}: this thread waited for it, and a collective waits for every rank to reach it (${cause ? `here ${cause}` : 'a slower rank, or one compiling'}).`;
 
 /** Such a stretch's hover, whichever form labels it: what its time is (the rank table's words). */
 export const noOpRecordedHover = (us: number): string =>

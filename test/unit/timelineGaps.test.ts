@@ -1,11 +1,12 @@
 // The stretches of a step with no op recorded (webview/timelineGaps.ts), on the straggler job's rank 1 (a 40 ms sleep
-// before each step's all_reduce): said in the same words at every width, shorter by their end, never by other words
-// nor by their time alone (review 10 F8: "no op recorded · 40.2 ms" at 1400 px, "no op · 40.2 ms" at 700, a bare
-// "40.2 ms" at 560).
+// before each step's all_reduce): said in the same words at every width, their time first, shorter by their end,
+// never by other words nor by their time alone (review 10 F8: "no op recorded · 40.2 ms" at 1400 px, "no op · 40.2 ms"
+// at 700, a bare "40.2 ms" at 560), nor by words without their time (review 11 I7: "no op recorded…" at 700 px).
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
+import { communicationNames } from '../../webview/analysis/communication.ts';
 import { unrecordedLabels } from '../../webview/timelineGaps.ts';
 import { TrackRows } from '../../webview/timelineRows.ts';
 import { LABEL_WIDTH, type Measure } from '../../webview/timelineText.ts';
@@ -13,12 +14,12 @@ import { LABEL_WIDTH, type Measure } from '../../webview/timelineText.ts';
 /** 6 px a character, about the canvas's 11 px font. */
 const m: Measure = { width: (text) => 6 * text.length, ascent: 8, descent: 3 };
 
-test("rank 1's stretches with no op recorded: one wording at every width, cut at its end, never a bare time", async () => {
+test("rank 1's stretches with no op recorded: one wording at every width, its time first, cut at its end, never a bare time", async () => {
   const model = await scanTraceFile(path.resolve(__dirname, '../fixtures/traces/ranks/straggler/rank1.trace.json'));
   const rows = new TrackRows(model, 0).rows;
   const tMin = model.steps[0]!.start;
   const tMax = model.steps[model.steps.length - 1]!.end;
-  const said = (width: number): string[] =>
+  const found = (width: number): (string | null)[] =>
     unrecordedLabels(
       model,
       rows,
@@ -27,22 +28,49 @@ test("rank 1's stretches with no op recorded: one wording at every width, cut at
       (t) => LABEL_WIDTH + ((t - tMin) / (tMax - tMin)) * (width - LABEL_WIDTH),
       m,
     ).map((s) => s.text);
+  const said = (width: number): string[] => found(width).flatMap((text) => (text ? [text] : []));
   const wide = said(1400);
   // one before each step's all_reduce, whole where there is room
   assert.equal(wide.length, 3, wide.join(', '));
-  for (const text of wide) assert.match(text, /^no op recorded · [\d.]+ ms$/);
+  for (const text of wide) assert.match(text, /^[\d.]+ ms, no op recorded$/);
   for (const width of [560, 700]) {
     const narrow = said(width);
     assert.equal(narrow.length, 3, `${width} px: ${narrow.join(', ')}`);
     narrow.forEach((text, k) => {
-      // the whole label's start, cut with "…", its words first: never "no op · 40.2 ms" nor "40.2 ms"
+      // the whole label's start, cut with "…", its time and words first: never "no op recorded…" nor "40.2 ms"
       assert.ok(
         text === wide[k] || (text.endsWith('…') && wide[k]!.startsWith(text.slice(0, -1))),
         `${width}: ${text}`,
       );
-      assert.match(text, /^no op/, `${width} px`);
+      assert.match(text, /^[\d.]+ ms, no op/, `${width} px`);
     });
   }
-  // too narrow for "no op…": unsaid, not its time alone
-  assert.deepEqual(said(LABEL_WIDTH + 60), []);
+  // too narrow for "40.2 ms, no op…": found (the hover says them), unlabelled, not by its time alone nor its words
+  // alone
+  assert.deepEqual(found(LABEL_WIDTH + 150), [null, null, null]);
+});
+
+test("rank 0's thread in its step while gloo's thread ran its all_reduce: said waiting in it, for the rank the view shows compiling, else for another rank (review 9 D4)", async () => {
+  const model = await scanTraceFile(path.resolve(__dirname, '../fixtures/traces/ranks/straggler/rank0.trace.json'));
+  const rows = new TrackRows(model, 0).rows;
+  const step = model.steps[1]!;
+  const xOf = (t: number): number => LABEL_WIDTH + ((t - step.start) / (step.end - step.start)) * (1400 - LABEL_WIDTH);
+  const said = (waitedFor?: () => string | null): (string | null)[] =>
+    unrecordedLabels(model, rows, step.start, step.end, xOf, m, communicationNames(model.names), waitedFor).map(
+      (s) => s.text,
+    );
+  assert.deepEqual(
+    said().filter((t) => t?.includes('waiting')),
+    [said().find((t) => /^[\d.]+ ms, waiting in all_reduce for another rank$/.test(t ?? ''))],
+  );
+  assert.ok(
+    said(() => 'rank 1, recompiling').some((t) =>
+      /^[\d.]+ ms, waiting in all_reduce for rank 1, recompiling$/.test(t ?? ''),
+    ),
+  );
+  // without the collectives known: a stretch with another thread's op is its process's work, unsaid (review 7A K1)
+  assert.deepEqual(
+    unrecordedLabels(model, rows, step.start, step.end, xOf, m).filter((s) => s.text?.includes('waiting')),
+    [],
+  );
 });

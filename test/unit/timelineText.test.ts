@@ -266,12 +266,14 @@ test('a slice label cut keeps its op, not a namespace: every namespace left out,
 });
 
 test('a label cut by its words: never inside a word, after a number or a separator, nor below its least words', () => {
-  // review 10 F8: "no op · 40.2 ms" at 700 px, a bare "40.2 ms" at 560, for "no op recorded · 40.2 ms"
-  const text = 'no op recorded · 40.2 ms';
-  assert.equal(fitWords(text, 6 * text.length, m, 'no op'), text);
-  for (const room of [6 * 16, 6 * 22]) assert.equal(fitWords(text, room, m, 'no op'), 'no op recorded…', `${room} px`);
-  assert.equal(fitWords(text, 6 * 10, m, 'no op'), 'no op…');
-  assert.equal(fitWords(text, 6 * 5, m, 'no op'), null);
+  // review 10 F8: "no op · 40.2 ms" at 700 px, a bare "40.2 ms" at 560; review 11 I7: "no op…", its time gone
+  const text = '40.2 ms, no op recorded';
+  const least = '40.2 ms, no op';
+  assert.equal(fitWords(text, 6 * text.length, m, least), text);
+  for (const room of [6 * 15, 6 * 22]) assert.equal(fitWords(text, room, m, least), '40.2 ms, no op…', `${room} px`);
+  // never after its number ("40.2…") nor its separator ("40.2 ms,…")
+  assert.equal(fitWords(text, 6 * 14, m, least), null);
+  assert.equal(fitWords(text, 6 * 11, m, '40.2'), null);
 });
 
 test("one view's axis reads in one unit at every width: a 3.6 ms call in ms at 560 px and at 1400 px (review 8B B6)", () => {

@@ -7,12 +7,13 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { TimelineSource } from '../../extension/shared/protocol.ts';
 import type { FrameLayout } from '../../webview/frameLayout.ts';
+import { ROW_HEIGHT } from '../../webview/timelineRows.ts';
 import { paneOffsets, rankAlignment } from '../../extension/shared/trace/ranks.ts';
 import { firstIsWarmUp } from '../../extension/shared/trace/window.ts';
 import { rankStepTable, type RankStepTable } from '../../webview/analysis/rankSteps.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { sentTraces, type TraceMessage } from '../sentTraces.ts';
-import { errorsOf, holdBrowser, openWebview, postPanes, record, slicePoint } from './harness.ts';
+import { errorsOf, holdBrowser, openWebview, postPanes, postTimeline, record, ROOT, slicePoint } from './harness.ts';
 
 const STRAGGLER = path.resolve(__dirname, '../fixtures/traces/ranks/straggler');
 const browser = holdBrowser();
@@ -131,30 +132,37 @@ describe('rank timeline', () => {
     await page.close();
   });
 
-  test("rank 1's stretches with no op recorded: labelled in a narrow pane, by their words cut where the time does not fit (never the time alone: review 10 F8), the hover saying what the time is (review 8B B8)", async () => {
-    const page = await openWebview(browser(), { width: 560, height: 900 });
-    await post(page, await rankLoad());
-    await page.keyboard.press('0');
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    const gaps = await page.evaluate(() =>
-      (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts[1]!.texts.filter(
-        (t) => t.role === 'gap',
-      ),
-    );
-    // one before each step's ops: the straggler's 40 ms, the point of this screen
-    assert.equal(gaps.length, 3, gaps.map((t) => t.text).join(', '));
-    const canvas = (await page.locator('canvas').nth(1).boundingBox())!;
-    await page.mouse.move(canvas.x + gaps[0]!.x + gaps[0]!.w / 2, canvas.y + gaps[0]!.middle);
-    const tooltip = page.locator('.tooltip');
-    await tooltip.waitFor({ state: 'visible' });
-    // its words cut after a word, never "no op · 40.2 ms" nor a bare "40.2 ms" (at 560 px: "no op…")
-    for (const { text } of gaps) assert.match(text, /^no op( recorded)?…$/);
-    assert.match(
-      await tooltip.innerText(),
-      /^No op recorded on this thread for 40\.\d ms of its step: Python between ops, a sleep, I\/O, waiting for data \(the profiler records ops, not these\)\.$/,
-    );
-    assert.deepEqual(errorsOf(page), []);
-    await page.close();
+  test('rank 1\'s stretches with no op recorded: labelled with their time where it fits (review 11 I7: "no op…", its time gone), never the time alone (review 10 F8), the hover saying what the time is, labelled or not (review 8B B8)', async () => {
+    for (const [width, labelled] of [
+      [700, 3],
+      [560, 0],
+    ] as const) {
+      const page = await openWebview(browser(), { width, height: 900 });
+      await post(page, await rankLoad());
+      await page.keyboard.press('0');
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const frame = await page.evaluate(
+        () => (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts[1]!,
+      );
+      const gaps = frame.texts.filter((t) => t.role === 'gap');
+      // one before each step's ops where "40.2 ms, no op…" fits: the straggler's 40 ms, the point of this screen
+      assert.equal(gaps.length, labelled, `${width} px: ${gaps.map((t) => t.text).join(', ')}`);
+      for (const { text } of gaps) assert.match(text, /^\d+\.\d ms, no op( recorded|…)$/);
+      // the first stretch: from step 2's line on, in the row of rank 1's thread's ops (under its steps' row)
+      const step2 = frame.lines.filter((l) => l.role === 'step').sort((p, q) => p.x - q.x)[0]!.x;
+      const thread = frame.texts.find((t) => t.role === 'track' && t.text.startsWith('thread '))!;
+      const canvas = (await page.locator('canvas').nth(1).boundingBox())!;
+      await page.mouse.move(canvas.x + step2 + 20, canvas.y + thread.middle + ROW_HEIGHT);
+      const tooltip = page.locator('.tooltip');
+      await tooltip.waitFor({ state: 'visible' });
+      assert.match(
+        await tooltip.innerText(),
+        /^No op recorded on this thread for 40\.\d ms of its step: Python between ops, a sleep, I\/O, waiting for data \(the profiler records ops, not these\)\.$/,
+        `${width} px`,
+      );
+      assert.deepEqual(errorsOf(page), []);
+      await page.close();
+    }
   });
 
   test("rank 0's title, steps note and axis below the sticky toolbar, at load and with the panes scrolled to (review 9 C9/D11/E9)", async () => {
@@ -292,6 +300,34 @@ describe('rank timeline', () => {
     assert.equal(await ranksDebug(page), null);
     assert.equal(await page.locator('.rank-note, .rank-steps').count(), 0);
     assert.equal(await page.locator('.compare-table').count(), 1);
+    await page.close();
+  });
+
+  test("a job's rank names its compiles as the report's compile phases do: rank 1's 2 s recompile's band and the call it ran in by their rows' names, never by their place in the step (review 11 I1/J1/K2: \"4th compiled call in the step (addmm), recompile 1\" over \"1st compiled call …\", the report's \"forward, recompiled for x's size 8 in dimension 0\")", async () => {
+    const content = await readTimelineSource({
+      kind: 'report',
+      reportPath: path.join(ROOT, 'test', 'fixtures', 'reports', 'ddp-ranks-cpu', 'report.json'),
+    });
+    const groups = content.report!.modes.flatMap((m) => m.compiler?.rankPhases ?? []);
+    const nameOf = (compileId: string): string =>
+      groups.find((g) => g.ranks.includes(1))!.compiler.frames!.find((f) => f.compileId === compileId)!.nameText!;
+    const page = await openWebview(browser(), { width: 1400, height: 900 });
+    await postTimeline(page, content);
+    await page.waitForFunction(
+      () => (window as unknown as { __timelineDebug: { marks: unknown } }).__timelineDebug.marks,
+    );
+    await page.keyboard.press('0');
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const frames = await page.evaluate(
+      () => (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts,
+    );
+    const texts = frames[1]!.texts.filter((t) => t.role === 'mark' || t.role === 'slice').map((t) => t.text);
+    // the band: the compile of forward's recompile (4/1); the call it ran inside: DDP's recompiled wrapper (0/1)
+    assert.ok(texts.includes(nameOf('4/1')), texts.join(' | '));
+    assert.ok(texts.includes(`compiled ${nameOf('0/1')}`), texts.join(' | '));
+    for (const frame of frames)
+      for (const t of frame.texts) assert.doesNotMatch(t.text, /compiled call (in|outside) the (step|trace)/);
+    assert.deepEqual(errorsOf(page), []);
     await page.close();
   });
 });

@@ -1,0 +1,35 @@
+// What a rank's collective waited for (webview/analysis/rankWaits.ts): the one other rank compiling through its wait,
+// on the job's clock (review 9 D4: rank 0's 2 s in all_reduce while rank 1 recompiled, said by nothing).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
+import { compilingRank, type RankMarks } from '../../webview/analysis/rankWaits.ts';
+
+const mark = (kind: TimelineMark['kind'], startUs: number, durUs: number): TimelineMark => ({
+  kind,
+  startUs,
+  durUs,
+  label: kind,
+  compileId: '4/1',
+  track: 0,
+});
+
+test("a wait is the one other rank's compile through half of it or more, on the job's clock", () => {
+  // rank 1's clock 1000 µs behind rank 0's: its recompile at 500–2500 is 1500–3500 on the job's
+  const ranks: RankMarks[] = [
+    { rank: 0, shiftUs: 0, marks: [mark('recompile', 0, 500)] },
+    { rank: 1, shiftUs: 1000, marks: [mark('graph-break', 0, 9000), mark('recompile', 500, 2000)] },
+  ];
+  assert.deepEqual(compilingRank(ranks, 0, 1000, 4000), { rank: 1, recompile: true });
+  // less than half of the wait: not what it waited for; a graph break's band is no compile
+  assert.equal(compilingRank(ranks, 0, 0, 5000), null);
+  // its own compile is not what it waited for, nor another rank's before its wait
+  assert.equal(compilingRank(ranks, 1, 0, 2000), null);
+  // two ranks compiling meanwhile: no one rank to name
+  const three = [...ranks, { rank: 2, shiftUs: 0, marks: [mark('compile', 1000, 3000)] }];
+  assert.equal(compilingRank(three, 0, 1000, 4000), null);
+  assert.deepEqual(compilingRank(three.slice(0, 1).concat(three.slice(2)), 0, 1000, 4000), {
+    rank: 2,
+    recompile: false,
+  });
+});
