@@ -139,6 +139,17 @@ function sayRowTitle(label: HTMLElement): void {
   label.title = [label.dataset['said'], ...(unlabelled ? [unlabelled] : [])].join('\n');
 }
 
+/** Between a row's name and its time: held to the name's last word and to the time. */
+const ROW_TIME = '\u00a0·\u00a0';
+
+/** A row's label with the last word of its name held to a number after it ("dimension 0", "self.calls == 1"), as
+ *  drawn: not in the words that follow edits, which find "line 29" by its space (review 11K K5: "dimension / 0 ·
+ *  901 ms"). */
+function heldToItsWord(label: string): string {
+  const at = label.lastIndexOf(ROW_TIME);
+  return at < 0 ? label : `${label.slice(0, at).replace(/ (?=[^\p{L}]*$)/gu, '\u00a0')}${label.slice(at)}`;
+}
+
 function compileRow(
   phases: CompilePhase[],
   x: (ms: number) => number,
@@ -154,7 +165,7 @@ function compileRow(
   // and in its hover: the label's line, then why it recompiled (PyTorch's words may cite the line too)
   const said = [label, title, ...explanationsOf(`${label}\n${title}`)].join('\n');
   const labelEl = followSaid(el('div', 'phase-label'), own, said, (node, now) => {
-    appendTerms(node, now.split('\n')[0]!);
+    appendTerms(node, heldToItsWord(now.split('\n')[0]!));
     node.dataset['said'] = now;
     sayRowTitle(node);
   });
@@ -419,11 +430,9 @@ function modeSection(
     const region = regions.get(id);
     const name = region && !compile.startsWith(region) ? `${region}: ${compile}` : compile;
     const recompile = compiler.recompiles.find((r) => r.compileId === id);
-    // a time never split from its unit, nor from its "·", nor that from the name's last word, nor a last word
-    // that is a number ("0", "== 1") from the word before it, where the label column wraps ("2.8 / s"; review 10H
-    // E12: "forward, recompiled for x's / size 16 in dimension 0 / · 901 ms"; 11K K5: "dimension / 0 · 901 ms")
-    const held = name.replace(/ (?=[^\p{L}]*$)/gu, '\u00a0');
-    const label = `${held}\u00a0·\u00a0${formatMs(rowsMs.get(id)!).replace(/ /g, '\u00a0')}`;
+    // a time never split from its unit, nor from its "·", nor that from the name's last word, where the label
+    // column wraps ("2.8 / s"; review 10H E12: "forward, recompiled for x's / size 16 in dimension 0 / · 901 ms")
+    const label = `${name}${ROW_TIME}${formatMs(rowsMs.get(id)!).replace(/ /g, '\u00a0')}`;
     // why it recompiled, in the user's terms, PyTorch's words after; the compile id only here, explained
     const why = recompile
       ? [recompile.explanation?.what, `PyTorch's words: ${recompile.reason}`].filter(Boolean).join('\n')
