@@ -12,7 +12,15 @@ import type { SourcePlace } from '../extension/shared/sourcePlace.ts';
 import { compilePlace } from './analysis/sliceNames.ts';
 import { appendTerms, el } from './panels.ts';
 import { followSaid } from './sourceLinks.ts';
-import { phaseInsideWords, phaseLabelForms, phasesUnlabelled } from './timelineWords.ts';
+import { placeLabels, type LabelPlace, type LaneBar } from './phaseLabelLayout.ts';
+import {
+  phaseInsideWords,
+  phaseLabelForms,
+  phaseNamed,
+  phaseNames,
+  phasesUnlabelled,
+  type PhaseWhich,
+} from './timelineWords.ts';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const ROW = 16;
@@ -81,6 +89,42 @@ function stepsInside(phase: CompilePhase, phases: readonly CompilePhase[]): stri
   );
 }
 
+/** The runner's label of AOT Autograd's backward compile (compiler/phase_labels.json): the phases under it are the
+ *  backward's. */
+const BACKWARD_COMPILE = 'backward compile';
+
+/** Which of its row's phases of one name each bar is, where the row has several (phaseNamed): a compile that
+ *  compiled its backward with it has an Inductor of each part, the backward's under its "backward compile"; a
+ *  part's several (the backward's two C++ compiles, Dynamo's two traces of one frame) by their order. */
+function phasesTold(phases: readonly CompilePhase[]): Map<CompilePhase, PhaseWhich> {
+  const bars = phases.filter((p) => !p.cache);
+  const backwards = bars.filter((p) => p.name === BACKWARD_COMPILE);
+  const partOf = (p: CompilePhase): 'forward' | 'backward' =>
+    backwards.some((b) => b.depth < p.depth && p.startMs >= b.startMs && p.startMs < b.startMs + b.durMs)
+      ? 'backward'
+      : 'forward';
+  const told = new Map<CompilePhase, PhaseWhich>();
+  for (const name of new Set(bars.map((p) => p.name))) {
+    const same = bars.filter((p) => p.name === name).sort((a, b) => a.startMs - b.startMs);
+    const parts = new Set(same.map(partOf));
+    for (const p of same) {
+      const part = parts.size > 1 ? partOf(p) : null;
+      const mates = same.filter((q) => part === null || partOf(q) === part);
+      told.set(p, { part, nth: mates.length > 1 ? mates.indexOf(p) + 1 : null });
+    }
+  }
+  return told;
+}
+
+/** The shorter names (phaseNames) two phases of a row are both said by: none labels a bar ("codegen" is Inductor:
+ *  codegen's less its part and Inductor: kernel codegen's short name). */
+function namesShared(phases: readonly CompilePhase[]): Set<string> {
+  const saidBy = new Map<string, Set<string>>();
+  for (const p of phases.filter((ph) => !ph.cache))
+    for (const n of phaseNames(p.name, p.shortName)) saidBy.set(n, (saidBy.get(n) ?? new Set()).add(p.name));
+  return new Set([...saidBy].filter(([, names]) => names.size > 1).map(([n]) => n));
+}
+
 /** A bar's hover `tip`, which names its compile (its lines), said again after the user's edits. */
 const sayTip = (title: Element, own: SourcePlace | null, tip: string): void => {
   followSaid(title, own, tip, (node, said) => {
@@ -93,6 +137,17 @@ const sayTip = (title: Element, own: SourcePlace | null, tip: string): void => {
 function sayRowTitle(label: HTMLElement): void {
   const unlabelled = label.dataset['unlabelled'];
   label.title = [label.dataset['said'], ...(unlabelled ? [unlabelled] : [])].join('\n');
+}
+
+/** Between a row's name and its time: held to the name's last word and to the time. */
+const ROW_TIME = '\u00a0·\u00a0';
+
+/** A row's label with the last word of its name held to a number after it ("dimension 0", "self.calls == 1"), as
+ *  drawn: not in the words that follow edits, which find "line 29" by its space (review 11K K5: "dimension / 0 ·
+ *  901 ms"). */
+function heldToItsWord(label: string): string {
+  const at = label.lastIndexOf(ROW_TIME);
+  return at < 0 ? label : `${label.slice(0, at).replace(/ (?=[^\p{L}]*$)/gu, '\u00a0')}${label.slice(at)}`;
 }
 
 function compileRow(
@@ -110,7 +165,7 @@ function compileRow(
   // and in its hover: the label's line, then why it recompiled (PyTorch's words may cite the line too)
   const said = [label, title, ...explanationsOf(`${label}\n${title}`)].join('\n');
   const labelEl = followSaid(el('div', 'phase-label'), own, said, (node, now) => {
-    appendTerms(node, now.split('\n')[0]!);
+    appendTerms(node, heldToItsWord(now.split('\n')[0]!));
     node.dataset['said'] = now;
     sayRowTitle(node);
   });
@@ -119,10 +174,13 @@ function compileRow(
     .attr('class', 'phase-track')
     .attr('width', '100%')
     .attr('height', depth * ROW);
+  const told = phasesTold(phases);
+  const shared = namesShared(phases);
   // markers last: drawn over the bars, never under the next one
   for (const phase of [...phases.filter((p) => !p.cache), ...phases.filter((p) => p.cache)]) {
     const y = phase.depth * ROW;
-    const said = `${phase.name}${phase.cache ? `: ${phase.cache}` : `: ${formatMs(phase.durMs)}`} (${name}, at ${formatMs(phase.startMs)})`;
+    const which = told.get(phase);
+    const said = `${which ? phaseNamed(phase.name, which) : phase.name}${phase.cache ? `: ${phase.cache}` : `: ${formatMs(phase.durMs)}`} (${name}, at ${formatMs(phase.startMs)})`;
     const inside = phase.cache || phase.depth >= depth - 1 ? null : stepsInside(phase, phases);
     // a C++ compile under a cache hit's load: why it is there, in the runner's words (review 8 A9)
     const why = cacheBuild && phaseClass(phase) === 'phase-kernel' ? cacheBuild : null;
@@ -140,7 +198,12 @@ function compileRow(
       sayTip(marker.append('title').node()!, own, tip);
       continue;
     }
-    const bar = svg.append('g').attr('class', `phase ${phaseClass(phase)}`);
+    // what it cost and when it began: the order labels are given room in (phaseLabelLayout.ts)
+    const bar = svg
+      .append('g')
+      .attr('class', `phase ${phaseClass(phase)}`)
+      .attr('data-ms', phase.durMs)
+      .attr('data-start-ms', phase.startMs);
     const width = x(phase.startMs + phase.durMs) - x(phase.startMs);
     bar
       .append('rect')
@@ -150,13 +213,16 @@ function compileRow(
       .attr('height', ROW - 2);
     // a label in the bar or beside it (the title says it for every bar): fitLabels() places it at the panel's
     // width in the longest of its forms that fits (phaseLabelForms), or hides it where none has room, so a label
-    // never runs over the next bar
+    // never runs over the next bar; each told apart from its row's others of its name
     bar
       .append('text')
       .attr('x', `${x(phase.startMs)}%`)
       .attr('dx', 3)
       .attr('y', y + ROW - 4)
-      .attr('data-forms', phaseLabelForms(phase.name, phase.shortName, formatMs(phase.durMs)).join('\n'));
+      .attr(
+        'data-forms',
+        phaseLabelForms(phase.name, phase.shortName, formatMs(phase.durMs), which, shared).join('\n'),
+      );
     sayTip(bar.append('title').node()!, own, tip);
   }
   row.append(labelEl, svg.node()!);
@@ -177,98 +243,65 @@ function watchTheme(): void {
   refitOnThemeChange.observe(document.body, { attributes: true, attributeFilter: ['class'] });
 }
 
+/** A share of the track from an SVG length in % ("12.5%"). */
+const share = (length: string | null): number => parseFloat(length ?? '0') / 100;
+
 /**
- * Each bar's label inside the bar where it fits at the drawn width, else just right of it, else just left of it,
- * where that room at its depth is free of bars and of the labels placed before it (a recompile's bars are narrow
- * on an axis that spans every compile, and the last compile ends at the axis's end), and the labels at a depth keep
- * their bars' order (review 10H H2: "build guards 38.2 ms" left of two 1-px bars, then trace bytecode's right of
- * them, read the phases backwards); where the whole label ("Inductor: load module 6.8 s") has no room, a shorter
- * form ("load module 6.8 s", "load 6.8 s": phaseLabelForms), never its time alone; else hidden, and said in its
- * row's hover. Wider bars are labelled first.
+ * Each bar's label at the track's width (phaseLabelLayout.ts placeLabels, per depth): inside its bar, beside it, or
+ * past the cheaper bars beside it, clear of the other bars, labels and cache markers at its depth (a recompile's bars
+ * are narrow on an axis that spans every compile), in its bars' order (review 10H H2), the costliest bars first, a
+ * wider panel only adding labels (review 11K K1); each in the longest of its forms (phaseLabelForms) that leaves the
+ * others room, never its time alone; a bar with none hidden, and said in its row's hover.
  */
 function fitLabels(track: SVGSVGElement): void {
-  const bars = [...track.querySelectorAll<SVGGElement>('g.phase')].map((bar) => ({
-    bar,
-    text: bar.querySelector('text'),
-    box: bar.querySelector('rect')!.getBBox(),
-  }));
-  const trackBox = track.getBoundingClientRect();
-  const trackWidth = trackBox.width;
-  // per depth (a bar's y): what is drawn there, as [from, to) in px
-  const taken = new Map<number, [number, number][]>();
-  for (const { box } of bars) taken.set(box.y, [...(taken.get(box.y) ?? []), [box.x, box.x + box.width]]);
-  // the cache markers' diamonds too (drawn over the bars, centred on a phase's start): a label under one loses
-  // letters ("oad from cache", "lowering 60.4◇s")
-  const markers = new Map<number, [number, number][]>();
-  for (const diamond of track.querySelectorAll('svg.cache-marker path')) {
-    const r = diamond.getBoundingClientRect();
-    // keyed as a bar of its depth is (its rect's y: depth × ROW + 1)
-    const y = Math.floor(((r.top + r.bottom) / 2 - trackBox.top) / ROW) * ROW + 1;
-    const span: [number, number] = [r.left - trackBox.left - 1, r.right - trackBox.left + 1];
-    markers.set(y, [...(markers.get(y) ?? []), span]);
-    taken.set(y, [...(taken.get(y) ?? []), span]);
-  }
-  // the labels placed, per depth: [from, to) and the start of the bar each labels, for their order
-  const placed = new Map<number, { from: number; to: number; bar: number }[]>();
-  // the widest first: where bars of one depth begin together, the label beside them is the one that shows
-  const waiting = [...bars]
-    .sort((a, b) => b.box.width - a.box.width)
-    .flatMap(({ bar, text, box }) => {
-      if (!text) return [];
-      text.style.display = '';
-      bar.classList.remove('beside');
-      return [{ bar, text, box, forms: (text.dataset['forms'] ?? '').split('\n') }];
+  const width = track.getBoundingClientRect().width;
+  const bars = [...track.querySelectorAll<SVGGElement>('g.phase')].flatMap((bar) => {
+    const text = bar.querySelector('text');
+    const rect = bar.querySelector('rect')!;
+    if (!text) return [];
+    const forms = (text.dataset['forms'] ?? '').split('\n');
+    text.style.display = '';
+    const lengths = forms.map((form) => {
+      text.textContent = form;
+      return text.getComputedTextLength();
     });
-  const place = ({ bar, text, box }: (typeof waiting)[number], label: string): boolean => {
-    const row = taken.get(box.y)!;
-    const end = box.x + box.width;
-    // [from, to) clear of everything at this depth but the bar itself, and in its bar's place among the labels
-    // placed: after those of bars begun before it, before those of bars begun after it
-    const free = (from: number, to: number): boolean =>
-      from >= 0 &&
-      to <= trackWidth &&
-      row.every(([a, b]) => (a === box.x && b === end) || b <= from || a >= to) &&
-      (placed.get(box.y) ?? []).every((p) => (p.bar < box.x ? p.to <= from : p.bar > box.x ? p.from >= to : true));
-    text.textContent = label;
-    const length = text.getComputedTextLength();
-    // inside the bar, after any diamond at its start
-    const inside = (markers.get(box.y) ?? [])
-      .filter(([a, b]) => a < box.x + 3 + length && b > box.x)
-      .reduce((start, [, b]) => Math.max(start, b + 1), box.x + 3);
-    let at: number | null = inside + length + 3 <= end ? inside : null;
-    if (at === null) {
-      // beside it: 3 px from its ends, 1 px clear of the next bar or label (a bar begun at this one's start, a
-      // recompile's thinnest, is no obstacle to a label left of it); left of it, left of the diamond at its start
-      // too (review 5A G7: a recompile's AOT and codegen bars, each with its cache miss's, went unlabelled)
-      const right = end + 3;
-      const start = (markers.get(box.y) ?? [])
-        .filter(([a, b]) => a <= box.x + 1 && b >= box.x - 1)
-        .reduce((x, [a]) => Math.min(x, a), box.x);
-      const left = start - 3 - length;
-      at = free(right - 1, right + length + 1) ? right : free(left - 1, start - 2) ? left : null;
-      if (at === null) return false;
-      bar.classList.add('beside');
-      row.push([at, at + length]);
-    }
-    text.setAttribute('dx', String(at - box.x));
-    placed.set(box.y, [...(placed.get(box.y) ?? []), { from: at, to: at + length, bar: box.x }]);
-    return true;
-  };
-  // each bar's longest form first, then (once every bar has had it) each shorter one: a short name placed early
-  // takes the room another bar's whole name had
-  const longest = Math.max(0, ...waiting.map((w) => w.forms.length));
-  for (let form = 0; form < longest; form++)
-    for (let k = 0; k < waiting.length; k++) {
-      const w = waiting[k]!;
-      const label = w.forms[form];
-      if (label === undefined || !place(w, label)) continue;
-      waiting.splice(k--, 1);
-    }
-  const unlabelled = waiting.map(({ text, forms }) => {
-    text.textContent = forms[0]!;
-    text.style.display = 'none';
-    return forms[0]!;
+    const from = share(rect.getAttribute('x'));
+    const lane: LaneBar = {
+      from,
+      to: from + share(rect.getAttribute('width')),
+      ms: Number(bar.dataset['ms']),
+      startMs: Number(bar.dataset['startMs']),
+      lengths,
+    };
+    return [{ bar, text, forms, depth: Number(rect.getAttribute('y')), lane }];
   });
+  // the cache markers' diamonds at each depth (keyed as its bars are: depth × ROW + 1): a label under one loses
+  // letters ("oad from cache", "lowering 60.4◇s")
+  const markers = new Map<number, number[]>();
+  for (const marker of track.querySelectorAll('svg.cache-marker')) {
+    const depth = Number(marker.getAttribute('y')) + 1;
+    markers.set(depth, [...(markers.get(depth) ?? []), share(marker.getAttribute('x'))]);
+  }
+  const places = new Map<LaneBar, LabelPlace>();
+  for (const depth of new Set(bars.map((b) => b.depth)))
+    for (const [lane, place] of placeLabels(
+      bars.filter((b) => b.depth === depth).map((b) => b.lane),
+      markers.get(depth) ?? [],
+      width,
+    ))
+      places.set(lane, place);
+  const unlabelled: string[] = [];
+  for (const { bar, text, forms, lane } of bars) {
+    const place = places.get(lane);
+    text.textContent = forms[place?.form ?? 0]!;
+    bar.classList.toggle('beside', place !== undefined && !place.inside);
+    if (!place) {
+      text.style.display = 'none';
+      unlabelled.push(forms[0]!);
+      continue;
+    }
+    text.setAttribute('dx', String(place.at - lane.from * width));
+  }
   // the row's hover names them: a narrow recompile's phases are read there, not found by hovering 1 px bars
   const label = track.parentElement?.querySelector<HTMLElement>('.phase-label');
   if (!label) return;
@@ -399,7 +432,7 @@ function modeSection(
     const recompile = compiler.recompiles.find((r) => r.compileId === id);
     // a time never split from its unit, nor from its "·", nor that from the name's last word, where the label
     // column wraps ("2.8 / s"; review 10H E12: "forward, recompiled for x's / size 16 in dimension 0 / · 901 ms")
-    const label = `${name}\u00a0·\u00a0${formatMs(rowsMs.get(id)!).replace(/ /g, '\u00a0')}`;
+    const label = `${name}${ROW_TIME}${formatMs(rowsMs.get(id)!).replace(/ /g, '\u00a0')}`;
     // why it recompiled, in the user's terms, PyTorch's words after; the compile id only here, explained
     const why = recompile
       ? [recompile.explanation?.what, `PyTorch's words: ${recompile.reason}`].filter(Boolean).join('\n')

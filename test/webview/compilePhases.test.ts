@@ -38,7 +38,11 @@ interface Bar {
   label: string | null;
   /** its forms, longest first */
   forms: string[];
+  /** what it cost, in ms */
+  ms: number;
+  depth: number;
   x: number;
+  right: number;
   y: number;
   labelLeft: number;
   labelRight: number;
@@ -57,7 +61,10 @@ async function rowsOf(page: Page): Promise<{ tip: string; bars: Bar[] }[]> {
           name: /^(.*?): [\d.,]+ (?:µs|ms|s) \(/.exec(g.querySelector('title')!.textContent)![1]!,
           label: text.style.display === 'none' ? null : text.textContent,
           forms: (text.dataset['forms'] ?? '').split('\n'),
+          ms: Number((g as SVGGElement).dataset['ms']),
+          depth: Number(g.querySelector('rect')!.getAttribute('y')),
           x: rect.x,
+          right: rect.right,
           y: Math.round(rect.y),
           labelLeft: box.left,
           labelRight: box.right,
@@ -144,9 +151,98 @@ describe('compile phases', () => {
       assert.ok(named > 10, `${named} labels shown`);
     });
 
-  test("a row's time stays on the line of its name's last word: never a line of its own (review 10H E12)", async () => {
-    for (const folder of ['reports/fused-cpu', 'recorded/train_small-cpu', 'reports/ddp-ranks-cpu']) {
-      const page = await openPhases(folder, 560);
+  // review 11K K1 / 11J J2 / 11I I4: "Counter: forward · 268 ms" named its 30.1 ms trace at 1360 px and its 209 ms
+  // guards at 560, never both
+  for (const folder of ['recorded/train_small-cpu', 'reports/fused-cpu', 'reports/ddp-ranks-cpu', 'reports/h100-mlp'])
+    test(`a wider panel only adds labels, and a cheaper bar's label never takes the room of a costlier one (${folder})`, async () => {
+      const widths = [560, 700, 1400];
+      const labelled: Set<string>[] = [];
+      const wrong: string[] = [];
+      for (const width of widths) {
+        const page = await openPhases(folder, width);
+        const rows = await rowsOf(page);
+        const shown = new Set<string>();
+        rows.forEach(({ bars }, row) => {
+          bars.forEach((bar, k) => {
+            if (bar.label !== null) shown.add(`row ${row}: ${bar.forms[0]}#${k}`);
+          });
+          // at each depth, no cheaper bar's label in the room beside a costlier bar left without one: between them
+          // a bar that costs as much, or the label in its own bar
+          const beside = (b: Bar): boolean => b.labelLeft < b.x - 0.5 || b.labelRight > b.right + 0.5;
+          for (const hidden of bars.filter((b) => b.label === null))
+            for (const shown of bars.filter(
+              (b) => b.depth === hidden.depth && b.label !== null && b.ms < hidden.ms && beside(b),
+            )) {
+              const [from, to] =
+                shown.labelRight <= hidden.x ? [shown.labelRight, hidden.x] : [hidden.x, shown.labelLeft];
+              const between = bars.filter((b) => b.depth === hidden.depth && b !== hidden && b.x >= from && b.x < to);
+              if (!between.some((b) => b.ms >= hidden.ms))
+                wrong.push(`${width} px, row ${row}: "${shown.label}" named beside ${hidden.forms[0]}, unlabelled`);
+            }
+          // each depth's costliest bar labelled where any of its bars is
+          for (const depth of new Set(bars.map((b) => b.depth))) {
+            const lane = bars.filter((b) => b.depth === depth);
+            const costliest = lane.reduce((a, b) => (b.ms > a.ms ? b : a));
+            if (costliest.label === null && lane.some((b) => b.label !== null))
+              wrong.push(`${width} px, row ${row}: ${costliest.forms[0]} unlabelled, a cheaper bar beside it not`);
+          }
+        });
+        labelled.push(shown);
+        await page.close();
+      }
+      for (let k = 1; k < widths.length; k++)
+        for (const bar of labelled[k - 1]!)
+          if (!labelled[k]!.has(bar)) wrong.push(`${bar}: labelled at ${widths[k - 1]} px, not at ${widths[k]} px`);
+      assert.deepEqual(wrong, [], folder);
+      assert.ok(labelled[0]!.size > 3, `${labelled[0]!.size} labels at 560 px`);
+    });
+
+  test("Counter's guards, 78 % of its compile, are named at every width (review 11K K1)", async () => {
+    for (const width of [560, 700, 1400]) {
+      const page = await openPhases('recorded/train_small-cpu', width);
+      const rows = await rowsOf(page);
+      const counter = rows.find((r) => r.tip.startsWith('Counter: forward\u00a0·'))!;
+      const guards = counter.bars.find((b) => b.name === 'Dynamo: build guards')!;
+      assert.match(guards.label ?? '', /guards 209 ms$/, `${width} px: ${JSON.stringify(counter.bars)}`);
+      await page.close();
+    }
+  });
+
+  test("no two bars of a row said alike: a compile's forward's and backward's phases, and a part's several, told apart (review 11K K6 / 11J J7)", async () => {
+    const page = await openPhases('reports/ddp-ranks-cpu', 1400);
+    const rows = await rowsOf(page);
+    const wrong: string[] = [];
+    for (const { tip, bars } of rows) {
+      const names = bars.map((b) => b.forms[0]!.replace(/ [\d.,]+ (?:µs|ms|s)$/, ''));
+      const shown = bars.flatMap((b) => (b.label === null ? [] : [b.label.replace(/ [\d.,]+ (?:µs|ms|s)$/, '')]));
+      for (const said of [names, shown])
+        for (const name of new Set(said.filter((n, k) => said.indexOf(n) !== k)))
+          wrong.push(`${tip.split('\n')[0]}: two bars "${name}"`);
+    }
+    assert.deepEqual(wrong, []);
+    // rank 1's recompile, which compiled its backward with it: each Inductor by its part, the backward's two C++
+    // compiles by their order
+    const recompile = rows.find((r) => r.tip.startsWith('DistributedDataParallel: forward, recompiled'))!;
+    const names = recompile.bars.map((b) => b.name);
+    for (const name of [
+      'Inductor (forward)',
+      'Inductor (backward)',
+      'C++ compile (forward)',
+      'C++ compile (backward, 1st)',
+      'C++ compile (backward, 2nd)',
+    ])
+      assert.ok(names.includes(name), `${name} in ${names.join(' | ')}`);
+    await page.close();
+  });
+
+  test("a row's time stays on the line of its name's last word, and a number with its word: never a line of its own (review 10H E12, 11K K5)", async () => {
+    for (const [folder, width] of [
+      ['reports/fused-cpu', 560],
+      ['recorded/train_small-cpu', 560],
+      ['recorded/train_small-cpu', 700],
+      ['reports/ddp-ranks-cpu', 560],
+    ] as const) {
+      const page = await openPhases(folder, width);
       const alone = await page
         .locator('.compile-phases .phase-row:not(.phase-axis) .phase-label')
         .evaluateAll((labels) =>
@@ -158,8 +254,23 @@ describe('compile phases', () => {
               if (n.textContent!.includes('·')) last = n as Text;
             if (!last) return [`${label.textContent}: no "·"`];
             const dot = last.textContent.lastIndexOf('·');
-            const word = Math.max(0, last.textContent.lastIndexOf(' ', dot) + 1);
+            // and a last word that is a number with the word before it (review 11K K5: "dimension / 0 · 901 ms")
+            const number = /[^\s\u00a0]+[\s\u00a0]+[^\p{L}\s\u00a0]+[\s\u00a0]+·$/u.exec(
+              last.textContent.slice(0, dot + 1),
+            );
+            const word = number ? number.index : Math.max(0, last.textContent.lastIndexOf(' ', dot) + 1);
             if (word === dot) return [`${label.textContent}: "·" after a breakable space`];
+            if (
+              !/\p{L}/u.test(
+                last.textContent
+                  .slice(0, dot)
+                  .trim()
+                  .split(/[\s\u00a0]/)
+                  .pop()!,
+              ) &&
+              !number
+            )
+              return [`${label.textContent}: its last word, a number, not held to the word before it`];
             const range = document.createRange();
             range.setStart(last, word);
             range.setEndAfter(label.lastChild!);
