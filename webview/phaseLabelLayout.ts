@@ -100,29 +100,26 @@ class Lane {
     ];
   }
 
-  /** The bars next to `bar` that its label may lie past, slivers beside it: each at most half its cost (`loose`:
-   *  cheaper than it, the room it keeps from cheaper bars' labels), and all within twice its time of it, in ms, so the
-   *  same bars at every width (a 209 ms guards bar's label left of the two slivers of trace before it, review 11K K1).
-   *  `side`: -1 before it, 1 after it. */
-  private run(bar: LaneBar, side: -1 | 1, loose = false): LaneBar[] {
+  /** The bars next to `bar` that its label may lie past, slivers beside it: each at most half its cost, and all
+   *  within twice its time of it, in ms, so the same bars at every width (a 209 ms guards bar's label left of the two
+   *  slivers of trace before it, review 11K K1). `side`: -1 before it, 1 after it. */
+  private run(bar: LaneBar, side: -1 | 1): LaneBar[] {
     const byStart = [...this.bars].sort((a, b) => a.startMs - b.startMs);
     const run: LaneBar[] = [];
     for (let k = byStart.indexOf(bar) + side; k >= 0 && k < byStart.length; k += side) {
       const next = byStart[k]!;
       const reach = side < 0 ? bar.startMs - next.startMs : next.startMs + next.ms - (bar.startMs + bar.ms);
-      if ((loose ? next.ms >= bar.ms : next.ms > bar.ms / 2) || reach > 2 * bar.ms) break;
+      if (next.ms > bar.ms / 2 || reach > 2 * bar.ms) break;
       run.push(next);
     }
     return run;
   }
 
-  /** The rooms (Candidate's) a costlier bar left without a label keeps from cheaper bars' labels, at every width:
-   *  beside it, and past the cheaper bars next to it (a label there would read as its: review 11K K1, "trace bytecode
-   *  30.1 ms" left of trace and the 209 ms guards bar). */
+  /** The rooms (Candidate's) a label of `bar` may lie in, at every width: beside it, and past its runs. */
   rooms(bar: LaneBar): number[] {
     const k = this.bars.indexOf(bar);
-    const after = this.run(bar, 1, true).map((b) => this.bars.indexOf(b) + 1);
-    const before = this.run(bar, -1, true).map((b) => this.bars.indexOf(b));
+    const after = this.run(bar, 1).map((b) => this.bars.indexOf(b) + 1);
+    const before = this.run(bar, -1).map((b) => this.bars.indexOf(b));
     return [k, k + 1, ...after, ...before];
   }
 
