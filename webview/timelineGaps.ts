@@ -51,7 +51,7 @@ export function unrecordedLabels(
     const us = stretch.toUs - stretch.fromUs;
     if (stretch.collective >= 0) {
       const op = withoutNamespace(model.names[model.name[stretch.collective]!]!);
-      return { stretch, text: fitWords(waitingIn(op, us, waitedFor(stretch)), room, m, waitingInLeast(op, us)) };
+      return { stretch, text: fitWords(waitingIn(op, us, waitedFor(stretch)), room, m, waitingInLeast(us)) };
     }
     return { stretch, text: fitWords(noOpRecorded(us), room, m, noOpRecordedLeast(us)) };
   });

@@ -182,8 +182,9 @@ export const noOpRecordedLeast = (us: number): string => `${formatUs(us)}, no op
  *  the collective, which waits for the slowest rank (review 9 D4: rank 0's 2 s while rank 1 recompiled said nothing). */
 export const waitingIn = (op: string, us: number, cause: string | null): string =>
   `${formatUs(us)}, waiting in ${op} for ${cause ?? 'another rank'}`;
-/** What such a stretch's label keeps at the least: its time and the collective it waited in. */
-export const waitingInLeast = (op: string, us: number): string => `${formatUs(us)}, waiting in ${op}`;
+/** What such a stretch's label keeps at the least: its time and that it waited ("41.7 ms, waiting…"; review 12
+ *  L3: "…, waiting in all_reduce" had no room at 560 or 700 px, and the wait went unsaid). */
+export const waitingInLeast = (us: number): string => `${formatUs(us)}, waiting`;
 /** The rank a collective waited for, compiling all the while: "rank 1, recompiling". */
 export const waitedFor = (rank: number, recompile: boolean): string =>
   `rank ${rank}, ${recompile ? 'recompiling' : 'compiling'}`;

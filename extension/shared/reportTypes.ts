@@ -2304,7 +2304,7 @@ export interface RankEntry {
    */
   recompilesText?: string;
   /**
-   * schema 1.39: the rank table's recompiles cell, a count and the calls that set them off, short: '2 (call 3)', '5 (calls 3, 5, 8)', '2 (call 3 of Model)' with several regions (before it the cell held recompilesText, a sentence in a column of counts, review 11 I10/J6). Absent: none, or the calls are not known (the count alone; report/rank_text.py recompile_cell)
+   * schema 1.39: the rank table's recompiles cell, the calls that set them off and the compiles they made, short: 'at call 3 (2 compiles)', 'at calls 3, 5, 8 (5 compiles)', 'at call 3 of Model (2 compiles)' with several regions (before it the cell held recompilesText, a sentence in a column of counts, review 11 I10/J6). Absent: none, or the calls are not known (the count alone; report/rank_text.py recompile_cell)
    */
   recompilesCell?: string;
   /**

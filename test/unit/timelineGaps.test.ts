@@ -68,6 +68,20 @@ test("rank 0's thread in its step while gloo's thread ran its all_reduce: said w
       /^[\d.]+ ms, waiting in all_reduce for rank 1, recompiling$/.test(t ?? ''),
     ),
   );
+  // in a narrow pane the wait keeps its time and "waiting", cut after a word (review 12 L3: at 560 and 700 px
+  // "…, waiting in all_reduce" had no room and the wait went unsaid)
+  const narrow = (width: number): (string | null)[] =>
+    unrecordedLabels(
+      model,
+      rows,
+      step.start,
+      step.end,
+      (t) => LABEL_WIDTH + ((t - step.start) / (step.end - step.start)) * (width - LABEL_WIDTH),
+      m,
+      communicationNames(model.names),
+    ).map((s) => s.text);
+  const cut = narrow(LABEL_WIDTH + 200).find((t) => t?.includes('waiting'));
+  assert.match(cut ?? '', /^[\d.]+ ms, waiting(?: in)?…$/);
   // without the collectives known: a stretch with another thread's op is its process's work, unsaid (review 7A K1)
   assert.deepEqual(
     unrecordedLabels(model, rows, step.start, step.end, xOf, m).filter((s) => s.text?.includes('waiting')),

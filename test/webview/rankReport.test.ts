@@ -25,7 +25,7 @@ test('the report panel lists every rank in a table and where the ranks diverged,
     // one call recompiled two frames: the cell a count and where (review 11 I10/J6: a sentence in a column of
     // counts), the one event said in the row's notes, as the heading's "recompiled at call 3 on rank 1" (review 9/10
     // A10: "2 at call 3" read as two recompiles)
-    '2 (call 3)',
+    'at call 3 (2 compiles)',
   ]);
   assert.match(await rank1.locator('td[data-label="notes"]').innerText(), /recompiled at call 3 \(2 compiles\)/);
   const rank0 = ranks.locator('xpath=self::*[@data-rank="0"]');

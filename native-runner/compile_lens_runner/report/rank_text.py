@@ -127,13 +127,15 @@ def recompile_calls(entry: RankEntry, report: Report) -> str | None:
 
 
 def recompile_cell(entry: RankEntry, report: Report) -> str | None:
-    """The rank table's recompiles cell, a count and where, short (review 11 I10/J6: the sentence "recompiled at call
-    3 (2 compiles)" in a column of counts, after its heading "recompiles"): "2 (call 3)", "5 (calls 3, 5, 8)"; None
-    where the count alone is known (the cell then says the count) or there were none."""
+    """The rank table's recompiles cell, where and how many compiles, short (review 11 I10/J6: the sentence
+    "recompiled at call 3 (2 compiles)" after its heading "recompiles"; review 12 N4: "2 (call 3)" read as two
+    recompiles of one call): "at call 3 (2 compiles)", "at calls 3, 5, 8 (5 compiles)"; None where the count alone is
+    known (the cell then says the count) or there were none."""
     distinct = _recompiled_calls(entry, report)
     if distinct is None:
         return None
-    return f"{entry.get('recompiles')} (call{'s' if len(distinct) > 1 else ''} {', '.join(distinct)})"
+    where = f"call{'s' if len(distinct) > 1 else ''} {', '.join(distinct)}"
+    return f"at {where} ({formats.plural(int(entry.get('recompiles') or 0), 'compile')})"
 
 
 def waiting(entry: RankEntry) -> str | None:
