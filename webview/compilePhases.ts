@@ -110,7 +110,7 @@ function phasesTold(phases: readonly CompilePhase[]): Map<CompilePhase, PhaseWhi
     for (const p of same) {
       const part = parts.size > 1 ? partOf(p) : null;
       const mates = same.filter((q) => part === null || partOf(q) === part);
-      told.set(p, { part, nth: mates.length > 1 ? mates.indexOf(p) + 1 : null });
+      told.set(p, { part, nth: mates.length > 1 ? mates.indexOf(p) + 1 : null, of: mates.length });
     }
   }
   return told;

@@ -3,7 +3,6 @@
 // runner's (native-runner/compile_lens_runner/report/), shown as carried; these are only the timeline's state, from
 // its panes, times and counts.
 import { formatCount, formatUs, formatUsLike, formatWhole, plural } from '../extension/present/numbers.ts';
-import { ordinal } from './analysis/compiledCalls.ts';
 import { sharedUnit, stepNumber, stepUnit, type StepsCompared } from './analysis/stepMap.ts';
 
 /** While the traces are read: "Reading the trace…", "Reading 2 more traces…". */
@@ -129,16 +128,19 @@ export function phaseInsideWords(
 export const phasesUnlabelled = (phases: string[]): string => `Too narrow to label here: ${phases.join('; ')}`;
 
 /** Which of its row's phases of one name a phase is, where the row has more than one: its compile's forward's or
- *  backward's (`part`), and its place by start among those of its name in that part (`nth`, 1-based). */
+ *  backward's (`part`), and its place by start among those of its name in that part (`nth`, 1-based, of `of`). */
 export interface PhaseWhich {
   part: 'forward' | 'backward' | null;
   nth: number | null;
+  of: number;
 }
 
 /** A phase's name told apart from its row's others of that name (review 11K K6 / 11J J7: two bars "Inductor", three
- *  "C++ compile"): "Inductor (backward)", "C++ compile (backward, 2nd)", "Dynamo: trace bytecode (1st)". */
+ *  "C++ compile"): "Inductor (backward)", "C++ compile (backward, 2 of 2)", "Dynamo: trace bytecode (1 of 2)": how
+ *  many, so a label whose mate has no room still says it has one (review 12 N3: "(1st)" with no 2nd in sight). */
 export function phaseNamed(name: string, which: PhaseWhich): string {
-  const said = [which.part, which.nth === null ? null : ordinal(which.nth)].filter(Boolean);
+  const place = which.nth === null ? null : `${which.nth} of ${which.of}`;
+  const said = [which.part, place].filter(Boolean);
   return said.length ? `${name} (${said.join(', ')})` : name;
 }
 
@@ -160,7 +162,7 @@ export function phaseLabelForms(
   name: string,
   shortName: string | undefined,
   time: string,
-  which: PhaseWhich = { part: null, nth: null },
+  which: PhaseWhich = { part: null, nth: null, of: 1 },
   shared: ReadonlySet<string> = new Set(),
 ): string[] {
   return phaseNames(name, shortName)

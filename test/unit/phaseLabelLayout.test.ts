@@ -106,18 +106,24 @@ test("the costliest form that leaves every other label room; labels in their bar
 });
 
 test("a row's phases of one name told apart: by their compile's part, then their order; a shared short name left out", () => {
-  assert.equal(phaseNamed('Inductor', { part: 'backward', nth: null }), 'Inductor (backward)');
-  assert.equal(phaseNamed('C++ compile', { part: 'backward', nth: 2 }), 'C++ compile (backward, 2nd)');
-  assert.equal(phaseNamed('Dynamo: trace bytecode', { part: null, nth: 1 }), 'Dynamo: trace bytecode (1st)');
-  assert.equal(phaseNamed('backend compile', { part: null, nth: null }), 'backend compile');
+  assert.equal(phaseNamed('Inductor', { part: 'backward', nth: null, of: 1 }), 'Inductor (backward)');
+  assert.equal(phaseNamed('C++ compile', { part: 'backward', nth: 2, of: 2 }), 'C++ compile (backward, 2 of 2)');
+  assert.equal(phaseNamed('Dynamo: trace bytecode', { part: null, nth: 1, of: 2 }), 'Dynamo: trace bytecode (1 of 2)');
+  assert.equal(phaseNamed('backend compile', { part: null, nth: null, of: 1 }), 'backend compile');
   // every form keeps what tells it apart
-  assert.deepEqual(phaseLabelForms('Inductor: codegen', undefined, '913 ms', { part: 'backward', nth: null }), [
+  assert.deepEqual(phaseLabelForms('Inductor: codegen', undefined, '913 ms', { part: 'backward', nth: null, of: 1 }), [
     'Inductor: codegen (backward) 913 ms',
     'codegen (backward) 913 ms',
   ]);
   // "codegen" is Inductor: codegen's and Inductor: kernel codegen's: neither is labelled by it alone
   assert.deepEqual(
-    phaseLabelForms('Inductor: kernel codegen', 'codegen', '47.3 ms', { part: null, nth: null }, new Set(['codegen'])),
+    phaseLabelForms(
+      'Inductor: kernel codegen',
+      'codegen',
+      '47.3 ms',
+      { part: null, nth: null, of: 1 },
+      new Set(['codegen']),
+    ),
     ['Inductor: kernel codegen 47.3 ms', 'kernel codegen 47.3 ms'],
   );
 });

@@ -225,8 +225,8 @@ describe('compile phases', () => {
       'Inductor (forward)',
       'Inductor (backward)',
       'C++ compile (forward)',
-      'C++ compile (backward, 1st)',
-      'C++ compile (backward, 2nd)',
+      'C++ compile (backward, 1 of 2)',
+      'C++ compile (backward, 2 of 2)',
     ])
       assert.ok(names.includes(name), `${name} in ${names.join(' | ')}`);
     await page.close();

@@ -78,8 +78,8 @@ describe('compiler views in the report panel', () => {
       assert.ok(
         // its first line: a bar with phases inside says after it what the log names there
         titles.some((t) =>
-          // "C++ compile (3rd)": one of its row's several
-          new RegExp(`^${escaped}(?: \\(\\w+\\))?: [\\d.]+ (s|ms) \\(forward, at [\\d.]+ (s|ms)\\)$`).test(
+          // "C++ compile (3 of 5)": one of its row's several
+          new RegExp(`^${escaped}(?: \\(\\d+ of \\d+\\))?: [\\d.]+ (s|ms) \\(forward, at [\\d.]+ (s|ms)\\)$`).test(
             t.split('\n')[0]!,
           ),
         ),
