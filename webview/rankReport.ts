@@ -83,7 +83,7 @@ function rankRow({ digest: d, stepMs, overFastest, diverged }: RankTableRow): HT
     el('td', undefined, d.status === 'unknown' ? '' : d.status),
     count(d.graphs),
     count(d.graphBreaks),
-    // a count and where, "2 (call 3)"; the sentence, "recompiled at call 3 (2 compiles)", in the row's notes (review
+    // where and how many compiles, "at call 3 (2 compiles)"; the sentence, "recompiled at call 3 (2 compiles)", in the row's notes (review
     // 11 I10/J6: a sentence in a column of counts)
     number(d.recompiles, d.recompilesCell ?? (d.recompiles === null ? '' : String(d.recompiles))),
     number(d.compileSeconds, d.compileSeconds === null ? '' : formatSeconds(d.compileSeconds)),

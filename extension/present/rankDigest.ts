@@ -22,7 +22,7 @@ export interface RankDigest {
   /** its recompiles where their count is not their calls, the one event they were: "recompiled at call 3 (2
    *  compiles)" (the runner's, schema 1.36; "2 at call 3" in reports of s29); else null */
   recompilesText: string | null;
-  /** the rank table's recompiles cell, a count and where (the runner's, schema 1.39: "2 (call 3)"); else null */
+  /** the rank table's recompiles cell, where and how many compiles (the runner's, schema 1.39: "at call 3 (2 compiles)"); else null */
   recompilesCell: string | null;
   compileSeconds: number | null;
   fxGraphCacheHits: number | null;

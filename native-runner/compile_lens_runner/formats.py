@@ -169,6 +169,11 @@ def spread(value: float) -> str:
     return f"ratios varied {pct(value)} between rounds"
 
 
+def listed(items: list[str]) -> str:
+    """ "a", "a and b", "a, b and c": a list said in a sentence."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 def place(file: str, line: int, cell: int | None = None) -> str:
     """ "train.py:41"; in a notebook "explore.ipynb cell 4, line 2" (cells counted from 1, as VS Code shows them):
     shared/sourcePlace.ts placeLabel's."""

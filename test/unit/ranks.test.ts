@@ -5,41 +5,20 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { scanTraceBytes } from '../../extension/node/trace/byteScanner.ts';
 import { communicationNames, isCommunicationName } from '../../webview/analysis/communication.ts';
 import { intersectionOf, lengthWithin, unionOf } from '../../webview/analysis/intervals.ts';
-import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { orderByRank, paneOffsets, rankAlignment, rankLabel } from '../../extension/shared/trace/ranks.ts';
 import { EVEN_SHARE, rankStepStats, rankStepTable } from '../../webview/analysis/rankSteps.ts';
 import { parseTraceHead, rankFromFileName, type TraceHead } from '../../extension/shared/trace/traceHead.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { sentTraces } from '../sentTraces.ts';
+import { cpuOp as cpu, scanEvents as scan, type TraceEvent } from './traceEvents.ts';
 import { readTraceHead } from '../../extension/node/trace/readTraceHead.ts';
 
 const RANKS = path.resolve(__dirname, '../fixtures/traces/ranks');
 const NCCL_KERNEL = 'ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)';
 
-interface Event {
-  ph: string;
-  name: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur: number;
-  cat?: string;
-}
-const scan = (events: Event[]): TraceModel =>
-  scanTraceBytes(new TextEncoder().encode(JSON.stringify({ traceEvents: events })));
-const cpu = (name: string, ts: number, dur: number, tid = 1): Event => ({
-  ph: 'X',
-  cat: 'cpu_op',
-  name,
-  pid: 1,
-  tid,
-  ts,
-  dur,
-});
-const kernel = (name: string, ts: number, dur: number, tid = 7): Event => ({
+const kernel = (name: string, ts: number, dur: number, tid = 7): TraceEvent => ({
   ph: 'X',
   cat: 'kernel',
   name,
@@ -48,7 +27,7 @@ const kernel = (name: string, ts: number, dur: number, tid = 7): Event => ({
   ts,
   dur,
 });
-const step = (n: number, ts: number, dur: number): Event => ({
+const step = (n: number, ts: number, dur: number): TraceEvent => ({
   ph: 'X',
   cat: 'user_annotation',
   name: `ProfilerStep#${n}`,

@@ -3,12 +3,12 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { scanTraceBytes } from '../../extension/node/trace/byteScanner.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { collectiveThreads } from '../../webview/analysis/threadRoles.ts';
 import { idleTracksNote } from '../../webview/timelineWords.ts';
 import { fitEnd, fitMiddle, type Measure } from '../../webview/timelineText.ts';
 import { distinctTrackNames, fitNames, paneTrackNames } from '../../webview/trackNames.ts';
+import { cpuOp, scanEvents, type TraceEvent } from './traceEvents.ts';
 
 const chars: Measure = { width: (text) => text.length, ascent: 6, descent: 6 };
 const track = (name: string, pid: string, tid: string, gpu = false) => ({ name, pid, tid, gpu });
@@ -100,29 +100,15 @@ test("a role's thread named alike with another: told apart as any, its whole nam
 });
 
 test("a thread with other ops than a backend's collectives has no role: NCCL's record on the loop's thread, with no profiler step", () => {
-  const op = (tid: number, name: string, ts: number): object => ({
-    ph: 'X',
-    cat: 'cpu_op',
-    name,
-    pid: 1,
-    tid,
-    ts,
-    dur: 5,
-  });
-  const model = scanTraceBytes(
-    new TextEncoder().encode(
-      JSON.stringify({
-        traceEvents: [
-          op(1, 'aten::add', 0),
-          op(1, 'nccl:all_reduce', 10),
-          op(2, 'gloo:all_reduce', 0),
-          op(2, 'gloo:broadcast', 10),
-          op(3, 'gloo:all_reduce', 0),
-          op(3, 'nccl:all_reduce', 10),
-        ],
-      }),
-    ),
-  );
+  const op = (tid: number, name: string, ts: number): TraceEvent => cpuOp(name, ts, 5, tid);
+  const model = scanEvents([
+    op(1, 'aten::add', 0),
+    op(1, 'nccl:all_reduce', 10),
+    op(2, 'gloo:all_reduce', 0),
+    op(2, 'gloo:broadcast', 10),
+    op(3, 'gloo:all_reduce', 0),
+    op(3, 'nccl:all_reduce', 10),
+  ]);
   const roles = collectiveThreads(model);
   assert.deepEqual(
     model.tracks.flatMap((t, k) => (t.stack ? [] : [[t.tid, roles[k]]])),

@@ -243,16 +243,12 @@ def lens_text(kernel: KernelProvenance) -> str:
 _RECOMPILE = re.compile(r"^(.*), (recompile \d+|recompiled for .+)$")
 
 
-def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
-
-
 def _compiles_of_one(items: list[str]) -> str:
     """A function's compiles that made a kernel: "first compile and the recompile for x's size 16 in dimension 0"; more than 3 by
     their count, "first compile and 7 recompiles" (each listed read as a wall of "the recompile for self.calls ==
     17": the Compiler view lists them)."""
     if len(items) <= 3:
-        return _and(items)
+        return formats.listed(items)
     recompiles = sum(1 for item in items if item != "first compile")
     return ("first compile and " if recompiles < len(items) else "") + plural(recompiles, "recompile")
 
@@ -279,7 +275,7 @@ def shared_text(kernel: KernelProvenance, compiles: list[str]) -> str:
     groups = [
         base if items == ["first compile"] else f"{base} ({_compiles_of_one(items)})" for base, items in which.items()
     ]
-    return f"{said}, made by {plural(len(distinct), 'compile')}: {_and(groups)}"
+    return f"{said}, made by {plural(len(distinct), 'compile')}: {formats.listed(groups)}"
 
 
 def backward_compiled_after(compiler: CompilerInsight) -> set[str]:

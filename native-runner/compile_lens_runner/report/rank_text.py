@@ -123,7 +123,7 @@ def recompile_calls(entry: RankEntry, report: Report) -> str | None:
     n, distinct = entry.get("recompiles"), _recompiled_calls(entry, report)
     if not n or distinct is None or len(distinct) == n:
         return None
-    return f"recompiled at call{'s' if len(distinct) > 1 else ''} {_and(distinct)} ({formats.plural(n, 'compile')})"
+    return f"recompiled at call{'s' if len(distinct) > 1 else ''} {formats.listed(distinct)} ({formats.plural(n, 'compile')})"
 
 
 def recompile_cell(entry: RankEntry, report: Report) -> str | None:
@@ -184,15 +184,11 @@ def _by_rank(known: dict[int, tuple[int, ...]], words: tuple[str, ...], entries:
     if len(groups) > _GROUPS:
         spans = [_span([c[i] for c in known.values()], words[i]) for i in said_words]
         whose = "" if len(known) == len(entries) else f" {on_ranks(known, entries)}"
-        return [f"{_and(spans)} per rank{whose}"]
+        return [f"{formats.listed(spans)} per rank{whose}"]
     return [
-        f"{_and([formats.plural(counts[i], words[i]) for i in said_words])} {on_ranks(ranks, entries)}"
+        f"{formats.listed([formats.plural(counts[i], words[i]) for i in said_words])} {on_ranks(ranks, entries)}"
         for counts, ranks in groups.items()
     ]
-
-
-def _and(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
 def region_counts(region_id: str, entries: Sequence[RankEntry]) -> list[str]:

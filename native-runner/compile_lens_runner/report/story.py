@@ -73,10 +73,6 @@ def _why(call: RegionCall) -> str | None:
     return call.get("recompileWhy") or f'the guard "{reason}" failed'
 
 
-def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
-
-
 def _capitalize(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -313,7 +309,7 @@ def region_story(region: Region) -> str | None:
         which = (
             f"Call {indices[0]}'s recompile was"
             if len(indices) == 1
-            else f"The recompiles of calls {_and(indices)} were"
+            else f"The recompiles of calls {formats.listed(indices)} were"
         )
         said.append(
             f"({which} {formats.plural(count, 'compile')}: a call recompiles each compiled part whose guard failed, "
