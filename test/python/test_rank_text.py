@@ -25,7 +25,10 @@ def test_each_rank_says_what_it_compiled_and_ran_and_its_regions_calls() -> None
     # a call of the region, not a training step (review 11 K3: "steady step 0.612 ms" under a chart of 3 ms steps)
     assert rank1["regionsText"] == ["DistributedDataParallel: 6 calls, 0.638 ms per call (median, steady from call 4)"]
     # the rank table's cell a count and where, the sentence in its facts (review 11 I10/J6)
-    assert rank1["recompilesCell"] == "at call 3 (2 compiles)" and rank1["recompilesText"] == "recompiled at call 3 (2 compiles)"
+    assert (
+        rank1["recompilesCell"] == "at call 3 (2 compiles)"
+        and rank1["recompilesText"] == "recompiled at call 3 (2 compiles)"
+    )
     assert "recompilesCell" not in report["ranks"][0], "no recompile on rank 0: its cell the count, 0"
     assert rank1["labelText"] == "rank 1: ok"
     for entry in report["ranks"]:  # the fixture carries them (scripts/rederive_fixtures.py)

@@ -61,9 +61,8 @@ class RankEntry(_RankEntry, total=False):
     factsText: str
     # schema 1.36: its recompiles as the events they were, "recompiled at call 3 (2 compiles)" (report/rank_text.py)
     recompilesText: str
-    recompilesCell: (
-        str  # schema 1.39: the rank table's recompiles cell, "at call 3 (2 compiles)" (report/rank_text.recompile_cell)
-    )
+    # schema 1.39: the rank table's recompiles cell, "at call 3 (2 compiles)" (report/rank_text.recompile_cell)
+    recompilesCell: str
     regionsText: list[str]
     waitingText: str
 
