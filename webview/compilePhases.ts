@@ -9,6 +9,7 @@ import { compileName } from '../extension/present/compileNames.ts';
 import { explanationsOf } from '../extension/present/glossary.ts';
 import { formatMs, formatTimeTicks, plural } from '../extension/present/numbers.ts';
 import type { SourcePlace } from '../extension/shared/sourcePlace.ts';
+import { BACKWARD_COMPILE } from '../extension/shared/trace/compilePhaseWords.ts';
 import { compilePlace } from './analysis/sliceNames.ts';
 import { appendTerms, el } from './panels.ts';
 import { followSaid } from './sourceLinks.ts';
@@ -88,10 +89,6 @@ function stepsInside(phase: CompilePhase, phases: readonly CompilePhase[]): stri
     phase.name.startsWith('Inductor'),
   );
 }
-
-/** The runner's label of AOT Autograd's backward compile (compiler/phase_labels.json): the phases under it are the
- *  backward's. */
-const BACKWARD_COMPILE = 'backward compile';
 
 /** Which of its row's phases of one name each bar is, where the row has several (phaseNamed): a compile that
  *  compiled its backward with it has an Inductor of each part, the backward's under its "backward compile"; a
