@@ -343,6 +343,17 @@ def test_a_load_average_is_one_level_or_which_way_it_went_in_fresh_and_recorded_
     assert host.load_words({"start": 12.13, "end": 12.36}) == ", load average about 12.2 over the run"
     assert host.load_words({"start": 3.5, "end": 4.25}) == ", load average rose from 3.5 to 4.3"
     assert host.load_words({"start": 9.0, "end": 2.0}) == ", load average fell from 9 to 2"
+    # a small load in its own digits (the code read's item 11: 0.01 -> 0.04 read "rose from 0.0 to 0.0")
+    assert host.load_words({"start": 0.01, "end": 0.04}) == ", load average rose from 0.01 to 0.04"
+    assert host.load_words({"start": 0.5, "end": 0.25}) == ", load average fell from 0.5 to 0.25"
+    assert host.load_words({"start": 0.0, "end": 0.001}) == ", load average rose from 0 to 0.001"
+
+
+def test_a_load_average_whose_ends_read_alike_is_one_level_whatever_share_counts_as_steady(monkeypatch: Any) -> None:
+    """Never "rose from 9.7 to 9.7": ends that read alike are one level, even where LOAD_STEADY would call them moved."""
+    monkeypatch.setattr(host, "LOAD_STEADY", 0.0)
+    assert host.load_words({"start": 9.72, "end": 9.74}) == ", load average about 9.7 over the run"
+    assert host.load_words({"start": 9.72, "end": 9.76}) == ", load average rose from 9.7 to 9.8"
     fixtures = Path(__file__).resolve().parents[1] / "fixtures"
     said = [p for p in fixtures.rglob("report.json") if re.search(r"load average \d+\.\d+ to", p.read_text())]
     assert said == []
