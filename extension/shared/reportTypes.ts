@@ -1179,6 +1179,9 @@ export interface Reason {
    */
   what?: string;
   fix?: string | null;
+  /**
+   * what kind: a failure's (failed), why not in situ (no-in-situ), the backend (backend-no-kernels); replay-beside: the verdict the replay alone would give
+   */
   kind?: string;
   mode?: string;
   /**

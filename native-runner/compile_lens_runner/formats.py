@@ -159,6 +159,16 @@ def count(value: float) -> str:
     return f"{int(whole_part):,}.{decimals}"
 
 
+def load_average(value: float) -> str:
+    """ "12.2", "3.5", "9" (as count says it); below 1 to two significant digits, "0.04", "0.13", "0.5" (one decimal
+    said 0.01 and 0.04 alike, "rose from 0.0 to 0.0": the code read's item 11). A runner-only form: the extension shows
+    the runner's sentences."""
+    if value <= 0 or value >= 1:
+        return count(value)
+    text = _fixed(value, 1 - math.floor(math.log10(value)))
+    return count(value) if float(text) >= 1 else _trimmed(text, value)
+
+
 def rate(value: float) -> str:
     """ "1,161", "35.2", "0.3": steps per second (whole from 100 on: "1160.6" read as a measured decimal)."""
     return whole(value) if value >= 100 else _fixed(value, 1)

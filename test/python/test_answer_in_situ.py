@@ -1,11 +1,14 @@
 """The answer of a region measured in situ (report/answer.py): its steps decide, weighed by the steps the script made;
 the verdict rules on a step's speedup and range; a launch-bound eager's or a CPU's range caveat; steps that decide
-nothing or are too short for Compile Lens's own work leave the verdict to the replay (constructed regions)."""
+nothing, or are too short for Compile Lens's own work, are the answer still, the replay said beside them as evidence
+(constructed regions)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from compile_lens_runner.report import sentences
+from compile_lens_runner.report import reason_text
 from test_answer import _in_situ, _measurement, _region, codes, region_answer
 
 
@@ -103,31 +106,71 @@ def test_the_in_situ_verdict_rules(
     a = region_answer(region)
     assert a["verdict"] == verdict and codes(a)[0] == code, a
     noisy = "too noisy to say, " if code == "too-noisy-to-decide" else ""  # said before a number too noisy to stand by
-    assert a["headline"].startswith(f"{sentences.VERDICT_WORDS[verdict]}: {noisy}{numbers[0]:.2f}× per step in situ")
+    assert a["headline"].startswith(f"{reason_text.VERDICT_WORDS[verdict]}: {noisy}{numbers[0]:.2f}× per step in situ")
     assert (a["mode"] == "default") == (verdict in ("compile", "compile-for-longer-runs"))
 
 
 def test_in_situ_steps_slower_in_every_reading_of_a_range_too_wide_to_say_stay_eager() -> None:
     """The script's own steps, 0.094× with a range wholly below 1× but too wide to say (review 8A A4): they decide
-    stay eager on the direction, over a replay's, and say no size; a busy host's steps leave it to the replay."""
+    stay eager on the direction, over a replay's, and say no size; a busy host's steps decide nothing, and are still
+    the answer's number."""
     region = _region("Block", 12, [_measurement("as-written", 1.8, low=1.7, high=1.9)])
     region["inSitu"] = _in_situ(0.094, 0.0002, 0.5, None, 60)
     a = region_answer(region)
     assert a["verdict"] == "stay-eager" and a["number"]["kind"] == "in-situ-step" and codes(a)[0] == "slower"
     assert a["headline"].startswith("stay eager: slower by a noisy amount, 0.094× per step in situ")
     region["inSitu"]["hostLoad"] = {"contended": True, "reason": "other processes ran", "fix": "profile later"}
-    assert region_answer(region)["verdict"] == "compile"
+    a = region_answer(region)
+    assert a["verdict"] == "none" and a["number"]["kind"] == "in-situ-step"
+    assert codes(a) == ["host-contended", "replay-beside"] and a["reasons"][1]["kind"] == "compile"
 
 
-def test_in_situ_steps_that_decide_nothing_leave_the_verdict_to_the_replay_and_say_so() -> None:
-    region = _region("Block", 12, [_measurement("as-written", 1.8, low=1.7, high=1.9)])
+def _beside(a: dict[str, Any]) -> dict[str, Any]:
+    [reason] = [r for r in a["reasons"] if r["code"] == "replay-beside"]
+    return reason
+
+
+def test_steps_that_decide_nothing_are_the_answer_and_a_decisive_replay_is_said_beside_them() -> None:
+    """An H200's decode loop read "stay eager: 1.21× per call replayed (1.04–1.38×)" in one process and "no verdict:
+    1.15× per step in situ, not clearly faster" in the next: the replay led wherever the steps decided nothing. The
+    steps' number is the answer's wherever there are enough of them, their verdict theirs; the replay, timed apart
+    from the script's steps, is a reason with its number, its range and what it alone would say."""
+    region = _region("Block", 12, [_measurement("as-written", 1.02, low=0.98, high=1.04)])
+    region["inSitu"] = _in_situ(1.15, 1.01, 1.30, None, 400)
+    a = region_answer(region)
+    assert a["verdict"] == "none" and a["mode"] is None
+    assert a["number"]["kind"] == "in-situ-step" and a["number"]["value"] == 1.15
+    assert codes(a) == ["not-clearly-faster", "replay-beside"]
+    beside = _beside(a)
+    assert {k: beside[k] for k in ("kind", "value", "low", "high", "what")} == {
+        "kind": "stay-eager",
+        "value": 1.02,
+        "low": 0.98,
+        "high": 1.0404,  # floored: never zero-width (the replay's own ±2%)
+        "what": "not faster compiled",
+    }
+    assert a["headline"] == "no verdict: 1.15× per step in situ (1.01–1.30×) · not clearly faster"
+    assert a["sentence"] == (
+        "No verdict: 1.15× per step in situ (1.01–1.30×). Compiled may be faster, but not clearly: the range does not "
+        "clear 1.05×. The replay, timed apart from the script's own steps: 1.02× per call replayed (0.98–1.04×), which "
+        "alone would say stay eager (not faster compiled); the answer rests on the script's own steps."
+    )
+    # the replay's number is evidence, labelled as a replay, never a second answer
+    assert [n["kind"] for n in a["evidence"]] == ["replay-call"]
+    # a replay that would say "compile it" is said so, beside steps too noisy to decide
+    region["measurements"] = [_measurement("as-written", 1.8, low=1.7, high=1.9)]
     region["inSitu"] = _in_situ(1.3, 0.6, 2.0, None, 40)
     a = region_answer(region)
-    assert a["verdict"] == "compile" and a["number"]["kind"] == "replay-call"
+    assert a["verdict"] == "none" and a["number"]["kind"] == "in-situ-step"
+    assert a["headline"] == "no verdict: too noisy to say, 1.30× per step in situ (0.60–2.00×)"
+    assert _beside(a)["kind"] == "compile" and "which alone would say compile it (pays back after" in a["sentence"]
+    # a replay deciding nothing either is said as that
+    region["measurements"] = [_measurement("as-written", 1.1, low=0.5, high=2.4)]
     assert (
-        "in-situ-undecided" in codes(a)
-        and "In situ, 1.30× per step (0.60–2.00×) supports no verdict: too noisy to decide." in a["sentence"]
+        "1.10× per call replayed (0.50–2.40×), which decides nothing either (too noisy to decide)"
+        in (region_answer(region)["sentence"])
     )
+    # no replay: why not, beside the steps
     alone = _region("Net", 5, [], reason="it runs an optimizer step")
     alone["inSitu"] = _in_situ(1.3, 0.6, 2.0, None, 40)
     a = region_answer(alone)
@@ -138,30 +181,37 @@ def test_in_situ_steps_that_decide_nothing_leave_the_verdict_to_the_replay_and_s
     )
 
 
-def test_a_step_too_short_for_compile_lens_s_own_work_leaves_the_verdict_to_the_replay_and_says_why() -> None:
+def test_steps_too_short_for_compile_lens_s_own_work_give_no_verdict_on_their_own_number() -> None:
     """In situ eager pays torch.compile's wrapper at the eager stance and the observer's work around each call: where
-    that is not small against eager's step (ownCost), the in-situ number decides nothing, however clear its range."""
+    that could change the verdict (ownCost), the steps decide nothing, however clear their range, and their number
+    is the answer's still, the caveat said after it; a replay is said beside it."""
     region = _region("Block", 12, [_measurement("as-written", 0.6, low=0.55, high=0.65)])
     region["inSitu"] = _in_situ(1.43, 1.34, 1.51, 212, 1000)
     assert region_answer(region)["verdict"] == "compile"  # the same steps without the tool's cost said
     region["inSitu"]["ownCost"] = {"ms": 0.05, "eagerMs": 0.2, "pct": 25.0, "unit": "step"}
     a = region_answer(region)
-    assert a["verdict"] == "stay-eager" and a["number"]["kind"] == "replay-call"
-    assert (
-        "In situ, 1.43× per step (1.34–1.51×) supports no verdict: eager's 0.2 ms per step is too short to time in "
-        "situ." in a["sentence"]
+    assert a["verdict"] == "none" and a["number"]["kind"] == "in-situ-step"
+    assert codes(a) == ["in-situ-own-cost", "replay-beside"] and _beside(a)["kind"] == "stay-eager"
+    assert a["headline"] == (
+        "no verdict: 1.43× per step in situ (1.34–1.51×) · eager's 0.2 ms per step is too short to time in situ"
     )
+    assert "at the eager stance each call still passes through torch.compile's wrapper" in a["sentence"]
+    assert "0.60× per call replayed (0.55–0.65×), which alone would say stay eager" in a["sentence"]
     alone = _region("Net", 5, [], reason="it runs an optimizer step")
     alone["inSitu"] = {**region["inSitu"]}
     a = region_answer(alone)
     assert a["verdict"] == "none" and a["number"]["kind"] == "in-situ-step" and codes(a)[0] == "in-situ-own-cost"
-    assert "at the eager stance each call still passes through torch.compile's wrapper" in a["sentence"]
-    assert a["headline"].endswith("· eager's 0.2 ms per step is too short to time in situ")
-    # a replay too noisy for a verdict still gives the number: the in-situ one reads high
-    noisy = _region("Block", 12, [_measurement("as-written", 1.1, low=0.5, high=2.4)])
-    noisy["inSitu"] = {**region["inSitu"]}
-    a = region_answer(noisy)
-    assert a["verdict"] == "none" and a["number"]["kind"] == "replay-call" and "in-situ-undecided" in codes(a)
+
+
+def test_too_few_steps_leave_the_verdict_to_the_replay() -> None:
+    """Fewer than answer.MIN_STEADY_STEPS steps (or pairs of blocks) rest no verdict: the replay decides, and says
+    so (unchanged by the steps' number leading wherever there are enough)."""
+    region = _region("Block", 12, [_measurement("as-written", 1.8, low=1.7, high=1.9)])
+    region["inSitu"] = _in_situ(1.3, 0.6, 2.0, None, 40)
+    region["inSitu"]["step"]["samples"] = 2
+    a = region_answer(region)
+    assert a["verdict"] == "compile" and a["number"]["kind"] == "replay-call"
+    assert "in-situ-too-few" in codes(a) and "replay-beside" not in codes(a)
 
 
 @pytest.mark.parametrize(

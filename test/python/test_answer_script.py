@@ -193,3 +193,28 @@ def test_a_host_busy_for_both_measurements_is_said_once() -> None:
     codes = [r["code"] for r in region["answer"]["reasons"]]
     assert codes.count("host-contended") == 1, codes
     assert region["answer"]["sentence"].count("The host was contended") == 1
+
+
+def test_a_decisive_replay_beside_steps_that_decide_nothing_is_no_surface_s_answer() -> None:
+    """act40.py's region with its replay's range as recorded before the CPU floor (1.12–1.26×: alone, compile for
+    longer runs)
+    beside its steps' 1.22× (0.87–1.41×, not clearly faster): every surface says the steps' number and their no
+    verdict; the replay's 1.19× is said only as evidence, in its reason and its own row, with no pay-back of its own."""
+    report = fixture("script-in-situ-cpu")
+    report["regions"][0]["measurements"][0]["speedupInterval"].update({"low": 1.12, "high": 1.26})
+    report = answered(report)
+    region = report["regions"][0]
+    a = region["answer"]
+    assert (a["verdict"], a["number"]["kind"], report["answer"]["number"]) == ("none", "in-situ-step", a["number"])
+    steps = "1.22× per step in situ (0.87–1.41×)"
+    assert region["headline"].startswith(f"no verdict: {steps}") and report["headline"].startswith(region["headline"])
+    assert report["recommendation"] == {"mode": None, "verdict": "none", "reason": report["answer"]["sentence"]}
+    for said in (region["headline"], report["headline"], *region["inSitu"]["lines"]):
+        assert "1.19×" not in said and "replayed" not in said, said
+    [beside] = [r for r in a["reasons"] if r["code"] == "replay-beside"]
+    assert beside["text"].startswith(
+        "The replay, timed apart from the script's own steps: 1.19× per call replayed (1.12–1.26×), which alone would "
+        "say compile for longer runs (pays back after about 51,000 calls, this run made 40)"
+    )
+    assert a["sentence"].startswith(f"No verdict: {steps}.") and a["sentence"].count("1.19×") == 1
+    assert "break-even" not in region["measurements"][0]["measuredText"]

@@ -160,6 +160,14 @@ def test_a_fused_gelu_is_said_as_gelu_not_as_the_parts_inductor_recorded() -> No
     assert compile_names.ops_text(ops, "cpp_fused_add_gelu_mul_sum_0") == "add, gelu, mul, sum"
     assert compile_names.ops_text(["aten.mul", "aten.erf", "aten.add"], "cpp_fused_gelu_0") == "gelu"
     assert compile_names.ops_text(["aten.mul", "aten.tanh", "aten.pow"], "triton_poi_fused_gelu_0") == "gelu"
+    # a name Inductor cut short (kernel_name_max_ops: 10 ops) may leave out a mul and an add the user wrote beside
+    # gelu: they are said as theirs, only erf folded into gelu (the code read's item 12)
+    cut = "cpp_fused_abs_add_clamp_cos_div_exp_gelu_log_max_min_0"  # its ops sorted, the 11th (mul) cut
+    cut_ops = ["aten.mul.Tensor", "aten.erf", "aten.abs", "aten.cos"]
+    assert compile_names.ops_text(cut_ops, cut) == "mul, gelu, abs, cos"
+    assert compile_names.ops_text(["aten.pow", "aten.tanh"], "triton_poi_fused_" + "_".join(["gelu"] * 10) + "_0") == (
+        "pow, gelu"
+    )
     # a kernel whose name does not say gelu keeps its erf
     assert compile_names.ops_text(["aten.erf", "aten.mul"], "cpp_fused_erf_mul_0") == "erf, mul"
     report = json.loads((FIXTURES / "script-kernels-cpu" / "report.json").read_text())

@@ -85,3 +85,9 @@ def test_a_range_beside_its_point_is_said_to_the_points_precision() -> None:
     assert formats.speedup_range(0.17, 0.0675, 0.195) == "0.17× (0.07–0.20×)"
     assert formats.interval(0.0675, 0.195) == "0.068–0.195×"  # alone: the finer end's precision
     assert formats.interval(0.008, 4.65, 1.03) == "0.008–4.650×"
+
+
+def test_a_load_average_keeps_two_significant_digits_below_one() -> None:
+    """A runner-only form (measure/host.load_words): one decimal said 0.01 and 0.04 alike, "rose from 0.0 to 0.0"."""
+    said = [formats.load_average(v) for v in (0.0, 0.01, 0.04, 0.123, 0.5, 0.996, 3.5, 12.245, 4120.0)]
+    assert said == ["0", "0.01", "0.04", "0.12", "0.5", "1.0", "3.5", "12.2", "4,120"]

@@ -196,13 +196,15 @@ def short_of_cpus(threads: int, contended: int, samples: int) -> str:
 def load_words(load: LoadAverage | None) -> str:
     """ ", load average about 12.2 over the run" where it held within LOAD_STEADY of itself; else which way it went,
     ", load average rose from 3.5 to 4.3" (review 3C R1 "9.72 to 9.72", D14 "9.75 to 9.37": two readings that
-    differ by less than the host's own noise read as a range to be decoded)."""
+    differ by less than the host's own noise read as a range to be decoded); steady too where its two ends read alike
+    (formats.load_average: "0.04" is no "0.0")."""
     if not load:
         return ""
     start, end = load["start"], load["end"]
-    if abs(end - start) <= LOAD_STEADY * max(start, end):
-        return f", load average about {formats.count(round((start + end) / 2, 1))} over the run"
-    return f", load average {'rose' if end > start else 'fell'} from {formats.count(start)} to {formats.count(end)}"
+    said = formats.load_average(start), formats.load_average(end)
+    if said[0] == said[1] or abs(end - start) <= LOAD_STEADY * max(start, end):  # never "rose from 0.0 to 0.0"
+        return f", load average about {formats.load_average((start + end) / 2)} over the run"
+    return f", load average {'rose' if end > start else 'fell'} from {said[0]} to {said[1]}"
 
 
 # a load average that moved less than this share of itself over a run held steady: one level, said once

@@ -5,19 +5,25 @@ torchrun job answer from what they hold; report/sentences.py says it in words, a
 (`recommendation.reason` and the headlines are the answer's sentence and headline). "Was it measured?" and the rule
 a target's modes and a region's replays share: report/verdict.py.
 
-THE number, per region: the script's own steps in situ (per step; per call where every step held a compile) when they
-decide; else the replay of its calls (as written, its most frequent inputs, or the what-if mode the verdict names);
-per target: the recommended mode's paired rounds, else the fastest measured mode's. Every other measurement is
-evidence, labelled by how it was made. A range from fewer than MIN_PAIRS pairs of blocks is not said.
+THE number, per region: the script's own steps in situ (per step; per call where every step held a compile) wherever
+there are enough of them (MIN_STEADY_STEPS steps, MIN_PAIRS pairs of blocks), whether they decide or not: compiled and
+eager compared in one process, interleaved, on the script's own steps; else (no steps, or too few) the replay of its
+calls (as written, its most frequent inputs, or the what-if mode the verdict names); per target: the recommended
+mode's paired rounds, else the fastest measured mode's. Every other measurement is evidence, labelled by how it was
+made. A range from fewer than MIN_PAIRS pairs of blocks is not said.
 
-The verdict from a number (in situ or replayed, the rule targets use too):
+The verdict from a number (in situ or replayed, the rule targets use too: verdict.short_of_useful):
 - its range clears verdict.MIN_USEFUL_SPEEDUP (1.05x): compile; compile-for-longer-runs when its compile pays back
   only after more steps (calls) than the script made (never "stay eager");
 - its range reaches no higher than 1.05x: stay-eager;
-- its range straddles 1.05x: in situ, stay-eager when the estimate is under 1.05x, else no verdict (the replay's
-  verdict then, where there is one); a target or replay, stay-eager;
-- its range wider than verdict.DECISIVE_SPAN (2x high over low), or the host contended: no verdict (in situ: the
-  replay's).
+- its range straddles 1.05x: stay-eager when the estimate is under 1.05x, else no verdict ("not clearly faster");
+- its range wider than verdict.DECISIVE_SPAN (2x high over low), or the host contended: no verdict; one wholly below 1x
+  stays eager on its direction.
+Steps that decide nothing are the answer all the same, "no verdict" and why: the replay, timed apart from the script's
+steps, is said beside them (replay-beside: its number, its range and what it alone would say), never as the answer's
+number or verdict, so two runs of one script lead with one kind of number. Steps whose eager time holds Compile Lens's
+own work (in-situ-own-cost) keep their verdict only where that work could not change it, else no verdict, the caveat
+said. The replay decides only where there are no steps, or too few.
 A failed compiled call is "fix first" (no verdict); a failed run (out of memory, an exception, a timeout) leads with
 the failure at the user's line, then what was measured before it, with no verdict; a region none of whose calls ran
 compiled code has no number. Nothing measured: no verdict, never "stay eager".
@@ -147,7 +153,7 @@ def _in_situ(region: Region) -> verdict.Decision | None:
     if number["n"] < MIN_STEADY_STEPS or number.get("pairs", MIN_PAIRS) < MIN_PAIRS:
         return None  # too few of the script's own steps (or blocks) to rest a verdict on: the replay decides
     load = s.get("hostLoad")
-    if load and load["contended"]:  # the replay, timed at another moment, may still decide
+    if load and load["contended"]:  # no verdict on steps timed on a busy host; the replay is said beside them
         return verdict.Decision(
             "none",
             number,
@@ -167,7 +173,7 @@ def _in_situ(region: Region) -> verdict.Decision | None:
             "unit": number["unit"],
         }
         if not slower and not _holds_without_own_cost(number, own["ms"], own["eagerMs"]):
-            return verdict.Decision("none", number, [tool], undecided=True)  # the replay (the original code) decides
+            return verdict.Decision("none", number, [tool], undecided=True)  # the tool's work could flip it
         # the verdict is the same with eager's time less the tool's (a cliff at 5% of eager's step flipped an H200
         # server's "stay eager: 0.94×" to "no verdict: 0.95×" between two processes whose host ran 2× apart)
         caveats.append({**tool, "code": "in-situ-own-cost-holds"})
@@ -297,17 +303,25 @@ def _no_in_situ(report: Report) -> Reason | None:
     return {"code": "no-in-situ", "kind": kind, "torch": torch}
 
 
-def _undecided(n: AnswerNumber, why: Reason) -> Reason:
-    """The in-situ number that supported no verdict, and why, as a reason beside a replay's verdict."""
-    reason: Reason = {
-        "code": "in-situ-undecided",
-        "what": reason_text.clause(why),
-        "value": n["value"],
-        "unit": n["unit"],
-    }
-    if "low" in n and "high" in n:
-        reason.update({"low": n["low"], "high": n["high"]})
-    return reason
+def _replay_beside(steps: verdict.Decision, replayed: verdict.Decision) -> verdict.Decision:
+    """Steps that decide nothing, with the replay beside them as evidence: its number, range and what it alone would
+    say, timed apart from the script's steps (two processes of one decode loop led with the replay's "stay eager:
+    1.21× per call replayed" in one and the steps' "no verdict: 1.15× per step" in the next). A replay without a
+    number: why not (or its wrong results), each reason said once."""
+    number = replayed.number
+    if number is None:
+        said = {r["code"] for r in steps.reasons}
+        steps.reasons.extend(r for r in replayed.reasons if r["code"] not in said)
+        return steps
+    beside: Reason = {"code": "replay-beside", "kind": replayed.verdict, "value": number["value"]}
+    if "low" in number and "high" in number:
+        beside.update({"low": number["low"], "high": number["high"]})
+    if number.get("mode"):
+        beside["mode"] = str(number["mode"])
+    if replayed.reasons:
+        beside["what"] = reason_text.clause(replayed.reasons[0])
+    steps.reasons.append(beside)
+    return steps
 
 
 def _region_decision(region: Region, no_in_situ: Reason | None) -> verdict.Decision:
@@ -334,35 +348,25 @@ def _region_decision(region: Region, no_in_situ: Reason | None) -> verdict.Decis
     if situ is not None and not situ.undecided:
         return _disagreement(region, situ)
     replayed = _replayed(region)
+    if situ is not None:  # the steps' number is the answer's, undecided and why; the replay only beside it
+        return _replay_beside(situ, replayed)
     if replayed.number is not None and replayed.verdict != "none":
         replayed.reasons.append({"code": "replayed-forward-only"})
-    if situ is None:
-        number = in_situ_number(s, "step", step_unit(region)) or in_situ_number(s, "call")
-        if number is not None:  # too few steps to decide: said first, the number a region with one leads with
-            too_few: Reason = {
-                "code": "in-situ-too-few",
-                "pairs": number.get("pairs", s["pairs"]),
-                "samples": number["n"],
-            }
-            if replayed.number is None:
-                return verdict.Decision("none", number, [too_few, *replayed.reasons])
-            replayed.reasons.append(too_few)
-        elif s.get("reason"):
-            replayed.reasons.append({"code": "no-steady-steps", "what": str(s.get("reason"))})
-        elif no_in_situ is not None:
-            replayed.reasons.append(no_in_situ)
-        return replayed
-    # the steps supported no verdict: a replay's stands, and why the steps did not; a replay's number without one still
-    # leads where eager's time in situ is not the script's own (in-situ-own-cost: it reads high)
-    if replayed.verdict != "none" or (replayed.number is not None and situ.reasons[0]["code"] == "in-situ-own-cost"):
-        assert situ.number is not None  # undecided: on a number
-        replayed.reasons.append(_undecided(situ.number, situ.reasons[0]))
-        return replayed
-    # a reason said once: the replay's own contention (another moment, the same fix) or its range's "not clearly
-    # faster" (the same rule, its number among the evidence) adds no second sentence
-    said = {r["code"] for r in situ.reasons}
-    situ.reasons.extend(r for r in replayed.reasons if r["code"] != "replayed-forward-only" and r["code"] not in said)
-    return situ
+    number = in_situ_number(s, "step", step_unit(region)) or in_situ_number(s, "call")
+    if number is not None:  # too few steps to decide: said first, the number a region with one leads with
+        too_few: Reason = {
+            "code": "in-situ-too-few",
+            "pairs": number.get("pairs", s["pairs"]),
+            "samples": number["n"],
+        }
+        if replayed.number is None:
+            return verdict.Decision("none", number, [too_few, *replayed.reasons])
+        replayed.reasons.append(too_few)
+    elif s.get("reason"):
+        replayed.reasons.append({"code": "no-steady-steps", "what": str(s.get("reason"))})
+    elif no_in_situ is not None:
+        replayed.reasons.append(no_in_situ)
+    return replayed
 
 
 def region_answer(

@@ -212,9 +212,23 @@ def kernel_name(kernel: KernelProvenance, compile: str | None) -> str | None:
     return f"{words} ({lines_text(kernel['sourceLines'])})" if kernel["sourceLines"] else words
 
 
-# an op the user wrote that Inductor records as the ops it decomposed into, and those parts (gelu: erf, or tanh's
-# approximation; and their mul and add): where the kernel's name keeps the op, its parts are said as it
-_COMPOSITES = {"gelu": ("erf", "tanh", "pow", "mul", "add")}
+# an op the user wrote that Inductor records as the ops it decomposed into, by the parts only it makes (gelu: erf, or
+# tanh's approximation), and the arithmetic it makes that a user may write too: where the kernel's name keeps the op,
+# its own parts are said as it; its arithmetic only where the name is whole, for Inductor cuts a long name short and a
+# mul the user wrote, missing from it, would be said as gelu (the code read's item 12)
+_COMPOSITES = {"gelu": ("erf", "tanh")}
+_ARITHMETIC = ("pow", "mul", "add")
+# Inductor names a fused kernel by at most this many of its ops (torch._inductor.config.kernel_name_max_ops's default);
+# a name of fewer words lists all of them
+KERNEL_NAME_MAX_OPS = 10
+
+
+def _name_words(kernel_name: str) -> list[str]:
+    """The words of a fused kernel's name that name its ops ("cpp_fused_add_gelu_mul_sum_0": add, gelu, mul, sum); an
+    op of several words counts each ("native_batch_norm"), so a name is never taken as whole when it may be cut."""
+    words = [w for w in kernel_name.split("_") if w]
+    ops = words[words.index("fused") + 1 :] if "fused" in words else []
+    return ops[:-1] if ops and ops[-1].isdigit() else ops
 
 
 def ops_text(aten_ops: list[str], kernel_name: str = "") -> str:
@@ -222,12 +236,15 @@ def ops_text(aten_ops: list[str], kernel_name: str = "") -> str:
     aten.add (torch.erf, torch.mul, torch.add), "adaptive_avg_pool2d" for aten._adaptive_avg_pool2d; "" for none.
     Inductor's record names ATen's overloads, which no user code writes. Where the kernel's name says an op its
     record lists as parts (cpp_fused_add_gelu_mul_sum_0: gelu, recorded as erf and mul; review E13), that op in their
-    place, the parts its name does not say folded into it: "add, gelu, mul, sum"."""
+    place: "add, gelu, mul, sum"; its mul and add folded into it only where the name is whole (a mul it leaves out is
+    then gelu's), else said, as they may be the user's own."""
     ops = [op.split(".")[1 if "." in op else 0].lstrip("_") or op for op in aten_ops]
-    named = set(kernel_name.split("_"))
+    words = _name_words(kernel_name)
+    named, whole = set(words), len(words) < KERNEL_NAME_MAX_OPS
     for composite, parts in _COMPOSITES.items():
-        folded = [k for k, op in enumerate(ops) if op in parts and op not in named]
-        if composite in named and folded:
+        own = parts + _ARITHMETIC if whole else parts
+        folded = [k for k, op in enumerate(ops) if op in own and op not in named]
+        if composite in named and any(ops[k] in parts for k in folded):
             ops = [composite if k == folded[0] else op for k, op in enumerate(ops) if k == folded[0] or k not in folded]
     return ", ".join(dict.fromkeys(ops))
 

@@ -90,6 +90,30 @@ def _failed_clause(r: Reason) -> str:
 
 Clause = Callable[[Reason], str]
 
+# a verdict code in words: the headline's first words (sentences.py), and what a replay beside the steps alone would say
+VERDICT_WORDS = {
+    "compile": "compile it",
+    "compile-for-longer-runs": "compile for longer runs",
+    "stay-eager": "stay eager",
+    "none": "no verdict",
+}
+
+
+def _replay_beside(r: Reason) -> str:
+    """The replay beside steps that decided nothing (answer._replay_beside): evidence, never the answer's number or
+    verdict, so its verdict is said as what it alone would say; its number in a replay's words (sentences.number_text:
+    "per call replayed", every surface's label for it)."""
+    mode = f" with {r['mode']}" if r.get("mode") else ""
+    ends = f" ({formats.interval(r['low'], r['high'], r['value'])})" if "low" in r and "high" in r else ""
+    why = f" ({r['what']})" if r.get("what") else ""
+    kind = r.get("kind", "none")
+    alone = "which decides nothing either" if kind == "none" else f"which alone would say {VERDICT_WORDS[kind]}"
+    return (
+        f"The replay, timed apart from the script's own steps: {formats.speedup(r['value'])} per call replayed{mode}"
+        f"{ends}, {alone}{why}; the answer rests on the script's own steps."
+    )
+
+
 # a plain word: a sentence that starts with one starts with it capitalised; code (dynamic=False, mark_dynamic(x, 1),
 # x's batch) keeps its case
 _PLAIN_WORD = re.compile(r"[a-z]+(?=[\s,:;]|$)")
@@ -269,13 +293,9 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
             "from the in-situ range: the verdict rests on the script's own steps."
         ),
     ),
-    "in-situ-undecided": (
-        lambda r: f"in situ {r.get('what')}",
-        lambda r: (
-            f"In situ, {formats.speedup(r['value'])} per {r.get('unit', 'step')}"
-            + (f" ({formats.interval(r['low'], r['high'], r['value'])})" if "low" in r and "high" in r else "")
-            + f" supports no verdict: {r.get('what')}."
-        ),
+    "replay-beside": (
+        lambda r: f"{formats.speedup(r['value'])} per call replayed apart from the steps",
+        _replay_beside,
     ),
     "replayed-forward-only": (
         lambda r: "replayed",

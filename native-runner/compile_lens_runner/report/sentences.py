@@ -18,13 +18,6 @@ from ..shapes.region import Region
 from ..shapes.report import ProfilerNote, Report
 from . import compiler_text, in_situ_text, mode_line, rank_text, reason_text
 
-VERDICT_WORDS = {
-    "compile": "compile it",
-    "compile-for-longer-runs": "compile for longer runs",
-    "stay-eager": "stay eager",
-    "none": "no verdict",
-}
-
 _HOW = {  # in-situ-step: per its unit (a step, a decode loop's token)
     "in-situ-call": "per call in situ",
     "replay-call": "per call replayed",
@@ -138,15 +131,15 @@ def _verdict_part(answer: Answer) -> str:
         return (
             f"measured before it: {said}"
             if leading and answer["verdict"] == "none"
-            else f"{VERDICT_WORDS[answer['verdict']]}: {said}"
+            else f"{reason_text.VERDICT_WORDS[answer['verdict']]}: {said}"
         )
     rest = [r for r in answer["reasons"] if r["code"] not in reason_text.LEADING and r["code"] not in _BESIDE_NUMBER]
     if leading:
         return ""
     return (
-        f"{VERDICT_WORDS[answer['verdict']]}: {reason_text.clause(rest[0])}"
+        f"{reason_text.VERDICT_WORDS[answer['verdict']]}: {reason_text.clause(rest[0])}"
         if rest
-        else VERDICT_WORDS[answer["verdict"]]
+        else reason_text.VERDICT_WORDS[answer["verdict"]]
     )
 
 

@@ -30,7 +30,7 @@ class Decision:
     number: AnswerNumber | None = None
     reasons: list[Reason] = field(default_factory=list)
     mode: str | None = None
-    undecided: bool = False  # in situ: the steps support no verdict, a replay's may stand instead
+    undecided: bool = False  # in situ: the steps support no verdict (the answer still; the replay said beside)
 
 
 def contended(m: ModeResult) -> HostLoad | None:
