@@ -7,7 +7,7 @@ import { mayHaveMarks } from '../extension/shared/trace/timelineMarks.ts';
 import type { LinesNow } from '../extension/shared/movedLines.ts';
 import { collectiveSpans } from './analysis/communication.ts';
 import { stepWords } from './analysis/sliceNames.ts';
-import { duringProfilerWork, insideProfilerWork } from './analysis/profilerWork.ts';
+import { insideProfilerWork } from './analysis/profilerWork.ts';
 import { collectiveThreads } from './analysis/threadRoles.ts';
 import type { FrameLayout, LineSegment, Paint, TextBox } from './frameLayout.ts';
 import { composite, readableInk } from './ink.ts';
@@ -103,8 +103,6 @@ export class TimelineCanvas extends TimelineNames {
   readonly trackNames: readonly string[];
   /** each track's name as the label column draws it: a role's thread by its role and id (roleTrackNames) */
   private readonly drawnNames: readonly string[];
-  /** per slice, µs of it during the profiler's own work: a slice inside it is dimmed, its hover says so */
-  readonly profilerWork: Float64Array;
   /** the names as the label column draws them in a font */
   private fittedNames: { font: string; names: string[] } | null = null;
   /** what this rank's collective waited for in [fromUs, toUs] of its model's time, where the view shows it ("rank 1,
@@ -128,7 +126,6 @@ export class TimelineCanvas extends TimelineNames {
     this.trackNames = names.whole;
     this.drawnNames = names.drawn;
     for (let i = 0; i < model.count; i++) this.dataEndUs = Math.max(this.dataEndUs, model.start[i]! + model.dur[i]!);
-    this.profilerWork = duringProfilerWork(model);
     this.rects = new SliceRects(model, communication, (i) => this.dimmed(i));
   }
 
@@ -165,7 +162,8 @@ export class TimelineCanvas extends TimelineNames {
   private dimmed(i: number): boolean {
     const model = this.model;
     return (
-      (this.searching && !this.nameMatches[model.name[i]!]) || insideProfilerWork(this.profilerWork[i]!, model.dur[i]!)
+      (this.searching && !this.nameMatches[model.name[i]!]) ||
+      insideProfilerWork(this.profilerWork.during[i]!, model.dur[i]!)
     );
   }
 
