@@ -40,14 +40,13 @@ import {
   type StepEdge,
   type Tick,
   type TimeScale,
-  withoutNamespace,
 } from './timelineText.ts';
 import { fitNames, paneTrackNames } from './trackNames.ts';
 import { TimelineNames } from './timelineNames.ts';
 import { lowerBoundStart, ROW_HEIGHT, TrackRows } from './timelineRows.ts';
 import { DIM_ALPHA, SliceRects } from './sliceRects.ts';
-import { GAP_INSET, unrecordedLabels, type Unrecorded } from './timelineGaps.ts';
-import { idleTracksNote, idleTracksTooltip, noOpRecordedHover, waitingInHover, warmUpLabel } from './timelineWords.ts';
+import { GAP_INSET, unrecordedHover, unrecordedLabels, type Unrecorded } from './timelineGaps.ts';
+import { idleTracksNote, idleTracksTooltip, warmUpLabel } from './timelineWords.ts';
 
 /** a track name's inset in the label column */
 const NAME_INSET = 4;
@@ -364,19 +363,11 @@ export class TimelineCanvas extends TimelineNames {
     const model = this.model;
     const waitedFor = ({ fromUs, toUs }: Unrecorded): string | null => this.waitedFor(fromUs, toUs);
     const found = unrecordedLabels(model, this.tracks.rows, tMin, tMax, xOf, m, this.communication, waitedFor);
-    this.unrecorded = found.map(({ stretch }) => ({
-      x0: xOf(stretch.fromUs),
-      x1: xOf(stretch.toUs),
-      y: stretch.row.y,
-      hover:
-        stretch.collective < 0
-          ? noOpRecordedHover(stretch.toUs - stretch.fromUs)
-          : waitingInHover(
-              withoutNamespace(model.names[model.name[stretch.collective]!]!),
-              stretch.toUs - stretch.fromUs,
-              this.drawnNames[model.track[stretch.collective]!]!,
-              waitedFor(stretch),
-            ),
+    this.unrecorded = found.map((said) => ({
+      x0: xOf(said.stretch.fromUs),
+      x1: xOf(said.stretch.toUs),
+      y: said.stretch.row.y,
+      hover: unrecordedHover(model, said, this.drawnNames),
     }));
     return found.flatMap(({ stretch: { fromUs, row }, text }) =>
       text ? [placeText(m, 'gap', text, xOf(fromUs) + GAP_INSET, row.y + ROW_HEIGHT / 2, ink, [page])] : [],
