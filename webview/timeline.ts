@@ -35,7 +35,7 @@ import {
   cutLines,
   LABEL_WIDTH,
   placeText,
-  sliceLabels,
+  sliceLabel,
   type Measure,
   type StepEdge,
   type Tick,
@@ -325,17 +325,10 @@ export class TimelineCanvas extends TimelineNames {
     const model = this.model;
     const page: Paint = { colour: theme.background, alpha: 1 };
     const texts: TextBox[] = [];
-    const x0s = labels.map((i) => Math.max(left, xOf(model.start[i]!)));
-    const said = sliceLabels(
-      labels.map((i, k) => ({
-        name: this.sliceName(model.name[i]!),
-        room: Math.min(right, xOf(model.start[i]! + model.dur[i]!)) - x0s[k]! - 6,
-      })),
-      m,
-    );
-    for (const [k, i] of labels.entries()) {
-      const x0 = x0s[k]!;
-      const text = said[k];
+    for (const i of labels) {
+      const x0 = Math.max(left, xOf(model.start[i]!));
+      const room = Math.min(right, xOf(model.start[i]! + model.dur[i]!)) - x0 - 6;
+      const text = sliceLabel(this.sliceName(model.name[i]!), room, m);
       if (!text) continue;
       const name = model.name[i]!;
       const fill = this.communication[name] ? theme.communication : theme.kind[model.kind[i]!]!;
