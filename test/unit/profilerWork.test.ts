@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { scanTraceBytes } from '../../extension/node/trace/byteScanner.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
-import { duringProfilerWork, insideProfilerWork, ProfilerWork } from '../../webview/analysis/profilerWork.ts';
+import { insideProfilerWork, ProfilerWork } from '../../webview/analysis/profilerWork.ts';
 import { profilerWorkLine } from '../../webview/timelineInput.ts';
 import { TimelineNames } from '../../webview/timelineNames.ts';
 
@@ -32,7 +32,7 @@ const named = (model: TraceModel, name: string): number[] =>
 
 test('the frames a CUPTI buffer request ran inside, those around them, and what holds none of it', async () => {
   const model = await scanTraceFile(path.join(TRACES, 'mlp-default.trace.json'));
-  const during = duringProfilerWork(model);
+  const { during } = new ProfilerWork(model);
   const inside = (i: number): boolean => insideProfilerWork(during[i]!, model.dur[i]!);
   const [request] = named(model, 'Activity Buffer Request');
   const [setDevice] = named(model, 'torch/cuda/__init__.py(626): set_device');
@@ -60,7 +60,7 @@ test('the frames a CUPTI buffer request ran inside, those around them, and what 
 test("a trace without the profiler's own work: no slice during it", async () => {
   const model = await scanTraceFile(path.join(TRACES, 'cpu-graphbreak-eager.trace.json'));
   assert.ok(!model.tracks.some((t) => Number(t.pid) === -1));
-  assert.ok(duringProfilerWork(model).every((us) => us === 0));
+  assert.ok(new ProfilerWork(model).during.every((us) => us === 0));
 });
 
 test("the profiler's own work labelled with the frame it ran inside: the buffer request's 2.6 ms over CUDA set-up linked (review 10 B3)", async () => {

@@ -17,7 +17,7 @@ const isHostThread = (track: { pid: string; gpu: boolean }): boolean =>
  * (that work itself, GPU streams, the profiler's steps and window). Kineto does not say on which thread its work
  * ran: time during it is said as such, not as that thread's.
  */
-export function duringProfilerWork(model: TraceModel): Float64Array {
+function duringProfilerWork(model: TraceModel): Float64Array {
   const out = new Float64Array(model.count);
   const spans: number[] = [];
   for (let i = 0; i < model.count; i++)
