@@ -47,7 +47,7 @@ import { state } from './viewState.ts';
 import { comparisonPending, matchingSlices, paneTitle, readingTraces, waitedFor } from './timelineWords.ts';
 import { coldStep } from './analysis/stepMap.ts';
 import { rankCompiler } from './analysis/rankCompiles.ts';
-import { compilingRank } from './analysis/rankWaits.ts';
+import { compilingRank, type RankMarks } from './analysis/rankWaits.ts';
 import { stepsAsCalls } from './analysis/sliceNames.ts';
 import { paneRegions } from './paneFit.ts';
 import { alignSteps, stepBounds, stepHolding, stepLeads } from './paneSteps.ts';
@@ -261,18 +261,25 @@ function load(message: Opening): void {
   state.ranks = rankView;
   // a rank's wait in a collective said with the rank it waited for, compiling, on the job's one clock
   const alignment = rankView?.alignment;
-  if (alignment?.mode === 'absolute')
+  if (alignment?.mode === 'absolute') {
+    /** each rank's pane and its compiler marks, listed once they are found (drawFrame.ts, after the first frame) */
+    let ranks: RankMarks[] | null = null;
+    const rankMarks = (): RankMarks[] | null =>
+      (ranks ??= state.panes.every((q) => q.timeline.marksFound)
+        ? state.panes.map((q, k) => ({
+            rank: rankView!.heads[k]?.rank ?? null,
+            shiftUs: alignment.shiftUs[k] ?? 0,
+            marks: q.timeline.marks,
+          }))
+        : null);
     state.panes.forEach((pane, p) => {
       pane.timeline.waitedFor = (fromUs, toUs) => {
-        const ranks = state.panes.map((q, k) => ({
-          rank: rankView!.heads[k]?.rank ?? null,
-          shiftUs: alignment.shiftUs[k] ?? 0,
-          marks: q.timeline.marksFound ? q.timeline.marks : [],
-        }));
-        const found = compilingRank(ranks, p, fromUs, toUs);
+        const listed = rankMarks();
+        const found = listed && compilingRank(listed, p, fromUs, toUs);
         return found ? waitedFor(found.rank, found.recompile) : null;
       };
     });
+  }
   // a preview has none: the full trace brings them
   for (const pane of state.panes)
     for (const warning of pane.timeline.model.warnings) app.append(el('p', 'warning', `${pane.label}: ${warning}`));

@@ -7,7 +7,7 @@ import { mayHaveMarks } from '../extension/shared/trace/timelineMarks.ts';
 import type { LinesNow } from '../extension/shared/movedLines.ts';
 import { collectiveSpans } from './analysis/communication.ts';
 import { stepWords } from './analysis/sliceNames.ts';
-import { duringProfilerWork, insideProfilerWork } from './analysis/profilerWork.ts';
+import { insideProfilerWork } from './analysis/profilerWork.ts';
 import { collectiveThreads } from './analysis/threadRoles.ts';
 import type { FrameLayout, LineSegment, Paint, TextBox } from './frameLayout.ts';
 import { composite, readableInk } from './ink.ts';
@@ -35,19 +35,18 @@ import {
   cutLines,
   LABEL_WIDTH,
   placeText,
-  sliceLabels,
+  sliceLabel,
   type Measure,
   type StepEdge,
   type Tick,
   type TimeScale,
-  withoutNamespace,
 } from './timelineText.ts';
 import { fitNames, paneTrackNames } from './trackNames.ts';
 import { TimelineNames } from './timelineNames.ts';
 import { lowerBoundStart, ROW_HEIGHT, TrackRows } from './timelineRows.ts';
 import { DIM_ALPHA, SliceRects } from './sliceRects.ts';
-import { GAP_INSET, unrecordedLabels, type Unrecorded } from './timelineGaps.ts';
-import { idleTracksNote, idleTracksTooltip, noOpRecordedHover, waitingInHover, warmUpLabel } from './timelineWords.ts';
+import { GAP_INSET, unrecordedHover, unrecordedLabels, type Unrecorded } from './timelineGaps.ts';
+import { idleTracksNote, idleTracksTooltip, warmUpLabel } from './timelineWords.ts';
 
 /** a track name's inset in the label column */
 const NAME_INSET = 4;
@@ -103,8 +102,6 @@ export class TimelineCanvas extends TimelineNames {
   readonly trackNames: readonly string[];
   /** each track's name as the label column draws it: a role's thread by its role and id (roleTrackNames) */
   private readonly drawnNames: readonly string[];
-  /** per slice, µs of it during the profiler's own work: a slice inside it is dimmed, its hover says so */
-  readonly profilerWork: Float64Array;
   /** the names as the label column draws them in a font */
   private fittedNames: { font: string; names: string[] } | null = null;
   /** what this rank's collective waited for in [fromUs, toUs] of its model's time, where the view shows it ("rank 1,
@@ -128,7 +125,6 @@ export class TimelineCanvas extends TimelineNames {
     this.trackNames = names.whole;
     this.drawnNames = names.drawn;
     for (let i = 0; i < model.count; i++) this.dataEndUs = Math.max(this.dataEndUs, model.start[i]! + model.dur[i]!);
-    this.profilerWork = duringProfilerWork(model);
     this.rects = new SliceRects(model, communication, (i) => this.dimmed(i));
   }
 
@@ -165,7 +161,8 @@ export class TimelineCanvas extends TimelineNames {
   private dimmed(i: number): boolean {
     const model = this.model;
     return (
-      (this.searching && !this.nameMatches[model.name[i]!]) || insideProfilerWork(this.profilerWork[i]!, model.dur[i]!)
+      (this.searching && !this.nameMatches[model.name[i]!]) ||
+      insideProfilerWork(this.profilerWork.during[i]!, model.dur[i]!)
     );
   }
 
@@ -328,17 +325,10 @@ export class TimelineCanvas extends TimelineNames {
     const model = this.model;
     const page: Paint = { colour: theme.background, alpha: 1 };
     const texts: TextBox[] = [];
-    const x0s = labels.map((i) => Math.max(left, xOf(model.start[i]!)));
-    const said = sliceLabels(
-      labels.map((i, k) => ({
-        name: this.sliceName(model.name[i]!),
-        room: Math.min(right, xOf(model.start[i]! + model.dur[i]!)) - x0s[k]! - 6,
-      })),
-      m,
-    );
-    for (const [k, i] of labels.entries()) {
-      const x0 = x0s[k]!;
-      const text = said[k];
+    for (const i of labels) {
+      const x0 = Math.max(left, xOf(model.start[i]!));
+      const room = Math.min(right, xOf(model.start[i]! + model.dur[i]!)) - x0 - 6;
+      const text = sliceLabel(this.sliceName(model.name[i]!), room, m);
       if (!text) continue;
       const name = model.name[i]!;
       const fill = this.communication[name] ? theme.communication : theme.kind[model.kind[i]!]!;
@@ -366,19 +356,11 @@ export class TimelineCanvas extends TimelineNames {
     const model = this.model;
     const waitedFor = ({ fromUs, toUs }: Unrecorded): string | null => this.waitedFor(fromUs, toUs);
     const found = unrecordedLabels(model, this.tracks.rows, tMin, tMax, xOf, m, this.communication, waitedFor);
-    this.unrecorded = found.map(({ stretch }) => ({
-      x0: xOf(stretch.fromUs),
-      x1: xOf(stretch.toUs),
-      y: stretch.row.y,
-      hover:
-        stretch.collective < 0
-          ? noOpRecordedHover(stretch.toUs - stretch.fromUs)
-          : waitingInHover(
-              withoutNamespace(model.names[model.name[stretch.collective]!]!),
-              stretch.toUs - stretch.fromUs,
-              this.drawnNames[model.track[stretch.collective]!]!,
-              waitedFor(stretch),
-            ),
+    this.unrecorded = found.map((said) => ({
+      x0: xOf(said.stretch.fromUs),
+      x1: xOf(said.stretch.toUs),
+      y: said.stretch.row.y,
+      hover: unrecordedHover(model, said, this.drawnNames),
     }));
     return found.flatMap(({ stretch: { fromUs, row }, text }) =>
       text ? [placeText(m, 'gap', text, xOf(fromUs) + GAP_INSET, row.y + ROW_HEIGHT / 2, ink, [page])] : [],

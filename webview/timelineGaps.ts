@@ -6,7 +6,14 @@
 import { SliceKind, type TraceModel } from '../extension/shared/trace/model.ts';
 import { fitWords, withoutNamespace, type Measure } from './timelineText.ts';
 import { firstVisible, lowerBoundStart, type Row } from './timelineRows.ts';
-import { noOpRecorded, noOpRecordedLeast, waitingIn, waitingInLeast } from './timelineWords.ts';
+import {
+  noOpRecorded,
+  noOpRecordedHover,
+  noOpRecordedLeast,
+  waitingIn,
+  waitingInHover,
+  waitingInLeast,
+} from './timelineWords.ts';
 
 /** a stretch is said where it is at least this wide, or this share of the view where that is less: a narrow pane's
  *  (review 8B B8: rank 1's 40 ms, the straggler, unlabelled at 560 px in a 90 px stretch), never a wide one's few ms
@@ -26,6 +33,16 @@ export interface Unrecorded {
   collective: number;
 }
 
+/** A stretch said: its label (null: no room for it); where its thread waited in a collective, that op's name
+ *  ("all_reduce") and what it waited for ("rank 1, recompiling"; null: not known), each worked out once for the label
+ *  and the hover alike (unrecordedHover). */
+export interface UnrecordedLabel {
+  stretch: Unrecorded;
+  text: string | null;
+  op: string | null;
+  cause: string | null;
+}
+
 /**
  * The stretches of [tMin, tMax] wide enough to be said, each with its label (noOpRecorded) cut to the room in it:
  * at every width its time and the same words, fewer of them ("40.2 ms, no op recorded" beside "38.6 ms, no op…",
@@ -43,7 +60,7 @@ export function unrecordedLabels(
   collectives: Uint8Array = new Uint8Array(model.names.length),
   /** what a stretch's thread waited for in its collective ("rank 1, recompiling"), where the view shows it */
   waitedFor: (stretch: Unrecorded) => string | null = () => null,
-): { stretch: Unrecorded; text: string | null }[] {
+): UnrecordedLabel[] {
   const viewPx = Math.max(1, xOf(tMax) - xOf(tMin));
   const minUs = (Math.min(UNRECORDED_PX, UNRECORDED_SHARE * viewPx) * (tMax - tMin)) / viewPx;
   return unrecordedInSteps(model, rows, tMin, tMax, minUs, collectives).map((stretch) => {
@@ -51,10 +68,24 @@ export function unrecordedLabels(
     const us = stretch.toUs - stretch.fromUs;
     if (stretch.collective >= 0) {
       const op = withoutNamespace(model.names[model.name[stretch.collective]!]!);
-      return { stretch, text: fitWords(waitingIn(op, us, waitedFor(stretch)), room, m, waitingInLeast(us)) };
+      const cause = waitedFor(stretch);
+      return { stretch, text: fitWords(waitingIn(op, us, cause), room, m, waitingInLeast(us)), op, cause };
     }
-    return { stretch, text: fitWords(noOpRecorded(us), room, m, noOpRecordedLeast(us)) };
+    return { stretch, text: fitWords(noOpRecorded(us), room, m, noOpRecordedLeast(us)), op: null, cause: null };
   });
+}
+
+/** A stretch's hover, whether its label fits or not: its time, and where its thread waited in a collective, that op,
+ *  the thread it ran on (`threads`: per track, its name as the label column draws it) and its label's cause. */
+export function unrecordedHover(
+  model: TraceModel,
+  { stretch, op, cause }: UnrecordedLabel,
+  threads: readonly string[],
+): string {
+  const us = stretch.toUs - stretch.fromUs;
+  return op === null
+    ? noOpRecordedHover(us)
+    : waitingInHover(op, us, threads[model.track[stretch.collective]!]!, cause);
 }
 
 /**

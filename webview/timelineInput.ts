@@ -3,7 +3,7 @@
 import { select, zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } from 'd3';
 import { traceEnd } from '../extension/shared/trace/model.ts';
 import { formatUs } from '../extension/present/numbers.ts';
-import { insideProfilerWork, slicesInside } from './analysis/profilerWork.ts';
+import { insideProfilerWork } from './analysis/profilerWork.ts';
 import { paneRegions, paneScale, regionStretches } from './paneFit.ts';
 import type { RangeSelection } from './rangeSelection.ts';
 import { LABEL_WIDTH, type TimeScale } from './timelineText.ts';
@@ -244,11 +244,14 @@ export class TimelineInput {
 
 /** A slice's hover's line tying it to the profiler's own work (analysis/profilerWork.ts): how much of a host slice
  *  ran during it, or the frames that work ran inside; '' where neither. */
-function profilerWorkLine(timeline: TimelineCanvas, i: number): string {
+export function profilerWorkLine(
+  timeline: Pick<TimelineCanvas, 'model' | 'profilerWork' | 'sliceName' | 'trackNames'>,
+  i: number,
+): string {
   const { model, profilerWork } = timeline;
-  const during = profilerWork[i]!;
+  const during = profilerWork.during[i]!;
   if (during > 0) return `\n${profilerWorkWords(during, model.dur[i]!, insideProfilerWork(during, model.dur[i]!))}`;
-  const inside = slicesInside(model, profilerWork, i);
+  const inside = profilerWork.framesInside(i);
   if (!inside.length) return '';
   const frames = inside.map((k) => ({
     name: timeline.sliceName(model.name[k]!),

@@ -9,7 +9,7 @@ import { compilesOfTrace, markSaid, nameNow, namesNow, namesSaid, type SaidName 
 import { coldStep } from './analysis/stepMap.ts';
 import { firstIsWarmUp } from '../extension/shared/trace/window.ts';
 import { profilerWorkLabel, traceNamed } from './timelineWords.ts';
-import { duringProfilerWork, framesOfProfilerWork } from './analysis/profilerWork.ts';
+import { ProfilerWork } from './analysis/profilerWork.ts';
 
 export class TimelineNames {
   /** the marks, once found (the canvas draws none until then) */
@@ -28,8 +28,8 @@ export class TimelineNames {
   private saidNames: Map<number, SaidName> | null = null;
   /** the same, with the lines they name where the user's edits moved them */
   private shownNames: Map<number, string> | null = null;
-  /** per name id of the profiler's own work, the frames each of its slices ran inside (framesOfProfilerWork) */
-  private workFrames: Map<number, number[]> | null = null;
+  /** the profiler's own work in this pane: what runs during it, and the frames it ran inside (found once) */
+  private work: ProfilerWork | null = null;
 
   constructor(
     readonly model: TraceModel,
@@ -119,11 +119,16 @@ export class TimelineNames {
     this.saidNames ??= namesSaid(this.model, this.frames, this.paneKernels, this.paneFromCall);
     this.shownNames ??= namesNow(this.saidNames, this.linesNow);
     const said = this.shownNames.get(nameId) ?? this.model.names[nameId]!;
-    this.workFrames ??= framesOfProfilerWork(this.model, duringProfilerWork(this.model));
-    const frames = this.workFrames.get(nameId);
+    const frames = this.profilerWork.labelFrames.get(nameId);
     if (!frames) return said;
     const model = this.model;
     return profilerWorkLabel(said, [...new Set(frames.map((i) => this.sliceName(model.name[i]!)))]);
+  }
+
+  /** The profiler's own work in this pane (analysis/profilerWork.ts): its labels (sliceName), the dimming and the
+   *  hovers of the slices during it read the one found. */
+  get profilerWork(): ProfilerWork {
+    return (this.work ??= new ProfilerWork(this.model));
   }
 
   /** A name of this trace as the timeline says it (sliceName), found by the trace's own name. */

@@ -309,8 +309,3 @@ export function sliceLabel(name: string, room: number, m: Measure): string | nul
 // every namespace: "autograd::engine::evaluate_function: …" keeps "evaluate_f…", not "engine::e…"
 const NAMESPACE = /^(?:[A-Za-z_][\w.]*::?(?=\S))+/;
 export const withoutNamespace = (name: string): string => name.slice(NAMESPACE.exec(name)?.[0].length ?? 0);
-
-/** A pane's slice labels (sliceLabel, each in its `room` px). */
-export function sliceLabels(slices: readonly { name: string; room: number }[], m: Measure): (string | null)[] {
-  return slices.map(({ name, room }) => sliceLabel(name, room, m));
-}

@@ -8,21 +8,31 @@ import { test } from 'node:test';
 import { scanTraceBytes } from '../../extension/node/trace/byteScanner.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
-import {
-  duringProfilerWork,
-  framesOfProfilerWork,
-  insideProfilerWork,
-  slicesInside,
-} from '../../webview/analysis/profilerWork.ts';
+import { insideProfilerWork, ProfilerWork } from '../../webview/analysis/profilerWork.ts';
+import { profilerWorkLine } from '../../webview/timelineInput.ts';
 import { TimelineNames } from '../../webview/timelineNames.ts';
 
 const TRACES = path.resolve(__dirname, '../fixtures/traces');
+/** An op of thread `tid` of process `pid`. */
+const op = (name: string, pid: number, ts: number, dur: number, tid = 1): object => ({
+  ph: 'X',
+  cat: 'cpu_op',
+  name,
+  pid,
+  tid,
+  ts,
+  dur,
+});
+/** The model of a trace of these events. */
+const built = (events: object[]): TraceModel =>
+  scanTraceBytes(new TextEncoder().encode(JSON.stringify({ traceEvents: events })));
+const LINES_AS_SAID = { line: (_place: unknown, line: number): number => line, named: (): null => null };
 const named = (model: TraceModel, name: string): number[] =>
   Array.from({ length: model.count }, (_, i) => i).filter((i) => model.names[model.name[i]!] === name);
 
 test('the frames a CUPTI buffer request ran inside, those around them, and what holds none of it', async () => {
   const model = await scanTraceFile(path.join(TRACES, 'mlp-default.trace.json'));
-  const during = duringProfilerWork(model);
+  const { during } = new ProfilerWork(model);
   const inside = (i: number): boolean => insideProfilerWork(during[i]!, model.dur[i]!);
   const [request] = named(model, 'Activity Buffer Request');
   const [setDevice] = named(model, 'torch/cuda/__init__.py(626): set_device');
@@ -42,23 +52,23 @@ test('the frames a CUPTI buffer request ran inside, those around them, and what 
       assert.equal(during[i], 0, `${track.name}: ${model.names[model.name[i]!]}`);
   }
   // the request names the deepest frame it ran inside, on its track: _cuda_setDevice, not set_device too
-  assert.deepEqual(slicesInside(model, during, request), [cudaSetDevice]);
-  assert.deepEqual(slicesInside(model, during, setDevice), [], "only the profiler's own work names frames inside it");
+  const work = new ProfilerWork(model);
+  assert.deepEqual(work.framesInside(request), [cudaSetDevice]);
+  assert.deepEqual(work.framesInside(setDevice), [], "only the profiler's own work names frames inside it");
 });
 
 test("a trace without the profiler's own work: no slice during it", async () => {
   const model = await scanTraceFile(path.join(TRACES, 'cpu-graphbreak-eager.trace.json'));
   assert.ok(!model.tracks.some((t) => Number(t.pid) === -1));
-  assert.ok(duringProfilerWork(model).every((us) => us === 0));
+  assert.ok(new ProfilerWork(model).during.every((us) => us === 0));
 });
 
 test("the profiler's own work labelled with the frame it ran inside: the buffer request's 2.6 ms over CUDA set-up linked (review 10 B3)", async () => {
   const model = await scanTraceFile(path.join(TRACES, 'mlp-default.trace.json'));
   const [request] = named(model, 'Activity Buffer Request');
   const [cudaSetDevice] = named(model, '<built-in function _cuda_setDevice>');
-  const frames = framesOfProfilerWork(model, duringProfilerWork(model));
-  assert.deepEqual([...frames], [[model.name[request!]!, [cudaSetDevice]]]);
-  const names = new TimelineNames(model, { line: (_place, line) => line, named: () => null });
+  assert.deepEqual([...new ProfilerWork(model).labelFrames], [[model.name[request!]!, [cudaSetDevice]]]);
+  const names = new TimelineNames(model, LINES_AS_SAID);
   assert.equal(
     names.sayName('Activity Buffer Request'),
     "inside CUDA set-up, the profiler's own work: a buffer for the GPU's activity records",
@@ -66,20 +76,36 @@ test("the profiler's own work labelled with the frame it ran inside: the buffer 
   // the frame keeps its own name: set_device runs in calls 1 and 2 too, not inside the profiler's work there
   assert.equal(names.sayName('<built-in function _cuda_setDevice>'), 'CUDA set-up');
   // a request that ran inside no op of the user's, beside one inside aten::mm: its name alone, true of each slice
-  const op = (name: string, pid: number, ts: number, dur: number): object => ({
-    ph: 'X',
-    cat: 'cpu_op',
-    name,
-    pid,
-    tid: 1,
-    ts,
-    dur,
-  });
-  const requests = (...more: object[]): Map<number, number[]> => {
-    const events = [op('aten::mm', 1, 0, 100), op('Activity Buffer Request', -1, 2, 97), ...more];
-    const built = scanTraceBytes(new TextEncoder().encode(JSON.stringify({ traceEvents: events })));
-    return framesOfProfilerWork(built, duringProfilerWork(built));
-  };
+  const requests = (...more: object[]): ReadonlyMap<number, readonly number[]> =>
+    new ProfilerWork(built([op('aten::mm', 1, 0, 100), op('Activity Buffer Request', -1, 2, 97), ...more])).labelFrames;
   assert.equal(requests().size, 1);
   assert.deepEqual([...requests(op('Activity Buffer Request', -1, 200, 50))], []);
+});
+
+test("a buffer request over two threads' ops: its label names the frame its hover names first (review 35's code read, item 5)", () => {
+  // the label and the hover read one list of the frames each request ran inside (ProfilerWork.framesInside)
+  const model = built([
+    op('aten::mm', 1, 0, 100, 1),
+    op('aten::copy_', 1, 0, 100, 2),
+    op('Activity Buffer Request', -1, 2, 97),
+  ]);
+  const names = new TimelineNames(model, LINES_AS_SAID);
+  const [request] = named(model, 'Activity Buffer Request');
+  const hover = profilerWorkLine(
+    {
+      model,
+      profilerWork: names.profilerWork,
+      sliceName: (id) => names.sliceName(id),
+      trackNames: model.tracks.map((t) => t.name),
+    },
+    request!,
+  );
+  assert.equal(
+    hover,
+    "\nIt ran inside aten::mm (process 1 · thread 1), aten::copy_ (process 1 · thread 2): their time is this work's, dimmed there.",
+  );
+  assert.equal(
+    names.sayName('Activity Buffer Request'),
+    "inside aten::mm, the profiler's own work: a buffer for the GPU's activity records",
+  );
 });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { communicationNames } from '../../webview/analysis/communication.ts';
-import { unrecordedLabels } from '../../webview/timelineGaps.ts';
+import { unrecordedHover, unrecordedLabels } from '../../webview/timelineGaps.ts';
 import { TrackRows } from '../../webview/timelineRows.ts';
 import { LABEL_WIDTH, type Measure } from '../../webview/timelineText.ts';
 
@@ -87,4 +87,34 @@ test("rank 0's thread in its step while gloo's thread ran its all_reduce: said w
     unrecordedLabels(model, rows, step.start, step.end, xOf, m).filter((s) => s.text?.includes('waiting')),
     [],
   );
+});
+
+test("a wait's label and its hover name one cause, worked out once per stretch (review 35's code read, item 6)", async () => {
+  const model = await scanTraceFile(path.resolve(__dirname, '../fixtures/traces/ranks/straggler/rank0.trace.json'));
+  const rows = new TrackRows(model, 0).rows;
+  const step = model.steps[1]!;
+  const xOf = (t: number): number => LABEL_WIDTH + ((t - step.start) / (step.end - step.start)) * (1400 - LABEL_WIDTH);
+  // a cause that changes with each call: asked twice, the label and the hover would name different ranks
+  const causes = ['rank 1, recompiling', 'rank 2, compiling'];
+  let asked = 0;
+  const found = unrecordedLabels(
+    model,
+    rows,
+    step.start,
+    step.end,
+    xOf,
+    m,
+    communicationNames(model.names),
+    () => causes[asked++ % 2]!,
+  );
+  const waits = found.filter((said) => said.op !== null);
+  assert.equal(waits.length, 1);
+  assert.equal(asked, waits.length, 'once per stretch');
+  const threads = model.tracks.map((t) => t.name);
+  for (const said of waits) {
+    assert.equal(said.op, 'all_reduce');
+    assert.equal(said.cause, 'rank 1, recompiling');
+    assert.match(said.text!, /^[\d.]+ ms, waiting in all_reduce for rank 1, recompiling$/);
+    assert.match(unrecordedHover(model, said, threads), /while all_reduce ran on .*\(here rank 1, recompiling\)\.$/);
+  }
 });

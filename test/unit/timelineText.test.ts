@@ -14,7 +14,6 @@ import {
   fitWords,
   LABEL_WIDTH,
   sliceLabel,
-  sliceLabels,
   type Measure,
   type StepEdge,
 } from '../../webview/timelineText.ts';
@@ -233,27 +232,13 @@ test('one op said one way at every width and in every view: its namespace left o
   // review 10 G7: "all_reduce" at 1400 px, "gloo:all_reduce" at 700 px and in the step view, of one trace's op
   for (const room of [40, 100, 400])
     assert.deepEqual(
-      sliceLabels(
-        [
-          { name: 'gloo:all_reduce', room },
-          { name: 'aten::linear', room },
-        ],
-        m,
-      ),
+      [sliceLabel('gloo:all_reduce', room, m), sliceLabel('aten::linear', room, m)],
       room === 40 ? ['all_r…', 'linear'] : ['all_reduce', 'linear'],
       `${room} px`,
     );
   // a name without a namespace as it is, cut to fit; one too narrow for any label, none
-  assert.deepEqual(
-    sliceLabels(
-      [
-        { name: 'compiled forward', room: 40 },
-        { name: 'aten::addmm', room: 6 },
-      ],
-      m,
-    ),
-    ['compi…', null],
-  );
+  assert.equal(sliceLabel('compiled forward', 40, m), 'compi…');
+  assert.equal(sliceLabel('aten::addmm', 6, m), null);
 });
 
 test('a slice label cut keeps its op, not a namespace: every namespace left out, nested ones too', () => {

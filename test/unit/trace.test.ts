@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { buildModelInParts } from '../../extension/node/trace/buildModel.ts';
+import { withoutPhaseTwins } from '../../extension/node/trace/phaseTwins.ts';
 import { scanTraceBytes, TraceScanner } from '../../extension/node/trace/byteScanner.ts';
 import { KERNEL_ARG_FIELDS, SliceKind, type TraceModel } from '../../extension/shared/trace/model.ts';
 import { packRows, type PackedRows } from '../../extension/shared/trace/rowsWire.ts';
@@ -240,7 +241,8 @@ describe('scanner on real H100 traces', () => {
       const whole = scanTraceBytes(bytes);
       const scanner = new TraceScanner();
       scanner.push(bytes);
-      const building = buildModelInParts(scanner.end(), rowsPerPart);
+      // folded where it is read (TraceReading), not in the build
+      const building = buildModelInParts(withoutPhaseTwins(scanner.end()), rowsPerPart);
       const parts: PackedRows[] = [];
       let step = building.next();
       for (; !step.done; step = building.next()) {

@@ -17,7 +17,7 @@ const isHostThread = (track: { pid: string; gpu: boolean }): boolean =>
  * (that work itself, GPU streams, the profiler's steps and window). Kineto does not say on which thread its work
  * ran: time during it is said as such, not as that thread's.
  */
-export function duringProfilerWork(model: TraceModel): Float64Array {
+function duringProfilerWork(model: TraceModel): Float64Array {
   const out = new Float64Array(model.count);
   const spans: number[] = [];
   for (let i = 0; i < model.count; i++)
@@ -39,39 +39,19 @@ export const insideProfilerWork = (during: number, dur: number): boolean => duri
 const INSIDE = 0.9;
 
 /**
- * The slices `during` (duringProfilerWork) says are inside slice `span` of `model`, the profiler's own work, that
- * overlap it: the deepest of each track (set_device's innermost frame, not its callers too), in track order.
+ * Per slice of the profiler's own work, the slices `during` (duringProfilerWork) says are inside it that overlap it:
+ * the deepest of each track (set_device's innermost frame, not its callers too), in track order; [] where none.
+ * Its label names the first of each (framesOfProfilerWork), its hover all of them: the same frames.
  */
-export function slicesInside(model: TraceModel, during: Float64Array, span: number): number[] {
-  // (a pass over the slices: only for the profiler's own, a handful per trace)
-  if (!isProfilerWork(model.tracks[model.track[span]!]!)) return [];
-  const [from, to] = [model.start[span]!, model.start[span]! + model.dur[span]!];
-  const deepest = new Map<number, number>();
-  for (let i = 0; i < model.count; i++) {
-    if (!insideProfilerWork(during[i]!, model.dur[i]!)) continue;
-    if (model.start[i]! >= to || model.start[i]! + model.dur[i]! <= from) continue;
-    const track = model.track[i]!;
-    const held = deepest.get(track);
-    if (held === undefined || model.depth[i]! > model.depth[held]!) deepest.set(track, i);
-  }
-  return [...deepest.entries()].sort((a, b) => a[0] - b[0]).map(([, i]) => i);
-}
-
-/**
- * Per name of the profiler's own work ("Activity Buffer Request"), the slice each of its slices ran inside (slicesInside:
- * the first track's, a thread's op before its Python stack's frame), where every one of them ran inside one: what
- * its label may name for all of them (review 10 B3: the buffer request over "CUDA set-up" for the same 2.6 ms,
- * nothing linking them).
- */
-export function framesOfProfilerWork(model: TraceModel, during: Float64Array): Map<number, number[]> {
+function framesInsideWork(model: TraceModel, during: Float64Array): Map<number, number[]> {
   // one pass over the slices, each inside the work matched to the requests it overlaps by binary search: a long
-  // trace holds hundreds of them (slicesInside, a pass each, is for one hover)
+  // trace holds hundreds of them
   const work: number[] = [];
   for (let i = 0; i < model.count; i++) if (isProfilerWork(model.tracks[model.track[i]!]!)) work.push(i);
   work.sort((a, b) => model.start[a]! - model.start[b]!);
   const end = (i: number): number => model.start[i]! + model.dur[i]!;
-  /** per work slice (by its place in `work`), the slice it ran inside: the first track's, its deepest */
-  const inside = new Int32Array(work.length).fill(-1);
+  /** per work slice (by its place in `work`), per track the deepest slice inside it */
+  const deepest = work.map(() => new Map<number, number>());
   const longest = work.reduce((most, i) => Math.max(most, model.dur[i]!), 0);
   for (let i = 0; i < model.count; i++) {
     if (!insideProfilerWork(during[i]!, model.dur[i]!)) continue;
@@ -79,22 +59,61 @@ export function framesOfProfilerWork(model: TraceModel, during: Float64Array): M
     let k = lowerBound(work, (w) => model.start[w]! >= model.start[i]! - longest);
     for (; k < work.length && model.start[work[k]!]! < end(i); k++) {
       if (end(work[k]!) <= model.start[i]!) continue;
-      const held = inside[k]!;
-      const before =
-        held < 0 ||
-        model.track[i]! < model.track[held]! ||
-        (model.track[i] === model.track[held] && model.depth[i]! > model.depth[held]!);
-      if (before) inside[k] = i;
+      const held = deepest[k]!.get(model.track[i]!);
+      if (held === undefined || model.depth[i]! > model.depth[held]!) deepest[k]!.set(model.track[i]!, i);
     }
   }
+  return new Map(work.map((w, k) => [w, [...deepest[k]!].sort((a, b) => a[0] - b[0]).map(([, i]) => i)]));
+}
+
+/**
+ * Per name of the profiler's own work ("Activity Buffer Request"), the frame each of its slices ran inside (the first
+ * of framesInsideWork's: the first track's, a thread's op before its Python stack's frame), where every one of them
+ * ran inside one: what its label may name for all of them (review 10 B3: the buffer request over "CUDA set-up" for
+ * the same 2.6 ms, nothing linking them).
+ */
+function framesOfProfilerWork(
+  model: TraceModel,
+  inside: ReadonlyMap<number, readonly number[]>,
+): Map<number, number[]> {
   const frames = new Map<number, number[]>();
   const unplaced = new Set<number>();
-  work.forEach((w, k) => {
-    if (inside[k]! < 0) unplaced.add(model.name[w]!);
-    else frames.set(model.name[w]!, [...(frames.get(model.name[w]!) ?? []), inside[k]!]);
-  });
+  for (const [work, [first]] of inside) {
+    const name = model.name[work]!;
+    if (first === undefined) unplaced.add(name);
+    else frames.set(name, [...(frames.get(name) ?? []), first]);
+  }
   for (const name of unplaced) frames.delete(name);
   return frames;
+}
+
+/**
+ * The profiler's own work in a pane's trace, each thing found once for the dimming, the labels and the hovers: per
+ * slice its µs during that work (duringProfilerWork), the frames each work slice ran inside (framesInsideWork) and
+ * what each work name's label names (framesOfProfilerWork).
+ */
+export class ProfilerWork {
+  readonly during: Float64Array;
+  private inside: Map<number, number[]> | null = null;
+  private labelled: Map<number, number[]> | null = null;
+
+  constructor(private readonly model: TraceModel) {
+    this.during = duringProfilerWork(model);
+  }
+
+  /** The frames slice `span` ran inside where it is the profiler's own work (framesInsideWork), else []. */
+  framesInside(span: number): readonly number[] {
+    return this.insideWork.get(span) ?? [];
+  }
+
+  /** Per name id of the profiler's own work, the frame each of its slices ran inside (framesOfProfilerWork). */
+  get labelFrames(): ReadonlyMap<number, readonly number[]> {
+    return (this.labelled ??= framesOfProfilerWork(this.model, this.insideWork));
+  }
+
+  private get insideWork(): Map<number, number[]> {
+    return (this.inside ??= framesInsideWork(this.model, this.during));
+  }
 }
 
 /** The first place in `sorted` where `at` holds (it holds from some place on). */

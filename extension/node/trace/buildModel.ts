@@ -11,14 +11,14 @@ import { sortRangeNearlySorted } from './sort.ts';
 import { overlapsWindow, viewWindow, type FirstView } from '../../shared/trace/window.ts';
 import { CACHE_LOOKUP } from '../../shared/trace/timelineMarks.ts';
 import { pythonThreads, type PythonThreads } from './pythonThreads.ts';
-import { withoutPhaseTwins } from './phaseTwins.ts';
 
 /** What a preview's build takes from the whole trace: its origin, steps and CUDA-graph launches. */
 type WholeTrace = Pick<TraceModel, 'steps' | 'stepSource'> & { origin: number; graphLaunches: Set<number> };
 
 /**
- * The model of `raw`. `part`: a preview's build, with the whole trace's origin, steps and CUDA-graph launches,
- * and no warnings. Consumes the raw columns (see buildModelInParts).
+ * The model of `raw`, each compile phase of it once already (withoutPhaseTwins, on the whole trace where it is read:
+ * a window folded again could leave out a phase the whole trace keeps). `part`: a preview's build, with the whole
+ * trace's origin, steps and CUDA-graph launches, and no warnings. Consumes the raw columns (see buildModelInParts).
  */
 export function buildModel(raw: RawTrace, part?: WholeTrace): TraceModel {
   return finishBuild(buildModelInParts(raw, Infinity, part));
@@ -39,17 +39,16 @@ export interface BuiltRows {
 }
 
 /**
- * The model of `raw`, built so that its rows can be posted while the rest is built: yields each part of
- * `rowsPerPart` rows but the last as soon as its rows are final, and returns the model. Consumes the raw columns,
- * giving each back (memory.ts) once the model's is made from it (modelOrder.ts), the args at the end.
+ * The model of `raw` (its compile phases once: buildModel), built so that its rows can be posted while the rest is
+ * built: yields each part of `rowsPerPart` rows but the last as soon as its rows are final, and returns the model.
+ * Consumes the raw columns, giving each back (memory.ts) once the model's is made from it (modelOrder.ts), the args
+ * at the end.
  */
 export function* buildModelInParts(
-  read: RawTrace,
+  raw: RawTrace,
   rowsPerPart: number,
   part?: WholeTrace,
 ): Generator<BuiltRows, TraceModel> {
-  // each compile phase in one row, not two (phaseTwins.ts; a TraceReading's raw trace is without them already)
-  const raw = withoutPhaseTwins(read);
   const warnings = [...raw.notes, ...raw.problems.messages()];
   const n = raw.count;
   const origin = part ? part.origin : n === 0 ? 0 : minimum(raw.start.data, n);
@@ -136,7 +135,7 @@ export function previewModel(raw: RawTrace, view: FirstView | null): TraceModel 
 /**
  * The model of the slices of `raw` overlapping `window` (µs since the whole trace's origin), with the flows inside
  * it, built with the whole trace's origin, steps and CUDA-graph launches. `raw` may hold the whole trace or only
- * the events around the window (node/trace/skimRead.ts); it is left as it was.
+ * the events around the window (node/trace/skimRead.ts), its compile phases once (buildModel); it is left as it was.
  */
 export function windowModel(raw: RawTrace, whole: WholeTrace, [from, to]: [number, number]): TraceModel {
   const absStart = raw.start.data;

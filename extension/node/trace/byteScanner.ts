@@ -5,6 +5,7 @@
 // Layers: jsonCursor.ts lexes JSON in the chunks, eventParser.ts reads one event's fields, and this scanner walks
 // the document and records what each event is into a RawTrace (rawTrace.ts), which buildModel.ts builds.
 import { buildModel } from './buildModel.ts';
+import { withoutPhaseTwins } from './phaseTwins.ts';
 import { TraceEventParser } from './eventParser.ts';
 import { bytesEqual, Ch, describeByte, NEED_MORE, PROBLEM_ESCAPE, PROBLEM_UTF8, SyntaxProblem } from './jsonCursor.ts';
 import { wholeNs, type SliceKind, type TraceModel } from '../../shared/trace/model.ts';
@@ -94,7 +95,7 @@ export class TraceScanner extends TraceEventParser {
 
   /** Ends the document and builds the model; throws TraceError when nothing usable was read. */
   finish(): TraceModel {
-    return buildModel(this.end());
+    return buildModel(withoutPhaseTwins(this.end()));
   }
 
   /** Ends the document; returns what it holds for buildModel(), or throws TraceError when nothing usable was read. */

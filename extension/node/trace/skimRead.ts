@@ -5,6 +5,7 @@ import { statSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import { TraceScanner } from './byteScanner.ts';
 import { windowModel } from './buildModel.ts';
+import { withoutPhaseTwins } from './phaseTwins.ts';
 import type { TraceModel } from '../../shared/trace/model.ts';
 import { TraceError } from './problems.ts';
 import type { TraceReader } from './traceReading.ts';
@@ -185,5 +186,7 @@ export async function windowOf(
     throw error;
   }
   const raw = scanner.rangesRead();
-  return raw && windowModel(raw, skim, window);
+  // its compile phases folded on all the events read, the window's and those around it (the nearest to the whole
+  // trace's fold this read has: an outer phase's alike child in a block not read is not seen)
+  return raw && windowModel(withoutPhaseTwins(raw), skim, window);
 }

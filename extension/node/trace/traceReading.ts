@@ -42,7 +42,8 @@ export class TraceReading implements TraceReader {
     private readonly inParts = false,
   ) {
     this.read = raw.count;
-    // each compile phase once (phaseTwins.ts) from the start: the slices previewed and posted are the model's
+    // each compile phase once (phaseTwins.ts), folded here on the whole trace and nowhere after: the slices
+    // previewed (a window of these rows) and posted are the model's
     this.raw = withoutPhaseTwins(raw);
   }
 
