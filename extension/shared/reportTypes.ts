@@ -1000,6 +1000,12 @@ export interface CompilePhase {
    * schema 1.38: the short name its bar is labelled by where its name (nor its name less the compiler's part, 'build guards') has no room, with its time: 'guards 209 ms', 'trace 25.6 ms' (compiler/artifacts.py SHORT_NAMES, beside the names). Absent: a name short already, a cache lookup, an older report
    */
   shortName?: string;
+  /**
+   * schema 1.40: the names its bar is labelled by, longest first (the bar says the longest that fits, with its time; its hover the first), each told apart from its compile's other phases of its name: 'Inductor (backward)', 'C++ compile (backward, 1 of 2)', 'Dynamo: trace bytecode (1 of 2)'; a shorter name another of its compile's phases is also said by left out ('codegen') (compiler/phase_names.py). Absent: a cache lookup, an older report
+   *
+   * @minItems 1
+   */
+  labels?: [string, ...string[]];
 }
 /**
  * compiled vs eager outputs on the timed inputs (same seeds), judged as torch._dynamo.utils.same does: within atol + rtol*|eager| passes; otherwise compiled fails only if its RMSE against a higher-precision reference exceeds multiplier x eager's + atol/10

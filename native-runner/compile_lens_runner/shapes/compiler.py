@@ -210,6 +210,7 @@ class CompilePhase(_CompilePhase, total=False):
     cache: str
     cacheHit: bool
     shortName: str  # schema 1.38: the name its bar is labelled by where its name has no room (compiler/artifacts.py)
+    labels: list[str]  # schema 1.40: its bar's names told apart from its compile's others (compiler/phase_names.py)
 
 
 # Cache lookups by cache (fxGraph, aotAutograd), then by outcome (hit, miss, bypass).
