@@ -5,6 +5,7 @@
 import {
   digestRegion,
   measurementCells,
+  measurementsRoleTitle,
   type RegionDigest,
   type RegionMeasurementDigest,
 } from '../extension/present/regionDigest.ts';
@@ -20,13 +21,9 @@ import { sourceLink, type Reveal } from './sourceLinks.ts';
 /** The file (or notebook cell) whose bare "line 9" a region's sentences name; null: none. */
 type Said = Parameters<typeof saidEl>[3];
 
-/** The number column's title over the answer's own number, and over a number that is evidence beside it. */
-const SPEEDUP = 'speedup';
-const EVIDENCE = 'evidence, not the answer';
-
 /** The table's columns, by the cell each fills. */
 const COLUMNS = [
-  ['speedup', SPEEDUP],
+  ['speedup', 'speedup'],
   ['nextRun', 'next run'],
   ['compiled', 'compiled'],
   ['eager', 'eager'],
@@ -66,14 +63,9 @@ function measurementTable(digest: RegionDigest, region: Region): HTMLTableElemen
   // a column no row has a value for says nothing: left out
   const columns = COLUMNS.filter(([key]) => rows.some((r) => r.cells?.[key]));
   // the number column is "speedup" only over the answer's own numbers; a row of evidence beside them says so, in
-  // the header where every row is one, on its stacked cell always (review H4: "speedup 0.90× per call replayed"
-  // under a headline's "1.03× per step in situ")
-  const measured = rows.filter((r) => r.cells);
-  const numberTitle = measured.every((r) => r.m.isAnswer)
-    ? SPEEDUP
-    : measured.some((r) => r.m.isAnswer)
-      ? 'replayed'
-      : EVIDENCE;
+  // the header where every row is one, on its stacked cell always, in the words the CLI says its line by (review H4:
+  // "speedup 0.90× per call replayed" under a headline's "1.03× per step in situ")
+  const numberTitle = measurementsRoleTitle(rows.filter((r) => r.cells).map((r) => r.m));
   // every row failed: no value column, so the failure gets one of its own, headed (review 6B R: a lone "failed" at
   // the row's far end under no heading)
   const titles = [
@@ -104,7 +96,7 @@ function measurementTable(digest: RegionDigest, region: Region): HTMLTableElemen
         }
         const speedup = speedupCell(cells.speedup ?? '', cells);
         if (m.numberText) speedup.classList.add('said-number');
-        speedup.dataset['label'] = m.isAnswer ? SPEEDUP : EVIDENCE;
+        speedup.dataset['label'] = m.role ?? '';
         row.append(speedup);
       }
     }

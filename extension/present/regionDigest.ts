@@ -38,6 +38,21 @@ export interface RegionMeasurementDigest extends ModeDigest {
   /** its number is the one the region's answer rests on (the runner's answer.number), not evidence beside it: only
    *  such a row may be called the region's speedup (review H4: a replay row "speedup 0.90×" under a headline's 1.03×) */
   isAnswer: boolean;
+  /** its number's role in words, as the CLI's line and the panel's cell both say it (MEASUREMENT_ROLES); null: it
+   *  failed, no number */
+  role: string | null;
+}
+
+/** The words for a measurement's role, the one place the CLI and the panel read them: a number the region's answer
+ *  rests on is its speedup; any other is evidence beside it (review H4: a replay row "speedup 0.90×" under a
+ *  headline's 1.03×). */
+export const MEASUREMENT_ROLES = { answer: 'speedup', evidence: 'evidence, not the answer' } as const;
+
+/** The title over a column of measurements' numbers: their role where every row has the same one, else both (a
+ *  replay may be the answer or evidence: the title assumes neither; each row's cell says its own). */
+export function measurementsRoleTitle(measurements: readonly RegionMeasurementDigest[]): string {
+  const roles = new Set(measurements.flatMap((m) => m.role ?? []));
+  return roles.size === 1 ? [...roles][0]! : `${MEASUREMENT_ROLES.answer} or evidence`;
 }
 
 export interface RegionDigest {
@@ -119,6 +134,7 @@ function digestMeasurement(region: Region, m: RegionMeasurement, index: number):
   const signature = m.signature ?? null;
   const said = saidOf(region.answer, index);
   const digest = digestMode(m, said);
+  const isAnswer = !!said?.number && said.number === region.answer?.number;
   return {
     ...digest,
     // the script's own callable: its compile is the script's, said once in the region's facts; a what-if mode's is
@@ -132,7 +148,8 @@ function digestMeasurement(region: Region, m: RegionMeasurement, index: number):
       signature === null ? null : (region.signatures?.find((s) => s.signature === signature)?.calls ?? null),
     eagerKernelsPerStep: m.eagerKernelsPerStep ?? null,
     errorSaid: !!m.error?.message && !!region.recommendation?.reason.includes(m.error.message),
-    isAnswer: !!said?.number && said.number === region.answer?.number,
+    isAnswer,
+    role: m.status === 'error' ? null : MEASUREMENT_ROLES[isAnswer ? 'answer' : 'evidence'],
   };
 }
 
@@ -298,7 +315,6 @@ export function formatRegion(d: RegionDigest): string[] {
   const where =
     d.file !== null && d.line !== null ? ` — ${placeLabel({ file: d.file, line: d.line, cell: d.cell })}` : '';
   // in situ first (the script's own steps); the replay's numbers after it, labelled as what they measured
-  const replay = d.inSitu ? 'replay: ' : '';
   const lines = [
     `  ${d.label}${where} (${[KIND_TEXT[d.kind], d.modeText].filter(Boolean).join(', ')}): ${d.facts.join(', ')}`,
     `    ${d.headline}`,
@@ -311,12 +327,13 @@ export function formatRegion(d: RegionDigest): string[] {
   }
   if (d.inSitu) lines.push(...d.inSitu.lines.map((line) => `    ${line}`));
   for (const m of d.measurements) {
-    lines.push(`    ${replay}${measurementLine(m)}`);
+    // each replay says what it measured and its number's role, as the panel's cell does: the answer's or evidence
+    lines.push(`    replay${m.role ? ` (${m.role})` : ''}: ${measurementLine(m)}`);
     if (m.mismatch) lines.push(`      ${m.mismatch}`);
     if (m.remeasured) lines.push(`      ${m.remeasured}`);
     for (const note of m.notes) lines.push(`      ${note}`);
   }
-  if (d.replayLeftOut) lines.push(`    ${replay}left out: ${d.replayLeftOut}`);
+  if (d.replayLeftOut) lines.push(`    replay: left out: ${d.replayLeftOut}`);
   if (d.story) lines.push(`    ${d.story}`);
   if (d.recommendation) lines.push(`    ${recommendationLine(d.recommendation)}`);
   return lines;

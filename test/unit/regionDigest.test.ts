@@ -4,7 +4,13 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { BEFORE_EDIT_LENS, collectFindings } from '../../extension/present/findings.ts';
-import { digestRegion, formatRegion, formatScriptDigest, runSummary } from '../../extension/present/regionDigest.ts';
+import {
+  digestRegion,
+  formatRegion,
+  formatScriptDigest,
+  measurementsRoleTitle,
+  runSummary,
+} from '../../extension/present/regionDigest.ts';
 import { regionStory } from '../../extension/present/regionStory.ts';
 import { regionHeadline, runHeadline } from '../../extension/present/headline.ts';
 import { formatSpeedup } from '../../extension/present/numbers.ts';
@@ -125,9 +131,9 @@ test('CLI block: what-if modes by name, a failed measurement in words, numbers o
   // measurements other than those its answer is about: read as a report made before answers
   const lines = formatRegion(digestRegion({ ...unanswered(r0), measurements: [whatIf, failed] }));
   assert.equal(lines[1], `    ${r0.headline}`);
-  const replays = lines.filter((l) => l.startsWith('    replay: '));
+  const replays = lines.filter((l) => l.startsWith('    replay'));
   assert.deepEqual(replays, [
-    "    replay: mode='max-autotune' on the most frequent inputs float32[8, 256, 64]; inference (6 calls): 2.64× (0.52–3.30×), the replay compiled these inputs with mode='max-autotune' in 1.96 s",
+    "    replay (evidence, not the answer): mode='max-autotune' on the most frequent inputs float32[8, 256, 64]; inference (6 calls): 2.64× (0.52–3.30×), the replay compiled these inputs with mode='max-autotune' in 1.96 s",
     "    replay: mode='reduce-overhead' on the most frequent inputs float32[8, 256, 64]; inference (6 calls): failed — CUDA graphs need a GPU — Run on CUDA.",
   ]);
   for (const line of lines) assert.doesNotMatch(line, /—\/|±—|: —$|null|undefined|NaN/);
@@ -159,7 +165,7 @@ test('CLI block: a failed replay the recommendation explains says "failed" once,
   };
   const lines = formatRegion(digestRegion(r1));
   assert.ok(
-    lines.some((l) => /^ {4}replay: .*: failed$/.test(l)),
+    lines.some((l) => /^ {4}replay: .*: failed$/.test(l)), // no number: no role
     lines.join('\n'),
   );
   assert.equal(lines.filter((l) => l.includes(error)).length, 1);
@@ -444,5 +450,13 @@ test("a replay row is the region's speedup only where its number is the answer's
   assert.deepEqual(
     replayed.measurements.map((m) => m.isAnswer),
     [true],
+  ); // its role in words, the CLI's and the panel's (code read 35 item 7), and the column's title over rows of one role
+  assert.deepEqual(
+    [...serve.measurements, ...replayed.measurements].map((m) => m.role),
+    ['evidence, not the answer', 'speedup'],
   );
+  assert.equal(measurementsRoleTitle(serve.measurements), 'evidence, not the answer');
+  assert.equal(measurementsRoleTitle(replayed.measurements), 'speedup');
+  // a table of both: a title that assumes neither role (nor that every row is a replay)
+  assert.equal(measurementsRoleTitle([...serve.measurements, ...replayed.measurements]), 'speedup or evidence');
 });
