@@ -997,7 +997,7 @@ export interface CompilePhase {
   cache?: 'hit' | 'miss' | 'bypass';
   cacheHit?: boolean;
   /**
-   * schema 1.38: the short name its bar is labelled by where its name (nor its name less the compiler's part, 'build guards') has no room, with its time: 'guards 209 ms', 'trace 25.6 ms' (compiler/artifacts.py SHORT_NAMES, beside the names). Absent: a name short already, a cache lookup, an older report
+   * schema 1.38: the short name its bar is labelled by where its name (nor its name less the compiler's part, 'build guards') has no room, with its time: 'guards 209 ms', 'trace 25.6 ms' (compiler/phase_names.py SHORT_NAMES, beside the names). Absent: a name short already, a cache lookup, an older report
    */
   shortName?: string;
   /**
