@@ -56,29 +56,32 @@ def _told(name: str, part: str | None, nth: int | None, of: int) -> str:
 
 def _labelled_compile(bars: list[CompilePhase]) -> None:
     backwards = [b for b in bars if b["name"] == BACKWARD_COMPILE]
-
-    def part_of(p: CompilePhase) -> str:
-        inside = any(
-            b["depth"] < p["depth"] and b["startMs"] <= p["startMs"] < b["startMs"] + b["durMs"] for b in backwards
-        )
-        return "backward" if inside else "forward"
-
+    # each bar's part of its compile: the backward's where it lies under its backward compile
+    part_of = [
+        "backward"
+        if any(b["depth"] < p["depth"] and b["startMs"] <= p["startMs"] < b["startMs"] + b["durMs"] for b in backwards)
+        else "forward"
+        for p in bars
+    ]
     # a shorter name two phases of the compile are both said by labels neither ("codegen" is Inductor: codegen's
     # less its part and Inductor: kernel codegen's short name)
     said_by: dict[str, set[str]] = {}
     for p in bars:
         for n in _names(p["name"]):
             said_by.setdefault(n, set()).add(p["name"])
-    for label in dict.fromkeys(p["name"] for p in bars):
-        same = sorted((p for p in bars if p["name"] == label), key=lambda p: p["startMs"])
-        parts = {part_of(p) for p in same}
-        for p in same:
-            part = part_of(p) if len(parts) > 1 else None
-            mates = [q for q in same if part is None or part_of(q) == part]
-            nth = mates.index(p) + 1 if len(mates) > 1 else None
-            p["labels"] = [
-                _told(n, part, nth, len(mates)) for k, n in enumerate(_names(label)) if k == 0 or len(said_by[n]) == 1
-            ]
+    by_label: dict[str, list[int]] = {}
+    for k in sorted(range(len(bars)), key=lambda k: bars[k]["startMs"]):
+        by_label.setdefault(bars[k]["name"], []).append(k)
+    for label, same in by_label.items():
+        parts = {part_of[k] for k in same}
+        # the part's (or the compile's) bars of this name, in order: counted once, not per bar
+        mates = {part: [k for k in same if len(parts) == 1 or part_of[k] == part] for part in parts}
+        names = [n for i, n in enumerate(_names(label)) if i == 0 or len(said_by[n]) == 1]
+        for k in same:
+            part = part_of[k] if len(parts) > 1 else None
+            own = mates[part_of[k]]
+            nth = own.index(k) + 1 if len(own) > 1 else None
+            bars[k]["labels"] = [_told(n, part, nth, len(own)) for n in names]
 
 
 def label_phases(phases: Iterable[CompilePhase]) -> None:
