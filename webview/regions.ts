@@ -5,7 +5,6 @@
 import {
   digestRegion,
   measurementCells,
-  measurementsRoleTitle,
   type RegionDigest,
   type RegionMeasurementDigest,
 } from '../extension/present/regionDigest.ts';
@@ -63,9 +62,9 @@ function measurementTable(digest: RegionDigest, region: Region): HTMLTableElemen
   // a column no row has a value for says nothing: left out
   const columns = COLUMNS.filter(([key]) => rows.some((r) => r.cells?.[key]));
   // the number column is "speedup" only over the answer's own numbers; a row of evidence beside them says so, in
-  // the header where every row is one, on its stacked cell always, in the words the CLI says its line by (review H4:
-  // "speedup 0.90× per call replayed" under a headline's "1.03× per step in situ")
-  const numberTitle = measurementsRoleTitle(rows.filter((r) => r.cells).map((r) => r.m));
+  // the header where every row is one, on its stacked cell always, in the runner's words, the CLI's line's (review
+  // H4: "speedup 0.90× per call replayed" under a headline's "1.03× per step in situ"); an older report: the column's
+  const numberTitle = region.rolesText ?? 'speedup';
   // every row failed: no value column, so the failure gets one of its own, headed (review 6B R: a lone "failed" at
   // the row's far end under no heading)
   const titles = [
@@ -96,7 +95,7 @@ function measurementTable(digest: RegionDigest, region: Region): HTMLTableElemen
         }
         const speedup = speedupCell(cells.speedup ?? '', cells);
         if (m.numberText) speedup.classList.add('said-number');
-        speedup.dataset['label'] = m.role ?? '';
+        speedup.dataset['label'] = m.role ?? numberTitle;
         row.append(speedup);
       }
     }

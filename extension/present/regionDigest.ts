@@ -35,24 +35,9 @@ export interface RegionMeasurementDigest extends ModeDigest {
   /** its failure is in the region's recommendation, which the CLI prints below it: the line says "failed" only
    *  (review 4B P3: the error twice) */
   errorSaid: boolean;
-  /** its number is the one the region's answer rests on (the runner's answer.number), not evidence beside it: only
-   *  such a row may be called the region's speedup (review H4: a replay row "speedup 0.90×" under a headline's 1.03×) */
-  isAnswer: boolean;
-  /** its number's role in words, as the CLI's line and the panel's cell both say it (MEASUREMENT_ROLES); null: it
-   *  failed, no number */
+  /** its number's role in the runner's words (schema 1.40 roleText: "speedup", "evidence, not the answer"), as the
+   *  CLI's line and the panel's cell both say it; null: it failed (no number), or an older report */
   role: string | null;
-}
-
-/** The words for a measurement's role, the one place the CLI and the panel read them: a number the region's answer
- *  rests on is its speedup; any other is evidence beside it (review H4: a replay row "speedup 0.90×" under a
- *  headline's 1.03×). */
-export const MEASUREMENT_ROLES = { answer: 'speedup', evidence: 'evidence, not the answer' } as const;
-
-/** The title over a column of measurements' numbers: their role where every row has the same one, else both (a
- *  replay may be the answer or evidence: the title assumes neither; each row's cell says its own). */
-export function measurementsRoleTitle(measurements: readonly RegionMeasurementDigest[]): string {
-  const roles = new Set(measurements.flatMap((m) => m.role ?? []));
-  return roles.size === 1 ? [...roles][0]! : `${MEASUREMENT_ROLES.answer} or evidence`;
 }
 
 export interface RegionDigest {
@@ -134,7 +119,6 @@ function digestMeasurement(region: Region, m: RegionMeasurement, index: number):
   const signature = m.signature ?? null;
   const said = saidOf(region.answer, index);
   const digest = digestMode(m, said);
-  const isAnswer = !!said?.number && said.number === region.answer?.number;
   return {
     ...digest,
     // the script's own callable: its compile is the script's, said once in the region's facts; a what-if mode's is
@@ -148,8 +132,7 @@ function digestMeasurement(region: Region, m: RegionMeasurement, index: number):
       signature === null ? null : (region.signatures?.find((s) => s.signature === signature)?.calls ?? null),
     eagerKernelsPerStep: m.eagerKernelsPerStep ?? null,
     errorSaid: !!m.error?.message && !!region.recommendation?.reason.includes(m.error.message),
-    isAnswer,
-    role: m.status === 'error' ? null : MEASUREMENT_ROLES[isAnswer ? 'answer' : 'evidence'],
+    role: m.roleText ?? null,
   };
 }
 

@@ -39,6 +39,10 @@ export type RegionMeasurement = ModeResult & {
    */
   why?: 'most-frequent' | 'last';
   /**
+   * schema 1.40: its number's role in words, as the CLI's line ('replay (evidence, not the answer): …') and the panel's cell say it: 'speedup' (the number the region's answer rests on) or 'evidence, not the answer' (report/roles.py). Absent: it failed (no number), or an older report
+   */
+  roleText?: string;
+  /**
    * which of the script's inputs the replay ran, among how many, in the runner's words (report/mode_line.py inputs_text): 'the most frequent of 2 input shapes, 6 calls', 'one of 10 input shapes, each called once'. Absent: no signature, or a report before it
    */
   inputsText?: string;
@@ -1323,6 +1327,10 @@ export interface Reason {
   why?: string;
 }
 export interface Region {
+  /**
+   * schema 1.40: the title over its replays' numbers: their role where they share one ('speedup', 'evidence, not the answer'), else 'speedup or evidence' (it assumes neither, nor what each measured) (report/roles.py). Absent: no replay with a number, or an older report
+   */
+  rolesText?: string;
   /**
    * stable within the report, e.g. 'r0'
    */

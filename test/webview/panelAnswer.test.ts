@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
-import { digestRegion, formatRegion, MEASUREMENT_ROLES } from '../../extension/present/regionDigest.ts';
+import { digestRegion, formatRegion } from '../../extension/present/regionDigest.ts';
 import { errorsOf, holdBrowser, openWebview, post, postTimeline } from './harness.ts';
 import { readReport, reportPath } from './reportPanelPages.ts';
 
@@ -118,13 +118,13 @@ describe('tables say what their rows hold', () => {
     assert.equal(await table.locator('td[data-label="speedup"]').count(), 0);
     const evidence = table.locator('td[data-label="evidence, not the answer"]');
     assert.match(await evidence.innerText(), /^0\.90× per call replayed \(/);
-    // the CLI says the same row in the same role words, from the one place they are written (regionDigest.ts)
+    // the CLI says the same row in the same role words: the runner's (schema 1.40 roleText, report/roles.py)
+    assert.equal(region.measurements[0]!.roleText, 'evidence, not the answer');
     const cli = formatRegion(digestRegion(region));
     assert.ok(
       cli.some((l) => /^ {4}replay \(evidence, not the answer\): .* 0\.90× per call replayed \(/.test(l)),
       cli.join('\n'),
     );
-    assert.equal(MEASUREMENT_ROLES.evidence, 'evidence, not the answer');
     // where one row is the answer's and another evidence, the column is neither's (nor "replayed": a title that
     // assumes what every row measured): each stacked cell says which, in the words the CLI's lines say
     const mixed = readReport('recorded/serve_script-cpu');
@@ -133,6 +133,9 @@ describe('tables say what their rows hold', () => {
     mixed.regions![0]!.measurements.push({ ...mixed.regions![0]!.measurements[0]!, modeText: "mode='max-autotune'" });
     answer.evidence!.push({ ...replay, index: 1 });
     answer.number = replay;
+    // as the runner words them (test_roles.py: report/roles.py)
+    mixed.regions![0]!.measurements[0]!.roleText = 'speedup';
+    mixed.regions![0]!.rolesText = 'speedup or evidence';
     const both = await openWebview(browser(), { width: 560, height: 900 });
     await post(both, {
       type: 'report',
