@@ -9,7 +9,7 @@ pairs of rounds as the runner estimates them now, and each measurement's break-e
 from each side's recorded work); an interleaved region's in-situ result from its recorded calls by today's rules
 (measure/interleaved.py: the steps left out and why, per drawn step too; a torchrun job's from its ranks' calls), and
 what each region compiled on each rank (ranks/merge.counted), and each rank's compile phases (ranks/merge.rank_phases);
-each compile phase's short name (compiler/artifacts.SHORT_NAMES); a
+each compile phase's short name and names told apart (compiler/phase_names.py); a
 region's in-situ lines (report/in_situ_text.py, by answer.attach), and why it has no step speedup (its code from an older
 runner's words); a call past the recompile limit said in plain words, its limit recorded; a torchrun rank's reason for no
 replay, and a replay that ran no compiled code, in the words the runner writes now; a steady state pooled over several input signatures, of its most
@@ -37,7 +37,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rederive_numbers  # noqa: E402
 import rederive_ranks  # noqa: E402
 import rederive_words  # noqa: E402
-from compile_lens_runner.compiler import artifacts, explain, made_for, torch_trace  # noqa: E402
+from compile_lens_runner.compiler import explain, made_for, phase_names, torch_trace  # noqa: E402
 from compile_lens_runner.compiler.insight import compiler_insight, limit_hits  # noqa: E402
 from compile_lens_runner.measure import step_work  # noqa: E402
 from compile_lens_runner.report import answer, compile_names  # noqa: E402
@@ -85,15 +85,19 @@ def _call_code(region: dict[str, Any], call: dict[str, Any]) -> str | None:
     return (found.get("location") or {}).get("code") if found else None
 
 
-def _short_names(report: dict[str, Any]) -> None:
+def _phase_names(report: dict[str, Any]) -> None:
     """A compile phase recorded before schema 1.38 without the short name its bar is labelled by where its name has no
-    room (compiler/artifacts.SHORT_NAMES): "guards 209 ms", not its time alone (review 10H H2)."""
+    room ("guards 209 ms", not its time alone: review 10H H2), or before 1.40 without its names told apart from its
+    compile's others ("Inductor (backward)"): named as compiler/artifacts.phases names them (phase_names.py)."""
     records = [e.get("compiler") for e in [*report["modes"], *(report.get("regions") or [])]]
     records += [g["compiler"] for c in list(records) for g in (c or {}).get("rankPhases") or []]
-    for phase in (p for c in records for p in (c or {}).get("phases") or []):
-        phase.pop("shortName", None)
-        if phase["name"] in artifacts.SHORT_NAMES and "cache" not in phase:
-            phase["shortName"] = artifacts.SHORT_NAMES[phase["name"]]
+    for compiler in (c for c in records if c and c.get("phases")):
+        for phase in compiler["phases"]:
+            phase.pop("shortName", None)
+            phase.pop("labels", None)
+            if short := phase_names.short_name(phase["name"]):
+                phase["shortName"] = short
+        phase_names.label_phases(compiler["phases"])
 
 
 def _frames_from_log(report: dict[str, Any], here: str | None) -> None:
@@ -193,7 +197,7 @@ def rederive(report: dict[str, Any], folder: str | None = None, here: str | None
             if entry["id"] in regions:
                 entry["steadyState"] = regions[entry["id"]].get("steadyState")
     rederive_ranks.rank_phases(out, folder)
-    _short_names(out)
+    _phase_names(out)
     rederive_numbers.process_floor(out)
     answer.attach(out)
     rederive_words.measured_fixes(out)

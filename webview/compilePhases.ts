@@ -9,19 +9,11 @@ import { compileName } from '../extension/present/compileNames.ts';
 import { explanationsOf } from '../extension/present/glossary.ts';
 import { formatMs, formatTimeTicks, plural } from '../extension/present/numbers.ts';
 import type { SourcePlace } from '../extension/shared/sourcePlace.ts';
-import { BACKWARD_COMPILE } from '../extension/shared/trace/compilePhaseWords.ts';
 import { compilePlace } from './analysis/sliceNames.ts';
 import { appendTerms, el } from './panels.ts';
 import { followSaid } from './sourceLinks.ts';
 import { placeLabels, type LabelPlace, type LaneBar } from './phaseLabelLayout.ts';
-import {
-  phaseInsideWords,
-  phaseLabelForms,
-  phaseNamed,
-  phaseNames,
-  phasesUnlabelled,
-  type PhaseWhich,
-} from './timelineWords.ts';
+import { phaseInsideWords, phaseLabelForms, phasesUnlabelled } from './timelineWords.ts';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const ROW = 16;
@@ -90,37 +82,9 @@ function stepsInside(phase: CompilePhase, phases: readonly CompilePhase[]): stri
   );
 }
 
-/** Which of its row's phases of one name each bar is, where the row has several (phaseNamed): a compile that
- *  compiled its backward with it has an Inductor of each part, the backward's under its "backward compile"; a
- *  part's several (the backward's two C++ compiles, Dynamo's two traces of one frame) by their order. */
-function phasesTold(phases: readonly CompilePhase[]): Map<CompilePhase, PhaseWhich> {
-  const bars = phases.filter((p) => !p.cache);
-  const backwards = bars.filter((p) => p.name === BACKWARD_COMPILE);
-  const partOf = (p: CompilePhase): 'forward' | 'backward' =>
-    backwards.some((b) => b.depth < p.depth && p.startMs >= b.startMs && p.startMs < b.startMs + b.durMs)
-      ? 'backward'
-      : 'forward';
-  const told = new Map<CompilePhase, PhaseWhich>();
-  for (const name of new Set(bars.map((p) => p.name))) {
-    const same = bars.filter((p) => p.name === name).sort((a, b) => a.startMs - b.startMs);
-    const parts = new Set(same.map(partOf));
-    for (const p of same) {
-      const part = parts.size > 1 ? partOf(p) : null;
-      const mates = same.filter((q) => part === null || partOf(q) === part);
-      told.set(p, { part, nth: mates.length > 1 ? mates.indexOf(p) + 1 : null, of: mates.length });
-    }
-  }
-  return told;
-}
-
-/** The shorter names (phaseNames) two phases of a row are both said by: none labels a bar ("codegen" is Inductor:
- *  codegen's less its part and Inductor: kernel codegen's short name). */
-function namesShared(phases: readonly CompilePhase[]): Set<string> {
-  const saidBy = new Map<string, Set<string>>();
-  for (const p of phases.filter((ph) => !ph.cache))
-    for (const n of phaseNames(p.name, p.shortName)) saidBy.set(n, (saidBy.get(n) ?? new Set()).add(p.name));
-  return new Set([...saidBy].filter(([, names]) => names.size > 1).map(([n]) => n));
-}
+/** A bar's names, longest first, told apart from its row's others of its name by the runner (schema 1.40); an older
+ *  report's bar by its name. */
+const labelsOf = (phase: CompilePhase): readonly string[] => phase.labels ?? [phase.name];
 
 /** A bar's hover `tip`, which names its compile (its lines), said again after the user's edits. */
 const sayTip = (title: Element, own: SourcePlace | null, tip: string): void => {
@@ -171,13 +135,10 @@ function compileRow(
     .attr('class', 'phase-track')
     .attr('width', '100%')
     .attr('height', depth * ROW);
-  const told = phasesTold(phases);
-  const shared = namesShared(phases);
   // markers last: drawn over the bars, never under the next one
   for (const phase of [...phases.filter((p) => !p.cache), ...phases.filter((p) => p.cache)]) {
     const y = phase.depth * ROW;
-    const which = told.get(phase);
-    const said = `${which ? phaseNamed(phase.name, which) : phase.name}${phase.cache ? `: ${phase.cache}` : `: ${formatMs(phase.durMs)}`} (${name}, at ${formatMs(phase.startMs)})`;
+    const said = `${labelsOf(phase)[0]}${phase.cache ? `: ${phase.cache}` : `: ${formatMs(phase.durMs)}`} (${name}, at ${formatMs(phase.startMs)})`;
     const inside = phase.cache || phase.depth >= depth - 1 ? null : stepsInside(phase, phases);
     // a C++ compile under a cache hit's load: why it is there, in the runner's words (review 8 A9)
     const why = cacheBuild && phaseClass(phase) === 'phase-kernel' ? cacheBuild : null;
@@ -216,10 +177,7 @@ function compileRow(
       .attr('x', `${x(phase.startMs)}%`)
       .attr('dx', 3)
       .attr('y', y + ROW - 4)
-      .attr(
-        'data-forms',
-        phaseLabelForms(phase.name, phase.shortName, formatMs(phase.durMs), which, shared).join('\n'),
-      );
+      .attr('data-forms', phaseLabelForms(labelsOf(phase), formatMs(phase.durMs)).join('\n'));
     sayTip(bar.append('title').node()!, own, tip);
   }
   row.append(labelEl, svg.node()!);

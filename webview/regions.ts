@@ -20,13 +20,9 @@ import { sourceLink, type Reveal } from './sourceLinks.ts';
 /** The file (or notebook cell) whose bare "line 9" a region's sentences name; null: none. */
 type Said = Parameters<typeof saidEl>[3];
 
-/** The number column's title over the answer's own number, and over a number that is evidence beside it. */
-const SPEEDUP = 'speedup';
-const EVIDENCE = 'evidence, not the answer';
-
 /** The table's columns, by the cell each fills. */
 const COLUMNS = [
-  ['speedup', SPEEDUP],
+  ['speedup', 'speedup'],
   ['nextRun', 'next run'],
   ['compiled', 'compiled'],
   ['eager', 'eager'],
@@ -66,14 +62,9 @@ function measurementTable(digest: RegionDigest, region: Region): HTMLTableElemen
   // a column no row has a value for says nothing: left out
   const columns = COLUMNS.filter(([key]) => rows.some((r) => r.cells?.[key]));
   // the number column is "speedup" only over the answer's own numbers; a row of evidence beside them says so, in
-  // the header where every row is one, on its stacked cell always (review H4: "speedup 0.90× per call replayed"
-  // under a headline's "1.03× per step in situ")
-  const measured = rows.filter((r) => r.cells);
-  const numberTitle = measured.every((r) => r.m.isAnswer)
-    ? SPEEDUP
-    : measured.some((r) => r.m.isAnswer)
-      ? 'replayed'
-      : EVIDENCE;
+  // the header where every row is one, on its stacked cell always, in the runner's words, the CLI's line's (review
+  // H4: "speedup 0.90× per call replayed" under a headline's "1.03× per step in situ"); an older report: the column's
+  const numberTitle = region.rolesText ?? 'speedup';
   // every row failed: no value column, so the failure gets one of its own, headed (review 6B R: a lone "failed" at
   // the row's far end under no heading)
   const titles = [
@@ -104,7 +95,7 @@ function measurementTable(digest: RegionDigest, region: Region): HTMLTableElemen
         }
         const speedup = speedupCell(cells.speedup ?? '', cells);
         if (m.numberText) speedup.classList.add('said-number');
-        speedup.dataset['label'] = m.isAnswer ? SPEEDUP : EVIDENCE;
+        speedup.dataset['label'] = m.role ?? numberTitle;
         row.append(speedup);
       }
     }

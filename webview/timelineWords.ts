@@ -127,48 +127,14 @@ export function phaseInsideWords(
 /** A compile row's hover, after what it says: its phases too narrow to label at the chart's width. */
 export const phasesUnlabelled = (phases: string[]): string => `Too narrow to label here: ${phases.join('; ')}`;
 
-/** Which of its row's phases of one name a phase is, where the row has more than one: its compile's forward's or
- *  backward's (`part`), and its place by start among those of its name in that part (`nth`, 1-based, of `of`). */
-export interface PhaseWhich {
-  part: 'forward' | 'backward' | null;
-  nth: number | null;
-  of: number;
-}
-
-/** A phase's name told apart from its row's others of that name (review 11K K6 / 11J J7: two bars "Inductor", three
- *  "C++ compile"): "Inductor (backward)", "C++ compile (backward, 2 of 2)", "Dynamo: trace bytecode (1 of 2)": how
- *  many, so a label whose mate has no room still says it has one (review 12 N3: "(1st)" with no 2nd in sight). */
-export function phaseNamed(name: string, which: PhaseWhich): string {
-  const place = which.nth === null ? null : `${which.nth} of ${which.of}`;
-  const said = [which.part, place].filter(Boolean);
-  return said.length ? `${name} (${said.join(', ')})` : name;
-}
-
-/** A phase's names, longest first: its name, its name less the compiler part it is of ("codegen" of "Inductor:
- *  codegen": the bar's colour and the bar it lies under say the part), its short name (the runner's, schema 1.38). */
-export function phaseNames(name: string, shortName: string | undefined): string[] {
-  const part = /^[^:]+: (.+)$/.exec(name)?.[1];
-  return [...new Set([name, ...(part ? [part] : []), ...(shortName ? [shortName] : [])])];
-}
-
 /**
- * A compile phase's bar label in the forms it may take, longest first: its names (phaseNames: "Inductor: codegen
- * 1.42 s", "codegen 1.42 s") with its time, each told apart from its row's others of its name (`which`: phaseNamed),
- * less a shorter name another phase of its row is also said by (`shared`: "codegen" is Inductor: codegen's and
- * Inductor: kernel codegen's). Never its time alone (review 10H H2: a bare "25.6 ms" beside a named bar read as a
- * second part of that name): where no form fits, no label, and its row's hover names it.
+ * A compile phase's bar label in the forms it may take, longest first: its names as the runner tells them apart from
+ * its compile's others (schema 1.40 `labels`: "Inductor: codegen (backward)", "codegen (backward)"; an older report:
+ * its name) with its time. Never its time alone (review 10H H2: a bare "25.6 ms" beside a named bar read as a second
+ * part of that name): where no form fits, no label, and its row's hover names it.
  */
-export function phaseLabelForms(
-  name: string,
-  shortName: string | undefined,
-  time: string,
-  which: PhaseWhich = { part: null, nth: null, of: 1 },
-  shared: ReadonlySet<string> = new Set(),
-): string[] {
-  return phaseNames(name, shortName)
-    .filter((n, k) => k === 0 || !shared.has(n))
-    .map((n) => `${phaseNamed(n, which)} ${time}`);
-}
+export const phaseLabelForms = (labels: readonly string[], time: string): string[] =>
+  labels.map((label) => `${label} ${time}`);
 
 /** A step's stretch on its thread where the profiler recorded no op: "40.1 ms, no op recorded" (the rank table's
  *  words for that time), its time first: a cut keeps it and shortens the words ("40.1 ms, no op…"; review 11 I7/J3:

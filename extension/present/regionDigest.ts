@@ -35,9 +35,9 @@ export interface RegionMeasurementDigest extends ModeDigest {
   /** its failure is in the region's recommendation, which the CLI prints below it: the line says "failed" only
    *  (review 4B P3: the error twice) */
   errorSaid: boolean;
-  /** its number is the one the region's answer rests on (the runner's answer.number), not evidence beside it: only
-   *  such a row may be called the region's speedup (review H4: a replay row "speedup 0.90×" under a headline's 1.03×) */
-  isAnswer: boolean;
+  /** its number's role in the runner's words (schema 1.40 roleText: "speedup", "evidence, not the answer"), as the
+   *  CLI's line and the panel's cell both say it; null: it failed (no number), or an older report */
+  role: string | null;
 }
 
 export interface RegionDigest {
@@ -132,7 +132,7 @@ function digestMeasurement(region: Region, m: RegionMeasurement, index: number):
       signature === null ? null : (region.signatures?.find((s) => s.signature === signature)?.calls ?? null),
     eagerKernelsPerStep: m.eagerKernelsPerStep ?? null,
     errorSaid: !!m.error?.message && !!region.recommendation?.reason.includes(m.error.message),
-    isAnswer: !!said?.number && said.number === region.answer?.number,
+    role: m.roleText ?? null,
   };
 }
 
@@ -298,7 +298,6 @@ export function formatRegion(d: RegionDigest): string[] {
   const where =
     d.file !== null && d.line !== null ? ` — ${placeLabel({ file: d.file, line: d.line, cell: d.cell })}` : '';
   // in situ first (the script's own steps); the replay's numbers after it, labelled as what they measured
-  const replay = d.inSitu ? 'replay: ' : '';
   const lines = [
     `  ${d.label}${where} (${[KIND_TEXT[d.kind], d.modeText].filter(Boolean).join(', ')}): ${d.facts.join(', ')}`,
     `    ${d.headline}`,
@@ -311,12 +310,13 @@ export function formatRegion(d: RegionDigest): string[] {
   }
   if (d.inSitu) lines.push(...d.inSitu.lines.map((line) => `    ${line}`));
   for (const m of d.measurements) {
-    lines.push(`    ${replay}${measurementLine(m)}`);
+    // each replay says what it measured and its number's role, as the panel's cell does: the answer's or evidence
+    lines.push(`    replay${m.role ? ` (${m.role})` : ''}: ${measurementLine(m)}`);
     if (m.mismatch) lines.push(`      ${m.mismatch}`);
     if (m.remeasured) lines.push(`      ${m.remeasured}`);
     for (const note of m.notes) lines.push(`      ${note}`);
   }
-  if (d.replayLeftOut) lines.push(`    ${replay}left out: ${d.replayLeftOut}`);
+  if (d.replayLeftOut) lines.push(`    replay: left out: ${d.replayLeftOut}`);
   if (d.story) lines.push(`    ${d.story}`);
   if (d.recommendation) lines.push(`    ${recommendationLine(d.recommendation)}`);
   return lines;

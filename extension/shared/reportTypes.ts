@@ -39,6 +39,10 @@ export type RegionMeasurement = ModeResult & {
    */
   why?: 'most-frequent' | 'last';
   /**
+   * schema 1.40: its number's role in words, as the CLI's line ('replay (evidence, not the answer): …') and the panel's cell say it: 'speedup' (the number the region's answer rests on) or 'evidence, not the answer' (report/roles.py). Absent: it failed (no number), or an older report
+   */
+  roleText?: string;
+  /**
    * which of the script's inputs the replay ran, among how many, in the runner's words (report/mode_line.py inputs_text): 'the most frequent of 2 input shapes, 6 calls', 'one of 10 input shapes, each called once'. Absent: no signature, or a report before it
    */
   inputsText?: string;
@@ -997,9 +1001,15 @@ export interface CompilePhase {
   cache?: 'hit' | 'miss' | 'bypass';
   cacheHit?: boolean;
   /**
-   * schema 1.38: the short name its bar is labelled by where its name (nor its name less the compiler's part, 'build guards') has no room, with its time: 'guards 209 ms', 'trace 25.6 ms' (compiler/artifacts.py SHORT_NAMES, beside the names). Absent: a name short already, a cache lookup, an older report
+   * schema 1.38: the short name its bar is labelled by where its name (nor its name less the compiler's part, 'build guards') has no room, with its time: 'guards 209 ms', 'trace 25.6 ms' (compiler/phase_names.py SHORT_NAMES, beside the names). Absent: a name short already, a cache lookup, an older report
    */
   shortName?: string;
+  /**
+   * schema 1.40: the names its bar is labelled by, longest first (the bar says the longest that fits, with its time; its hover the first), each told apart from its compile's other phases of its name: 'Inductor (backward)', 'C++ compile (backward, 1 of 2)', 'Dynamo: trace bytecode (1 of 2)'; a shorter name another of its compile's phases is also said by left out ('codegen') (compiler/phase_names.py). Absent: a cache lookup, an older report
+   *
+   * @minItems 1
+   */
+  labels?: [string, ...string[]];
 }
 /**
  * compiled vs eager outputs on the timed inputs (same seeds), judged as torch._dynamo.utils.same does: within atol + rtol*|eager| passes; otherwise compiled fails only if its RMSE against a higher-precision reference exceeds multiplier x eager's + atol/10
@@ -1320,6 +1330,10 @@ export interface Reason {
   why?: string;
 }
 export interface Region {
+  /**
+   * schema 1.40: the title over its replays' numbers: their role where they share one ('speedup', 'evidence, not the answer'), else 'speedup or evidence' (it assumes neither, nor what each measured) (report/roles.py). Absent: no replay with a number, or an older report
+   */
+  rolesText?: string;
   /**
    * stable within the report, e.g. 'r0'
    */

@@ -10,9 +10,10 @@ from typing import Any
 import jsonschema
 import pytest
 from compile_lens_runner.compiler import artifacts as compiler_artifacts
-from compile_lens_runner.compiler import torch_trace
+from compile_lens_runner.compiler import phase_names, torch_trace
 from compile_lens_runner.compiler.insight import MAX_KERNELS, compiler_insight
 from compile_lens_runner.logs import files
+from compile_lens_runner.shapes.compiler import CompilePhase
 from conftest import SCHEMA
 
 LOGS = Path(__file__).resolve().parents[1] / "fixtures" / "logs"
@@ -340,5 +341,67 @@ def test_a_phase_carries_the_short_name_its_bar_is_labelled_by_where_its_name_ha
     assert short["Inductor"] is None  # short already
     assert all("shortName" not in p for p in phases if "cache" in p)  # a marker, not a labelled bar
     # each short name is shorter than the name less its compiler part ("build guards"), the form tried before it
-    for name, said in compiler_artifacts.SHORT_NAMES.items():
+    for name, said in phase_names.SHORT_NAMES.items():
         assert len(said) < len(name.split(": ")[-1]), name
+
+
+def _phase(name: str, start: float, dur: float, depth: int, cid: str = "0/1") -> CompilePhase:
+    return {"compileId": cid, "name": name, "startMs": start, "durMs": dur, "depth": depth}
+
+
+def test_a_compiles_phases_of_one_name_are_told_apart_by_the_runner() -> None:
+    """Code read 35 item 1: the words that tell a compile's phases of one name apart ("Inductor (backward)", "C++
+    compile (backward, 1 of 2)") are the runner's (schema 1.40 labels), the chart only draws them: by the part of the
+    compile they lie under (its backward compile), then by their order; a shorter name two phases share left out."""
+    phases = [
+        _phase("Dynamo: trace bytecode", 0, 5, 0),
+        _phase("Dynamo: trace bytecode", 6, 5, 0),
+        _phase("Inductor", 12, 10, 1),
+        _phase("C++ compile", 13, 2, 2),
+        _phase("backward compile", 30, 20, 1),
+        _phase("Inductor", 31, 15, 2),
+        _phase("C++ compile", 40, 2, 3),
+        _phase("C++ compile", 32, 2, 3),
+        _phase("Inductor: codegen", 33, 5, 3),
+        _phase("Inductor: kernel codegen", 34, 1, 4),
+        {**_phase("FX graph cache", 12, 0, 1), "cache": "hit", "cacheHit": True},
+        _phase("Inductor", 0, 3, 0, cid="1/0"),  # another compile's: alone in its row
+    ]
+    phase_names.label_phases(phases)
+    labels = [p.get("labels") for p in phases]
+    assert labels == [
+        ["Dynamo: trace bytecode (1 of 2)", "trace bytecode (1 of 2)", "trace (1 of 2)"],
+        ["Dynamo: trace bytecode (2 of 2)", "trace bytecode (2 of 2)", "trace (2 of 2)"],
+        ["Inductor (forward)"],
+        ["C++ compile (forward)", "C++ (forward)"],
+        ["backward compile", "backward"],
+        ["Inductor (backward)"],
+        ["C++ compile (backward, 2 of 2)", "C++ (backward, 2 of 2)"],  # by start, not by order in the list
+        ["C++ compile (backward, 1 of 2)", "C++ (backward, 1 of 2)"],
+        ["Inductor: codegen"],  # "codegen" is kernel codegen's short name too: neither is said by it
+        ["Inductor: kernel codegen", "kernel codegen"],
+        None,  # a cache lookup is a marker, not a bar
+        ["Inductor"],
+    ]
+
+
+def test_a_fixtures_phases_carry_the_runners_names_for_them() -> None:
+    """A torchrun job's rank 1 recompiled its forward and compiled its backward with it: its phases in the fixture
+    (re-derived: scripts/rederive_fixtures.py) carry each bar's names told apart, as artifacts.phases emits them."""
+    report = json.loads(
+        (Path(__file__).resolve().parents[1] / "fixtures/reports/ddp-ranks-cpu/report.json").read_text()
+    )
+    groups = [g for m in report["modes"] for g in (m.get("compiler") or {}).get("rankPhases") or []]
+    told = {label for g in groups for p in g["compiler"]["phases"] for label in p.get("labels") or []}
+    assert {"Inductor (forward)", "Inductor (backward)", "C++ compile (backward, 1 of 2)"} <= told
+    bars = [p for g in groups for p in g["compiler"]["phases"] if "cache" not in p]
+    assert bars and all(p["labels"][0].startswith(p["name"]) for p in bars)
+
+
+def test_a_phases_short_name_is_one_rule_for_the_runner_and_the_fixtures() -> None:
+    """Code read 35 item 10: artifacts.phases and scripts/rederive_fixtures.py name a phase's short name by one
+    function (phase_names.short_name), so the fixtures cannot drift from the runner."""
+    assert phase_names.short_name("Dynamo: build guards") == "guards"
+    assert phase_names.short_name("Inductor") is None
+    script = (Path(__file__).resolve().parents[2] / "scripts/rederive_fixtures.py").read_text()
+    assert "phase_names.short_name(" in script and "SHORT_NAMES" not in script

@@ -37,7 +37,9 @@ test("a report of the separate runs reads in the words of an interleaved one (th
     lines[first + 1],
     "      the region's calls alone, without the rest of each step's work (evidence, not the answer): 1.22× per call in situ (0.88–1.40×), eager 0.856 ms → compiled 0.701 ms per call",
   );
-  const replay = lines.findIndex((l) => l.trimStart().startsWith("replay: torch.compile's defaults (as written)"));
+  const replay = lines.findIndex((l) =>
+    l.trimStart().startsWith("replay (evidence, not the answer): torch.compile's defaults (as written)"),
+  );
   assert.ok(first > 0 && replay > first, lines.join('\n'));
   assert.ok(!lines.some((l) => l.includes('separate-runs')), lines.join('\n'));
   // no break-even here: no verdict (no pay-back to say), and the warm-up's 3.1 s would be a second

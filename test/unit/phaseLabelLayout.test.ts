@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { placeLabels, type LaneBar } from '../../webview/phaseLabelLayout.ts';
-import { phaseLabelForms, phaseNamed } from '../../webview/timelineWords.ts';
+import { phaseLabelForms } from '../../webview/timelineWords.ts';
 
 /** A bar of `ms` at `startMs` on an axis of `axisMs` drawn over 97 % of the track (compilePhases.ts), at least 0.15 %
  *  wide; its forms `lengths` px long. */
@@ -105,25 +105,9 @@ test("the costliest form that leaves every other label room; labels in their bar
   );
 });
 
-test("a row's phases of one name told apart: by their compile's part, then their order; a shared short name left out", () => {
-  assert.equal(phaseNamed('Inductor', { part: 'backward', nth: null, of: 1 }), 'Inductor (backward)');
-  assert.equal(phaseNamed('C++ compile', { part: 'backward', nth: 2, of: 2 }), 'C++ compile (backward, 2 of 2)');
-  assert.equal(phaseNamed('Dynamo: trace bytecode', { part: null, nth: 1, of: 2 }), 'Dynamo: trace bytecode (1 of 2)');
-  assert.equal(phaseNamed('backend compile', { part: null, nth: null, of: 1 }), 'backend compile');
-  // every form keeps what tells it apart
-  assert.deepEqual(phaseLabelForms('Inductor: codegen', undefined, '913 ms', { part: 'backward', nth: null, of: 1 }), [
+test("a bar's label forms are the runner's names for it, longest first, each with its time", () => {
+  assert.deepEqual(phaseLabelForms(['Inductor: codegen (backward)', 'codegen (backward)'], '913 ms'), [
     'Inductor: codegen (backward) 913 ms',
     'codegen (backward) 913 ms',
   ]);
-  // "codegen" is Inductor: codegen's and Inductor: kernel codegen's: neither is labelled by it alone
-  assert.deepEqual(
-    phaseLabelForms(
-      'Inductor: kernel codegen',
-      'codegen',
-      '47.3 ms',
-      { part: null, nth: null, of: 1 },
-      new Set(['codegen']),
-    ),
-    ['Inductor: kernel codegen 47.3 ms', 'kernel codegen 47.3 ms'],
-  );
 });

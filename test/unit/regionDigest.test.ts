@@ -98,8 +98,9 @@ test("a region's verdict, its sentence and its number are the runner's answer as
 
 test('CLI block: what-if modes by name, a failed measurement in words, numbers omitted when unknown (no dashes)', async () => {
   const r0 = await region(TRAIN_SMALL, 'r0');
-  // the as-written replay's fields, without its line (the runner's, schema 1.28: of that measurement, not these)
-  const { measuredText: _said, ...asWritten } = r0.measurements[0]!;
+  // the as-written replay's fields, without its line and its role (the runner's, schema 1.28 and 1.40: of that
+  // measurement, not these)
+  const { measuredText: _said, roleText: _role, ...asWritten } = r0.measurements[0]!;
   const whatIf = {
     ...asWritten,
     mode: 'max-autotune',
@@ -125,7 +126,7 @@ test('CLI block: what-if modes by name, a failed measurement in words, numbers o
   // measurements other than those its answer is about: read as a report made before answers
   const lines = formatRegion(digestRegion({ ...unanswered(r0), measurements: [whatIf, failed] }));
   assert.equal(lines[1], `    ${r0.headline}`);
-  const replays = lines.filter((l) => l.startsWith('    replay: '));
+  const replays = lines.filter((l) => l.startsWith('    replay'));
   assert.deepEqual(replays, [
     "    replay: mode='max-autotune' on the most frequent inputs float32[8, 256, 64]; inference (6 calls): 2.64× (0.52–3.30×), the replay compiled these inputs with mode='max-autotune' in 1.96 s",
     "    replay: mode='reduce-overhead' on the most frequent inputs float32[8, 256, 64]; inference (6 calls): failed — CUDA graphs need a GPU — Run on CUDA.",
@@ -138,11 +139,13 @@ test('CLI block: a failed replay the recommendation explains says "failed" once,
   // step's replay as the 2026-11-29 recording failed it (on inputs past the recompile limit), its recommendation saying why
   const error =
     "no compiled code ran in the replay: torch.compile ran the region's code uncompiled, 916 times, so both sides timed the same eager code";
+  // failed, it has no number, and no role (the runner's roleText, schema 1.40)
+  const { roleText: _role, ...replayed } = step.measurements[0]!;
   const r1 = {
     ...step,
     measurements: [
       {
-        ...step.measurements[0]!,
+        ...replayed,
         status: 'error' as const,
         speedup: null,
         error: {
@@ -433,16 +436,28 @@ test("the CLI's header is the runner's (schema 1.29: 'fused.py on cpu (…): ok'
 });
 
 test("a replay row is the region's speedup only where its number is the answer's; beside an in-situ answer it is evidence", async () => {
-  // review H4 / D2: serve_script's row "speedup 0.90× per call replayed" under its headline's 1.03× per step in situ
-  const serve = digestRegion(await region('recorded/serve_script-cpu', 'r0'));
+  // review H4 / D2: serve_script's row "speedup 0.90× per call replayed" under its headline's 1.03× per step in situ;
+  // explore-cpu: the replay decides (no steady in-situ steps), so its row is the answer's number. Its role in the
+  // runner's words (schema 1.40 roleText), which the CLI's line says (code read 35 item 7)
+  const serve = await region('recorded/serve_script-cpu', 'r0');
+  const explore = await region('recorded/explore-cpu', 'r0');
   assert.deepEqual(
-    serve.measurements.map((m) => m.isAnswer),
-    [false],
+    [serve, explore].map((r) => digestRegion(r).measurements.map((m) => m.role)),
+    [['evidence, not the answer'], ['speedup']],
   );
-  // explore-cpu: the replay decides (no steady in-situ steps), so its row is the answer's number
-  const replayed = digestRegion(await region('recorded/explore-cpu', 'r0'));
   assert.deepEqual(
-    replayed.measurements.map((m) => m.isAnswer),
-    [true],
+    [serve, explore].map(
+      (r) =>
+        formatRegion(digestRegion(r))
+          .find((l) => l.startsWith('    replay'))
+          ?.split(': ')[0],
+    ),
+    ['    replay (evidence, not the answer)', '    replay (speedup)'],
+  );
+  // an older report, without the runner's words: no role said, none made here
+  const older = { ...serve, measurements: serve.measurements.map(({ roleText: _, ...m }) => m) };
+  assert.match(
+    formatRegion(digestRegion(older)).find((l) => l.startsWith('    replay'))!,
+    /^ {4}replay: /,
   );
 });

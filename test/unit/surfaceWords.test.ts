@@ -62,8 +62,8 @@ function shownSentences(report: Report): { where: string; text: string }[] {
       if (report.regions![k]!.measurements[j]!.notes)
         shown.push(...m.notes.map((text) => ({ where: `${region.id} ${m.label}`, text })));
     });
-    // the CLI's line for each replay with a number (schema 1.28), after its "replay: " where in situ leads
-    const block = formatRegion(d).map((l) => l.trim().replace(/^replay: /, ''));
+    // the CLI's line for each replay with a number (schema 1.28), after its "replay (evidence, not the answer): "
+    const block = formatRegion(d).map((l) => l.trim().replace(/^replay(?: \([^)]+\))?: /, ''));
     for (const m of region.measurements.filter((x) => x.measuredText !== undefined))
       shown.push({ where: `${region.id} replay`, text: block.find((l) => l === m.measuredText) ?? '' });
   }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { loadReport } from '../../extension/node/reportFile.ts';
+import type { Report } from '../../extension/shared/report.ts';
 import { ARTIFACTS, errorsOf, holdBrowser, openWebview, post } from './harness.ts';
 import { applyTheme, THEMES } from './themes.ts';
 
@@ -15,8 +16,9 @@ const FIXTURES = join(__dirname, '..', 'fixtures');
 const browser = holdBrowser();
 
 /** A report's panel alone at `width`, in Light Modern (VS Code's font: the labels' widths are its). */
-async function openPhases(folder: string, width: number): Promise<Page> {
+async function openPhases(folder: string, width: number, edit: (report: Report) => void = () => {}): Promise<Page> {
   const { report } = await loadReport(join(FIXTURES, folder, 'report.json'));
+  edit(report);
   const page = await openWebview(browser(), { width, height: 900 });
   await post(page, {
     type: 'report',
@@ -229,6 +231,35 @@ describe('compile phases', () => {
       'C++ compile (backward, 2 of 2)',
     ])
       assert.ok(names.includes(name), `${name} in ${names.join(' | ')}`);
+    await page.close();
+  });
+
+  test("each bar is labelled and hovered by the runner's names for it (schema 1.40 labels), not names the panel makes", async () => {
+    // the runner's names, marked: the panel draws them as they are, whatever they say
+    const marked = (report: Report): void => {
+      for (const mode of report.modes)
+        for (const compiler of [mode.compiler, ...(mode.compiler?.rankPhases ?? []).map((g) => g.compiler)])
+          for (const phase of compiler?.phases ?? [])
+            if (phase.labels) {
+              const [first, ...rest] = phase.labels;
+              phase.labels = [`${first} [runner]`, ...rest.map((label) => `${label} [runner]`)];
+            }
+    };
+    const { report } = await loadReport(join(FIXTURES, 'reports/ddp-ranks-cpu', 'report.json'));
+    const groups = report.modes.flatMap((m) => m.compiler?.rankPhases ?? []);
+    const told = new Set(groups.flatMap((g) => (g.compiler.phases ?? []).flatMap((p) => p.labels ?? [])));
+    assert.ok(told.has('Inductor (backward)') && told.has('C++ compile (backward, 1 of 2)'), [...told].join(' | '));
+    const page = await openPhases('reports/ddp-ranks-cpu', 1400, marked);
+    const bars = (await rowsOf(page)).flatMap((r) => r.bars);
+    assert.ok(bars.length > 0);
+    for (const bar of bars) {
+      assert.ok(bar.name.endsWith(' [runner]'), `hover: ${bar.name}`);
+      assert.ok(
+        bar.forms.every((form) => / \[runner\] [\d.,]+ (?:µs|ms|s)$/.test(form)),
+        `forms: ${bar.forms.join(' | ')}`,
+      );
+    }
+    assert.ok(bars.some((b) => b.name === 'Inductor (backward) [runner]'));
     await page.close();
   });
 

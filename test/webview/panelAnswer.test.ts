@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
+import { digestRegion, formatRegion } from '../../extension/present/regionDigest.ts';
 import { errorsOf, holdBrowser, openWebview, post, postTimeline } from './harness.ts';
 import { readReport, reportPath } from './reportPanelPages.ts';
 
@@ -117,13 +118,24 @@ describe('tables say what their rows hold', () => {
     assert.equal(await table.locator('td[data-label="speedup"]').count(), 0);
     const evidence = table.locator('td[data-label="evidence, not the answer"]');
     assert.match(await evidence.innerText(), /^0\.90× per call replayed \(/);
-    // where one row is the answer's and another evidence, the column is neither's: each stacked cell says which
+    // the CLI says the same row in the same role words: the runner's (schema 1.40 roleText, report/roles.py)
+    assert.equal(region.measurements[0]!.roleText, 'evidence, not the answer');
+    const cli = formatRegion(digestRegion(region));
+    assert.ok(
+      cli.some((l) => /^ {4}replay \(evidence, not the answer\): .* 0\.90× per call replayed \(/.test(l)),
+      cli.join('\n'),
+    );
+    // where one row is the answer's and another evidence, the column is neither's (nor "replayed": a title that
+    // assumes what every row measured): each stacked cell says which, in the words the CLI's lines say
     const mixed = readReport('recorded/serve_script-cpu');
     const answer = mixed.regions![0]!.answer!;
     const replay = answer.evidence!.find((n) => n.kind === 'replay-call')!;
     mixed.regions![0]!.measurements.push({ ...mixed.regions![0]!.measurements[0]!, modeText: "mode='max-autotune'" });
     answer.evidence!.push({ ...replay, index: 1 });
     answer.number = replay;
+    // as the runner words them (test_roles.py: report/roles.py)
+    mixed.regions![0]!.measurements[0]!.roleText = 'speedup';
+    mixed.regions![0]!.rolesText = 'speedup or evidence';
     const both = await openWebview(browser(), { width: 560, height: 900 });
     await post(both, {
       type: 'report',
@@ -133,9 +145,15 @@ describe('tables say what their rows hold', () => {
       traces: 0,
     });
     const rows = both.locator('section.region[data-region="r0"] table.region-measurements');
-    assert.ok((await rows.locator('th').allTextContents()).includes('replayed'));
+    assert.ok((await rows.locator('th').allTextContents()).includes('speedup or evidence'));
     assert.deepEqual(
       await rows.locator('td.said-number').evaluateAll((tds) => tds.map((td) => (td as HTMLElement).dataset['label'])),
+      ['speedup', 'evidence, not the answer'],
+    );
+    assert.deepEqual(
+      formatRegion(digestRegion(mixed.regions![0]!))
+        .filter((l) => l.startsWith('    replay'))
+        .map((l) => /^ {4}replay \(([^)]+)\)/.exec(l)?.[1]),
       ['speedup', 'evidence, not the answer'],
     );
     await both.close();

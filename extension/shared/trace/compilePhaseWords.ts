@@ -7,9 +7,6 @@
 // A trace opened without its report has only these names, so they are worded here, not by the runner.
 import CHART_LABELS from '../../../native-runner/compile_lens_runner/compiler/phase_labels.json';
 
-/** The runner's label of AOT Autograd's backward compile: the phases under it are the backward's. */
-export const BACKWARD_COMPILE = CHART_LABELS['compile_fx.<locals>.bw_compiler'];
-
 /** A phase's key (the trace's name without " (dynamo_timed)") in words, where the chart has them or names its span. */
 const PHASE_WORDS = new Map([
   ...Object.entries(CHART_LABELS),

@@ -7,7 +7,6 @@ of a compile timeline."""
 from __future__ import annotations
 
 import functools
-import json
 import os
 import re
 from collections import Counter
@@ -17,6 +16,7 @@ from dataclasses import dataclass, field
 from ..measure.profiling import kernel_us_per_step
 from ..shapes.compiler import CompileArtifacts, CompilePhase, CompilerInsight, KernelProvenance
 from .insight import MAX_KERNELS
+from .phase_names import PHASE_LABELS, label_phases, short_name
 from .restarts import completed
 from .torch_trace import Record
 
@@ -35,28 +35,11 @@ _TENSOR_REASON = re.compile(r"^tensor '(?P<name>.+?)' \w+ mismatch")
 _SOURCE_EXPR = re.compile(r"[LG]\['[^']+'\](?:\.\w+|\[[^\]]+\])*")
 _REASON_PREFIX = re.compile(r"^(?P<cid>\d+/\d+): ")
 
-# chromium_event span name -> phase label, the one table the timeline's words read too (extension/shared/trace/
-# compilePhaseWords.ts); a span not named there is not shown (Inductor has hundreds of passes). A cache hit's
-# "load from cache" still loads, and may compile the cached kernels' C++ again (the span holds those compiles);
-# codegen's two parts are the kernels' code, with each C++ compile inside it (its time between them is generating
-# code, which a cold first compile on CPU spends seconds on: review 25 N1), then loading the generated module, which
-# waits for the compiles still running.
-with open(os.path.join(os.path.dirname(__file__), "phase_labels.json"), encoding="utf-8") as _labels:
-    PHASE_LABELS: dict[str, str] = json.load(_labels)
-# a phase label -> the short name its bar is labelled by where the label has no room ("guards 209 ms", schema 1.38
-# shortName: webview/compilePhases.ts); a label with none is short already, or said by its part ("codegen")
-SHORT_NAMES = {
-    "Dynamo: whole frame": "Dynamo",
-    "Dynamo: trace bytecode": "trace",
-    "Dynamo: build guards": "guards",
-    "backend compile": "backend",
-    "AOT Autograd": "AOT",
-    "backward compile": "backward",
-    "Inductor: kernel codegen": "codegen",
-    "Inductor: load module": "load",
-    "kernel compile": "kernels",
-    "C++ compile": "C++",
-}
+# a span not named in the one table of phase labels (phase_names.PHASE_LABELS) is not shown (Inductor has hundreds
+# of passes). A cache hit's "load from cache" still loads, and may compile the cached kernels' C++ again (the span
+# holds those compiles); codegen's two parts are the kernels' code, with each C++ compile inside it (its time between
+# them is generating code, which a cold first compile on CPU spends seconds on: review 25 N1), then loading the
+# generated module, which waits for the compiles still running.
 _AUTOTUNE = re.compile(r"autotun|benchmark_all_configs", re.I)
 _CACHE_EVENT = re.compile(r"^(fx_graph|aotautograd|autograd)_cache_(hit|miss|bypass)$")
 
@@ -198,8 +181,8 @@ def phases(records: Iterable[Record]) -> list[CompilePhase]:
             if label:
                 stack.append((name, ts, len(out), depth + 1))
                 phase: CompilePhase = {"compileId": cid, "name": label, "startMs": 0.0, "durMs": 0.0, "depth": depth}
-                if label in SHORT_NAMES:
-                    phase["shortName"] = SHORT_NAMES[label]
+                if short := short_name(label):
+                    phase["shortName"] = short
                 out.append(phase)
                 began.append(ts)
             else:
@@ -235,7 +218,9 @@ def phases(records: Iterable[Record]) -> list[CompilePhase]:
     kept = measured[:MAX_PHASES]
     for entry, ts in kept:
         entry["startMs"] = round((ts - (origin or 0.0)) / 1000, 3)
-    return [entry for entry, _ in kept]
+    shown_phases = [entry for entry, _ in kept]
+    label_phases(shown_phases)
+    return shown_phases
 
 
 # -- the whole mode ----------------------------------------------------------------------------------------------

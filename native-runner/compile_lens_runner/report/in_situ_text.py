@@ -15,7 +15,7 @@ from ..shapes.answer import Answer, AnswerNumber, Reason
 from ..shapes.in_situ import CompileFailure, InSituSpeedup, Interrupted, InterruptedSide, NoStep, RegionInSitu
 from ..shapes.region import Region
 from ..shapes.report import Report
-from . import step_work_text
+from . import roles, step_work_text
 
 _COMPARED = {
     "signature": "one signature",
@@ -147,7 +147,7 @@ def _number(answer: Answer | None, kind: str) -> AnswerNumber | None:
 
 _TOO_NOISY = "too noisy to say"
 # the in-situ per-call number beside the per-step one the answer rests on: what it is and is not
-CALLS_ALONE = "the region's calls alone, without the rest of each step's work (evidence, not the answer)"
+CALLS_ALONE = f"the region's calls alone, without the rest of each step's work ({roles.EVIDENCE})"
 
 
 def _said(answer: Answer | None, x: InSituSpeedup, kind: str, unit: str) -> str:

@@ -15,6 +15,7 @@ from ..shapes.compiler import CompilerInsight
 from ..shapes.mode import ModeResult, RegionMeasurement
 from ..shapes.region import Region
 from ..shapes.report import Report
+from . import roles
 
 
 def break_count(compiler: CompilerInsight | None) -> int:
@@ -271,3 +272,8 @@ def attach_region(region: Region) -> None:
         number = _number(answer, index) if m["status"] == "ok" else None
         if number is not None:
             m["measuredText"] = replay_line(region, m, number, pays if number is answer["number"] else None)
+        if m["status"] != "error":  # a failed replay has no number to say the role of
+            m["roleText"] = roles.role_text(number is not None and number is answer["number"])
+    title = roles.roles_title(m["roleText"] for m in region["measurements"] if "roleText" in m)
+    if title:
+        region["rolesText"] = title

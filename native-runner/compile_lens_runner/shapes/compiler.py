@@ -209,7 +209,8 @@ class _CompilePhase(TypedDict):
 class CompilePhase(_CompilePhase, total=False):
     cache: str
     cacheHit: bool
-    shortName: str  # schema 1.38: the name its bar is labelled by where its name has no room (compiler/artifacts.py)
+    shortName: str  # schema 1.38: the name its bar is labelled by where its name has no room (compiler/phase_names.py)
+    labels: list[str]  # schema 1.40: its bar's names told apart from its compile's others (compiler/phase_names.py)
 
 
 # Cache lookups by cache (fxGraph, aotAutograd), then by outcome (hit, miss, bypass).

@@ -212,6 +212,7 @@ class Region(_Region, total=False):
     headline: str
     facts: list[str]  # schema 1.32: what the script did with it, counted, in words (report/sentences.region_facts)
     label: str  # schema 1.33: its name, its id after it where another region shares it (sentences.region_labels)
+    rolesText: str  # schema 1.40: the title over its replays' numbers, by their roles (report/roles.py)
     modeText: str  # schema 1.33: the script's mode as written (report/mode_line.script_mode): "mode='default'"
     story: str | None
     chartNotes: list[str]  # schema 1.25: what the first-call chart leaves out, in words (report/chart_text.py)
