@@ -187,9 +187,10 @@ export const waitingIn = (op: string, us: number, cause: string | null): string 
 /** What such a stretch's label keeps at the least: its time and that it waited ("41.7 ms, waiting…"; review 12
  *  L3: "…, waiting in all_reduce" had no room at 560 or 700 px, and the wait went unsaid). */
 export const waitingInLeast = (us: number): string => `${formatUs(us)}, waiting`;
-/** The rank a collective waited for, compiling all the while: "rank 1, recompiling". */
-export const waitedFor = (rank: number, recompile: boolean): string =>
-  `rank ${rank}, ${recompile ? 'recompiling' : 'compiling'}`;
+/** The rank a collective waited for, compiling all the while: "rank 1, recompiling"; doing what the trace does not
+ *  say (`recompile` null): "rank 1". */
+export const waitedFor = (rank: number, recompile: boolean | null): string =>
+  recompile === null ? `rank ${rank}` : `rank ${rank}, ${recompile ? 'recompiling' : 'compiling'}`;
 
 /** That stretch's hover: what the time is, on which thread the collective ran, and what it waited for. */
 export const waitingInHover = (op: string, us: number, thread: string, cause: string | null): string =>

@@ -507,13 +507,13 @@ describe('the timeline in light, dark and high-contrast themes', () => {
             }
             // rank 0 waited in its all_reduce on gloo's thread meanwhile: that is an op of its process, not a stretch
             // with none (review 7A K1: "no op recorded · 44.5 ms" beside the rank table's 3.72 ms); its thread said
-            // waiting in it
+            // waiting in it for rank 1, the job's one other rank (review 12 L4/N5: "for another rank")
             if (c.name === 'ranks' && view === 'step') {
               const gaps = frames[0]!.texts.filter((x) => x.role === 'gap').map((t) => t.text);
               for (const t of gaps.filter((g) => g.includes('no op')))
                 assert.ok(Number(/^([\d.]+) ms/.exec(t)?.[1]) < 10, `${theme.name}: rank 0's "${t}"`);
               assert.ok(
-                gaps.some((g) => /^[\d.]+ ms, waiting in all_reduce for another rank$/.test(g)),
+                gaps.some((g) => /^[\d.]+ ms, waiting in all_reduce for rank 1$/.test(g)),
                 `${theme.name}: rank 0's ${gaps.join(', ')}`,
               );
             }
