@@ -5,7 +5,15 @@ import type { CompiledFrame, GraphBreak, KernelProvenance } from '../extension/s
 import type { LinesNow } from '../extension/shared/movedLines.ts';
 import type { TraceModel } from '../extension/shared/trace/model.ts';
 import { timelineMarks, type TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
-import { compilesOfTrace, markSaid, nameNow, namesNow, namesSaid, type SaidName } from './analysis/sliceNames.ts';
+import {
+  callsAround,
+  compilesOfTrace,
+  markSaid,
+  nameNow,
+  namesNow,
+  namesSaid,
+  type SaidName,
+} from './analysis/sliceNames.ts';
 import { coldStep } from './analysis/stepMap.ts';
 import { firstIsWarmUp } from '../extension/shared/trace/window.ts';
 import { profilerWorkLabel, traceNamed } from './timelineWords.ts';
@@ -44,7 +52,8 @@ export class TimelineNames {
   get marks(): readonly TimelineMark[] {
     if (!this.foundMarks) {
       const found = timelineMarks(this.model);
-      this.marksSaid = found.map((m) => markSaid(m, this.frames, this.paneBreaks));
+      const around = callsAround(this.model, found);
+      this.marksSaid = found.map((m, i) => markSaid(m, this.frames, this.paneBreaks, around[i]));
       this.foundMarks = found.map((m, i) => ({ ...m, label: nameNow(this.marksSaid[i]!, this.linesNow) }));
     }
     return this.foundMarks;

@@ -11,7 +11,15 @@ import { paneFrames, paneKernels } from '../../extension/present/kernelLinks.ts'
 import { generatedKernelWords, readGeneratedName } from '../../extension/present/kernelNames.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { ordinal } from '../../webview/analysis/compiledCalls.ts';
-import { compilesOfTrace, namesSaid, pythonFrameWords, tracedFrames } from '../../webview/analysis/sliceNames.ts';
+import {
+  callsAround,
+  compilesOfTrace,
+  markSaid,
+  namesSaid,
+  pythonFrameWords,
+  tracedFrames,
+} from '../../webview/analysis/sliceNames.ts';
+import { timelineMarks } from '../../extension/shared/trace/timelineMarks.ts';
 import { traceNameWords } from '../../extension/shared/trace/traceWords.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
@@ -217,5 +225,31 @@ test('a trace without its report: a compiled call by the code it ran, from its P
   assert.deepEqual(
     tracedFrames(await scanTraceFile(path.join(FIXTURES, 'traces/cpu-graphbreak-default.trace.json'))),
     [],
+  );
+});
+
+test("a compile run inside another frame's call names that call: its band over the call's slice names one call", async () => {
+  // review 11 I1/J1/K2 (ddp, rank 1): the 2 s recompile of the 4th call's frame ran inside the 1st call's slice, its
+  // band "4th compiled call in the step (addmm), recompile 1" over "1st compiled call in the step, recompile 1"
+  const model = await scanTraceFile(path.join(FIXTURES, 'reports/ddp-ranks-cpu/ranks/rank1/rank1.trace.json.gz'));
+  const marks = timelineMarks(model);
+  const around = callsAround(model, marks);
+  const stall = marks.findIndex((m) => m.compileId === '4/1');
+  assert.equal(around[stall], '0/1');
+  // the 1st call's own recompile and the breaks ran inside no other frame's call
+  assert.deepEqual(
+    marks.flatMap((m, i) => (around[i] ? [m.compileId] : [])),
+    ['4/1'],
+  );
+  assert.equal(
+    markSaid(marks[stall]!, compilesOfTrace(model).frames, null, around[stall]).text,
+    '4th compiled call in the step (addmm), recompile 1, inside 1st compiled call in the step',
+  );
+  // with the rank's report: the report's names, the call's by its function, not which compile of it ran
+  const { report } = await loadReport(path.join(FIXTURES, 'reports/ddp-ranks-cpu/report.json'));
+  const frames = report.modes[0]!.compiler!.rankPhases![1]!.compiler.frames ?? null;
+  assert.equal(
+    markSaid(marks[stall]!, frames, null, around[stall]).text,
+    "forward, recompiled for x's size 8 in dimension 0, inside DistributedDataParallel at ddp_train.py:77",
   );
 });

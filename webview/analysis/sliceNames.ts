@@ -252,12 +252,14 @@ const PYTHON_BETWEEN_GRAPHS = 'Python between graphs, no op recorded';
  * A timeline mark's label (compileNames.markLabel) with the file its lines are in; a graph break by the line that
  * broke where the report has it ("graph break at line 22, in forward after line 20": the frame alone named the line
  * of the break before it), what its band spans after that: a label cut to the lane keeps the break and its line
- * (review 8B B1: "Python b…"). `breaks`: the graph breaks of the pane's report entry.
+ * (review 8B B1: "Python b…"); a compile run inside another frame's call (`around`, callsAround) with that call
+ * ("…, recompile 1, inside 1st compiled call in the step"). `breaks`: the graph breaks of the pane's report entry.
  */
 export function markSaid(
   mark: TimelineMark,
   frames: readonly CompiledFrame[] | null,
   breaks: readonly GraphBreak[] | null = null,
+  around: string | null = null,
 ): SaidName {
   const broke =
     mark.kind === 'graph-break' && mark.compileId ? breaks?.find((b) => b.compileId === mark.compileId) : undefined;
@@ -269,9 +271,44 @@ export function markSaid(
     };
   const text = markLabel(mark, frames);
   return {
-    text: mark.kind === 'graph-break' ? `${text}: ${between}` : text,
+    text: mark.kind === 'graph-break' ? `${text}: ${between}` : around ? `${text}${insideCall(frames, around)}` : text,
     own: compilePlace(frames, mark.compileId ?? null),
   };
+}
+
+/** A compile's words for the call it ran inside (`around`, another frame's): ", inside 1st compiled call in the step",
+ *  the call by its function, not which compile of it ran (the slice under the band says that). */
+const insideCall = (frames: readonly CompiledFrame[] | null, around: string): string =>
+  `, ${INSIDE}${tracedCompileName(frames, around).replace(/, recompiled? .*$/, '')}`;
+/** the words that join a compile's name to the call it ran inside (overlays.ts shortens a label around them) */
+export const INSIDE = 'inside ';
+
+/**
+ * Per compile mark of `marks`, the compile id of the compiled call of another frame it ran inside on its thread (the
+ * innermost), else null: a frame first run inside another's call (resumed after its graph break) is compiled there,
+ * and its band lies over that call's slice (review 11 I1/J1/K2: "4th compiled call …, recompile 1" over "1st
+ * compiled call in the step, recompile 1", two calls named for one 2 s stall).
+ */
+export function callsAround(model: TraceModel, marks: readonly TimelineMark[]): (string | null)[] {
+  const regions = regionNames(model);
+  const calls: number[] = [];
+  for (let i = 0; i < model.count; i++) if (regions.has(model.name[i]!)) calls.push(i);
+  return marks.map((mark) => {
+    if ((mark.kind !== 'compile' && mark.kind !== 'recompile') || !mark.compileId) return null;
+    const frame = mark.compileId.split('/')[0];
+    const end = mark.startUs + mark.durUs;
+    let found = -1;
+    for (const i of calls)
+      if (
+        model.track[i] === mark.track &&
+        regions.get(model.name[i]!)!.split('/')[0] !== frame &&
+        model.start[i]! <= mark.startUs &&
+        end <= model.start[i]! + model.dur[i]! &&
+        (found < 0 || model.start[i]! >= model.start[found]!)
+      )
+        found = i;
+    return found < 0 ? null : regions.get(model.name[found]!)!;
+  });
 }
 
 /** Per name id of `wanted` (1: asked for), the compile id of the compiled call its first slice ran in, or null. */
