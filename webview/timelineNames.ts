@@ -103,6 +103,12 @@ export class TimelineNames {
     return this.paneFromCall === null && firstIsWarmUp(this.model.steps) ? coldStep(this.model.steps) : null;
   }
 
+  /** The number of the step the pane's compare leaves out (its first where later ones follow: stepMap.ts coldStep),
+   *  else null: none in a script's in-situ window, all of whose calls are counted. */
+  get leftOutStep(): number | null {
+    return this.paneFromCall === null ? coldStep(this.model.steps) : null;
+  }
+
   /** The graph breaks of the report entry this trace was profiled for, to say a break mark's line. */
   set breaks(breaks: GraphBreak[] | null) {
     this.paneBreaks = breaks;

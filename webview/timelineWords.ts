@@ -393,9 +393,18 @@ export const notCalledText = (inner: string, after: string): string => `not call
 const asSentence = (label: string): string => (/[.!?]$/.test(label.trim()) ? label.trim() : `${label.trim()}.`);
 
 /** A finding "Show in timeline" placed: where, when on the pane's axis (in the axis's unit: `at`), and how many
- *  places are outlined. */
-export const focusFound = (label: string, pane: string, at: string, places: number): string =>
-  `${asSentence(label)} In ${pane} at ${at}${places > 1 ? ` (the first of ${places} places, all outlined)` : ''}.`;
+ *  places are outlined; `leftOut`: the step the compare leaves out, where the place shown is not the first of all
+ *  but the first past it. */
+export const focusFound = (
+  label: string,
+  pane: string,
+  at: string,
+  places: number,
+  leftOut: number | null = null,
+): string => {
+  const which = leftOut === null ? '' : ` past step ${leftOut}, which the compare leaves out;`;
+  return `${asSentence(label)} In ${pane} at ${at}${places > 1 ? ` (the first of ${places} places${which}${which ? '' : ','} all outlined)` : ''}.`;
+};
 
 /** Another pane moved to show the same code as the found one, its axis then reading the found pane's time: that
  *  first (a time on it is not the pane's own), then the code at that time and where it runs on its own step:
