@@ -17,6 +17,7 @@ import {
 import { coldStep } from './analysis/stepMap.ts';
 import { firstIsWarmUp } from '../extension/shared/trace/window.ts';
 import { profilerWorkLabel, traceNamed } from './timelineWords.ts';
+import { withoutNamespace } from './timelineText.ts';
 import { duringProfilerWork, framesOfProfilerWork } from './analysis/profilerWork.ts';
 
 export class TimelineNames {
@@ -141,10 +142,12 @@ export class TimelineNames {
     return profilerWorkLabel(said, [...new Set(frames.map((i) => this.sliceName(model.name[i]!)))]);
   }
 
-  /** A name of this trace as the timeline says it (sliceName), found by the trace's own name. */
+  /** A name of this trace as the timeline's slices say it (sliceName, less its namespace as their labels are:
+   *  timelineText.sliceLabel), found by the trace's own name: a range's table lists "conv2d" beside the slice
+   *  "conv2d", not "aten::conv2d" (review 11 J8). */
   sayName(name: string): string {
     const id = this.model.names.indexOf(name);
-    return id < 0 ? name : this.sliceName(id);
+    return withoutNamespace(id < 0 ? name : this.sliceName(id));
   }
 
   /** The name for a tooltip: as said, with the trace's own beside it where it is said otherwise. */

@@ -181,9 +181,12 @@ test('Python frames say what ran from their start: a built-in by its name as cod
     ['torch/nn/modules/module.py(1783): _call_impl', 'torch: _call_impl (module.py:1783)'],
     ['tqdm/_monitor.py(69): run', 'tqdm: run (_monitor.py:69)'],
     ['/usr/lib/python3/site-packages/numpy/core/fromnumeric.py(3): sum', 'numpy: sum (fromnumeric.py:3)'],
-    // the user's files and Python's own as the trace says them
-    ['/home/me/proj/model.py(3): forward', '/home/me/proj/model.py(3): forward'],
-    ['threading.py(1030): _bootstrap', 'threading.py(1030): _bootstrap'],
+    // the user's files by their line in words, Python's own by module (review 11 I9: "anchors.py(191): <module>",
+    // "threading.py(359): wait" beside "torch: __call__ (eval_frame.py:460)")
+    ['/home/me/proj/model.py(3): forward', 'model.py line 3, forward'],
+    ['anchors.py(191): <module>', 'anchors.py line 191, module level'],
+    ['threading.py(359): wait', "wait (Python's threading)"],
+    ['contextlib.py(299): helper', "helper (Python's contextlib)"],
   ];
   for (const [raw, words] of cases) assert.equal(pythonFrameWords(raw, addresses), words, raw);
 });
@@ -206,8 +209,8 @@ test("PyTorch's internals a user does not act in, by what they do: Inductor's co
   assert.equal(plain.get('<built-in function _cuda_setDevice>'), 'CUDA set-up');
   assert.equal(pythonFrameWords('torch/cuda/__init__.py(450): _lazy_init'), 'CUDA set-up');
   assert.equal(pythonFrameWords('<built-in function _cuda_exchangeDevice>'), 'CUDA device switch');
-  // a frame of the user's own (and torch's other frames) as the trace says it
-  assert.equal(pythonFrameWords('anchors.py(18): forward'), 'anchors.py(18): forward');
+  // a frame of the user's own by its file and line in words
+  assert.equal(pythonFrameWords('anchors.py(18): forward'), 'anchors.py line 18, forward');
 });
 
 test('a trace without its report: a compiled call by the code it ran, from its Python stacks, not "compiled function 1"', async () => {

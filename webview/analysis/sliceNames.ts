@@ -132,6 +132,27 @@ const BUILT_IN = /^<built-in (?:function (\w+)|method (\w+) of (?:([\w.]+) objec
 // module.py(1783): _call_impl"), not an absolute path (the user's files, Inductor's generated code) nor a bare file
 const LIBRARY_FRAME = /^(?:.*\/(?:site|dist)-packages\/)?([A-Za-z_]\w*)\/(?:[^()]*\/)?([^/()]+\.py)\((\d+)\): (.+)$/;
 
+// a frame of a file outside any library: the user's ("anchors.py(191): <module>", "/home/me/model.py(3): forward"),
+// or Python's own, which the profiler names by file alone ("threading.py(359): wait")
+const FILE_FRAME = /^(?:.*\/)?([A-Za-z_]\w*)\.py\((\d+)\): (<module>|[A-Za-z_]\w*)$/;
+/** Python's own modules a profiled stack meets (threads, context managers, enums), by file: "Python's threading" */
+const PYTHON_MODULES = new Set([
+  'threading',
+  'contextlib',
+  'enum',
+  'functools',
+  'abc',
+  'typing',
+  'selectors',
+  'queue',
+  'socket',
+  'subprocess',
+  'weakref',
+  'runpy',
+  'dataclasses',
+  'warnings',
+]);
+
 /**
  * The type objects (by address) whose built-in methods are torch's functions ("<built-in method mm of type object
  * at 0x7f95…>" is torch.mm): those one of whose methods the trace also ran as the ATen op of that name ("aten::mm").
@@ -153,7 +174,9 @@ export function torchTypeObjects(names: readonly string[]): Set<string> {
  * tool's own frames as its ("Compile Lens: profiling.py:163, profile"), PyTorch's internals a user does not act in by
  * what they do ("Inductor's compile workers", "CUDA set-up"), a built-in by its name as Python code calls it
  * ("torch.mm" where `torchTypes` holds its type object's address, "Tensor.size", "linear"), a library's file by the
- * library and function ("torch: _call_impl (module.py:1783)"); any other name (the user's files, Python's own) as it is.
+ * library and function ("torch: _call_impl (module.py:1783)"), Python's own by function and module ("wait (Python's
+ * threading)"), the user's file by its line in words ("anchors.py line 191, module level": review 11 I9, two frame
+ * forms in one stack); any other name as it is.
  */
 export function pythonFrameWords(name: string, torchTypes: ReadonlySet<string> = new Set()): string {
   const internal = TORCH_INTERNALS.find(([frame]) => frame.test(name));
@@ -164,6 +187,12 @@ export function pythonFrameWords(name: string, torchTypes: ReadonlySet<string> =
   if (runner) return `Compile Lens: ${runner[1]}:${runner[2]}, ${runner[3]}`;
   const library = LIBRARY_FRAME.exec(name);
   if (library) return `${library[1]}: ${library[4]} (${library[2]}:${library[3]})`;
+  const file = FILE_FRAME.exec(name);
+  if (file) {
+    const [, module, line, fn] = file;
+    if (PYTHON_MODULES.has(module!)) return `${fn} (Python's ${module})`;
+    return `${module}.py line ${line}, ${fn === '<module>' ? 'module level' : fn}`;
+  }
   const builtIn = BUILT_IN.exec(name);
   if (!builtIn) return name;
   const [, fn, method, type, at] = builtIn;
