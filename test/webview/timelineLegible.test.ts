@@ -372,6 +372,12 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                 inStep2.some((t) => /^graph break in \d/.test(t.text)),
                 inStep2.map((t) => t.text).join(' | '),
               );
+              // each says which break it is, the 1st, 2nd and 3rd call's (review 11 I6: "graph…", "graph…")
+              assert.deepEqual(
+                inStep2.map((t) => /\d+/.exec(t.text)?.[0]).sort(),
+                ['1', '2', '3'],
+                inStep2.map((t) => t.text).join(' | '),
+              );
             }
             // a graph break's band is labelled by the break first: a label cut to its lane keeps it (review 8B B1:
             // "Python b…", the break's line after it cut off), and says at least which break it is: "break 2", never
