@@ -187,6 +187,8 @@ test('Python frames say what ran from their start: a built-in by its name as cod
     ['anchors.py(191): <module>', 'anchors.py line 191, module level'],
     ['threading.py(359): wait', "wait (Python's threading)"],
     ['contextlib.py(299): helper', "helper (Python's contextlib)"],
+    ['<frozen os>(779): getenv', "getenv (Python's os)"],
+    ['<frozen _collections_abc>(804): get', "get (Python's _collections_abc)"],
   ];
   for (const [raw, words] of cases) assert.equal(pythonFrameWords(raw, addresses), words, raw);
 });

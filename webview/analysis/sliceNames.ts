@@ -135,6 +135,8 @@ const LIBRARY_FRAME = /^(?:.*\/(?:site|dist)-packages\/)?([A-Za-z_]\w*)\/(?:[^()
 // a frame of a file outside any library: the user's ("anchors.py(191): <module>", "/home/me/model.py(3): forward"),
 // or Python's own, which the profiler names by file alone ("threading.py(359): wait")
 const FILE_FRAME = /^(?:.*\/)?([A-Za-z_]\w*)\.py\((\d+)\): (<module>|[A-Za-z_]\w*)$/;
+// a frame of Python's own modules frozen into the interpreter: "<frozen os>(779): getenv"
+const FROZEN_FRAME = /^<frozen ([\w.]+)>\(\d+\): ([A-Za-z_]\w*)$/;
 /** Python's own modules a profiled stack meets (threads, context managers, enums), by file: "Python's threading" */
 const PYTHON_MODULES = new Set([
   'threading',
@@ -175,7 +177,7 @@ export function torchTypeObjects(names: readonly string[]): Set<string> {
  * what they do ("Inductor's compile workers", "CUDA set-up"), a built-in by its name as Python code calls it
  * ("torch.mm" where `torchTypes` holds its type object's address, "Tensor.size", "linear"), a library's file by the
  * library and function ("torch: _call_impl (module.py:1783)"), Python's own by function and module ("wait (Python's
- * threading)"), the user's file by its line in words ("anchors.py line 191, module level": review 11 I9, two frame
+ * threading)", "getenv (Python's os)" of "<frozen os>(779): getenv"), the user's file by its line in words ("anchors.py line 191, module level": review 11 I9, two frame
  * forms in one stack); any other name as it is.
  */
 export function pythonFrameWords(name: string, torchTypes: ReadonlySet<string> = new Set()): string {
@@ -187,6 +189,8 @@ export function pythonFrameWords(name: string, torchTypes: ReadonlySet<string> =
   if (runner) return `Compile Lens: ${runner[1]}:${runner[2]}, ${runner[3]}`;
   const library = LIBRARY_FRAME.exec(name);
   if (library) return `${library[1]}: ${library[4]} (${library[2]}:${library[3]})`;
+  const frozen = FROZEN_FRAME.exec(name);
+  if (frozen) return `${frozen[2]} (Python's ${frozen[1]})`;
   const file = FILE_FRAME.exec(name);
   if (file) {
     const [, module, line, fn] = file;
