@@ -1,5 +1,5 @@
 // "Show in timeline" in the webview: a finding's places (shared/trace/timelineMarks.targetSpans) in the first pane
-// that has them (panes of the modes it was seen in first), zoomed to the first, outlined, and said in a line
+// that has them (panes of the modes it was seen in first), zoomed to the first in a step its compare counts, outlined, and said in a line
 // above the panes (timelineWords.ts), the other panes showing the same code; where the traces hold none, that is said.
 import { formatUs } from '../extension/present/numbers.ts';
 import { targetSpans, type TimelineTarget } from '../extension/shared/trace/timelineMarks.ts';
@@ -30,7 +30,12 @@ export function showTarget(
     const spans = targetSpans(timeline.model, timeline.marks, target);
     if (!spans.length) continue;
     timeline.focused = spans;
-    const first = spans[0]!;
+    // the first place in a step the compare counts, not in the warm-up it leaves out (review 11 I3: the view on step 1
+    // above a table of steps 2–3); the first of all where none is
+    const counted =
+      timeline.leftOutStep === null ? 0 : spans.findIndex((s) => stepHolding(timeline.model.steps, s.startUs) > 0);
+    const shown = Math.max(0, counted);
+    const first = spans[shown]!;
     // time 0 at the start of the step that holds it: aligned on a later step, the axis would read negative times,
     // which it draws no ticks for
     const step = stepHolding(timeline.model.steps, first.startUs);
@@ -40,7 +45,7 @@ export function showTarget(
     const moved = alignOthers(panes, p, first);
     zoomTo(start - pad, start + first.durUs + pad);
     note.textContent = [
-      focusFound(target.label, panes[p]!.label, formatUs(start), spans.length),
+      focusFound(target.label, panes[p]!.label, formatUs(start), spans.length, shown ? timeline.leftOutStep : null),
       ...moved.map((m) =>
         paneMovedToCode(
           { pane: panes[m.pane]!.label, name: m.name, at: formatUs(m.atUs), intoStep: formatUs(m.intoStepUs) },

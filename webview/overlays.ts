@@ -9,6 +9,7 @@ import { boundaryColour, rgbaOf, visibleAlpha } from './ink.ts';
 import type { Theme } from './theme.ts';
 import { fitEnd, placeText, type Measure } from './timelineText.ts';
 import { ROW_HEIGHT } from './timelineRows.ts';
+import { INSIDE } from './analysis/sliceNames.ts';
 
 /** Height of the marks' lane under the axis (only a pane with marks has it). */
 export const MARK_LANE = 20;
@@ -169,7 +170,7 @@ export function clearLabelsOfBands(
 const LABEL_PAD = 2;
 
 /** The marks' labels in their lane, above the bars, none over another. Each mark takes a place for its least label
- *  ("graph…", "recompile") in this order: a finding's marks (those that begin in a `focused` span: the break the
+ *  ("break 2", "recompile") in this order: a finding's marks (those that begin in a `focused` span: the break the
  *  user asked to see keeps its label), then the marks that begin in view, then those that begin left of it (their
  *  label at the edge names a band mostly off-screen); in each, the compiles first, the longest first, then the
  *  breaks and replays from the left. Then each label is as long as fits before the next label, the next line or the
@@ -272,24 +273,25 @@ function compiledOver(mark: TimelineMark, marks: readonly TimelineMark[]): Timel
 
 /**
  * A mark's label in `room` px where it does not fit whole, shortened, never turned into another event's: the first
- * of its shorter forms (shorterForms) that fits whole; else the last cut, keeping its first word ("graph br…"; a
- * "gra…" says nothing: none then). The tooltip says the whole.
+ * of its shorter forms (shorterForms) that fits whole; else a compile's last cut, its first word whole (a
+ * "recomp…" says nothing: none then); a break's none (its least form says which break it is). The tooltip says the whole.
  */
 export function shortestFit(label: string, kind: MarkKind, room: number, m: Measure): string | null {
   const forms = shorterForms(label, kind);
   const last = forms.at(-1)!;
   return (
     forms.find((form) => m.width(form) <= room) ??
-    fitEnd(last, room, m, last.split(' ')[0]!.length)?.replace(/ …$/, '…') ??
+    (kind === 'graph-break' ? null : fitEnd(last, room, m, last.split(' ')[0]!.length)?.replace(/ …$/, '…')) ??
     null
   );
 }
 
-/** A mark's least label: its shortest form (shorterForms), cut to its first word where it has more ("graph…"). */
+/** A mark's least label: its shortest form (shorterForms), cut to its first word where it has more ("recompile…"); a
+ *  break's whole: "graph…" says not which break it is (review 11 I6), no label says no less. */
 function leastLabel(label: string, kind: MarkKind): string {
   const last = shorterForms(label, kind).at(-1)!;
   const first = last.split(' ')[0]!;
-  return first === last ? last : `${first}…`;
+  return first === last || kind === 'graph-break' ? last : `${first}…`;
 }
 
 /** words a label cut between words does not end on: "graph break in the…" says no more than "graph break" */
@@ -312,10 +314,13 @@ function wordCuts(text: string, least: number): string[] {
  * - a break: without what follows its ": " ("graph break at line 22, in forward: eager code between graphs" is
  *   "graph break at line 22, in forward"), without the ops in brackets ("graph break in 1st compiled call in the
  *   step"), without the compile it is in ("graph break at line 22"), cut between words while it says which call
- *   ("graph break in 1st compiled…", review 10G C10: three bare "graph break" in a row read as one break), "graph
- *   break";
+ *   ("graph break in 1st compiled…", review 10G C10: three bare "graph break" in a row read as one break), then
+ *   which break it is in fewest words: "break at line 22", "break 1" (the 1st compiled call's), else "graph break"
+ *   where its label says no more (review 11 I6: "graph…", "graph…" over two of a step's three breaks);
  * - a compile: without the ops in brackets, the compile it was ("recompiled for x's size 8 in dimension 0",
- *   "recompile 1") and that cut between words, then its kind ("recompile");
+ *   "recompile 1") and that cut between words, then its kind ("recompile"); one run inside another frame's call
+ *   keeps that call while it names its own ("recompile 1, inside 1st compiled call in the step"): over that call's
+ *   slice, a band naming only its own call read as the slice's call misnamed (review 11 I1/J1/K2);
  * - a replay: as it is.
  */
 function shorterForms(label: string, kind: MarkKind): string[] {
@@ -324,13 +329,21 @@ function shorterForms(label: string, kind: MarkKind): string[] {
     const head = label.split(': ')[0]!;
     const bare = unbracketed(head);
     const atLine = bare.split(/,? in /)[0]!;
-    return [head, bare, ...(atLine.split(' ').length > 2 ? [atLine] : []), ...wordCuts(bare, 4), 'graph break'];
+    const line = /^graph break (at .*line \d+)$/.exec(atLine)?.[1];
+    const call = /^graph break in (\d+)(?:st|nd|rd|th) compiled call\b/.exec(bare)?.[1];
+    if (line) return [head, bare, atLine, `break ${line}`];
+    return [head, bare, ...wordCuts(bare, 4), call ? `break ${call}` : 'graph break'];
   }
   if (kind === 'cudagraph-replay') return [label];
   // (a compile's ": " is no clause to leave out: "step: recompile limit hit, no graph")
-  const bare = unbracketed(label);
+  const [own, call] = label.split(`, ${INSIDE}`) as [string, string | undefined];
+  const bare = unbracketed(own);
   const which = /, (recompiled? .*)$/.exec(bare)?.[1];
-  return [label, bare, ...(which ? [which, ...wordCuts(which, 2)] : wordCuts(bare, 2)), kind];
+  const cuts = which ? [which, ...wordCuts(which, 2)] : wordCuts(bare, 2);
+  if (call === undefined) return [label, bare, ...cuts, kind];
+  // inside another call: its own name only with that call's; short of room, which compile it was, no call named
+  const inside = `, ${INSIDE}${unbracketed(call)}`;
+  return [label, bare + inside, ...(which ? [which + inside] : []), ...(which ? cuts : []), kind];
 }
 
 /** Where (px) a thread ran an op that a graph break's band label must not claim (markTexts `busy`). */

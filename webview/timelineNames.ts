@@ -5,10 +5,19 @@ import type { CompiledFrame, GraphBreak, KernelProvenance } from '../extension/s
 import type { LinesNow } from '../extension/shared/movedLines.ts';
 import type { TraceModel } from '../extension/shared/trace/model.ts';
 import { timelineMarks, type TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
-import { compilesOfTrace, markSaid, nameNow, namesNow, namesSaid, type SaidName } from './analysis/sliceNames.ts';
+import {
+  callsAround,
+  compilesOfTrace,
+  markSaid,
+  nameNow,
+  namesNow,
+  namesSaid,
+  type SaidName,
+} from './analysis/sliceNames.ts';
 import { coldStep } from './analysis/stepMap.ts';
 import { firstIsWarmUp } from '../extension/shared/trace/window.ts';
 import { profilerWorkLabel, traceNamed } from './timelineWords.ts';
+import { withoutNamespace } from './timelineText.ts';
 import { ProfilerWork } from './analysis/profilerWork.ts';
 
 export class TimelineNames {
@@ -44,7 +53,8 @@ export class TimelineNames {
   get marks(): readonly TimelineMark[] {
     if (!this.foundMarks) {
       const found = timelineMarks(this.model);
-      this.marksSaid = found.map((m) => markSaid(m, this.frames, this.paneBreaks));
+      const around = callsAround(this.model, found);
+      this.marksSaid = found.map((m, i) => markSaid(m, this.frames, this.paneBreaks, around[i]));
       this.foundMarks = found.map((m, i) => ({ ...m, label: nameNow(this.marksSaid[i]!, this.linesNow) }));
     }
     return this.foundMarks;
@@ -94,6 +104,12 @@ export class TimelineNames {
     return this.paneFromCall === null && firstIsWarmUp(this.model.steps) ? coldStep(this.model.steps) : null;
   }
 
+  /** The number of the step the pane's compare leaves out (its first where later ones follow: stepMap.ts coldStep),
+   *  else null: none in a script's in-situ window, all of whose calls are counted. */
+  get leftOutStep(): number | null {
+    return this.paneFromCall === null ? coldStep(this.model.steps) : null;
+  }
+
   /** The graph breaks of the report entry this trace was profiled for, to say a break mark's line. */
   set breaks(breaks: GraphBreak[] | null) {
     this.paneBreaks = breaks;
@@ -131,10 +147,12 @@ export class TimelineNames {
     return (this.work ??= new ProfilerWork(this.model));
   }
 
-  /** A name of this trace as the timeline says it (sliceName), found by the trace's own name. */
+  /** A name of this trace as the timeline's slices say it (sliceName, less its namespace as their labels are:
+   *  timelineText.sliceLabel), found by the trace's own name: a range's table lists "conv2d" beside the slice
+   *  "conv2d", not "aten::conv2d" (review 11 J8). */
   sayName(name: string): string {
     const id = this.model.names.indexOf(name);
-    return id < 0 ? name : this.sliceName(id);
+    return withoutNamespace(id < 0 ? name : this.sliceName(id));
   }
 
   /** The name for a tooltip: as said, with the trace's own beside it where it is said otherwise. */

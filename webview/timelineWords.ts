@@ -153,9 +153,10 @@ export const waitingIn = (op: string, us: number, cause: string | null): string 
 /** What such a stretch's label keeps at the least: its time and that it waited ("41.7 ms, waiting…"; review 12
  *  L3: "…, waiting in all_reduce" had no room at 560 or 700 px, and the wait went unsaid). */
 export const waitingInLeast = (us: number): string => `${formatUs(us)}, waiting`;
-/** The rank a collective waited for, compiling all the while: "rank 1, recompiling". */
-export const waitedFor = (rank: number, recompile: boolean): string =>
-  `rank ${rank}, ${recompile ? 'recompiling' : 'compiling'}`;
+/** The rank a collective waited for, compiling all the while: "rank 1, recompiling"; doing what the trace does not
+ *  say (`recompile` null): "rank 1". */
+export const waitedFor = (rank: number, recompile: boolean | null): string =>
+  recompile === null ? `rank ${rank}` : `rank ${rank}, ${recompile ? 'recompiling' : 'compiling'}`;
 
 /** That stretch's hover: what the time is, on which thread the collective ran, and what it waited for. */
 export const waitingInHover = (op: string, us: number, thread: string, cause: string | null): string =>
@@ -358,9 +359,18 @@ export const notCalledText = (inner: string, after: string): string => `not call
 const asSentence = (label: string): string => (/[.!?]$/.test(label.trim()) ? label.trim() : `${label.trim()}.`);
 
 /** A finding "Show in timeline" placed: where, when on the pane's axis (in the axis's unit: `at`), and how many
- *  places are outlined. */
-export const focusFound = (label: string, pane: string, at: string, places: number): string =>
-  `${asSentence(label)} In ${pane} at ${at}${places > 1 ? ` (the first of ${places} places, all outlined)` : ''}.`;
+ *  places are outlined; `leftOut`: the step the compare leaves out, where the place shown is not the first of all
+ *  but the first past it. */
+export const focusFound = (
+  label: string,
+  pane: string,
+  at: string,
+  places: number,
+  leftOut: number | null = null,
+): string => {
+  const which = leftOut === null ? '' : ` past step ${leftOut}, which the compare leaves out;`;
+  return `${asSentence(label)} In ${pane} at ${at}${places > 1 ? ` (the first of ${places} places${which}${which ? '' : ','} all outlined)` : ''}.`;
+};
 
 /** Another pane moved to show the same code as the found one, its axis then reading the found pane's time: that
  *  first (a time on it is not the pane's own), then the code at that time and where it runs on its own step:

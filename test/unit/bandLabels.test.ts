@@ -65,7 +65,7 @@ test("a recompile's label shortened names the recompile at every width, never it
   }
 });
 
-test("a break's label shortened keeps which call it broke in while that fits, then 'graph break'", () => {
+test("a break's label shortened keeps which call it broke in while that fits, then which break it is", () => {
   // review 10G C10: "graph break in 1st compiled call in the step (convolution, …)" went straight to "graph break"
   const label =
     'graph break in 1st compiled call in the step (convolution, native_batch_norm_l…, …): Python between graphs, no op recorded';
@@ -73,7 +73,22 @@ test("a break's label shortened keeps which call it broke in while that fits, th
   assert.equal(shortestFit(label, 'graph-break', 6 * 30, m), 'graph break in 1st compiled…');
   // never ends on a little word: "graph break in the…", "… call in…"
   assert.equal(shortestFit(label, 'graph-break', 6 * 38, m), 'graph break in 1st compiled call…');
-  assert.equal(shortestFit(label, 'graph-break', 6 * 14, m), 'graph break');
+  // then which break it is in fewest words, never "graph…" (review 11 I6: "graph…", "graph…", "graph break in 3rd…"
+  // over one step's three breaks), else none
+  assert.equal(shortestFit(label, 'graph-break', 6 * 14, m), 'break 1');
+  assert.equal(shortestFit(label, 'graph-break', 6 * 6, m), null);
+  const atLine = 'graph break at line 22, in forward after line 20: eager code between graphs';
+  assert.equal(shortestFit(atLine, 'graph-break', 6 * 25, m), 'graph break at line 22');
+  assert.equal(shortestFit(atLine, 'graph-break', 6 * 20, m), 'break at line 22');
+  assert.equal(shortestFit(atLine, 'graph-break', 6 * 15, m), null);
+  // a break its label names no more of: "graph break" whole or none
+  assert.equal(shortestFit('graph break in forward', 'graph-break', 6 * 12, m), 'graph break');
+  assert.equal(shortestFit('graph break in forward', 'graph-break', 6 * 8, m), null);
+  // and the lane's labels: each break's at least its least form, none cut to its first word
+  const brk = (startUs: number, nth: string): TimelineMark =>
+    mark('graph-break', startUs, 20, `graph break in ${nth} compiled call in the step: Python between graphs`);
+  const texts = said([brk(300, '1st'), brk(345, '2nd'), brk(390, '3rd')], 600, [100, 560]).map((t) => t.text);
+  assert.deepEqual(texts.slice().sort(), ['break 1', 'break 2', 'graph break in 3rd…']);
 });
 
 test("a break's band that a compile spans is labelled by the compile alone; one it overlaps says no eager code", () => {
@@ -155,4 +170,18 @@ test("a finding's outline stops above the profiled window's row and goes on unde
   assert.equal(stroked.length, 2);
   for (const box of boxes) assert.ok(box.y + box.h <= 200 || box.y >= 215, JSON.stringify(box));
   assert.deepEqual(drawFocus(ctx, [{ startUs: 300, durUs: 40 }], 50, 100, 600, 400, (t) => t, theme).length, 1);
+});
+
+test("a compile run inside another frame's call, shortened, names its own call only beside that call", () => {
+  // review 11 I1/J1/K2 (ddp, rank 1): "4th compiled call … (addmm), recompile 1" over the slice of the 1st call
+  const label = '4th compiled call in the step (addmm), recompile 1, inside 1st compiled call in the step';
+  assert.equal(shortestFit(label, 'recompile', 6 * 80, m), label.replace(' (addmm)', ''));
+  assert.equal(shortestFit(label, 'recompile', 6 * 50, m), 'recompile 1, inside 1st compiled call in the step');
+  for (let room = 6 * 9; room < 6 * 100; room += 6) {
+    const form = shortestFit(label, 'recompile', room, m) ?? '';
+    assert.match(form, /recompile/, `in ${room} px`);
+    // the call it ran in whole or not at all: "…, inside 1st compiled…" or "…, inside…" names no call
+    assert.ok(!form.startsWith('4th') || form.includes('inside 1st'), `"${form}" in ${room} px`);
+    assert.ok(!form.includes('inside') || form.endsWith('inside 1st compiled call in the step'), `"${form}"`);
+  }
 });

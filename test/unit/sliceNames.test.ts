@@ -11,7 +11,15 @@ import { paneFrames, paneKernels } from '../../extension/present/kernelLinks.ts'
 import { generatedKernelWords, readGeneratedName } from '../../extension/present/kernelNames.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { ordinal } from '../../webview/analysis/compiledCalls.ts';
-import { compilesOfTrace, namesSaid, pythonFrameWords, tracedFrames } from '../../webview/analysis/sliceNames.ts';
+import {
+  callsAround,
+  compilesOfTrace,
+  markSaid,
+  namesSaid,
+  pythonFrameWords,
+  tracedFrames,
+} from '../../webview/analysis/sliceNames.ts';
+import { timelineMarks } from '../../extension/shared/trace/timelineMarks.ts';
 import { traceNameWords } from '../../extension/shared/trace/traceWords.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
@@ -173,9 +181,14 @@ test('Python frames say what ran from their start: a built-in by its name as cod
     ['torch/nn/modules/module.py(1783): _call_impl', 'torch: _call_impl (module.py:1783)'],
     ['tqdm/_monitor.py(69): run', 'tqdm: run (_monitor.py:69)'],
     ['/usr/lib/python3/site-packages/numpy/core/fromnumeric.py(3): sum', 'numpy: sum (fromnumeric.py:3)'],
-    // the user's files and Python's own as the trace says them
-    ['/home/me/proj/model.py(3): forward', '/home/me/proj/model.py(3): forward'],
-    ['threading.py(1030): _bootstrap', 'threading.py(1030): _bootstrap'],
+    // the user's files by their line in words, Python's own by module (review 11 I9: "anchors.py(191): <module>",
+    // "threading.py(359): wait" beside "torch: __call__ (eval_frame.py:460)")
+    ['/home/me/proj/model.py(3): forward', 'model.py line 3, forward'],
+    ['anchors.py(191): <module>', 'anchors.py line 191, module level'],
+    ['threading.py(359): wait', "wait (Python's threading)"],
+    ['contextlib.py(299): helper', "helper (Python's contextlib)"],
+    ['<frozen os>(779): getenv', "getenv (Python's os)"],
+    ['<frozen _collections_abc>(804): get', "get (Python's _collections_abc)"],
   ];
   for (const [raw, words] of cases) assert.equal(pythonFrameWords(raw, addresses), words, raw);
 });
@@ -198,8 +211,8 @@ test("PyTorch's internals a user does not act in, by what they do: Inductor's co
   assert.equal(plain.get('<built-in function _cuda_setDevice>'), 'CUDA set-up');
   assert.equal(pythonFrameWords('torch/cuda/__init__.py(450): _lazy_init'), 'CUDA set-up');
   assert.equal(pythonFrameWords('<built-in function _cuda_exchangeDevice>'), 'CUDA device switch');
-  // a frame of the user's own (and torch's other frames) as the trace says it
-  assert.equal(pythonFrameWords('anchors.py(18): forward'), 'anchors.py(18): forward');
+  // a frame of the user's own by its file and line in words
+  assert.equal(pythonFrameWords('anchors.py(18): forward'), 'anchors.py line 18, forward');
 });
 
 test('a trace without its report: a compiled call by the code it ran, from its Python stacks, not "compiled function 1"', async () => {
@@ -217,5 +230,31 @@ test('a trace without its report: a compiled call by the code it ran, from its P
   assert.deepEqual(
     tracedFrames(await scanTraceFile(path.join(FIXTURES, 'traces/cpu-graphbreak-default.trace.json'))),
     [],
+  );
+});
+
+test("a compile run inside another frame's call names that call: its band over the call's slice names one call", async () => {
+  // review 11 I1/J1/K2 (ddp, rank 1): the 2 s recompile of the 4th call's frame ran inside the 1st call's slice, its
+  // band "4th compiled call in the step (addmm), recompile 1" over "1st compiled call in the step, recompile 1"
+  const model = await scanTraceFile(path.join(FIXTURES, 'reports/ddp-ranks-cpu/ranks/rank1/rank1.trace.json.gz'));
+  const marks = timelineMarks(model);
+  const around = callsAround(model, marks);
+  const stall = marks.findIndex((m) => m.compileId === '4/1');
+  assert.equal(around[stall], '0/1');
+  // the 1st call's own recompile and the breaks ran inside no other frame's call
+  assert.deepEqual(
+    marks.flatMap((m, i) => (around[i] ? [m.compileId] : [])),
+    ['4/1'],
+  );
+  assert.equal(
+    markSaid(marks[stall]!, compilesOfTrace(model).frames, null, around[stall]).text,
+    '4th compiled call in the step (addmm), recompile 1, inside 1st compiled call in the step',
+  );
+  // with the rank's report: the report's names, the call's by its function, not which compile of it ran
+  const { report } = await loadReport(path.join(FIXTURES, 'reports/ddp-ranks-cpu/report.json'));
+  const frames = report.modes[0]!.compiler!.rankPhases![1]!.compiler.frames ?? null;
+  assert.equal(
+    markSaid(marks[stall]!, frames, null, around[stall]).text,
+    "forward, recompiled for x's size 8 in dimension 0, inside DistributedDataParallel at ddp_train.py:77",
   );
 });

@@ -144,14 +144,15 @@ test("a graph break's label too long for its room: the break and its line first,
   const fit = (room: number): string | null => shortestFit(label, 'graph-break', room, m);
   assert.equal(fit(6 * 48), 'graph break at line 22, in forward after line 20');
   assert.equal(fit(6 * 30), 'graph break at line 22');
-  assert.equal(fit(6 * 10), 'graph bre…');
-  // a cut keeps the first word whole: "gra…" says nothing
-  assert.equal(fit(6 * 4), null);
-  assert.equal(fit(6 * 7), 'graph…');
-  // a trace without its report: the compiled call by its place is dropped first
+  // then which break it is in fewest words; none where that does not fit: "graph bre…" and "graph…" say not which
+  // (review 11 I6)
+  assert.equal(fit(6 * 16), 'break at line 22');
+  assert.equal(fit(6 * 10), null);
+  assert.equal(fit(6 * 7), null);
+  // a trace without its report: the compiled call by its place is dropped first, then said by its number
   assert.equal(
     shortestFit('graph break in 1st compiled call (convolution, …): Python between graphs', 'graph-break', 6 * 12, m),
-    'graph break',
+    'break 1',
   );
 });
 

@@ -101,3 +101,27 @@ test('an ATen op as the user knows it; one the table lacks without its namespace
   assert.equal(atenOpWords('aten::max_pool2d'), 'max_pool2d');
   assert.equal(atenOpWords('ProfilerStep#2'), 'ProfilerStep#2');
 });
+
+test("PyTorch's records of a training step's parts in words: the optimizer's, autograd's, Inductor's launch", () => {
+  // review 11 K7/J8/I9: "Optimizer.step#AdamW.step" read as a bug; "AddmmB…", "evaluate_fu…", "_lau…" raw
+  const said: [string, string][] = [
+    ['Optimizer.step#AdamW.step', 'optimizer step (AdamW)'],
+    ['Optimizer.zero_grad#SGD.zero_grad', 'optimizer zero_grad (SGD)'],
+    ['AddmmBackward0', "addmm's backward"],
+    ['NativeLayerNormBackward0', "native_layer_norm's backward"],
+    ['TBackward0', "t's backward"],
+    ['autograd::engine::evaluate_function: AddmmBackward0', "autograd: addmm's backward"],
+    [
+      'autograd::engine::evaluate_function: torch::autograd::AccumulateGrad',
+      'autograd: accumulating a gradient into .grad',
+    ],
+    ['<built-in function _launch_kernel>', "Inductor's kernel launch"],
+    ['<string>(1): launcher', "Inductor's kernel launcher"],
+    // the compiled graph's own backward keeps its words
+    ['CompiledFunctionBackward', "compiled graph's backward"],
+  ];
+  for (const [raw, words] of said) assert.equal(traceNameWords(raw), words, raw);
+  // not a record of these: as it is
+  for (const raw of ['Optimizer.step#AdamW.zero_grad', 'Backward0', 'aten::addmm'])
+    assert.equal(traceNameWords(raw), null, raw);
+});

@@ -441,7 +441,7 @@ describe('timeline webview', () => {
     assert.deepEqual(await barAlpha(/^CUDA set-up$/), [DIMMED, DIMMED]);
     // the frames around it are drawn as they are (their hover says how much of them it is); the request itself too
     assert.deepEqual(
-      await barAlpha(/^anchors\.py\(127\): profile$|^Inductor's generated code|^compiled forward$/),
+      await barAlpha(/^anchors\.py line 127, profile$|^Inductor's generated code|^compiled forward$/),
       [1, 1, 1],
     );
     // the request's label names the frame it ran inside: the two bars over one 2.6 ms linked (review 10 B3)

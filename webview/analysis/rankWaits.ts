@@ -1,5 +1,5 @@
 // What a rank's thread waited for in a collective: another rank of the job compiling all the while, on the job's one
-// clock (ranks of one host). Rank 0's 2 s in all_reduce is rank 1's recompile, which the view shows (review 9 D4:
+// clock (ranks of one host), else in a job of two ranks the other one. Rank 0's 2 s in all_reduce is rank 1's recompile, which the view shows (review 9 D4:
 // an empty box with no word).
 import type { TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
 
@@ -11,15 +11,17 @@ export interface RankMarks {
 }
 
 /**
- * The one other rank compiling through at least half of pane `p`'s [fromUs, toUs] (µs of its model's time), and
- * whether that is a recompile; null where none is, or several ranks are (a wait is not one rank's then).
+ * The rank pane `p`'s collective waited for through [fromUs, toUs] (µs of its model's time): the one other rank
+ * compiling through at least half of it, with whether that is a recompile; else, in a job of two ranks, the other
+ * (it can be no other: review 12 L4/N5, "for another rank" where the table beside it names rank 1), with no cause
+ * (`recompile` null); null where several ranks compile, or none does among several (a wait is not one rank's then).
  */
 export function compilingRank(
   ranks: readonly RankMarks[],
   p: number,
   fromUs: number,
   toUs: number,
-): { rank: number; recompile: boolean } | null {
+): { rank: number; recompile: boolean | null } | null {
   const [from, to] = [fromUs + ranks[p]!.shiftUs, toUs + ranks[p]!.shiftUs];
   const found: { rank: number; recompile: boolean }[] = [];
   ranks.forEach(({ rank, shiftUs, marks }, q) => {
@@ -31,5 +33,8 @@ export function compilingRank(
         found.push({ rank, recompile: mark.kind === 'recompile' });
     }
   });
-  return new Set(found.map((f) => f.rank)).size === 1 ? found[0]! : null;
+  const compiling = new Set(found.map((f) => f.rank));
+  if (compiling.size) return compiling.size === 1 ? found[0]! : null;
+  const others = ranks.filter((_, q) => q !== p);
+  return others.length === 1 && others[0]!.rank !== null ? { rank: others[0]!.rank, recompile: null } : null;
 }

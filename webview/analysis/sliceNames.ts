@@ -132,6 +132,29 @@ const BUILT_IN = /^<built-in (?:function (\w+)|method (\w+) of (?:([\w.]+) objec
 // module.py(1783): _call_impl"), not an absolute path (the user's files, Inductor's generated code) nor a bare file
 const LIBRARY_FRAME = /^(?:.*\/(?:site|dist)-packages\/)?([A-Za-z_]\w*)\/(?:[^()]*\/)?([^/()]+\.py)\((\d+)\): (.+)$/;
 
+// a frame of a file outside any library: the user's ("anchors.py(191): <module>", "/home/me/model.py(3): forward"),
+// or Python's own, which the profiler names by file alone ("threading.py(359): wait")
+const FILE_FRAME = /^(?:.*\/)?([A-Za-z_]\w*)\.py\((\d+)\): (<module>|[A-Za-z_]\w*)$/;
+// a frame of Python's own modules frozen into the interpreter: "<frozen os>(779): getenv"
+const FROZEN_FRAME = /^<frozen ([\w.]+)>\(\d+\): ([A-Za-z_]\w*)$/;
+/** Python's own modules a profiled stack meets (threads, context managers, enums), by file: "Python's threading" */
+const PYTHON_MODULES = new Set([
+  'threading',
+  'contextlib',
+  'enum',
+  'functools',
+  'abc',
+  'typing',
+  'selectors',
+  'queue',
+  'socket',
+  'subprocess',
+  'weakref',
+  'runpy',
+  'dataclasses',
+  'warnings',
+]);
+
 /**
  * The type objects (by address) whose built-in methods are torch's functions ("<built-in method mm of type object
  * at 0x7f95…>" is torch.mm): those one of whose methods the trace also ran as the ATen op of that name ("aten::mm").
@@ -153,7 +176,9 @@ export function torchTypeObjects(names: readonly string[]): Set<string> {
  * tool's own frames as its ("Compile Lens: profiling.py:163, profile"), PyTorch's internals a user does not act in by
  * what they do ("Inductor's compile workers", "CUDA set-up"), a built-in by its name as Python code calls it
  * ("torch.mm" where `torchTypes` holds its type object's address, "Tensor.size", "linear"), a library's file by the
- * library and function ("torch: _call_impl (module.py:1783)"); any other name (the user's files, Python's own) as it is.
+ * library and function ("torch: _call_impl (module.py:1783)"), Python's own by function and module ("wait (Python's
+ * threading)", "getenv (Python's os)" of "<frozen os>(779): getenv"), the user's file by its line in words ("anchors.py line 191, module level": review 11 I9, two frame
+ * forms in one stack); any other name as it is.
  */
 export function pythonFrameWords(name: string, torchTypes: ReadonlySet<string> = new Set()): string {
   const internal = TORCH_INTERNALS.find(([frame]) => frame.test(name));
@@ -164,6 +189,14 @@ export function pythonFrameWords(name: string, torchTypes: ReadonlySet<string> =
   if (runner) return `Compile Lens: ${runner[1]}:${runner[2]}, ${runner[3]}`;
   const library = LIBRARY_FRAME.exec(name);
   if (library) return `${library[1]}: ${library[4]} (${library[2]}:${library[3]})`;
+  const frozen = FROZEN_FRAME.exec(name);
+  if (frozen) return `${frozen[2]} (Python's ${frozen[1]})`;
+  const file = FILE_FRAME.exec(name);
+  if (file) {
+    const [, module, line, fn] = file;
+    if (PYTHON_MODULES.has(module!)) return `${fn} (Python's ${module})`;
+    return `${module}.py line ${line}, ${fn === '<module>' ? 'module level' : fn}`;
+  }
   const builtIn = BUILT_IN.exec(name);
   if (!builtIn) return name;
   const [, fn, method, type, at] = builtIn;
@@ -252,12 +285,14 @@ const PYTHON_BETWEEN_GRAPHS = 'Python between graphs, no op recorded';
  * A timeline mark's label (compileNames.markLabel) with the file its lines are in; a graph break by the line that
  * broke where the report has it ("graph break at line 22, in forward after line 20": the frame alone named the line
  * of the break before it), what its band spans after that: a label cut to the lane keeps the break and its line
- * (review 8B B1: "Python b…"). `breaks`: the graph breaks of the pane's report entry.
+ * (review 8B B1: "Python b…"); a compile run inside another frame's call (`around`, callsAround) with that call
+ * ("…, recompile 1, inside 1st compiled call in the step"). `breaks`: the graph breaks of the pane's report entry.
  */
 export function markSaid(
   mark: TimelineMark,
   frames: readonly CompiledFrame[] | null,
   breaks: readonly GraphBreak[] | null = null,
+  around: string | null = null,
 ): SaidName {
   const broke =
     mark.kind === 'graph-break' && mark.compileId ? breaks?.find((b) => b.compileId === mark.compileId) : undefined;
@@ -269,9 +304,44 @@ export function markSaid(
     };
   const text = markLabel(mark, frames);
   return {
-    text: mark.kind === 'graph-break' ? `${text}: ${between}` : text,
+    text: mark.kind === 'graph-break' ? `${text}: ${between}` : around ? `${text}${insideCall(frames, around)}` : text,
     own: compilePlace(frames, mark.compileId ?? null),
   };
+}
+
+/** A compile's words for the call it ran inside (`around`, another frame's): ", inside 1st compiled call in the step",
+ *  the call by its function, not which compile of it ran (the slice under the band says that). */
+const insideCall = (frames: readonly CompiledFrame[] | null, around: string): string =>
+  `, ${INSIDE}${tracedCompileName(frames, around).replace(/, recompiled? .*$/, '')}`;
+/** the words that join a compile's name to the call it ran inside (overlays.ts shortens a label around them) */
+export const INSIDE = 'inside ';
+
+/**
+ * Per compile mark of `marks`, the compile id of the compiled call of another frame it ran inside on its thread (the
+ * innermost), else null: a frame first run inside another's call (resumed after its graph break) is compiled there,
+ * and its band lies over that call's slice (review 11 I1/J1/K2: "4th compiled call …, recompile 1" over "1st
+ * compiled call in the step, recompile 1", two calls named for one 2 s stall).
+ */
+export function callsAround(model: TraceModel, marks: readonly TimelineMark[]): (string | null)[] {
+  const regions = regionNames(model);
+  const calls: number[] = [];
+  for (let i = 0; i < model.count; i++) if (regions.has(model.name[i]!)) calls.push(i);
+  return marks.map((mark) => {
+    if ((mark.kind !== 'compile' && mark.kind !== 'recompile') || !mark.compileId) return null;
+    const frame = mark.compileId.split('/')[0];
+    const end = mark.startUs + mark.durUs;
+    let found = -1;
+    for (const i of calls)
+      if (
+        model.track[i] === mark.track &&
+        regions.get(model.name[i]!)!.split('/')[0] !== frame &&
+        model.start[i]! <= mark.startUs &&
+        end <= model.start[i]! + model.dur[i]! &&
+        (found < 0 || model.start[i]! >= model.start[found]!)
+      )
+        found = i;
+    return found < 0 ? null : regions.get(model.name[found]!)!;
+  });
 }
 
 /** Per name id of `wanted` (1: asked for), the compile id of the compiled call its first slice ran in, or null. */

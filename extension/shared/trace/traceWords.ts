@@ -18,6 +18,10 @@ const SPAN_WORDS = new Map([
   ['CompiledFunction', "compiled graph's autograd function (forward)"],
   ['CompiledFunctionBackward', "compiled graph's backward"],
   ['Activity Buffer Request', "the profiler's own work: a buffer for the GPU's activity records"],
+  // Inductor's launch of a generated kernel: the launcher it writes for the kernel (triton_heuristics.py), then its
+  // static CUDA launcher's call (static_triton_launcher.py), seen as Python frames
+  ['<string>(1): launcher', "Inductor's kernel launcher"],
+  ['<built-in function _launch_kernel>', "Inductor's kernel launch"],
 ]);
 
 /** A kernel's name as a library or ATen writes it: a C++ signature, or a library's own naming scheme. */
@@ -119,8 +123,37 @@ export function atenOpWords(name: string): string {
   return words ? `${op}: ${words}` : op;
 }
 
-/** A name of the trace in words where the table has them (a span's, a compile phase's, a kernel's), else null: said
- *  as it is. */
+// PyTorch's record of an optimizer's method ("Optimizer.step#AdamW.step"), of autograd's node for an op's backward
+// ("AddmmBackward0") and of the engine running one ("autograd::engine::evaluate_function: AddmmBackward0")
+const OPTIMIZER_RECORD = /^Optimizer\.(step|zero_grad)#(\w+)\.\1$/;
+const BACKWARD_NODE = /^(?:torch::autograd::)?([A-Z]\w*?)Backward\d*$/;
+const EVALUATE = /^autograd::engine::evaluate_function: (.+)$/;
+/** autograd's node that adds a leaf tensor's gradient into its .grad */
+const ACCUMULATE_GRAD = /^(?:torch::autograd::)?AccumulateGrad$/;
+
+/** An autograd node in words: "addmm's backward" (AddmmBackward0), "accumulating a gradient"; null for another. */
+function backwardWords(name: string): string | null {
+  if (ACCUMULATE_GRAD.test(name)) return 'accumulating a gradient into .grad';
+  const op = BACKWARD_NODE.exec(name)?.[1];
+  // the op's name as ATen spells it: "NativeLayerNorm" is native_layer_norm
+  return op ? `${op.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toLowerCase()}'s backward` : null;
+}
+
+/**
+ * PyTorch's records of the training step's parts in words: "optimizer step (AdamW)", "addmm's backward", "autograd:
+ * addmm's backward" (review 11 K7: "Optimizer.step#AdamW.step" read as a bug, "AddmmB…", "evaluate_fu…"); null for
+ * another name.
+ */
+function recordWords(name: string): string | null {
+  const optimizer = OPTIMIZER_RECORD.exec(name);
+  if (optimizer) return `optimizer ${optimizer[1] === 'step' ? 'step' : 'zero_grad'} (${optimizer[2]})`;
+  const evaluated = EVALUATE.exec(name)?.[1];
+  if (evaluated) return `autograd: ${backwardWords(evaluated) ?? evaluated}`;
+  return backwardWords(name);
+}
+
+/** A name of the trace in words where the table has them (a span's, a compile phase's, a kernel's, a record of the
+ *  step's parts), else null: said as it is. */
 export function traceNameWords(name: string): string | null {
-  return SPAN_WORDS.get(name) ?? compilePhaseWords(name) ?? kernelWords(name);
+  return SPAN_WORDS.get(name) ?? compilePhaseWords(name) ?? kernelWords(name) ?? recordWords(name);
 }
