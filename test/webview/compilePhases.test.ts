@@ -46,6 +46,8 @@ interface Bar {
   y: number;
   labelLeft: number;
   labelRight: number;
+  /** its shortest form less its time, in px as drawn (its name alone) */
+  nameAlone: number;
 }
 
 /** Whether a bar's label lies in its bar. */
@@ -71,6 +73,18 @@ async function rowsOf(page: Page): Promise<{ tip: string; bars: Bar[] }[]> {
           y: Math.round(rect.y),
           labelLeft: box.left,
           labelRight: box.right,
+          nameAlone: ((): number => {
+            // measured in its own text, put back as fitted
+            const [shown, display] = [text.textContent, text.style.display];
+            text.style.display = '';
+            text.textContent = (text.dataset['forms'] ?? '')
+              .split('\n')
+              .at(-1)!
+              .replace(/ [\d.,]+ (?:µs|ms|s)$/, '');
+            const length = text.getComputedTextLength();
+            [text.textContent, text.style.display] = [shown, display];
+            return length;
+          })(),
         };
       }),
     })),
@@ -159,7 +173,7 @@ describe('compile phases', () => {
   // review 11K K1 / 11J J2 / 11I I4: "Counter: forward · 268 ms" named its 30.1 ms trace at 1360 px and its 209 ms
   // guards at 560, never both
   for (const folder of ['recorded/train_small-cpu', 'reports/fused-cpu', 'reports/ddp-ranks-cpu', 'reports/h100-mlp'])
-    test(`a wider panel only adds labels, and a cheaper bar's label never takes the room of a costlier one (${folder})`, async () => {
+    test(`a wider panel only adds labels, a depth's costliest named first, a cheaper bar's label never in a costlier one's room, a bar with room for its name alone named (${folder})`, async () => {
       const widths = [560, 700, 1400];
       const labelled: Set<string>[] = [];
       const wrong: string[] = [];
@@ -190,6 +204,10 @@ describe('compile phases', () => {
             const costliest = lane.reduce((a, b) => (b.ms > a.ms ? b : a));
             if (costliest.label === null && lane.some((b) => b.label !== null))
               wrong.push(`${width} px, row ${row}: ${costliest.forms[0]} unlabelled, a cheaper bar beside it not`);
+            // a bar wide enough for its name alone (3 px either side) named, where its depth's costliest is
+            for (const bar of lane)
+              if (bar.label === null && costliest.label !== null && bar.right - bar.x >= bar.nameAlone + 6)
+                wrong.push(`${width} px, row ${row}: ${bar.forms[0]}, ${(bar.right - bar.x).toFixed(0)} px, unnamed`);
           }
         });
         labelled.push(shown);
