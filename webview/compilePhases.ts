@@ -206,7 +206,8 @@ const share = (length: string | null): number => parseFloat(length ?? '0') / 100
  * past the cheaper bars beside it, clear of the other bars, labels and cache markers at its depth (a recompile's bars
  * are narrow on an axis that spans every compile), in its bars' order (review 10H H2), the costliest bars first, a
  * wider panel only adding labels (review 11K K1); each in the longest of its forms (phaseLabelForms) that leaves the
- * others room, never its time alone; a bar with none hidden, and said in its row's hover.
+ * others room, or in its bar its shortest name alone, never its time alone; a bar with none hidden, and said in its
+ * row's hover.
  */
 function fitLabels(track: SVGSVGElement): void {
   const width = track.getBoundingClientRect().width;
@@ -214,20 +215,26 @@ function fitLabels(track: SVGSVGElement): void {
     const text = bar.querySelector('text');
     const rect = bar.querySelector('rect')!;
     if (!text) return [];
-    const forms = (text.dataset['forms'] ?? '').split('\n');
+    const timed = (text.dataset['forms'] ?? '').split('\n');
+    const ms = Number(bar.dataset['ms']);
+    // its shortest form less its time: a label only in its bar, where no form with its time fits (phaseLabelLayout.ts)
+    const time = ` ${formatMs(ms)}`;
+    const name = timed.at(-1)!.endsWith(time) ? timed.at(-1)!.slice(0, -time.length) : null;
     text.style.display = '';
-    const lengths = forms.map((form) => {
+    const length = (form: string): number => {
       text.textContent = form;
       return text.getComputedTextLength();
-    });
+    };
     const from = share(rect.getAttribute('x'));
     const lane: LaneBar = {
       from,
       to: from + share(rect.getAttribute('width')),
-      ms: Number(bar.dataset['ms']),
+      ms,
       startMs: Number(bar.dataset['startMs']),
-      lengths,
+      lengths: timed.map(length),
+      ...(name ? { nameOnly: length(name) } : {}),
     };
+    const forms = name ? [...timed, name] : timed;
     return [{ bar, text, forms, depth: Number(rect.getAttribute('y')), lane }];
   });
   // the cache markers' diamonds at each depth (keyed as its bars are: depth × ROW + 1): a label under one loses

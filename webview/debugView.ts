@@ -4,6 +4,13 @@
 import type { RangeSelection } from './rangeSelection.ts';
 import type { ViewState } from './viewState.ts';
 import { paneScale } from './paneFit.ts';
+import type { TimelineCanvas } from './timeline.ts';
+
+/** The step a pane's step view shows, in its time (µs since its offset), or null (Fit all, or none past its last). */
+function shownStepSpan({ model, offset, shownStep }: TimelineCanvas): { start: number; end: number } | null {
+  const step = shownStep === null ? undefined : model.steps[shownStep];
+  return step ? { start: step.start - offset, end: step.end - offset } : null;
+}
 
 /** Read-only view for tests and benchmarks: what was drawn, what is selected, frame times. */
 export function exposeDebugView(state: ViewState, ranges: RangeSelection): void {
@@ -17,6 +24,8 @@ export function exposeDebugView(state: ViewState, ranges: RangeSelection): void 
           kernels: p.kernels,
           /** its region's fit: how much the shared scale stretches its times (paneFit.ts) */
           stretch: p.timeline.stretch,
+          /** the step a step view shows in it, in its time (µs since its offset), or null */
+          shownStep: shownStepSpan(p.timeline),
           ...p.stats,
         })),
         selected: state.selected && {

@@ -39,3 +39,11 @@ export function paneScale(current: ScaleLinear<number, number>, stretch: number)
   const [from, to] = current.domain() as [number, number];
   return current.copy().domain([from / stretch, to / stretch]);
 }
+
+/** The share of a step view's window left past its longest step: the line where that step ends is drawn in the
+ *  canvas, a few px from its edge, not on it (review 10-12 J5: rank 0's step 2 ran off the right edge, no end line). */
+const STEP_MARGIN = 0.02;
+
+/** A step view's window's end, pane time (µs since the aligned step): where the longest of the panes' steps ends
+ *  (`longest`, µs), with a margin; 1 where none has length. */
+export const stepWindowEnd = (longest: number): number => longest * (1 + STEP_MARGIN) || 1;

@@ -4,7 +4,7 @@ import { select, zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavi
 import { traceEnd } from '../extension/shared/trace/model.ts';
 import { formatUs } from '../extension/present/numbers.ts';
 import { insideProfilerWork } from './analysis/profilerWork.ts';
-import { paneRegions, paneScale, regionStretches } from './paneFit.ts';
+import { paneRegions, paneScale, regionStretches, stepWindowEnd } from './paneFit.ts';
 import type { RangeSelection } from './rangeSelection.ts';
 import { LABEL_WIDTH, type TimeScale } from './timelineText.ts';
 import { state } from './viewState.ts';
@@ -63,15 +63,15 @@ export class TimelineInput {
     this.reset(box);
   }
 
-  /** The longest pane's current step across the width, each region's panes their own (paneFit.ts): after Fit all,
-   *  the step the view was on before it. */
+  /** The longest pane's current step across the width, its end line a margin from the edge (paneFit.ts
+   *  stepWindowEnd), each region's panes their own (paneFit.ts): after Fit all, the step the view was on before it. */
   fitStep(box: HTMLDivElement): void {
     if (state.stepBeforeAll !== null) {
       state.step = state.stepBeforeAll;
       state.stepBeforeAll = null;
       this.host.align();
     }
-    state.base.domain([0, this.fitRegions() || 1]);
+    state.base.domain([0, stepWindowEnd(this.fitRegions())]);
     this.reset(box);
   }
 

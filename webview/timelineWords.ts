@@ -137,7 +137,7 @@ export const phaseLabelForms = (labels: readonly string[], time: string): string
   labels.map((label) => `${label} ${time}`);
 
 /** A step's stretch on its thread where the profiler recorded no op: "40.1 ms, no op recorded" (the rank table's
- *  words for that time), its time first: a cut keeps it and shortens the words ("40.1 ms, no op…"; review 11 I7/J3:
+ *  words, its column "no op recorded (sum)" the step's stretches summed), its time first: a cut keeps it and shortens the words ("40.1 ms, no op…"; review 11 I7/J3:
  *  "no op recorded…" at 700 px dropped the straggler's time), never other words nor its time alone (review 10 F8:
  *  "no op · 40.2 ms" at 700 px, a bare "40.2 ms" at 560); the hover says the rest (noOpRecordedHover). */
 export const noOpRecorded = (us: number): string => `${formatUs(us)}, no op recorded`;

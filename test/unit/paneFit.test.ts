@@ -6,7 +6,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { scaleLinear } from 'd3';
 import { loadReport } from '../../extension/node/reportFile.ts';
-import { paneRegions, paneScale, regionStretches } from '../../webview/paneFit.ts';
+import { paneRegions, paneScale, regionStretches, stepWindowEnd } from '../../webview/paneFit.ts';
 
 const TRAIN_SMALL = path.resolve(__dirname, '../fixtures/recorded/train_small-cpu/report.json');
 
@@ -41,4 +41,11 @@ test("a stretched pane's scale says its own times: its step across the shared wi
   assert.equal(own(90), 1200);
   assert.equal(own.invert(200), 0);
   assert.equal(paneScale(shared, 1), shared);
+});
+
+test("a step view's window: past its longest step's end by a margin, never on it (review J5)", () => {
+  // rank 0's step 2 of the straggler job, 51.7 ms from the view's time 0
+  const end = stepWindowEnd(51_700);
+  assert.ok(end > 51_700 && end <= 51_700 * 1.05, String(end));
+  assert.equal(stepWindowEnd(0), 1);
 });

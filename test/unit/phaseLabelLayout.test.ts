@@ -88,6 +88,57 @@ test("a cheaper bar's label never takes the room beside a costlier one left with
   assert.deepEqual(labelled([trace, guards], 850), new Set());
 });
 
+test("a depth's costliest bar is named first: past the cheaper bars beside it, else no bar of its depth is", () => {
+  // train_small's "Counter: forward after line 29": 43.4 ms of trace, 1.7 ms of backend, 57.3 ms of guards at the
+  // axis's end; the trace is no sliver of the guards, yet the guards' label may lie left of it
+  const afterLine29 = (): LaneBar[] => [
+    bar(10413.8, 43.4, AXIS, [150, 95, 60]),
+    bar(10457.4, 1.7, AXIS, [110, 55]),
+    bar(10459.3, 57.3, AXIS, [150, 95, 65]),
+  ];
+  for (const width of [300, 420, 850, 1200]) {
+    const bars = afterLine29();
+    const places = placeLabels(bars, [], width);
+    const guards = places.get(bars[2]!);
+    assert.ok(guards, `${width} px: ${JSON.stringify([...places.values()])}`);
+    // right of its bar where the track has room, else left of the trace: never between the two
+    const end = guards.at + bars[2]!.lengths[guards.form]!;
+    assert.ok(end <= bars[0]!.from * width || guards.at >= bars[2]!.to * width, `${width} px: ${guards.at}–${end}`);
+    // on a narrow track, left of the trace, which then has no room of its own
+    if (width <= 420) assert.deepEqual(labelled(bars, width), new Set([2]), `${width} px`);
+  }
+  // the costliest with no room for any form, cheaper ones with room in them: none of them
+  const boxed = [bar(100, 40, 1000, [30]), bar(150, 300, 1000, [2000]), bar(600, 200, 1000, [30])];
+  assert.deepEqual(labelled(boxed, 400), new Set());
+  assert.deepEqual(labelled([boxed[0]!, boxed[2]!], 400), new Set([0, 1]));
+});
+
+test('a bar wide enough for its name alone is named by it, in its bar, where no form with its time has room', () => {
+  // TinyTransformer's first trace: 520 ms at the axis's start, backend compile right after it
+  const first = (): LaneBar[] => [
+    { ...bar(20.8, 520.3, AXIS, [160, 80, 66]), nameOnly: 26 },
+    bar(592.9, 7092.1, AXIS, [110, 66]),
+    bar(7723.9, 53.9, AXIS, [150, 90, 68]),
+  ];
+  for (const [width, named] of [
+    [560, false],
+    [850, true],
+    [1200, true],
+  ] as const) {
+    const bars = first();
+    const trace = placeLabels(bars, [], width).get(bars[0]!);
+    assert.equal(trace !== undefined, named, `${width} px: ${JSON.stringify(trace)}`);
+    if (!trace) continue;
+    // its name alone (the form after its timed ones), in its bar
+    assert.deepEqual([trace.form, trace.inside], [3, true]);
+    assert.ok(trace.at + 26 <= bars[0]!.to * width);
+  }
+  // never beside its bar: a bar too narrow for it, with room on both sides, left without (no form with its time
+  // fits the track)
+  const narrow = { ...bar(5000, 100, AXIS, [2000]), nameOnly: 26 };
+  assert.equal(placeLabels([narrow], [], 850).size, 0);
+});
+
 test("the costliest form that leaves every other label room; labels in their bars' order, clear of each other", () => {
   const bars = counter();
   for (const width of [300, 850]) {

@@ -48,7 +48,12 @@ interface Bar {
   y: number;
   labelLeft: number;
   labelRight: number;
+  /** its shortest form less its time, in px as drawn (its name alone) */
+  nameAlone: number;
 }
+
+/** Whether a bar's label lies in its bar. */
+const inside = (bar: Bar): boolean => bar.labelLeft >= bar.x - 0.5 && bar.labelRight <= bar.right + 0.5;
 
 /** Each compile row's bars, and its hover. */
 async function rowsOf(page: Page): Promise<{ tip: string; bars: Bar[] }[]> {
@@ -70,6 +75,18 @@ async function rowsOf(page: Page): Promise<{ tip: string; bars: Bar[] }[]> {
           y: Math.round(rect.y),
           labelLeft: box.left,
           labelRight: box.right,
+          nameAlone: ((): number => {
+            // measured in its own text, put back as fitted
+            const [shown, display] = [text.textContent, text.style.display];
+            text.style.display = '';
+            text.textContent = (text.dataset['forms'] ?? '')
+              .split('\n')
+              .at(-1)!
+              .replace(/ [\d.,]+ (?:µs|ms|s)$/, '');
+            const length = text.getComputedTextLength();
+            [text.textContent, text.style.display] = [shown, display];
+            return length;
+          })(),
         };
       }),
     })),
@@ -126,7 +143,9 @@ describe('compile phases', () => {
             }
             named++;
             if (/^[\d.,]+ (?:µs|ms|s)$/.test(bar.label)) wrong.push(`"${bar.label}" (${bar.name}): a bare time`);
-            if (!bar.forms.includes(bar.label) || !bar.forms[0]!.startsWith(bar.name))
+            // a form, or in its bar its shortest form less its time (its hover says the time)
+            const nameAlone = bar.label === bar.forms.at(-1)!.replace(/ [\d.,]+ (?:µs|ms|s)$/, '') && inside(bar);
+            if (!(bar.forms.includes(bar.label) || nameAlone) || !bar.forms[0]!.startsWith(bar.name))
               wrong.push(`"${bar.label}": not a form of ${bar.name}`);
           }
           // per depth, the labels left to right are their bars left to right
@@ -156,7 +175,7 @@ describe('compile phases', () => {
   // review 11K K1 / 11J J2 / 11I I4: "Counter: forward · 268 ms" named its 30.1 ms trace at 1360 px and its 209 ms
   // guards at 560, never both
   for (const folder of ['recorded/train_small-cpu', 'reports/fused-cpu', 'reports/ddp-ranks-cpu', 'reports/h100-mlp'])
-    test(`a wider panel only adds labels, and a cheaper bar's label never takes the room of a costlier one (${folder})`, async () => {
+    test(`a wider panel only adds labels, a depth's costliest named first, a cheaper bar's label never in a costlier one's room, a bar with room for its name alone named (${folder})`, async () => {
       const widths = [560, 700, 1400];
       const labelled: Set<string>[] = [];
       const wrong: string[] = [];
@@ -170,10 +189,9 @@ describe('compile phases', () => {
           });
           // at each depth, no cheaper bar's label in the room beside a costlier bar left without one: between them
           // more than slivers (bars of at most half its cost), or the label in its own bar
-          const beside = (b: Bar): boolean => b.labelLeft < b.x - 0.5 || b.labelRight > b.right + 0.5;
           for (const hidden of bars.filter((b) => b.label === null))
             for (const shown of bars.filter(
-              (b) => b.depth === hidden.depth && b.label !== null && b.ms < hidden.ms && beside(b),
+              (b) => b.depth === hidden.depth && b.label !== null && b.ms < hidden.ms && !inside(b),
             )) {
               const [from, to] =
                 shown.labelRight <= hidden.x ? [shown.labelRight, hidden.x] : [hidden.x, shown.labelLeft];
@@ -181,10 +199,18 @@ describe('compile phases', () => {
               if (!between.some((b) => b.ms > hidden.ms / 2))
                 wrong.push(`${width} px, row ${row}: "${shown.label}" named beside ${hidden.forms[0]}, unlabelled`);
             }
-          // the row's costliest bar labelled where any is
-          const costliest = bars.reduce((a, b) => (b.ms > a.ms ? b : a));
-          if (costliest.label === null && bars.some((b) => b.label !== null))
-            wrong.push(`${width} px, row ${row}: ${costliest.forms[0]} unlabelled`);
+          // each depth's costliest bar labelled where any of its bars is (review 12N N1: a step's 25.6 ms trace
+          // named at 560 px beside its 38.2 ms guards, unnamed)
+          for (const depth of new Set(bars.map((b) => b.depth))) {
+            const lane = bars.filter((b) => b.depth === depth);
+            const costliest = lane.reduce((a, b) => (b.ms > a.ms ? b : a));
+            if (costliest.label === null && lane.some((b) => b.label !== null))
+              wrong.push(`${width} px, row ${row}: ${costliest.forms[0]} unlabelled, a cheaper bar beside it not`);
+            // a bar wide enough for its name alone (3 px either side) named, where its depth's costliest is
+            for (const bar of lane)
+              if (bar.label === null && costliest.label !== null && bar.right - bar.x >= bar.nameAlone + 6)
+                wrong.push(`${width} px, row ${row}: ${bar.forms[0]}, ${(bar.right - bar.x).toFixed(0)} px, unnamed`);
+          }
         });
         labelled.push(shown);
         await page.close();
@@ -203,6 +229,28 @@ describe('compile phases', () => {
       const counter = rows.find((r) => r.tip.startsWith('Counter: forward\u00a0·'))!;
       const guards = counter.bars.find((b) => b.name === 'Dynamo: build guards')!;
       assert.match(guards.label ?? '', /guards 209 ms$/, `${width} px: ${JSON.stringify(counter.bars)}`);
+      await page.close();
+    }
+  });
+
+  test("each depth's costliest phase named first, and a bar with room for its name alone named by it (review 12N N1)", async () => {
+    for (const width of [560, 700, 1400]) {
+      const page = await openPhases('recorded/train_small-cpu', width);
+      const rows = await rowsOf(page);
+      const row = (name: string): Bar[] => rows.find((r) => r.tip.startsWith(`${name}\u00a0·`))!.bars;
+      // 57.3 ms of guards after 43.4 ms of trace at the axis's end: the guards named, left of the trace
+      const counter = row('Counter: forward after line 29');
+      const guards = counter.find((b) => b.name === 'Dynamo: build guards')!;
+      const trace = counter.find((b) => b.name === 'Dynamo: trace bytecode')!;
+      assert.match(guards.label ?? '', /guards 57\.3 ms$/, `${width} px: ${JSON.stringify(counter)}`);
+      assert.ok(guards.labelRight <= trace.x, `${width} px: left of the trace before it`);
+      // TinyTransformer's first trace, 0.5 s at the axis's start, backend compile right after it: at 1400 px wide
+      // enough for its name alone, in it
+      const first = row('TinyTransformer: forward').find((b) => b.name === 'Dynamo: trace bytecode')!;
+      if (width === 1400) {
+        assert.equal(first.label, 'trace', JSON.stringify(first));
+        assert.ok(inside(first), JSON.stringify(first));
+      }
       await page.close();
     }
   });

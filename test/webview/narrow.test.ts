@@ -420,13 +420,14 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
       codegen,
       /Inside it the log names 10 × C\+\+ compile: 11\.8 s of 54\.6 s; it names no step of the other 42\.8 s \(/,
     );
-    // a bar with no room beside it for a name, nor its short one ("load 6.80 s"): no label, not its time alone (review
-    // 10H H2: a bare time beside a named bar), said whole in its row's hover (and its own)
+    // a bar with no room beside it for a name, nor its short one ("load 6.80 s"), but room in it for its short name
+    // alone: that, its time in its hover (review 12N N1), never its time alone (review 10H H2: a bare time beside a
+    // named bar)
     assert.deepEqual(
       seen.bars.filter((b) => b.tip.startsWith('Inductor: load module: 6.80 s')).map((b) => b.shown),
-      [null],
+      ['load'],
     );
-    assert.match(seen.rowTips[1]!, /^Too narrow to label here: (.*; )?Inductor: load module 6\.80 s(;|$)/m);
+    assert.doesNotMatch(seen.rowTips[1]!, /Inductor: load module 6\.80 s/);
     // a label left of a recompile's bar, though a thinner bar begins where it does (the wider one's, not that one's)
     assert.ok(
       seen.bars.some((b) => b.row === 2 && b.shown?.startsWith('backend compile')),

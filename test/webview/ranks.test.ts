@@ -247,6 +247,15 @@ describe('rank timeline', () => {
       'a step whose extra unrecorded time covers all of the lead',
     );
     for (const row of expected.rows) assert.ok(row.ranks[1]!.unrecordedUs > 35_000, `${row.label}: rank 1's sleep`);
+    // the column sums a step's stretches with no op recorded (41.0 ms in rank 1's step 2), the timeline labels each
+    // one ("40.2 ms, no op recorded"): two quantities, two names (review 12N C7)
+    const heads = await page.locator('.rank-steps-table th').allInnerTexts();
+    const unrecorded = heads[heads.indexOf('ops recorded') + 1]!;
+    assert.equal(unrecorded, 'no op recorded (sum)');
+    assert.match(
+      (await page.locator('.rank-steps-table th', { hasText: unrecorded }).getAttribute('title')) ?? '',
+      /summed; the timeline labels each stretch on its own/,
+    );
     assert.match(await page.locator('.rank-steps').innerText(), /CPU collective ops \(gloo; these traces have no GPU/);
     const scroll = await page
       .locator('.rank-steps .table-scroll')

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { compareTraces } from '../../webview/analysis/compare.ts';
 import type { FrameLayout } from '../../webview/frameLayout.ts';
+import { stepWindowEnd } from '../../webview/paneFit.ts';
+import { LABEL_WIDTH } from '../../webview/timelineText.ts';
 import { scanTraceBytes } from '../../extension/node/trace/byteScanner.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import {
@@ -53,10 +55,11 @@ describe('timeline webview', () => {
     const page = await openWebview(browser(), { width: 700, height: 900 });
     const model = await scanTraceFile(fixture('mlp-default.trace.json'));
     await postPanes(page, 'mlp', tracesSource('d'), [{ label: 'default', trace: model }]);
-    // the profiler's own span runs under the whole view: hovered at the canvas's right edge
+    // the profiler's own span runs under the whole step: hovered where the step ends, by the canvas's right edge (a
+    // margin past it: stepWindow.test.ts)
     const { y } = await slicePoint(page, 0, 'PyTorch Profiler (0)');
     const canvas = (await page.locator('canvas').first().boundingBox())!;
-    const x = canvas.x + canvas.width - 4;
+    const x = canvas.x + LABEL_WIDTH + (canvas.width - LABEL_WIDTH) / stepWindowEnd(1) - 4;
     await page.mouse.move(x, y);
     const tooltip = page.locator('.tooltip');
     await tooltip.waitFor({ state: 'visible' });

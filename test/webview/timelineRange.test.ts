@@ -12,6 +12,7 @@ import { summarizeRange } from '../../webview/analysis/rangeSummary.ts';
 import { LABEL_WIDTH } from '../../webview/timelineText.ts';
 import { namesSaid } from '../../webview/analysis/sliceNames.ts';
 import { withoutNamespace } from '../../webview/timelineText.ts';
+import { stepWindowEnd } from '../../webview/paneFit.ts';
 import { OPENING_STEP, sliceWindow, viewWindow } from '../../extension/shared/trace/window.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import {
@@ -302,7 +303,8 @@ describe('timeline ranges', () => {
     );
     const fitted = async (k: number): Promise<boolean> => {
       const { domain } = await debug(page);
-      return Math.abs(domain[1] - domain[0] - (eager!.steps[k]!.end - eager!.steps[k]!.start)) < 1;
+      // the step and the margin past its end (stepWindow.test.ts)
+      return Math.abs(domain[1] - domain[0] - stepWindowEnd(eager!.steps[k]!.end - eager!.steps[k]!.start)) < 1;
     };
     assert.ok(await fitted(1), 'fitted to step 2');
     // Fit all shows each trace from its first step (the warm-up's time on the axis's ticks); Fit to step, step 2 again
@@ -333,10 +335,11 @@ describe('timeline ranges', () => {
       ).map((t) => t.text),
     );
     assert.deepEqual(ruler.slice(0, 1), ['warm-up step 1'], ruler.join(' │ '));
-    // dragged from the axis's start to the canvas's right edge, all of it
+    // dragged from the axis's start to the step's end (the window's margin past it: stepWindow.test.ts), all of it
     const width = (await page.locator('canvas').nth(0).boundingBox())!.width;
     assert.ok(await fitted(0), 'fitted to step 1');
-    await dragRange(page, 0, (LABEL_WIDTH + 1) / width, (width - 1) / width);
+    const stepEnd = LABEL_WIDTH + (width - LABEL_WIDTH) / stepWindowEnd(1);
+    await dragRange(page, 0, (LABEL_WIDTH + 1) / width, (stepEnd - 1) / width);
     await page.locator('.range-pair').waitFor();
     const title = await page.locator('.range-pair h3').innerText();
     assert.match(
