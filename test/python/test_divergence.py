@@ -203,7 +203,13 @@ def test_an_older_runners_rank_reports_merge_in_todays_words() -> None:
         "recompiled for 8.",
     ]
     assert [r["ranks"] for r in merged["recompiles"]] == [[1, 3], [1, 3]]
-    assert [s["explanation"] for s in merged["recompileSites"]] == [merged["recompiles"][1]["explanation"]]
+    # one change of the user's input, recompiled by both of the call's parts (around DDP's graph breaks): one finding
+    [site] = merged["recompileSites"]
+    assert site["explanation"] == {
+        **merged["recompiles"][1]["explanation"],
+        "what": "Input 'x' changed size in dimension 0 from 16 to 8; the compiled code had been specialised to 16, so "
+        "the call recompiled 2 parts of it (the graphs around its graph breaks) for 8.",
+    }
     # DDP's breaks in the runner's sentence for their pattern
     assert [b["explanation"]["pattern"] for b in merged["graphBreaks"]] == ["ddp-internals", "ddp-internals"]
 

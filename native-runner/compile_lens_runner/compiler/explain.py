@@ -90,9 +90,55 @@ def named_input(reason: str, call_code: str | None) -> str:
     return reason[: match.start()] + f"tensor '{ast.unparse(arg)}'" + reason[match.end() :]
 
 
+_ARGUMENT = re.compile(r"(?:L|kwargs)\['(?P<quoted>\w+)'\]|args\[\d+\]|(?P<plain>\w+)")
+_TENSOR_NAME = re.compile(r"tensor '(.+?)' \w+ mismatch")
+
+
+def guards_an_argument(reason: str) -> bool:
+    """Whether a tensor guard is on an argument of its frame itself (`x`, `L['x']`, `kwargs['input_ids']`,
+    `args[0]`), not on a module's attribute (`L['self']._buffers['cache']`) or a part of an argument."""
+    name = _TENSOR_NAME.search(without_compile_id(reason))
+    argument = _ARGUMENT.fullmatch(name[1]) if name else None
+    return argument is not None and "self" not in (argument["quoted"], argument["plain"])
+
+
+# library functions of Hugging Face generation, where a static KV cache keeps the cache's size fixed
+_GENERATION = re.compile(r"^(?:generate|_sample|_beam_search|_assisted_decoding|prepare_inputs_for_generation) in ")
+
+
+def _library_fix(library_frame: str) -> str:
+    static = (
+        ', use a static KV cache (cache_implementation="static" in generate())'
+        if _GENERATION.match(library_frame)
+        else ""
+    )
+    return (
+        f"Keep that size fixed from your side: pad your inputs to one length (or a few bucket lengths){static}, or "
+        "compile with dynamic=True so one graph serves every size."
+    )
+
+
+def _size_fix(code: str, dim: int, was: str, cost: str) -> str:
+    """The fix for a size change of the user's input; from a size of 1, which Dynamo always specialises (marking it
+    dynamic, or dynamic=True, compiles it apart all the same: 2 graphs for calls at 1 then 32, 4, 8 on torch 2.13), a
+    warm-up at a size the real calls use where the call at 1 is one."""
+    if was == "1":
+        return (
+            "A size of 1 is always compiled apart (specialised): marking that dimension dynamic, or dynamic=True, "
+            "spares no compile at 1. If the call at size 1 is a warm-up, warm up at a size the real calls use instead, "
+            f"with that dimension marked dynamic (torch._dynamo.mark_dynamic({code}, {dim})) or dynamic=True: one "
+            "compile then serves every size."
+        )
+    return (
+        f"If that dimension varies in use, mark it dynamic before the first call: torch._dynamo.mark_dynamic({code}, "
+        f"{dim}), or compile with dynamic=True. One graph then serves every size, at some per-call cost ({cost}). "
+        "If only a few sizes occur, warm up with each of them instead."
+    )
+
+
 def _code_name(name: str) -> str:
     """A name to put in a code suggestion: the argument's own name, else `x`."""
-    match = re.fullmatch(r"L\['([^']+)'\]", name)
+    match = re.fullmatch(r"(?:L|kwargs)\['([^']+)'\]", name)
     return match[1] if match and match[1].isidentifier() else name if name.isidentifier() else "x"
 
 
@@ -184,11 +230,7 @@ def _explain(reason: str, raw: str, library_frame: str | None, cuda_graphs: bool
                 f"recompiled for {size[5]}. You do not hold "
                 "this tensor, so marking it dynamic is not yours to do."
             ),
-            "fix": (
-                "Keep that size fixed from your side: pad your inputs to one length (or a few bucket lengths), use "
-                'the library\'s static option where it has one (e.g. a static KV cache: cache_implementation="static" '
-                "in Hugging Face generate()), or compile with dynamic=True so one graph serves every size."
-            ),
+            "fix": _library_fix(library_frame),
         }
     if size:
         name, code, kind, dim, was, now = (
@@ -209,18 +251,16 @@ def _explain(reason: str, raw: str, library_frame: str | None, cuda_graphs: bool
         cost = "shape arithmetic, kernels not tuned to one size" + (
             "; CUDA graphs still record one graph per size" if cuda_graphs else ""
         )
-        return {
+        said: Explanation = {
             # "had been … so it was recompiled": "was specialised to 8" after a timing of the 16-recompile read as the code
             # timed (review 9D D9)
             "what": f"{name} changed size in dimension {dim} from {was} to {now}; the compiled code had been "
             f"specialised to {was}, so it was recompiled for {now}.",
-            "fix": (
-                f"If that dimension varies in use, mark it dynamic before the first call: torch._dynamo.mark_dynamic({code}, "
-                f"{dim}), or compile with dynamic=True. One graph then serves every size, at some per-call cost ({cost}). "
-                "If only a few sizes occur, warm up with each of them instead."
-            ),
-            "quickFix": quick_fixes.compile_dynamic(),
+            "fix": _size_fix(code, dim, was, cost),
         }
+        if was != "1":  # dynamic=True compiles a size of 1 apart as well: no one-click fix for it
+            said["quickFix"] = quick_fixes.compile_dynamic()
+        return said
     dtype = DTYPE_GUARD.search(text)
     if dtype:
         name = _user_name(dtype[1])
@@ -392,23 +432,50 @@ def site_explanation(site: RecompileSite, reasons: list[str]) -> Explanation | N
 
 
 def _size_change(recompile: Recompile) -> tuple[str, ...] | None:
-    """What a size guard saw change (dimension, old and new size, and the call that made it), for telling one change
-    seen by two compiled frames; None for any other guard."""
+    """What a size guard saw change (old and new size, and the call that made it), for telling one change seen by two
+    compiled frames (a library's tensor may hold the user's changed size in another dimension); None for any other
+    guard."""
     size = SIZE_GUARD.search(without_compile_id(recompile["reason"]))
-    return (size[3], size[4], size[5], str(recompile.get("trigger"))) if size and size[2] == "size" else None
+    return (size[4], size[5], str(recompile.get("trigger"))) if size and size[2] == "size" else None
+
+
+def _seen_by(recompile: Recompile, recompiles: list[Recompile]) -> Recompile | None:
+    """The recompile of the user's own frame (or input) on the same size change, in the same call, as this library
+    frame's recompile (or torch.compile's wrapper's, around DistributedDataParallel, on its `args[0]`); None: there is
+    none, or this one is not a library's."""
+    change = _size_change(recompile)
+    if change is None or not _through_library(recompile):
+        return None
+    return next(
+        (
+            other
+            for other in recompiles
+            if _size_change(other) == change and other.get("explanation") is not None and not _through_library(other)
+        ),
+        None,
+    )
+
+
+def said_with_cause(recompiles: list[Recompile]) -> None:
+    """Each library frame's recompile that a change of the user's input caused (_seen_by) says that input, and takes
+    its fix: the fix acts on the input the user passes, not on the tensor the library made of it."""
+    for recompile in recompiles:
+        host = _seen_by(recompile, recompiles)
+        said, cause = recompile.get("explanation"), host.get("explanation") if host else None
+        if said is None or cause is None:
+            continue
+        first = cause["what"].split("; ", 1)[0]
+        kept = said["what"].rsplit(" You do not hold", 1)[0]
+        recompile["explanation"] = {
+            **cause,
+            "what": f"{kept} The call's {first[:1].lower()}{first[1:]}, which caused it.",
+        }
 
 
 def seen_through_library(recompile: Recompile, recompiles: list[Recompile]) -> bool:
-    """A library frame's recompile (or torch.compile's wrapper's, around DistributedDataParallel, on its `args[0]`) on
-    the same size change, in the same call, as a frame of the user's code: one change of the user's input, said once,
-    at the user's frame."""
-    change = _size_change(recompile)
-    if change is None or not _through_library(recompile):
-        return False
-    return any(
-        _size_change(other) == change and other.get("explanation") is not None and not _through_library(other)
-        for other in recompiles
-    )
+    """A library frame's recompile on a change of the user's input that a frame the user's call entered recompiled on
+    too: one change of the user's input, said once, at the user's frame (_seen_by)."""
+    return _seen_by(recompile, recompiles) is not None
 
 
 _UNNAMED_INPUT = re.compile(r"tensor 'args\[\d+\]'")
@@ -423,13 +490,37 @@ def _through_library(recompile: Recompile) -> bool:
     )
 
 
+def _key(recompile: Recompile) -> tuple[str | None, int | None, str]:
+    loc = recompile.get("location")
+    return (loc["file"] if loc else None, loc["line"] if loc else None, pattern(recompile["reason"]))
+
+
+def _in_parts(words: Explanation | None, reason: str, count: int, parts: int) -> Explanation | None:
+    """A site whose recompiles each recompiled several compiled frames (the parts of the call between its graph breaks:
+    transformers' wrapper, the model's forward, its loss), said as one recompile of the call, in parts (issue 44
+    point 4: findings on one line grouped)."""
+    size = SIZE_GUARD.search(without_compile_id(reason))
+    if words is None or parts <= count or size is None:
+        return words
+    first = words["what"].split("; ", 1)[0]
+    if count == 1:
+        what = (
+            f"{first}; the compiled code had been specialised to {size[4]}, so the call recompiled {parts} parts of "
+            f"it (the graphs around its graph breaks) for {size[5]}."
+        )
+    else:
+        what = f"{words['what']} Each time the call recompiled in parts (the graphs around its graph breaks): {parts} compiles in all."
+    return {**words, "what": what}
+
+
 def group_sites(recompiles: list[Recompile]) -> list[RecompileSite]:
     """One entry per (source line, guard pattern): recompiles that recur at one site are one finding with a count. A
-    library frame's recompile on a change the user's own frame recompiled on too is that one (seen_through_library)."""
+    library frame's recompile on a change the user's own frame recompiled on too is part of that one (_seen_by): its
+    compile id is listed with it, as evidence."""
     sites: dict[tuple[str | None, int | None, str], tuple[RecompileSite, list[str]]] = {}  # with each site's reasons
-    for r in (r for r in recompiles if not seen_through_library(r, recompiles)):
-        loc = r.get("location")
-        key = (loc["file"] if loc else None, loc["line"] if loc else None, pattern(r["reason"]))
+    seen = {id(r): host for r in recompiles if (host := _seen_by(r, recompiles)) is not None}
+    for r in (r for r in recompiles if id(r) not in seen):
+        key = _key(r)
         found = sites.get(key)
         if found is None:
             sites[key] = (
@@ -452,11 +543,16 @@ def group_sites(recompiles: list[Recompile]) -> list[RecompileSite]:
         site.setdefault("compileIds", []).append(r.get("compileId"))
         site["inTimedRegion"] = site.get("inTimedRegion", False) or bool(r.get("inTimedRegion"))
         reasons.append(r["reason"])
+    for r in (r for r in recompiles if id(r) in seen):
+        site, _ = sites[_key(seen[id(r)])]
+        site.setdefault("compileIds", []).append(r.get("compileId"))
+        site["inTimedRegion"] = site.get("inTimedRegion", False) or bool(r.get("inTimedRegion"))
     out = []
     for site, reasons in _joined(list(sites.values())):
         values = _values(reasons)
         site["values"] = values if len(values) > 1 and site["count"] > 1 else []
-        site["explanation"] = site_explanation(site, reasons)
+        parts = len(site.get("compileIds", []))
+        site["explanation"] = _in_parts(site_explanation(site, reasons), reasons[0], site["count"], parts)
         out.append(site)
     return out
 
