@@ -197,8 +197,8 @@ def test_an_older_runners_rank_reports_merge_in_todays_words() -> None:
     merged = merge_insights([(r, report["regions"][0]["compiler"]) for r, report in enumerate(reports)])
     assert [r["explanation"]["what"] for r in merged["recompiles"]] == [
         "A tensor made inside library code you called (PyTorch code) changed size in dimension 0 from 16 to 8; the "
-        "compiled code had been specialised to 16, so it was recompiled for 8. You do not hold this tensor, so marking it "
-        "dynamic is not yours to do.",
+        "compiled code had been specialised to 16, so it was recompiled for 8. The call's input 'x' changed size in "
+        "dimension 0 from 16 to 8, which caused it.",
         "Input 'x' changed size in dimension 0 from 16 to 8; the compiled code had been specialised to 16, so it was "
         "recompiled for 8.",
     ]
@@ -252,7 +252,7 @@ def test_a_rank_whose_script_failed_after_it_was_told_to_stop_is_stopped() -> No
 
 
 def test_a_recompile_that_joined_its_lines_site_gives_the_site_its_ranks() -> None:
-    """graphbreak-cpu's two recompiles at line 24 are one site (explain._joined: the second guarded at ModuleList's
+    """graphbreak-cpu's two recompiles at line 24 are one site (recompile_sites._joined: the second guarded at ModuleList's
     `idx = operator.index(idx)`); on a job where each rank had one of them, the site was on both ranks."""
     report = json.loads((REPO / "test" / "fixtures" / "reports" / "graphbreak-cpu" / "report.json").read_text())
     first, joined = report["modes"][0]["compiler"]["recompiles"]

@@ -20,7 +20,7 @@ from ..shapes.compiler import (
     KernelProvenance,
     Recompile,
 )
-from . import break_patterns, explain, made_for, perf_hints
+from . import break_patterns, explain, made_for, perf_hints, recompile_sites
 from .cudagraphs import cuda_graphs
 from .restarts import completed
 from .torch_trace import Record
@@ -445,14 +445,14 @@ def compiler_insight(
     ]
     recompiles = [recompile(r, starts, trigger, cudagraphs) for r in records if r.artifact == "recompile_reasons"]
     made_for.fill(recompiles)
-    recompile_sites = explain.group_sites(recompiles)
-    explain.said_with_cause(recompiles)  # after grouping, which tells a library's recompile by its own words
+    sites_found = recompile_sites.group_sites(recompiles)
+    recompile_sites.said_with_cause(recompiles)
     made = completed(records)  # a graph an attempt Dynamo restarted logged was never compiled: not counted, not read
     return {
         "graphCount": sum(1 for r in made if r.kind == "dynamo_output_graph"),
         "graphBreaks": list(breaks.values()),
         "recompiles": recompiles,
-        "recompileSites": recompile_sites,
+        "recompileSites": sites_found,
         "guardCount": sum(guards) if guards else None,
         "compileSeconds": compile_seconds(
             metrics,
