@@ -168,13 +168,25 @@ def explain(
 LIBRARY_SAID = re.compile(r"inside library code you called \((.+?)\) changed ")
 
 
+WARMUP_SAID = "The warm-up call at line "  # how script/warmup_shape.py's sentences begin
+
+
+def warmup_said(explanation: Explanation | None) -> bool:
+    """Whether a recompile's explanation is a warm-up's (script/warmup_shape.py), said from the script's source: its
+    Quick Fix's kind, or its words where it has none (a warm-up before calls whose size follows traffic)."""
+    fix = explanation.get("quickFix") if explanation else None
+    return explanation is not None and (
+        (fix is not None and fix["kind"] == "warmup-shape") or explanation["what"].startswith(WARMUP_SAID)
+    )
+
+
 def explain_recorded(recompile: Recompile, cuda_graphs: bool) -> Explanation | None:
     """A recorded recompile said in today's words, for a report an older runner wrote (an attached job's folder read
     by `inspect`): from its guard failure as recorded, in the frame the recorded sentence named. A warm-up's sentence
     (script/warmup_shape.py) was said from the script's source, which a report does not keep: kept as recorded, but
     for what the recompile was made for, said again (made_for.fill)."""
     recorded = recompile.get("explanation")
-    if recorded and (fix := recorded.get("quickFix")) and fix["kind"] == "warmup-shape":
+    if recorded and warmup_said(recorded):
         kept: Explanation = {**recorded}
         kept.pop("madeFor", None)
         return kept
