@@ -4,7 +4,8 @@ differed. The graph made for the warm-up then serves no real call, and the real 
 of them (with automatic dynamic shapes, for a size-generic graph). The recompile's explanation says so, and where the
 warm-up's tensor is made by a torch factory call with the size written out, the Quick Fix writes the real calls' size
 there (one compile, at the shape that is used; marking the dimension dynamic would make the graph size-generic
-instead, and a size of 1 cannot be marked dynamic at all)."""
+instead, and a size of 1 cannot be marked dynamic at all). Before real calls whose size follows traffic (several sizes,
+none the warm-up's), the fix is a warm-up at one of their sizes with that dimension marked dynamic: one compile."""
 
 from __future__ import annotations
 
