@@ -1,7 +1,7 @@
 """The fixture reports' derived answers, said by the current runner: each region's and the run's answer, recommendation
 and headline (report/answer.py; a region's options as the runner records them now), from the numbers the fixture holds
 (its measurements, in-situ steps, compiler records: as recorded); each compiler record's recompile sites, grouped
-and said as the runner says them (compiler/explain.py) from the recompiles it recorded, and its failed compiles that
+and said as the runner says them (compiler/explain.py, compiler/recompile_sites.py) from the recompiles it recorded, and its failed compiles that
 were the recompile limit marked (compiler/insight.limit_hits); a region's story
 (report/story.py); its compiled frames' and kernels' names (report/compile_names.py); and a timing a recompile voided, said as explain.recompiled_while_timing says it; each recompiled call's failed guard as a sentence
 (explain.guard_sentence); a mode timed before the fastest-rounds estimator, its speedup and range from its recorded
@@ -37,7 +37,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rederive_numbers  # noqa: E402
 import rederive_ranks  # noqa: E402
 import rederive_words  # noqa: E402
-from compile_lens_runner.compiler import explain, made_for, phase_names, torch_trace  # noqa: E402
+from compile_lens_runner.compiler import explain, made_for, phase_names, recompile_sites, torch_trace  # noqa: E402
 from compile_lens_runner.compiler.insight import compiler_insight, limit_hits  # noqa: E402
 from compile_lens_runner.measure import step_work  # noqa: E402
 from compile_lens_runner.report import answer, compile_names  # noqa: E402
@@ -64,12 +64,13 @@ def _recompile_sites(compiler: dict[str, Any]) -> None:
     for recompile in recompiles:
         recompile["explanation"] = explain.explain_recorded(recompile, bool(compiler.get("cudaGraphs")))
     made_for.fill(recompiles)
+    recompile_sites.said_with_cause(recompiles)
     ranks = {
         (json.dumps(s.get("location"), sort_keys=True), s["pattern"]): s["ranks"]
         for s in compiler.get("recompileSites") or []
         if "ranks" in s
     }
-    sites = explain.group_sites(recompiles)
+    sites = recompile_sites.group_sites(recompiles)
     for site in sites:
         known = ranks.get((json.dumps(site.get("location"), sort_keys=True), site["pattern"]))
         if known is not None:

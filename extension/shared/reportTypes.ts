@@ -1309,9 +1309,13 @@ export interface Reason {
    */
   size?: number;
   /**
-   * warmup-other-shape: the real calls' size
+   * warmup-other-shape: the real calls' size (their first, where realSizes is given)
    */
   realSize?: number;
+  /**
+   * schema 1.41, warmup-other-shape: the sizes the real calls passed, ascending, where they vary (traffic); absent: one size
+   */
+  realSizes?: number[];
   /**
    * shape-fix: the first real call with a warm-up fix; warmup-other-shape: that call as written; decode-loop: a sequence compiled
    */
@@ -2125,6 +2129,12 @@ export interface WarmupShape {
   realCall: number;
   recompileSeconds: number | null;
   realCalls: number;
+  /**
+   * schema 1.41: the sizes the real calls passed in that dimension, ascending, where they vary (batches that follow traffic; realSize is the first real call's, realCalls every later call): the fix is a warm-up at one of them with the dimension marked dynamic. Absent: one size, or an older report
+   *
+   * @minItems 2
+   */
+  realSizes?: [number, number, ...number[]];
 }
 export interface ShapeFixOffer {
   /**

@@ -197,13 +197,19 @@ def test_an_older_runners_rank_reports_merge_in_todays_words() -> None:
     merged = merge_insights([(r, report["regions"][0]["compiler"]) for r, report in enumerate(reports)])
     assert [r["explanation"]["what"] for r in merged["recompiles"]] == [
         "A tensor made inside library code you called (PyTorch code) changed size in dimension 0 from 16 to 8; the "
-        "compiled code had been specialised to 16, so it was recompiled for 8. You do not hold this tensor, so marking it "
-        "dynamic is not yours to do.",
+        "compiled code had been specialised to 16, so it was recompiled for 8. The call's input 'x' changed size in "
+        "dimension 0 from 16 to 8, which caused it.",
         "Input 'x' changed size in dimension 0 from 16 to 8; the compiled code had been specialised to 16, so it was "
         "recompiled for 8.",
     ]
     assert [r["ranks"] for r in merged["recompiles"]] == [[1, 3], [1, 3]]
-    assert [s["explanation"] for s in merged["recompileSites"]] == [merged["recompiles"][1]["explanation"]]
+    # one change of the user's input, recompiled by both of the call's parts (around DDP's graph breaks): one finding
+    [site] = merged["recompileSites"]
+    assert site["explanation"] == {
+        **merged["recompiles"][1]["explanation"],
+        "what": "Input 'x' changed size in dimension 0 from 16 to 8; the compiled code had been specialised to 16, so "
+        "the call recompiled 2 parts of it (the graphs around its graph breaks) for 8.",
+    }
     # DDP's breaks in the runner's sentence for their pattern
     assert [b["explanation"]["pattern"] for b in merged["graphBreaks"]] == ["ddp-internals", "ddp-internals"]
 
@@ -246,7 +252,7 @@ def test_a_rank_whose_script_failed_after_it_was_told_to_stop_is_stopped() -> No
 
 
 def test_a_recompile_that_joined_its_lines_site_gives_the_site_its_ranks() -> None:
-    """graphbreak-cpu's two recompiles at line 24 are one site (explain._joined: the second guarded at ModuleList's
+    """graphbreak-cpu's two recompiles at line 24 are one site (recompile_sites._joined: the second guarded at ModuleList's
     `idx = operator.index(idx)`); on a job where each rank had one of them, the site was on both ranks."""
     report = json.loads((REPO / "test" / "fixtures" / "reports" / "graphbreak-cpu" / "report.json").read_text())
     first, joined = report["modes"][0]["compiler"]["recompiles"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from compile_lens_runner.compiler import explain, made_for
+from compile_lens_runner.compiler import explain, made_for, recompile_sites
 from compile_lens_runner.measure.profiling import gpu_idle_pct
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -118,7 +118,7 @@ def test_recurring_recompiles_are_one_site() -> None:
         "location": {**loc, "line": 20},
         "inTimedRegion": False,
     }
-    sites = explain.group_sites([*recompiles, other])
+    sites = recompile_sites.group_sites([*recompiles, other])
     assert [(s["location"]["line"], s["count"]) for s in sites] == [(10, 8), (20, 1)]
     assert sites[0]["values"] == [str(n) for n in range(90, 98)] and sites[0]["inTimedRegion"] is True
     assert sites[0]["compileIds"][0] == "0/1" and sites[1]["values"] == []
@@ -129,7 +129,7 @@ def test_recompiles_recorded_at_one_line_are_one_site_saying_the_sizes_in_order(
     by 16 each call."""
     report = json.loads((FIXTURES / "recorded" / "train_small-cpu" / "report.json").read_text())
     recompiles = next(r for r in report["regions"] if r["name"] == "step")["compiler"]["recompiles"]
-    [site] = explain.group_sites(recompiles)
+    [site] = recompile_sites.group_sites(recompiles)
     assert site["count"] == 7 and site["values"] == ["16", "32", "48", "64", "80", "96", "112", "128"]
     assert site["explanation"] and site["explanation"]["what"] == (
         "Input 'x' changed size in dimension 1: 16 → 32 → 48 → 64 → … → 128; the compiled code was specialised to "
@@ -137,7 +137,7 @@ def test_recompiles_recorded_at_one_line_are_one_site_saying_the_sizes_in_order(
     )
     assert "torch._dynamo.mark_dynamic(x, 1)" in site["explanation"]["fix"]
     # one recompile alone keeps its own sentence
-    [one] = explain.group_sites(recompiles[:1])
+    [one] = recompile_sites.group_sites(recompiles[:1])
     assert one["values"] == [] and one["explanation"] == {
         **explain.explain(recompiles[0]["reason"]),  # type: ignore[dict-item]
         "madeFor": "x's size 32 in dimension 1",  # what it was made for (compiler/made_for.py)
@@ -147,7 +147,7 @@ def test_recompiles_recorded_at_one_line_are_one_site_saying_the_sizes_in_order(
 def test_a_recurring_value_guard_says_the_values_it_took() -> None:
     """counter-cpu (a real run): self.calls recompiled on every call until the limit."""
     report = json.loads((FIXTURES / "reports" / "counter-cpu" / "report.json").read_text())
-    [site] = explain.group_sites(report["modes"][0]["compiler"]["recompiles"])
+    [site] = recompile_sites.group_sites(report["modes"][0]["compiler"]["recompiles"])
     assert site["explanation"] and site["explanation"]["what"].endswith("In order: 16 → 17 → 18 → 19 → … → 23.")
     assert site["explanation"]["what"].startswith("The integer attribute self.calls of the module changes")
 
@@ -159,7 +159,7 @@ def test_a_value_the_users_line_made_guarded_again_in_pytorchs_code_is_one_site_
     report = json.loads((FIXTURES / "reports" / "graphbreak-cpu" / "report.json").read_text())
     recompiles = report["modes"][0]["compiler"]["recompiles"]
     assert {r["location"]["line"] for r in recompiles} == {24} and len(recompiles) == 2
-    [site] = explain.group_sites(recompiles)
+    [site] = recompile_sites.group_sites(recompiles)
     assert site["count"] == 2 and site["values"] == ["2", "0"]
     assert site["explanation"] and site["explanation"]["what"].startswith(
         "A Python number computed at `head = self.heads[np.random.randint(0, len(self.heads))]` changed"
@@ -167,7 +167,7 @@ def test_a_value_the_users_line_made_guarded_again_in_pytorchs_code_is_one_site_
     assert site["explanation"]["what"].endswith("In order: 2 → 0.") and "operator.index" not in str(site)
     # two values the user's own code guarded at one line stay two sites
     own = [{**r, "reason": r["reason"].replace("idx = operator.index(idx)", "head = self.heads")} for r in recompiles]
-    assert len(explain.group_sites(own)) == 2
+    assert len(recompile_sites.group_sites(own)) == 2
 
 
 def test_fallback_cause_names_the_frame_the_limit_and_the_guard() -> None:
@@ -238,8 +238,8 @@ def test_a_number_on_dynamos_stack_is_named_by_the_users_line_not_by___stack0() 
 
 def test_a_size_change_inside_a_library_call_gets_a_fix_at_the_users_level() -> None:
     reason = "tensor 'input_ids' size mismatch at index 1. expected 7, actual 8"
-    found = explain.explain(reason, library_frame="forward in modeling_llama.py")
-    assert found and "dimension 1 from 7 to 8" in found["what"] and "forward in modeling_llama.py" in found["what"]
+    found = explain.explain(reason, library_frame="generate in utils.py")  # HF generate()'s KV cache
+    assert found and "dimension 1 from 7 to 8" in found["what"] and "generate in utils.py" in found["what"]
     assert (
         "mark_dynamic" not in found["fix"]
         and "static" in found["fix"]

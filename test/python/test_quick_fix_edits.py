@@ -58,11 +58,12 @@ def test_a_warmup_at_another_shape_offers_the_real_calls_shape_and_the_edited_sc
 
 
 def test_a_size_that_changes_at_one_line_is_no_warmup(tmp_path: Path) -> None:
-    """The same line made both shapes: the data changed size, and dynamic=True is the fix offered."""
+    """The same line made both shapes: the data changed size, and dynamic=True is the fix offered (from a size other
+    than 1: test_users_input_recompiles.py)."""
     script = tmp_path / "resized.py"
     script.write_text(
         "import torch\n\n\ndef f(x):\n    return (x * 2).relu()\n\n\nstep = torch.compile(f, backend='eager')\n"
-        "for n in (1, 4, 4, 4):\n    step(torch.ones(n, 8))\n"
+        "for n in (2, 4, 4, 4):\n    step(torch.ones(n, 8))\n"
     )
     (site,) = _recompile_sites(script, tmp_path / "run")
     assert site["explanation"]["quickFix"]["kind"] == "compile-dynamic"

@@ -332,7 +332,8 @@ describe('rank timeline', () => {
     );
     const texts = frames[1]!.texts.filter((t) => t.role === 'mark' || t.role === 'slice').map((t) => t.text);
     // the band: the compile of forward's recompile (4/1); the call it ran inside: DDP's recompiled wrapper (0/1)
-    assert.ok(texts.includes(nameOf('4/1')), texts.join(' | '));
+    // (and the call it ran inside, named as that call's slice is: s31-bands)
+    assert.ok(texts.includes(`${nameOf('4/1')}, inside DistributedDataParallel at ddp_train.py:77`), texts.join(' | '));
     assert.ok(texts.includes(`compiled ${nameOf('0/1')}`), texts.join(' | '));
     for (const frame of frames)
       for (const t of frame.texts) assert.doesNotMatch(t.text, /compiled call (in|outside) the (step|trace)/);

@@ -1,12 +1,12 @@
-"""Guard failures in the user's terms: what the user's code or calls did, and the fix. Also groups recompiles that
-recur at one site, and names why Dynamo ran a compiled frame eagerly (recompile limit, failed compile)."""
+"""Guard failures in the user's terms: what the user's code or calls did, and the fix (recompile_sites.py groups them
+into findings). Also names why Dynamo ran a compiled frame eagerly (recompile limit, failed compile)."""
 
 from __future__ import annotations
 
 import ast
 import re
 
-from ..shapes.compiler import CompilerInsight, Explanation, Recompile, RecompileSite
+from ..shapes.compiler import CompilerInsight, Explanation, Recompile
 from ..shapes.mode import Fallback
 from . import quick_fixes
 
@@ -22,7 +22,7 @@ DTYPE_GUARD = re.compile(r"tensor '(.+?)' dtype mismatch\. expected (\w+), actua
 REQUIRES_GRAD_GUARD = re.compile(r"tensor '(.+?)' requires_grad mismatch")
 _WRAPPED = re.compile(r"\b(?:L|kwargs)\['([^']+)'\]")
 VALUE_GUARD = re.compile(r"^(?P<expr>[\w.\[\]'\"]+) == (?P<value>-?\d+)\b")
-_GUARD_FROM = re.compile(r"\(guard from: (?P<code>.+)\)\s*$")
+GUARD_FROM = re.compile(r"\(guard from: (?P<code>.+)\)\s*$")
 DYNAMO_NAME = re.compile(r"___\w+")  # names Dynamo makes up for values on its stack (___stack0): not the user's
 LEN_GUARD = re.compile(r"len\((?P<expr>[^)]+)\) == (?P<value>\d+)")
 AUTOGRAD_ONLY = re.compile(r"^(Autograd\w*|ADInplaceOrView)$")
@@ -49,7 +49,7 @@ def user_expr(name: str) -> str:
     return _WRAPPED.sub(lambda m: m[1], name)
 
 
-def _user_name(name: str) -> str:
+def user_name(name: str) -> str:
     """`x`, `L['x']` or `kwargs['x']` -> `input 'x'`; `args[0]` -> `the call's 1st argument`: a positional argument
     Dynamo knows no name for (a wrapper's *args), said without Dynamo's `args[0]` (review 4B D21: the raw guard says
     it)."""
@@ -90,9 +90,55 @@ def named_input(reason: str, call_code: str | None) -> str:
     return reason[: match.start()] + f"tensor '{ast.unparse(arg)}'" + reason[match.end() :]
 
 
+_ARGUMENT = re.compile(r"(?:L|kwargs)\['(?P<quoted>\w+)'\]|args\[\d+\]|(?P<plain>\w+)")
+_TENSOR_NAME = re.compile(r"tensor '(.+?)' \w+ mismatch")
+
+
+def guards_an_argument(reason: str) -> bool:
+    """Whether a tensor guard is on an argument of its frame itself (`x`, `L['x']`, `kwargs['input_ids']`,
+    `args[0]`), not on a module's attribute (`L['self']._buffers['cache']`) or a part of an argument."""
+    name = _TENSOR_NAME.search(without_compile_id(reason))
+    argument = _ARGUMENT.fullmatch(name[1]) if name else None
+    return argument is not None and "self" not in (argument["quoted"], argument["plain"])
+
+
+# library functions of Hugging Face generation, where a static KV cache keeps the cache's size fixed
+_GENERATION = re.compile(r"^(?:generate|_sample|_beam_search|_assisted_decoding|prepare_inputs_for_generation) in ")
+
+
+def _library_fix(library_frame: str) -> str:
+    static = (
+        ', use a static KV cache (cache_implementation="static" in generate())'
+        if _GENERATION.match(library_frame)
+        else ""
+    )
+    return (
+        f"Keep that size fixed from your side: pad your inputs to one length (or a few bucket lengths){static}, or "
+        "compile with dynamic=True so one graph serves every size."
+    )
+
+
+def _size_fix(code: str, dim: int, was: str, cost: str) -> str:
+    """The fix for a size change of the user's input; from a size of 1, which Dynamo always specialises (marking it
+    dynamic, or dynamic=True, compiles it apart all the same: 2 graphs for calls at 1 then 32, 4, 8 on torch 2.13), a
+    warm-up at a size the real calls use where the call at 1 is one."""
+    if was == "1":
+        return (
+            "A size of 1 is always compiled apart (specialised): marking that dimension dynamic, or dynamic=True, "
+            "spares no compile at 1. If the call at size 1 is a warm-up, warm up at a size the real calls use instead, "
+            f"with that dimension marked dynamic (torch._dynamo.mark_dynamic({code}, {dim})) or dynamic=True: one "
+            "compile then serves every size."
+        )
+    return (
+        f"If that dimension varies in use, mark it dynamic before the first call: torch._dynamo.mark_dynamic({code}, "
+        f"{dim}), or compile with dynamic=True. One graph then serves every size, at some per-call cost ({cost}). "
+        "If only a few sizes occur, warm up with each of them instead."
+    )
+
+
 def _code_name(name: str) -> str:
     """A name to put in a code suggestion: the argument's own name, else `x`."""
-    match = re.fullmatch(r"L\['([^']+)'\]", name)
+    match = re.fullmatch(r"(?:L|kwargs)\['([^']+)'\]", name)
     return match[1] if match and match[1].isidentifier() else name if name.isidentifier() else "x"
 
 
@@ -122,13 +168,25 @@ def explain(
 LIBRARY_SAID = re.compile(r"inside library code you called \((.+?)\) changed ")
 
 
+WARMUP_SAID = "The warm-up call at line "  # how script/warmup_shape.py's sentences begin
+
+
+def warmup_said(explanation: Explanation | None) -> bool:
+    """Whether a recompile's explanation is a warm-up's (script/warmup_shape.py), said from the script's source: its
+    Quick Fix's kind, or its words where it has none (a warm-up before calls whose size follows traffic)."""
+    fix = explanation.get("quickFix") if explanation else None
+    return explanation is not None and (
+        (fix is not None and fix["kind"] == "warmup-shape") or explanation["what"].startswith(WARMUP_SAID)
+    )
+
+
 def explain_recorded(recompile: Recompile, cuda_graphs: bool) -> Explanation | None:
     """A recorded recompile said in today's words, for a report an older runner wrote (an attached job's folder read
     by `inspect`): from its guard failure as recorded, in the frame the recorded sentence named. A warm-up's sentence
     (script/warmup_shape.py) was said from the script's source, which a report does not keep: kept as recorded, but
     for what the recompile was made for, said again (made_for.fill)."""
     recorded = recompile.get("explanation")
-    if recorded and (fix := recorded.get("quickFix")) and fix["kind"] == "warmup-shape":
+    if recorded and warmup_said(recorded):
         kept: Explanation = {**recorded}
         kept.pop("madeFor", None)
         return kept
@@ -149,7 +207,7 @@ def _explain(reason: str, raw: str, library_frame: str | None, cuda_graphs: bool
     if keys:
         expected, actual = _keys(keys[2]), _keys(keys[3])
         diff = expected ^ actual
-        name = _user_name(keys[1])
+        name = user_name(keys[1])
         if diff and all(AUTOGRAD_ONLY.match(k) for k in diff):
             if expected > actual:
                 what = (
@@ -184,15 +242,11 @@ def _explain(reason: str, raw: str, library_frame: str | None, cuda_graphs: bool
                 f"recompiled for {size[5]}. You do not hold "
                 "this tensor, so marking it dynamic is not yours to do."
             ),
-            "fix": (
-                "Keep that size fixed from your side: pad your inputs to one length (or a few bucket lengths), use "
-                'the library\'s static option where it has one (e.g. a static KV cache: cache_implementation="static" '
-                "in Hugging Face generate()), or compile with dynamic=True so one graph serves every size."
-            ),
+            "fix": _library_fix(library_frame),
         }
     if size:
         name, code, kind, dim, was, now = (
-            _user_name(size[1]),
+            user_name(size[1]),
             _code_name(size[1]),
             size[2],
             int(size[3]),
@@ -209,35 +263,33 @@ def _explain(reason: str, raw: str, library_frame: str | None, cuda_graphs: bool
         cost = "shape arithmetic, kernels not tuned to one size" + (
             "; CUDA graphs still record one graph per size" if cuda_graphs else ""
         )
-        return {
+        said: Explanation = {
             # "had been … so it was recompiled": "was specialised to 8" after a timing of the 16-recompile read as the code
             # timed (review 9D D9)
             "what": f"{name} changed size in dimension {dim} from {was} to {now}; the compiled code had been "
             f"specialised to {was}, so it was recompiled for {now}.",
-            "fix": (
-                f"If that dimension varies in use, mark it dynamic before the first call: torch._dynamo.mark_dynamic({code}, "
-                f"{dim}), or compile with dynamic=True. One graph then serves every size, at some per-call cost ({cost}). "
-                "If only a few sizes occur, warm up with each of them instead."
-            ),
-            "quickFix": quick_fixes.compile_dynamic(),
+            "fix": _size_fix(code, dim, was, cost),
         }
+        if was != "1":  # dynamic=True compiles a size of 1 apart as well: no one-click fix for it
+            said["quickFix"] = quick_fixes.compile_dynamic()
+        return said
     dtype = DTYPE_GUARD.search(text)
     if dtype:
-        name = _user_name(dtype[1])
+        name = user_name(dtype[1])
         return {
             "what": f"{name} arrived as {dtype[3]} after the code was compiled for {dtype[2]}.",
             "fix": f"Cast {name} to one dtype before the call, or warm up with each dtype you use.",
         }
     grad = REQUIRES_GRAD_GUARD.search(text)
     if grad:
-        name = _user_name(grad[1])
+        name = user_name(grad[1])
         return {
             "what": f"The requires_grad of {name} differed from the compiled call.",
             "fix": "Warm up with inputs whose requires_grad matches the real calls (and the same grad mode).",
         }
     value = VALUE_GUARD.search(reason)
     if value and DYNAMO_NAME.fullmatch(value["expr"]):
-        source = _GUARD_FROM.search(reason)
+        source = GUARD_FROM.search(reason)
         where = f"`{source['code'].strip()}`" if source else "a line of the compiled code"
         return {
             "what": (
@@ -344,164 +396,6 @@ def recompiled_while_timing(compiles: int, guards: list[str], cause: str) -> str
     (PyTorch's words quoted where Compile Lens has none), never with its compile id."""
     said = [guard_sentence(g) or f'the guard "{without_compile_id(g)}" failed' for g in guards]
     return voided_timing(compiles, said, cause)
-
-
-def _values(reasons: list[str]) -> list[str]:
-    """The values a value guard saw, in order; for a size guard the sizes: the one compiled first, then each that
-    recompiled."""
-    sizes = [match for match in map(SIZE_GUARD.search, reasons) if match]
-    if sizes:
-        seen = [sizes[0][4], *(match[5] for match in sizes)]
-        return [v for i, v in enumerate(seen) if i == 0 or v != seen[i - 1]]
-    values: list[str] = []
-    for reason in reasons:
-        match = VALUE_GUARD.search(reason)
-        if match and match["value"] not in values:
-            values.append(match["value"])
-    return values
-
-
-def sequence(values: list[str]) -> str:
-    """ "16 → 32 → 48", a long one cut in the middle: "16 → 32 → 48 → 64 → … → 128"."""
-    shown = values if len(values) <= 6 else [*values[:4], "…", values[-1]]
-    return " → ".join(shown)
-
-
-def site_explanation(site: RecompileSite, reasons: list[str]) -> Explanation | None:
-    """A site's words: for recompiles that recur there, what changed and the sequence it went through (the sizes of
-    a size guard, the values of a value guard); else its first recompile's (as recorded, else from its reason)."""
-    first = site.get("explanation") or explain(reasons[0])
-    values = site.get("values") or []
-    size = SIZE_GUARD.search(reasons[0])
-    if site["count"] < 2 or len(values) < 2:
-        return first
-    if size and size[2] == "size" and first and first["what"].startswith("Input "):
-        what = (
-            f"{_user_name(size[1])} changed size in dimension {size[3]}: {sequence(values)}; the compiled code was "
-            "specialised to each size in turn, so every new one compiled again."
-        )
-    else:
-        what = f"{first['what'] if first else 'A guarded value changed.'} In order: {sequence(values)}."
-    words: Explanation = {
-        "what": what[:1].upper() + what[1:],
-        "fix": first["fix"] if first else "See the recompiles' reasons (TORCH_LOGS=recompiles).",
-    }
-    if first and first.get("quickFix"):
-        words["quickFix"] = first["quickFix"]
-    return words
-
-
-def _size_change(recompile: Recompile) -> tuple[str, ...] | None:
-    """What a size guard saw change (dimension, old and new size, and the call that made it), for telling one change
-    seen by two compiled frames; None for any other guard."""
-    size = SIZE_GUARD.search(without_compile_id(recompile["reason"]))
-    return (size[3], size[4], size[5], str(recompile.get("trigger"))) if size and size[2] == "size" else None
-
-
-def seen_through_library(recompile: Recompile, recompiles: list[Recompile]) -> bool:
-    """A library frame's recompile (or torch.compile's wrapper's, around DistributedDataParallel, on its `args[0]`) on
-    the same size change, in the same call, as a frame of the user's code: one change of the user's input, said once,
-    at the user's frame."""
-    change = _size_change(recompile)
-    if change is None or not _through_library(recompile):
-        return False
-    return any(
-        _size_change(other) == change and other.get("explanation") is not None and not _through_library(other)
-        for other in recompiles
-    )
-
-
-_UNNAMED_INPUT = re.compile(r"tensor 'args\[\d+\]'")
-
-
-def _through_library(recompile: Recompile) -> bool:
-    """Seen by a library frame, or by torch.compile's wrapper around a torch.nn module, which knows the user's input
-    only as `args[0]`."""
-    said = recompile.get("explanation")
-    return said is not None and (
-        bool(LIBRARY_SAID.search(said["what"])) or bool(_UNNAMED_INPUT.search(recompile["reason"]))
-    )
-
-
-def group_sites(recompiles: list[Recompile]) -> list[RecompileSite]:
-    """One entry per (source line, guard pattern): recompiles that recur at one site are one finding with a count. A
-    library frame's recompile on a change the user's own frame recompiled on too is that one (seen_through_library)."""
-    sites: dict[tuple[str | None, int | None, str], tuple[RecompileSite, list[str]]] = {}  # with each site's reasons
-    for r in (r for r in recompiles if not seen_through_library(r, recompiles)):
-        loc = r.get("location")
-        key = (loc["file"] if loc else None, loc["line"] if loc else None, pattern(r["reason"]))
-        found = sites.get(key)
-        if found is None:
-            sites[key] = (
-                {
-                    "pattern": key[2],
-                    "reason": r["reason"],
-                    "count": 1,
-                    "compileIds": [r.get("compileId")],
-                    "location": r.get("location"),
-                    "trigger": r.get("trigger"),
-                    "inTimedRegion": bool(r.get("inTimedRegion")),
-                    "hint": r.get("hint"),
-                    "explanation": r.get("explanation"),
-                },
-                [r["reason"]],
-            )
-            continue
-        site, reasons = found
-        site["count"] += 1
-        site.setdefault("compileIds", []).append(r.get("compileId"))
-        site["inTimedRegion"] = site.get("inTimedRegion", False) or bool(r.get("inTimedRegion"))
-        reasons.append(r["reason"])
-    out = []
-    for site, reasons in _joined(list(sites.values())):
-        values = _values(reasons)
-        site["values"] = values if len(values) > 1 and site["count"] > 1 else []
-        site["explanation"] = site_explanation(site, reasons)
-        out.append(site)
-    return out
-
-
-def _fix(site: RecompileSite) -> str | None:
-    said = site.get("explanation")
-    return said["fix"] if said else None
-
-
-def _off_the_line(site: RecompileSite) -> bool:
-    """A value guard whose code is not the user's line it is placed at: PyTorch's own code that took the value over
-    (graphbreak.py's random head index, guarded again at ModuleList's `idx = operator.index(idx)`)."""
-    guard = _GUARD_FROM.search(site["reason"])
-    location = site.get("location")
-    code = (location.get("code") if location else None) or ""
-    return guard is not None and bool(code) and guard["code"].strip() not in code
-
-
-def _joined(sites: list[tuple[RecompileSite, list[str]]]) -> list[tuple[RecompileSite, list[str]]]:
-    """A site whose guard is PyTorch's code (_off_the_line) joins the site at the same line with the same fix whose
-    guard is the user's line: one value the user's line made, recompiled on twice, is one finding, said in the user's
-    code (issue 44 point 4: findings on one line grouped)."""
-    hosts = [(site, reasons) for site, reasons in sites if not _off_the_line(site)]
-    out: list[tuple[RecompileSite, list[str]]] = []
-    for site, reasons in sites:
-        host = next(
-            (
-                (other, said)
-                for other, said in hosts
-                if _off_the_line(site)
-                and _fix(site) is not None
-                and other.get("location") == site.get("location")
-                and _fix(other) == _fix(site)
-            ),
-            None,
-        )
-        if host is None:
-            out.append((site, reasons))
-            continue
-        other, said = host
-        other["count"] += site["count"]
-        other["compileIds"] = [*other.get("compileIds", []), *site.get("compileIds", [])]
-        other["inTimedRegion"] = other.get("inTimedRegion", False) or site.get("inTimedRegion", False)
-        said += reasons
-    return out
 
 
 _LIMIT = re.compile(

@@ -20,7 +20,7 @@ from ..shapes.compiler import (
     KernelProvenance,
     Recompile,
 )
-from . import break_patterns, explain, made_for, perf_hints
+from . import break_patterns, explain, made_for, perf_hints, recompile_sites
 from .cudagraphs import cuda_graphs
 from .restarts import completed
 from .torch_trace import Record
@@ -163,6 +163,16 @@ def library_frame(frames: list[SourceLocation]) -> str | None:
     return f"{called.get('function') or 'a function'} in {name}"
 
 
+def entered(frames: list[SourceLocation]) -> bool:
+    """Whether the compiled frame (`frames`: the stack its compile started from) is the one the user's call entered:
+    called by torch.compile's own wrapper (eval_frame.py), so its arguments are the call's. A frame a library's code
+    reached after a graph break (GPT-2's inner forward under transformers' `wrapper`, behind nn.Module's call) or a
+    frame Dynamo resumed after one is not: its tensors are the library's."""
+    if len(frames) < 2 or str(frames[-1].get("function") or "").startswith("torch_dynamo_resume_in_"):
+        return False
+    return frames[-2]["file"].replace("\\", "/").endswith("/_dynamo/eval_frame.py")
+
+
 def _outside_torch_and_runner(file: str) -> bool:
     return not library_place(file).startswith("PyTorch's ") and __package__.split(".")[0] not in file
 
@@ -181,6 +191,10 @@ def recompile(
     start = starts.get(record.compile_id or "")
     start_frames = _start_frames(start) if start is not None else []
     loc = innermost_user(parse_frames(first)) or innermost_user(start_frames)
+    # a guard on an argument of the frame the user's call entered is on the user's own input (timm's ResNet `forward`,
+    # its `x`): said with the user's name and fix, never as a tensor the library made (the H200's timm profile)
+    users_input = entered(start_frames) and explain.guards_an_argument(reason)
+    library = None if users_input else library_frame(start_frames)
     return {
         "reason": reason,
         "allReasons": [re.sub(r"\s+", " ", str(r).split("\n", 1)[0]) for r in reasons],
@@ -190,9 +204,7 @@ def recompile(
         "inTimedRegion": record.phase in TIMED_PHASES,
         "pattern": explain.pattern(reason),
         "hint": explain.pytorch_hint(first),
-        "explanation": explain.explain(
-            reason, first, library_frame(start_frames), cudagraphs, loc["code"] if loc else None
-        ),
+        "explanation": explain.explain(reason, first, library, cudagraphs, loc["code"] if loc else None),
     }
 
 
@@ -433,12 +445,14 @@ def compiler_insight(
     ]
     recompiles = [recompile(r, starts, trigger, cudagraphs) for r in records if r.artifact == "recompile_reasons"]
     made_for.fill(recompiles)
+    sites_found = recompile_sites.group_sites(recompiles)
+    recompile_sites.said_with_cause(recompiles)
     made = completed(records)  # a graph an attempt Dynamo restarted logged was never compiled: not counted, not read
     return {
         "graphCount": sum(1 for r in made if r.kind == "dynamo_output_graph"),
         "graphBreaks": list(breaks.values()),
         "recompiles": recompiles,
-        "recompileSites": explain.group_sites(recompiles),
+        "recompileSites": sites_found,
         "guardCount": sum(guards) if guards else None,
         "compileSeconds": compile_seconds(
             metrics,

@@ -168,12 +168,8 @@ def creation(source: Source, name: str, before_line: int) -> ast.stmt | None:
     return statement
 
 
-def call_site(start: Record | None) -> tuple[SourceLocation, SourceLocation | None] | None:
-    """From a compile's dynamo_start: the compiled function's frame (file, line: its co_firstlineno, function) when it
-    is the user's, and the user's line that called it (None when no user frame did)."""
-    if start is None:
-        return None
-    frames: list[SourceLocation] = [
+def _stack(start: Record) -> list[SourceLocation]:
+    return [
         {
             "file": start.strings.get(f.get("filename"), str(f.get("filename"))),
             "line": int(f.get("line") or 0),
@@ -181,6 +177,24 @@ def call_site(start: Record | None) -> tuple[SourceLocation, SourceLocation | No
         }
         for f in start.meta.get("stack", []) or []
     ]
+
+
+def call_site(start: Record | None) -> tuple[SourceLocation, SourceLocation | None] | None:
+    """From a compile's dynamo_start: the compiled function's frame (file, line: its co_firstlineno, function) when it
+    is the user's, and the user's line that called it (None when no user frame did)."""
+    if start is None:
+        return None
+    frames = _stack(start)
     if not frames or not is_user_file(frames[-1]["file"]):
         return None
     return frames[-1], next((f for f in reversed(frames[:-1]) if is_user_file(f["file"])), None)
+
+
+def calling_line(start: Record | None) -> SourceLocation | None:
+    """From a compile's dynamo_start: the user's line whose call the compile was for, the compiled function the user's
+    (call_site) or a library's (timm's ResNet `forward`, called by the user's `fast(x)`); None where no user frame
+    called it."""
+    site = call_site(start)
+    if site is not None or start is None:
+        return site[1] if site else None
+    return next((f for f in reversed(_stack(start)) if is_user_file(f["file"])), None)

@@ -23,7 +23,8 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any, TypedDict
 
-from ..compiler.explain import guard_sentence, pattern, seen_through_library
+from ..compiler.explain import guard_sentence, pattern
+from ..compiler.recompile_sites import seen_through_library
 from ..formats import rank_list
 from ..report import compile_names
 from ..shapes.common import SourceLocation
@@ -154,7 +155,7 @@ def _recompile_divergence(group: list[_Uneven]) -> Divergence:
     for r in others:
         by_count.setdefault(counts[r], []).append(r)
     fewer = "; ".join(f"{rank_list(ranks)} {'did not' if n == 0 else f'{n}×'}" for n, ranks in sorted(by_count.items()))
-    # each frame's change as its finding says it (explain.group_sites), a wrapper's view of the user's change left out
+    # each frame's change as its finding says it (recompile_sites.group_sites), a wrapper's view of the user's change left out
     items = [other for _, other, _, _ in group]
     said = [other for other in items if not seen_through_library(other, items)]
     changes = "; ".join(dict.fromkeys(_change(other) for other in said))

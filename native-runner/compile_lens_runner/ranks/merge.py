@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
-from ..compiler import break_patterns, explain, made_for
+from ..compiler import break_patterns, explain, made_for, recompile_sites
 from ..compiler import torch_trace as tt
 from ..compiler.insight import compiler_insight
 from ..compiler.user_code import innermost_user, parse_frames
@@ -312,6 +312,7 @@ def _said_today(insight: CompilerInsight) -> CompilerInsight:
         for r in insight.get("recompiles") or []
     ]
     made_for.fill(recompiles)
+    recompile_sites.said_with_cause(recompiles)
     return {**insight, "graphBreaks": breaks, "recompiles": recompiles}
 
 
@@ -324,10 +325,10 @@ def merge_insights(insights: list[tuple[int, CompilerInsight]]) -> CompilerInsig
     merged["graphBreaks"] = _tag(breaks, 0)
     rank_counts(merged["graphBreaks"], breaks)
     merged["recompiles"] = _tag([(r, i.get("recompiles") or []) for r, i in insights], 0)
-    sites = explain.group_sites(merged["recompiles"])
+    sites = recompile_sites.group_sites(merged["recompiles"])
     keys = [(site.get("location"), site.get("pattern")) for site in sites]
     for site in sites:
-        # a site's own recompiles, and at its line those no site is keyed by (one that joined it: explain._joined)
+        # a site's own recompiles, and at its line those no site is keyed by (one that joined it: recompile_sites._joined)
         ranks = {
             r
             for item in merged["recompiles"]

@@ -74,6 +74,8 @@ def _finding(region: Region, shapes: RegionShapes) -> Reason | None:
         }
         if "warmupCell" in warm:  # a notebook's (schema 1.36)
             reason["cell"] = warm["warmupCell"]
+        if "realSizes" in warm:  # calls whose size follows traffic (schema 1.41)
+            reason["realSizes"] = warm["realSizes"]
         if warm["recompileSeconds"] is not None:
             reason["seconds"] = warm["recompileSeconds"]
         # the call that paid the recompile, as the measured fix says it ("instead of 359 ms"): one value for its cost

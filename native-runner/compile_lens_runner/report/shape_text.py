@@ -73,11 +73,24 @@ def limit_in_full(r: Reason) -> str:
     )
 
 
+def sizes_said(sizes: list[int]) -> str:
+    """ "sizes 4, 8, 16, 32"; a long list cut: "sizes 2, 3, 4, 5, 6, … 64"."""
+    shown = sizes if len(sizes) <= 6 else [*sizes[:5], "…", sizes[-1]]
+    return "sizes " + ", ".join(map(str, shown)).replace(", …,", ", …")
+
+
+def _real(r: Reason) -> str:
+    """The real calls' size, or their sizes where they follow traffic (schema 1.41)."""
+    sizes = r.get("realSizes")
+    return sizes_said(sizes) if sizes else _size(r, "realSize")
+
+
 def warmup_clause(r: Reason) -> str:
-    """ "the warm-up at size 1 (line 9) compiled a graph size 4 never used" (a headline's clause, short: the sentence
-    names the input and dimension)."""
+    """ "the warm-up at size 1 (line 9) compiled a graph size 4 never used"; before calls whose size follows traffic,
+    "… a graph sizes 4, 8, 16, 32 never used" (a headline's clause, short: the sentence names the input and
+    dimension)."""
     at = _at(r)
-    return f"the warm-up at {_size(r, 'size')}{at} compiled a graph {_size(r, 'realSize')} never used"
+    return f"the warm-up at {_size(r, 'size')}{at} compiled a graph {_real(r)} never used"
 
 
 def warmup_in_full(r: Reason) -> str:
@@ -97,7 +110,7 @@ def warmup_in_full(r: Reason) -> str:
     )
     return (
         f"the warm-up at {_input_size(r, 'size')}{at} compiled a graph the {'real call' if one else 'real calls'} at "
-        f"{_size(r, 'realSize')} never used{paid}"
+        f"{_real(r)} never used{paid}"
     )
 
 

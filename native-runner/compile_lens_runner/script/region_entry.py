@@ -7,7 +7,7 @@ import statistics
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from ..compiler import cudagraphs, explain
+from ..compiler import cudagraphs, explain, recompile_sites
 from ..compiler import torch_trace as tt
 from ..compiler.insight import compile_seconds, compiler_insight, recompile
 from ..compiler.no_compiled import no_compiled_code
@@ -136,13 +136,13 @@ def _event(ids: list[str], compiled_before: bool) -> str:
 
 def _recompile_reason(ids: list[str], records: RegionRecords) -> tuple[str, str | None] | None:
     """The call's failed guard: its first recompiled frame's, but the user's own frame's where a library frame (DDP's
-    forward, on its args[0]) saw the same change (explain.seen_through_library): the change the user's finding says."""
+    forward, on its args[0]) saw the same change (recompile_sites.seen_through_library): the change the user's finding says."""
     found = [
         recompile(records.recompiles[cid], records.starts, lambda r: None, False)
         for cid in ids
         if cid in records.recompiles
     ]
-    said = [r for r in found if not explain.seen_through_library(r, found)]
+    said = [r for r in found if not recompile_sites.seen_through_library(r, found)]
     if not said:
         return None
     location = said[0].get("location")

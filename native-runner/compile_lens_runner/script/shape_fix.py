@@ -66,16 +66,20 @@ def plans(region: Region) -> list[ShapeFixPlan]:
     at: ShapeFixPlan = {"region": region["id"], "file": location["file"], "line": location["line"], "kind": ""}
     warm = shapes.get("warmup")
     if warm is not None:
-        return [
-            {
-                **at,
-                "kind": WARMUP,
-                "dim": warm["dim"],
-                "warmupSize": warm["warmupSize"],
-                "realSize": warm["realSize"],
-                "realCall": warm["realCall"],
-            }
-        ]
+        plan: ShapeFixPlan = {
+            **at,
+            "kind": WARMUP,
+            "dim": warm["dim"],
+            "warmupSize": warm["warmupSize"],
+            "realSize": warm["realSize"],
+            "realCall": warm["realCall"],
+        }
+        if "realSizes" in warm:
+            # calls whose size follows traffic: a warm-up at one of their sizes alone compiles again at the next, so
+            # the warm-up's dimension is marked dynamic too (mark_dynamic or dynamic=True at the warm-up's own size of
+            # 1 would still compile twice: a size of 1 is always specialised)
+            plan["names"] = [warm["input"]]
+        return [plan]
     changes = shape_facts.changed_dims(region["calls"], region.get("compiler"))
     # every changed dimension a tensor the script passes: marking them is the whole fix
     marks = [[c.leaf, c.fact["dim"]] for c in changes if c.leaf is not None]
@@ -110,6 +114,8 @@ def text(fix: ShapeFixPlan) -> str:
     if fix["kind"] == BUCKETS:
         return "buckets of " + ", ".join(str(b) for b in fix["buckets"])
     size = fix.get("realSize")
+    if fix.get("names"):  # with the dimension marked dynamic: calls whose size follows traffic
+        return f"a warm-up at size {size} with {shape_text.marked_dynamic(fix['names'], [fix['dim']])}"
     return f"a warm-up at size {size}"
 
 

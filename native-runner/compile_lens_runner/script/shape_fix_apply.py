@@ -35,7 +35,8 @@ class ShapeFixPlan(_ShapeFixPlan, total=False):
     realSize: int
     realCall: int
     # mark-dynamic, buckets: [leaf, dimension] of the inputs whose size changed (leaves in calls.flatten's order) and
-    # their names as the shape facts say them
+    # their names as the shape facts say them; warmup-shape: the warm-up's input, where its dimension is marked dynamic
+    # too (calls whose size follows traffic)
     dims: list[list[int]]
     names: list[str]
     buckets: list[int]  # the sizes padded to, ascending
@@ -72,7 +73,8 @@ def warmed_inputs(
     fix: ShapeFixPlan | None, args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> tuple[tuple[Any, ...], dict[str, Any]]:
     """The warm-up call's inputs with its first tensor of the warm-up's size in the changed dimension made at the real
-    calls' size (zeros: a compiled graph does not depend on the values); others as they were."""
+    calls' size (zeros: a compiled graph does not depend on the values), that dimension marked dynamic where the real
+    calls' sizes vary (the fix names the input); others as they were."""
     if fix is None or fix["kind"] != WARMUP:
         return args, kwargs
     import torch
@@ -83,7 +85,13 @@ def warmed_inputs(
         if isinstance(leaf, torch.Tensor) and leaf.dim() > dim and leaf.shape[dim] == was:
             shape = list(leaf.shape)
             shape[dim] = now
-            leaves[i] = torch.zeros(shape, dtype=leaf.dtype, device=leaf.device).requires_grad_(leaf.requires_grad)
+            made = torch.zeros(shape, dtype=leaf.dtype, device=leaf.device)
+            if leaf.dim() == 4 and not leaf.is_contiguous() and leaf.is_contiguous(memory_format=torch.channels_last):
+                # its layout kept (timm's server passes channels_last images): another layout is another graph
+                made = made.contiguous(memory_format=torch.channels_last)
+            leaves[i] = made.requires_grad_(leaf.requires_grad)
+            if fix.get("names"):
+                torch._dynamo.mark_dynamic(leaves[i], dim)
             break
     return _join(head, leaves, spec)
 

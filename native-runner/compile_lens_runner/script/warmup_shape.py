@@ -4,7 +4,8 @@ differed. The graph made for the warm-up then serves no real call, and the real 
 of them (with automatic dynamic shapes, for a size-generic graph). The recompile's explanation says so, and where the
 warm-up's tensor is made by a torch factory call with the size written out, the Quick Fix writes the real calls' size
 there (one compile, at the shape that is used; marking the dimension dynamic would make the graph size-generic
-instead, and a size of 1 cannot be marked dynamic at all)."""
+instead, and a size of 1 cannot be marked dynamic at all). Before real calls whose size follows traffic (several sizes,
+none the warm-up's), the fix is a warm-up at one of their sizes with that dimension marked dynamic: one compile."""
 
 from __future__ import annotations
 
@@ -13,11 +14,15 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ..compiler import explain as guards
 from ..compiler import quick_fixes, source_edits
 from ..compiler.made_for import recompiled_for
 from ..compiler.source_edits import Source
+from ..report import shape_text
+from ..shapes.common import SourceLocation
 from ..shapes.compiler import CompilerInsight, Explanation, QuickFixEdit
 from ..shapes.region import Region, RegionCall, WarmupShape
+from .shape_facts import changed_dims
 
 if TYPE_CHECKING:
     from ..compiler.torch_trace import Record
@@ -30,7 +35,8 @@ _MAX_WARMUP_CALLS = 3
 
 def _warmup_calls(calls: list[RegionCall]) -> tuple[RegionCall, RegionCall] | None:
     """(the warm-up's first call, the real calls' first call) when the calls are a few at one signature, then all the
-    rest at another."""
+    rest at others: one, or sizes that follow traffic (the H200's timm server: a warm-up at batch 1, then batches of 4
+    to 32), none of them the warm-up's."""
     calls = [c for c in calls if c.get("side") != "eager"]
     if not calls:
         return None
@@ -41,7 +47,6 @@ def _warmup_calls(calls: list[RegionCall]) -> tuple[RegionCall, RegionCall] | No
         len(warm) > _MAX_WARMUP_CALLS
         or not rest
         or any(c["signature"] == first for c in rest)
-        or len({c["signature"] for c in rest}) != 1
         or not calls[0].get("compileIds")
         or not rest[0].get("compileIds")
     ):
@@ -92,51 +97,117 @@ def explain(
     warm, real = pair
     real_ids, warm_ids = real.get("compileIds", []), warm.get("compileIds", [])
     recompile = next((r for r in insight["recompiles"] if r.get("compileId") in real_ids), None)
-    size = _SIZE.search(recompile["reason"] if recompile else "")
+    location = recompile.get("location") if recompile else None
+    # a guard on torch.compile's wrapper's `args[0]` (a compiled nn.Sequential) named as the user's call names it
+    said = guards.named_input(recompile["reason"], location.get("code") if location else None) if recompile else ""
+    size = _SIZE.search(said)
     if recompile is None or size is None:
         return None
     name, dim, was, now = re.sub(r"^L\['(.+)'\]$", r"\1", size[1]), int(size[2]), int(size[3]), int(size[4])
-    warm_site = source_edits.call_site(starts.get(warm_ids[0]))
-    real_site = source_edits.call_site(starts.get(real_ids[0]))
+    warm_line, real_line = (source_edits.calling_line(starts.get(ids[0])) for ids in (warm_ids, real_ids))
     facts: WarmupShape = {
         "input": name,
         "dim": dim,
         "warmupSize": was,
         "realSize": now,
-        "warmupLine": warm_site[1]["line"] if warm_site and warm_site[1] else None,
-        "realLine": real_site[1]["line"] if real_site and real_site[1] else None,
+        "warmupLine": warm_line["line"] if warm_line else None,
+        "realLine": real_line["line"] if real_line else None,
         "realCall": real["index"],
         "recompileSeconds": real.get("compileSeconds"),
-        "realCalls": sum(1 for c in calls if c["signature"] == real["signature"]),
+        "realCalls": sum(1 for c in calls if c["signature"] != warm["signature"]),
     }
-    if warm_site is None or real_site is None:
-        return facts
-    (compiled, warm_line), (_, real_line) = warm_site, real_site
+    sizes = _real_sizes(calls, insight, dim, was, now)
+    if len(sizes) > 1:
+        facts["realSizes"] = sizes
     if warm_line is None or real_line is None:
         return facts
-    if (warm_line["file"], warm_line["line"]) == (real_line["file"], real_line["line"]) or warm_line[
-        "file"
-    ] != compiled["file"]:
+    if (warm_line["file"], warm_line["line"]) == (real_line["file"], real_line["line"]):
         return None  # one line made both: the size comes from the data, not from a warm-up
-    source = read(compiled["file"])
-    fn = source_edits.function_at(source, str(compiled["function"]), compiled["line"]) if source else None
-    arg = source_edits.argument(source, warm_line["line"], fn, name) if source and fn else None
-    if isinstance(arg, ast.Name) and source is not None:
-        made = source_edits.creation(source, arg.id, warm_line["line"])
-        arg = made.value if isinstance(made, (ast.Assign, ast.AnnAssign)) else None
-    edit = _edit(source, arg, dim, was, now) if source and isinstance(arg, ast.Call) else None
+    source = read(warm_line["file"])
     code = (
         f" (`{warm_line_code}`)" if (warm_line_code := source.line(warm_line["line"]).strip() if source else "") else ""
     )
-    explanation: Explanation = {
+    if len(sizes) > 1:
+        explanation = _with_traffic(name, dim, was, sizes, warm_line["line"], code, real_line["line"])
+    else:
+        edit = _warmup_edit(source, source_edits.call_site(starts.get(warm_ids[0])), warm_line, name, dim, was, now)
+        explanation = _at_one_size(name, dim, was, now, warm_line["line"], code, real_line["line"], edit)
+    made_for = recompiled_for(recompile["reason"])  # the recompile named by it, as made_for.fill names any other's
+    if made_for is not None:
+        explanation["madeFor"] = made_for
+    _put(insight, recompile.get("compileId"), explanation)
+    return facts
+
+
+def _warmup_edit(
+    source: Source | None,
+    site: tuple[SourceLocation, SourceLocation | None] | None,
+    warm_line: SourceLocation,
+    name: str,
+    dim: int,
+    was: int,
+    now: int,
+) -> QuickFixEdit | None:
+    """The edit that writes the real calls' size into the warm-up's torch factory call, where the compiled function is
+    the user's, in the warm-up's file (its parameters say which argument is the guarded input)."""
+    if source is None or site is None or site[0]["file"] != warm_line["file"]:
+        return None
+    compiled = site[0]
+    fn = source_edits.function_at(source, str(compiled["function"]), compiled["line"])
+    arg = source_edits.argument(source, warm_line["line"], fn, name) if fn else None
+    if isinstance(arg, ast.Name):
+        made = source_edits.creation(source, arg.id, warm_line["line"])
+        arg = made.value if isinstance(made, (ast.Assign, ast.AnnAssign)) else None
+    return _edit(source, arg, dim, was, now) if isinstance(arg, ast.Call) else None
+
+
+def _real_sizes(calls: list[RegionCall], insight: CompilerInsight, dim: int, was: int, now: int) -> list[int]:
+    """The sizes the real calls passed in the warm-up's changed dimension, ascending (the shape facts' of it)."""
+    change = next(
+        (
+            c.fact
+            for c in changed_dims(calls, insight)
+            if c.fact["dim"] == dim and was in c.fact["sizes"] and now in c.fact["sizes"]
+        ),
+        None,
+    )
+    return [s for s in change["sizes"] if s != was] if change else [now]
+
+
+def _with_traffic(name: str, dim: int, was: int, sizes: list[int], warm: int, code: str, real: int) -> Explanation:
+    """A warm-up at a size no real call used, before calls whose size follows traffic: one compile at a size they use,
+    with the dimension marked dynamic, serves them all (a warm-up at their first size alone would compile again at the
+    next one)."""
+    said: Explanation = {
         "what": (
-            f"The warm-up call at line {warm_line['line']}{code} passed '{name}' with size {was} in dimension {dim}; the "
-            f"real calls (line {real_line['line']}) pass {now}, so the graph compiled for the warm-up serves none of "
+            f"{guards.WARMUP_SAID}{warm}{code} passed '{name}' with size {was} in dimension {dim}; the real calls "
+            f"(line {real}) pass {shape_text.sizes_said(sizes)}, never {was}, so the graph compiled for the warm-up serves none of them "
+            "and the first real call compiled again."
+        ),
+        "fix": (
+            f"Warm up at a size the real calls use, with that dimension marked dynamic "
+            f"(torch._dynamo.mark_dynamic on the warm-up's '{name}', dimension {dim}, before the call) or with "
+            "dynamic=True: one compile then serves every size."
+        )
+        + (" A size of 1 cannot be marked dynamic: Dynamo always compiles it apart (specialised)." if was == 1 else ""),
+    }
+    if was != 1:  # dynamic=True compiles a size of 1 apart as well
+        said["quickFix"] = quick_fixes.compile_dynamic()
+    return said
+
+
+def _at_one_size(
+    name: str, dim: int, was: int, now: int, warm: int, code: str, real: int, edit: QuickFixEdit | None
+) -> Explanation:
+    return {
+        "what": (
+            f"{guards.WARMUP_SAID}{warm}{code} passed '{name}' with size {was} in dimension {dim}; the "
+            f"real calls (line {real}) pass {now}, so the graph compiled for the warm-up serves none of "
             "them and the first real call compiled again."
         ),
         "fix": (
             (
-                f"Warm up at the shape the real calls use: {edit['text']} at line {warm_line['line']}. One compile then "
+                f"Warm up at the shape the real calls use: {edit['text']} at line {warm}. One compile then "
                 "serves every call, specialised to that size."
             )
             if edit
@@ -146,13 +217,8 @@ def explain(
             )
         )
         + " If that size does vary in use, compile with dynamic=True instead.",
-        "quickFix": quick_fixes.warmup_shape(warm_line["line"], [edit]) if edit else quick_fixes.compile_dynamic(),
+        "quickFix": quick_fixes.warmup_shape(warm, [edit]) if edit else quick_fixes.compile_dynamic(),
     }
-    made_for = recompiled_for(recompile["reason"])  # the recompile named by it, as made_for.fill names any other's
-    if made_for is not None:
-        explanation["madeFor"] = made_for
-    _put(insight, recompile.get("compileId"), explanation)
-    return facts
 
 
 def _put(insight: CompilerInsight, compile_id: str | None, explanation: Explanation) -> None:
@@ -171,6 +237,5 @@ def share(script_insight: CompilerInsight | None, regions: list[Region]) -> None
         insight = region.get("compiler")
         for r in insight["recompiles"] if insight else []:
             explanation = r.get("explanation")
-            quick_fix = explanation.get("quickFix") if explanation else None
-            if explanation and quick_fix and quick_fix["kind"] == "warmup-shape" and script_insight:
+            if explanation and guards.warmup_said(explanation) and script_insight:
                 _put(script_insight, r.get("compileId"), explanation)

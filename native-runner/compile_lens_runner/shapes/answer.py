@@ -114,6 +114,7 @@ class Reason(_Reason, total=False):
     dropped: dict[str, int]  # in-situ-left-out (schema 1.30): the steps (or calls) left out, by why (inSitu.dropped)
     size: int  # warmup-other-shape: the warm-up's size
     realSize: int  # and the real calls'
+    realSizes: list[int]  # schema 1.41: the real calls' sizes, where they vary
     ms: (
         float | None
     )  # shape-fix: the first real call with a warm-up fix; warmup-other-shape: that call as written; decode-loop: a sequence compiled

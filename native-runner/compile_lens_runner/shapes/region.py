@@ -133,6 +133,7 @@ class WarmupShape(_WarmupShape, total=False):
     # schema 1.36, a notebook: the cells of warmupLine and realLine, each line then within its cell
     warmupCell: int
     realCell: int
+    realSizes: list[int]  # schema 1.41: the real calls' sizes where they vary (traffic), ascending
 
 
 class CacheUse(TypedDict):
