@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from compile_lens_runner.report import shape_text
+from compile_lens_runner.report import reason_text, shape_text
 from compile_lens_runner.script import shape_fix
 from compile_lens_runner.script.shape_fix_apply import warmed_inputs
 from conftest import run_runner
@@ -93,7 +93,12 @@ def test_the_warm_up_story_says_the_sizes_the_real_calls_used() -> None:
     reason |= {"count": 300, "realSizes": [4, 8, 16, 32]}
     assert (
         shape_text.warmup_clause(reason)
-        == "the warm-up at size 1 (line 16) compiled a graph sizes 4, 8, 16, 32 never used"
+        == "the warm-up at size 1 (line 16) compiled a graph the calls at sizes 4, 8, 16, 32 never used"
     )
     assert "the real calls at sizes 4, 8, 16, 32 never used" in shape_text.warmup_in_full(reason)
+    # its fix: one warm-up size serves traffic only with the dimension marked dynamic (size 1 is always its own graph)
+    assert reason_text.sentence(reason).endswith(
+        "Fix: warm up at a size the real calls use, with that dimension marked dynamic: one compile."
+    )
+    assert reason_text.sentence({**reason, "realSizes": []}).endswith("Fix: warm up at the shape the real calls use.")
     assert shape_text.sizes_said(list(range(2, 66))) == "sizes 2, 3, 4, 5, 6, … 65"

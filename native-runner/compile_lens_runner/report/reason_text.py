@@ -321,7 +321,15 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     "warmup-other-shape": (
         shape_text.warmup_clause,
         # its fix said as every reason's is ("Fix: …"): "…, recompiling: warm up at …" read the fix as what recompiled
-        lambda r: f"{_start(shape_text.warmup_in_full(r))}. Fix: warm up at the shape the real calls use.",
+        # sizes that follow traffic: one warm-up size serves them only with the dimension marked dynamic (s31-shapes)
+        lambda r: (
+            f"{_start(shape_text.warmup_in_full(r))}. Fix: "
+            + (
+                "warm up at a size the real calls use, with that dimension marked dynamic: one compile."
+                if r.get("realSizes")
+                else "warm up at the shape the real calls use."
+            )
+        ),
     ),
     "cuda-graphs-per-size": (
         shape_text.graphs_clause,
