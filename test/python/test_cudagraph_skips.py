@@ -158,3 +158,16 @@ def test_a_region_sees_the_graphs_recorded_at_its_calls() -> None:
     own = RegionRecords(SimpleNamespace(compile_ids=compiled), records)  # type: ignore[arg-type]
     statuses = compiler_insight(own.records, lambda record: None, cudagraphs=True)["cudaGraphs"]
     assert [s["status"] for s in statuses] == ["captured"] * 6
+
+
+def test_a_default_mode_run_on_cuda_says_no_cuda_graphs_in_its_fixes() -> None:
+    """Whether a run used CUDA graphs is read from its log, not its device: an H200 fine-tuning loop compiled with
+    torch.compile's defaults was told "CUDA graphs still record one graph per size" in its recompile's fix (session 31,
+    bench/scripts/hf_train.py), while a reduce-overhead decode loop's log says it used them."""
+    assert cudagraphs.used(_records("decode_static.runner.log.gz"))
+    log = REPO / "test" / "fixtures" / "logs" / "h200-hf-train-parts.log"
+    records = tt.parse(log.read_text())
+    assert not cudagraphs.used(records)
+    insight = compiler_insight(records, lambda record: None, cudagraphs=cudagraphs.used(records))
+    fixes = [r["explanation"]["fix"] for r in insight["recompiles"] if r.get("explanation")]
+    assert fixes and not any("CUDA graph" in f for f in fixes)

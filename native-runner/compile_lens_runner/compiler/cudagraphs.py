@@ -202,6 +202,23 @@ def attribute(records: list[Record]) -> list[Record]:
     return records
 
 
+def used(records: list[Record]) -> bool:
+    """Whether the run used CUDA graphs (otherwise every graph would read "not captured", and a recompile's fix would
+    speak of CUDA graphs a default-mode run never made): a skip reason, a capture, a skip the runner recorded, or a graph
+    PyTorch set up for CUDA graphs at its first run."""
+    for r in records:  # one pass: most records are compile events
+        if r.kind == "chromium_event":
+            if (event := r.event()) is not None and event.name == "CUDAGraphNode.record":
+                return True
+        elif (
+            (r.kind == "compilation_metrics" and r.meta.get("cudagraph_skip_reason"))
+            or r.artifact == CUDAGRAPH_SKIP
+            or (r.kind == "compilation_metrics_runtime" and r.meta.get("runtime_cudagraphify_time_us") is not None)
+        ):
+            return True
+    return False
+
+
 _SKIP = re.compile(r"^\s*(?:skipping|disabling) cudagraph", re.I)
 
 

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from ..compiler import artifacts
 from ..compiler import torch_trace as tt
+from ..compiler.cudagraphs import used as cuda_graphs_used
 from ..compiler.insight import compiler_insight
 from ..errors import RunnerError
 from ..ranks import attempts, divergence
@@ -31,22 +32,6 @@ PARALLEL_BYTES = 64 << 20  # rank logs totalling less are read in this process (
 PARALLEL_RECORDS = 20000  # a log of fewer records has its insight read and its artifacts written one after the other
 _Here = TypeVar("_Here")
 _NO_VERDICT = "Read from compiler logs: nothing was run or timed here, so there is no verdict on compiling."
-
-
-def _cudagraphs(records: list[tt.Record]) -> bool:
-    """Whether the run used CUDA graphs (otherwise every graph would read "not captured"): a skip reason, a capture, a
-    skip the runner recorded, or a graph PyTorch set up for CUDA graphs at its first run."""
-    for r in records:  # one pass: most records are compile events
-        if r.kind == "chromium_event":
-            if (event := r.event()) is not None and event.name == "CUDAGraphNode.record":
-                return True
-        elif (
-            (r.kind == "compilation_metrics" and r.meta.get("cudagraph_skip_reason"))
-            or r.artifact == tt.CUDAGRAPH_SKIP
-            or (r.kind == "compilation_metrics_runtime" and r.meta.get("runtime_cudagraphify_time_us") is not None)
-        ):
-            return True
-    return False
 
 
 def _environment(records: list[tt.Record], saved: Sequence[artifacts.Saved | None] = ()) -> Environment:
@@ -114,7 +99,7 @@ def _insights(
 
 
 def _insight_of(records: list[tt.Record]) -> CompilerInsight:
-    return compiler_insight(records, lambda record: None, cudagraphs=_cudagraphs(records))
+    return compiler_insight(records, lambda record: None, cudagraphs=cuda_graphs_used(records))
 
 
 def _mode(name: str, insight: CompilerInsight) -> ModeResult:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 from ..compiler import torch_trace as tt
+from ..compiler.cudagraphs import used as cuda_graphs_used
 from ..compiler.insight import compiler_insight
 from ..report import reason_text
 from ..run import Run
@@ -59,7 +60,7 @@ class RankScript:
         """The rank's report when SIGTERM stops it before the worker finished: the compiler's log so far, the calls
         recorded so far (a CUDA call whose end has not run yet has no duration), nothing measured."""
         records = [r for r in tt.LogFollower(run.trace_dir).read() if r.mode == mode]
-        cudagraphs = run.device == "cuda"
+        cudagraphs = run.device == "cuda" and cuda_graphs_used(records)
         insight = compiler_insight(records, lambda record: "a call made by the script", cudagraphs=cudagraphs)
         insight["torchTraceLog"] = run.trace_log_relpath()
         script: ModeResult = {**entry, "compiler": insight, "compileSeconds": insight["compileSeconds"]["total"]}

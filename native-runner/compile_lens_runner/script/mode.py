@@ -22,6 +22,7 @@ from typing import Any, Protocol, TypedDict
 
 from ..compiler import artifacts, compiled_runs
 from ..compiler import torch_trace as tt
+from ..compiler.cudagraphs import used as cuda_graphs_used
 from ..compiler.failure import compile_failure, headline
 from ..compiler.insight import compiler_insight
 from ..compiler.user_code import innermost_user, parse_frames
@@ -353,7 +354,9 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
         tt.mark(MODE, "done")
         run.progress("insight", 0.5, "Reading the compiler's log")
         insight = compiler_insight(
-            run.records(MODE), lambda record: "a call made by the script", cudagraphs=run.device == "cuda"
+            run.records(MODE),
+            lambda record: "a call made by the script",
+            cudagraphs=run.device == "cuda" and cuda_graphs_used(run.records(MODE)),
         )
         insight["torchTraceLog"] = run.trace_log_relpath()
         artifacts.attach(insight, run.records(MODE), run.workdir, MODE, None, 0)
