@@ -14,6 +14,7 @@ import { previewOfModel, TraceReading } from '../../extension/node/trace/traceRe
 import { compilePhaseWords } from '../../extension/shared/trace/compilePhaseWords.ts';
 import type { RawTrace } from '../../extension/node/trace/rawTrace.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
+import { cpuOp as X } from './traceEvents.ts';
 
 const ROOT = path.join(__dirname, '..', '..');
 const RANK1 = path.join(ROOT, 'test/fixtures/reports/ddp-ranks-cpu/ranks/rank1/rank1.trace.json.gz');
@@ -53,17 +54,6 @@ test("rank 1's recompile: each phase in one row, the forward's and the backward'
   assert.equal(recompile.filter((r) => r.words === 'Dynamo: whole frame').length, 1);
   assert.equal(recompile.filter((r) => r.words === 'Inductor').length, 2);
   assert.equal(recompile.find((r) => r.words === 'Inductor: load module')!.depth, 13);
-});
-
-/** A complete event on thread `tid` of process 1. */
-const X = (name: string, ts: number, dur: number, tid = 1): object => ({
-  ph: 'X',
-  cat: 'cpu_op',
-  name,
-  pid: 1,
-  tid,
-  ts,
-  dur,
 });
 
 /** compile_fx's "Inductor" around the forward's and the backward's inductor_compile, each with its twin. */
