@@ -74,8 +74,7 @@ def test_a_warm_up_at_another_shape_is_said_at_its_cell_and_line(tmp_path: Path)
     assert (warm["warmupCell"], warm["warmupLine"], warm["realCell"], warm["realLine"]) == (1, 1, 1, 2)
     reason: Any = {"code": "warmup-other-shape", "size": 1, "realSize": 4, "line": 1, "cell": 1, "count": 3}
     assert (
-        shape_text.warmup_clause(reason)
-        == "the warm-up at size 1 (cell 2, line 1) compiled a graph the calls at size 4 never used"
+        shape_text.warmup_clause(reason) == "the warm-up at size 1 (cell 2, line 1) compiled a graph size 4 never used"
     )
 
 

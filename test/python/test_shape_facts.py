@@ -167,9 +167,7 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used() -> 
     }
     shapes = shape_facts.region_shapes(calls, insight([], 2), {"dynamic": False}, "cpu", warm)  # type: ignore[arg-type]
     assert shapes is not None
-    assert (
-        lead(region(calls, shapes)) == "the warm-up at size 1 (line 7) compiled a graph the calls at size 5 never used"
-    )
+    assert lead(region(calls, shapes)) == "the warm-up at size 1 (line 7) compiled a graph size 5 never used"
     assert shape_text.warmup_in_full(shape_reasons(region(calls, shapes))[0]) == (  # type: ignore[arg-type]
         "the warm-up at x's size 1 in dimension 0 (line 7) compiled a graph the real call at size 5 never used; that "
         "call paid 4.6 s "

@@ -276,7 +276,7 @@ def test_a_warm_up_at_another_shape_leads_with_the_graph_no_real_call_used_and_i
     assert warm["warmupLine"] == marker_line(script, "MARK: warm-up")
     assert warm["recompileSeconds"] is not None
     assert region["headline"].startswith(
-        f"the warm-up at size 1 (line {warm['warmupLine']}) compiled a graph the calls at size 5 never used · "
+        f"the warm-up at size 1 (line {warm['warmupLine']}) compiled a graph size 5 never used · "
     )
     # the call's whole time where it holds its recompile, as the measured fix says that call (review 3C R14)
     assert region["answer"]["sentence"].startswith(

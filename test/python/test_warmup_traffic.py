@@ -93,7 +93,7 @@ def test_the_warm_up_story_says_the_sizes_the_real_calls_used() -> None:
     reason |= {"count": 300, "realSizes": [4, 8, 16, 32]}
     assert (
         shape_text.warmup_clause(reason)
-        == "the warm-up at size 1 (line 16) compiled a graph the calls at sizes 4, 8, 16, 32 never used"
+        == "the warm-up at size 1 (line 16) compiled a graph sizes 4, 8, 16, 32 never used"
     )
     assert "the real calls at sizes 4, 8, 16, 32 never used" in shape_text.warmup_in_full(reason)
     # its fix: one warm-up size serves traffic only with the dimension marked dynamic (size 1 is always its own graph)

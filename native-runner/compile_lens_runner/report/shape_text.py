@@ -86,11 +86,11 @@ def _real(r: Reason) -> str:
 
 
 def warmup_clause(r: Reason) -> str:
-    """ "the warm-up at size 1 (line 9) compiled a graph the calls at size 4 never used"; before calls whose size
-    follows traffic, "… the calls at sizes 4, 8, 16, 32 never used" (a headline's clause, short: the sentence names
-    the input and dimension)."""
+    """ "the warm-up at size 1 (line 9) compiled a graph size 4 never used"; before calls whose size follows traffic,
+    "… a graph sizes 4, 8, 16, 32 never used" (a headline's clause, short, under test_plain_words' 200 characters: the
+    sentence says "the real calls at sizes …" and names the input and dimension)."""
     at = _at(r)
-    return f"the warm-up at {_size(r, 'size')}{at} compiled a graph the calls at {_real(r)} never used"
+    return f"the warm-up at {_size(r, 'size')}{at} compiled a graph {_real(r)} never used"
 
 
 def warmup_in_full(r: Reason) -> str:
