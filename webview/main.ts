@@ -47,7 +47,7 @@ import { state } from './viewState.ts';
 import { comparisonPending, matchingSlices, paneTitle, readingTraces, waitedFor } from './timelineWords.ts';
 import { coldStep } from './analysis/stepMap.ts';
 import { rankCompiler } from './analysis/rankCompiles.ts';
-import { compilingRank, type RankMarks } from './analysis/rankWaits.ts';
+import { waitedRank, type RankMarks } from './analysis/rankWaits.ts';
 import { stepsAsCalls } from './analysis/sliceNames.ts';
 import { paneRegions } from './paneFit.ts';
 import { alignSteps, stepBounds, stepHolding, stepLeads } from './paneSteps.ts';
@@ -275,7 +275,7 @@ function load(message: Opening): void {
     state.panes.forEach((pane, p) => {
       pane.timeline.waitedFor = (fromUs, toUs) => {
         const listed = rankMarks();
-        const found = listed && compilingRank(listed, p, fromUs, toUs);
+        const found = listed && waitedRank(listed, p, fromUs, toUs);
         return found ? waitedFor(found.rank, found.recompile) : null;
       };
     });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
-import { compilingRank, type RankMarks } from '../../webview/analysis/rankWaits.ts';
+import { waitedRank, type RankMarks } from '../../webview/analysis/rankWaits.ts';
 import { waitedFor, waitingIn } from '../../webview/timelineWords.ts';
 
 const mark = (kind: TimelineMark['kind'], startUs: number, durUs: number): TimelineMark => ({
@@ -21,20 +21,20 @@ test("a wait is the one other rank's compile through half of it or more, on the 
     { rank: 0, shiftUs: 0, marks: [mark('recompile', 0, 500)] },
     { rank: 1, shiftUs: 1000, marks: [mark('graph-break', 0, 9000), mark('recompile', 500, 2000)] },
   ];
-  assert.deepEqual(compilingRank(ranks, 0, 1000, 4000), { rank: 1, recompile: true });
+  assert.deepEqual(waitedRank(ranks, 0, 1000, 4000), { rank: 1, recompile: true });
   // less than half of the wait: not what it waited for; a graph break's band is no compile: in a job of two ranks,
   // the other all the same, doing what the trace does not say (review 12 L4/N5: "for another rank" beside rank 1)
-  assert.deepEqual(compilingRank(ranks, 0, 0, 5000), { rank: 1, recompile: null });
+  assert.deepEqual(waitedRank(ranks, 0, 0, 5000), { rank: 1, recompile: null });
   // its own compile is not what it waited for, nor another rank's before its wait
-  assert.deepEqual(compilingRank(ranks, 1, 0, 2000), { rank: 0, recompile: null });
+  assert.deepEqual(waitedRank(ranks, 1, 0, 2000), { rank: 0, recompile: null });
   // the other rank's number unknown: none named
-  assert.equal(compilingRank([ranks[0]!, { ...ranks[1]!, rank: null }], 0, 0, 5000), null);
+  assert.equal(waitedRank([ranks[0]!, { ...ranks[1]!, rank: null }], 0, 0, 5000), null);
   // two ranks compiling meanwhile: no one rank to name
   const three = [...ranks, { rank: 2, shiftUs: 0, marks: [mark('compile', 1000, 3000)] }];
-  assert.equal(compilingRank(three, 0, 1000, 4000), null);
+  assert.equal(waitedRank(three, 0, 1000, 4000), null);
   // of three ranks, none compiling: the wait is not one rank's
-  assert.equal(compilingRank(three, 0, 5000, 9000), null);
-  assert.deepEqual(compilingRank(three.slice(0, 1).concat(three.slice(2)), 0, 1000, 4000), {
+  assert.equal(waitedRank(three, 0, 5000, 9000), null);
+  assert.deepEqual(waitedRank(three.slice(0, 1).concat(three.slice(2)), 0, 1000, 4000), {
     rank: 2,
     recompile: false,
   });

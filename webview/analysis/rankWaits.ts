@@ -16,7 +16,7 @@ export interface RankMarks {
  * (it can be no other: review 12 L4/N5, "for another rank" where the table beside it names rank 1), with no cause
  * (`recompile` null); null where several ranks compile, or none does among several (a wait is not one rank's then).
  */
-export function compilingRank(
+export function waitedRank(
   ranks: readonly RankMarks[],
   p: number,
   fromUs: number,
