@@ -38,6 +38,8 @@ import { injectStyles } from './styles.ts';
 import { kindLegend, readTheme } from './theme.ts';
 import { TimelineCanvas } from './timeline.ts';
 import { axisTime } from './timelineText.ts';
+import { longestUnrecorded } from './timelineGaps.ts';
+import { TrackRows, type Row } from './timelineRows.ts';
 import { TimelineInput } from './timelineInput.ts';
 import { stackToggles } from './timelineStacks.ts';
 import { exposeDebugView } from './debugView.ts';
@@ -266,17 +268,25 @@ function load(message: Opening): void {
     let ranks: RankMarks[] | null = null;
     const rankMarks = (): RankMarks[] | null =>
       (ranks ??= state.panes.every((q) => q.timeline.marksFound)
-        ? state.panes.map((q, k) => ({
-            rank: rankView!.heads[k]?.rank ?? null,
-            shiftUs: alignment.shiftUs[k] ?? 0,
-            marks: q.timeline.marks,
-          }))
+        ? state.panes.map((q, k) => {
+            const { model } = q.timeline;
+            // every level of its tracks, not the rows in its view: what it did while another waited may be out of it
+            let rows: Row[] | null = null;
+            const collectives = communicationNames(model.names);
+            return {
+              rank: rankView!.heads[k]?.rank ?? null,
+              shiftUs: alignment.shiftUs[k] ?? 0,
+              marks: q.timeline.marks,
+              unrecordedUs: (fromUs, toUs, leastUs) =>
+                longestUnrecorded(model, (rows ??= new TrackRows(model, 0).rows), fromUs, toUs, leastUs, collectives),
+            };
+          })
         : null);
     state.panes.forEach((pane, p) => {
       pane.timeline.waitedFor = (fromUs, toUs) => {
         const listed = rankMarks();
         const found = listed && waitedRank(listed, p, fromUs, toUs);
-        return found ? waitedFor(found.rank, found.recompile) : null;
+        return found ? waitedFor(found.rank, found.cause) : null;
       };
     });
   }

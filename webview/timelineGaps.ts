@@ -88,6 +88,22 @@ export function unrecordedHover(
     : waitingInHover(op, us, threads[model.track[stretch.collective]!]!, cause);
 }
 
+/** The longest stretch of [fromUs, toUs] where a step's thread recorded no op, nor waited in a collective, of at
+ *  least `leastUs` (0: none that long), over the trace's rows (every track's levels: TrackRows of the whole trace,
+ *  whatever is in view): what another rank did while one waited for it (analysis/rankWaits.ts). */
+export function longestUnrecorded(
+  model: TraceModel,
+  rows: readonly Row[],
+  fromUs: number,
+  toUs: number,
+  leastUs: number,
+  collectives: Uint8Array,
+): number {
+  return unrecordedInSteps(model, rows, fromUs, toUs, Math.max(1, leastUs), collectives)
+    .filter((s) => s.collective < 0)
+    .reduce((longest, s) => Math.max(longest, s.toUs - s.fromUs), 0);
+}
+
 /**
  * In [tMin, tMax], each stretch of at least `minUs` inside a profiler step (a "ProfilerStep#N" slice of a thread)
  * where nothing is nested in the step (the ops the step ran are its thread's next level) and no other CPU thread of

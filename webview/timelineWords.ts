@@ -4,6 +4,7 @@
 // its panes, times and counts.
 import { formatCount, formatUs, formatUsLike, formatWhole, plural } from '../extension/present/numbers.ts';
 import { sharedUnit, stepNumber, stepUnit, type StepsCompared } from './analysis/stepMap.ts';
+import type { WaitCause } from './analysis/rankWaits.ts';
 
 /** While the traces are read: "Reading the trace…", "Reading 2 more traces…". */
 export const readingTraces = (count: number, more = false): string =>
@@ -153,10 +154,13 @@ export const waitingIn = (op: string, us: number, cause: string | null): string 
 /** What such a stretch's label keeps at the least: its time and that it waited ("41.7 ms, waiting…"; review 12
  *  L3: "…, waiting in all_reduce" had no room at 560 or 700 px, and the wait went unsaid). */
 export const waitingInLeast = (us: number): string => `${formatUs(us)}, waiting`;
-/** The rank a collective waited for, compiling all the while: "rank 1, recompiling"; doing what the trace does not
- *  say (`recompile` null): "rank 1". */
-export const waitedFor = (rank: number, recompile: boolean | null): string =>
-  recompile === null ? `rank ${rank}` : `rank ${rank}, ${recompile ? 'recompiling' : 'compiling'}`;
+/** The rank a collective waited for and what it did all the while: "rank 1, recompiling", "rank 1, no op recorded
+ *  there" (its thread's stretch with none, said as the timeline says it: review 12, rank 0's wait beside rank 1's
+ *  40.2 ms); doing what the trace does not say (`cause` null): "rank 1". */
+export const waitedFor = (rank: number, cause: WaitCause): string =>
+  cause === null
+    ? `rank ${rank}`
+    : `rank ${rank}, ${cause === 'unrecorded' ? 'no op recorded there' : cause === 'recompile' ? 'recompiling' : 'compiling'}`;
 
 /** That stretch's hover: what the time is, on which thread the collective ran, and what it waited for. */
 export const waitingInHover = (op: string, us: number, thread: string, cause: string | null): string =>
