@@ -362,17 +362,24 @@ export const notCalledText = (inner: string, after: string): string => `not call
  *  Tensor.item()") gets one (review 8A A11: "…after it. — in default at …"). */
 const asSentence = (label: string): string => (/[.!?]$/.test(label.trim()) ? label.trim() : `${label.trim()}.`);
 
+/** Why a view opens past its first step: the compare leaves it out, or (a job's ranks, which have no compare) it is
+ *  the warm-up. */
+export type PassedWhy = 'left out' | 'warm-up';
+
 /** A finding "Show in timeline" placed: where, when on the pane's axis (in the axis's unit: `at`), and how many
- *  places are outlined; `leftOut`: the step the compare leaves out, where the place shown is not the first of all
- *  but the first past it. */
+ *  places are outlined; `passed`: the step the view opens past, and why, where the place shown is not the first of
+ *  all but the first past it. */
 export const focusFound = (
   label: string,
   pane: string,
   at: string,
   places: number,
-  leftOut: number | null = null,
+  passed: { step: number; why: PassedWhy } | null = null,
 ): string => {
-  const which = leftOut === null ? '' : ` past step ${leftOut}, which the compare leaves out;`;
+  const which =
+    passed === null
+      ? ''
+      : ` past step ${passed.step}, ${passed.why === 'left out' ? 'which the compare leaves out' : 'the warm-up'};`;
   return `${asSentence(label)} In ${pane} at ${at}${places > 1 ? ` (the first of ${places} places${which}${which ? '' : ','} all outlined)` : ''}.`;
 };
 
