@@ -10,7 +10,7 @@ import {
   noOpRecorded,
   noOpRecordedHover,
   noOpRecordedLeast,
-  waitingIn,
+  waitingInForms,
   waitingInHover,
   waitingInLeast,
 } from './timelineWords.ts';
@@ -69,7 +69,9 @@ export function unrecordedLabels(
     if (stretch.collective >= 0) {
       const op = withoutNamespace(model.names[model.name[stretch.collective]!]!);
       const cause = waitedFor(stretch);
-      return { stretch, text: fitWords(waitingIn(op, us, cause), room, m, waitingInLeast(us)), op, cause };
+      const forms = waitingInForms(op, us, cause);
+      const whole = forms.slice(0, -1).find((form) => m.width(form) <= room);
+      return { stretch, text: whole ?? fitWords(forms.at(-1)!, room, m, waitingInLeast(us)), op, cause };
     }
     return { stretch, text: fitWords(noOpRecorded(us), room, m, noOpRecordedLeast(us)), op: null, cause: null };
   });

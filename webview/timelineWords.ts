@@ -151,6 +151,12 @@ export const noOpRecordedLeast = (us: number): string => `${formatUs(us)}, no op
  *  the collective, which waits for the slowest rank (review 9 D4: rank 0's 2 s while rank 1 recompiled said nothing). */
 export const waitingIn = (op: string, us: number, cause: string | null): string =>
   `${formatUs(us)}, waiting in ${op} for ${cause ?? 'another rank'}`;
+/** Such a stretch's label, longest first: whole, then for the rank alone ("…for rank 1", not cut to "…for rank 1,
+ *  no…", which says nothing: its hover says the cause), then cut as it is (waitingIn). */
+export function waitingInForms(op: string, us: number, cause: string | null): string[] {
+  const rank = cause?.split(', ')[0] ?? null;
+  return rank === cause ? [waitingIn(op, us, cause)] : [waitingIn(op, us, cause), waitingIn(op, us, rank)];
+}
 /** What such a stretch's label keeps at the least: its time and that it waited ("41.7 ms, waiting…"; review 12
  *  L3: "…, waiting in all_reduce" had no room at 560 or 700 px, and the wait went unsaid). */
 export const waitingInLeast = (us: number): string => `${formatUs(us)}, waiting`;

@@ -164,16 +164,19 @@ test("rank 0's wait said for rank 1, no op recorded there: rank 1's thread recor
   // the cause is rank 1's stretch: a rank 1 that recorded ops all the while is waited for with no cause said
   const busy = [ranks[0]!, { ...ranks[1]!, unrecordedUs: () => 0 }];
   assert.deepEqual(waitedRank(busy, 0, stretch.fromUs, stretch.toUs), { rank: 1, cause: null });
-  // narrower, the label is cut after a word, its time first
-  const narrow = unrecordedLabels(
-    rank0!,
-    rows[0]!,
-    step.start,
-    step.end,
-    (t) => LABEL_WIDTH + ((t - step.start) / (step.end - step.start)) * (500 - LABEL_WIDTH),
-    m,
-    communicationNames(rank0!.names),
-    waitedFor,
-  ).find((said) => said.op !== null)!.text;
-  assert.match(narrow ?? '', /^4\d\.\d ms, waiting( in( all_reduce( for( rank( 1, no( op( recorded)?)?)?)?)?)?)?…$/);
+  // narrower, for the rank alone, never cut to "…for rank 1, no…" (the hover says the cause); narrower still, cut
+  // after a word, its time first
+  const narrow = (width: number): string | null | undefined =>
+    unrecordedLabels(
+      rank0!,
+      rows[0]!,
+      step.start,
+      step.end,
+      (t) => LABEL_WIDTH + ((t - step.start) / (step.end - step.start)) * (width - LABEL_WIDTH),
+      m,
+      communicationNames(rank0!.names),
+      waitedFor,
+    ).find((said) => said.op !== null)?.text;
+  assert.match(narrow(500) ?? '', /^4\d\.\d ms, waiting in all_reduce for rank 1$/);
+  assert.match(narrow(400) ?? '', /^4\d\.\d ms, waiting( in( all_reduce( for( rank)?)?)?)?…$/);
 });
