@@ -33,13 +33,13 @@ export function waitedRank(
   const [from, to] = [fromUs + ranks[p]!.shiftUs, toUs + ranks[p]!.shiftUs];
   const half = (to - from) / 2;
   const others = ranks.flatMap((r, q) => (q === p || r.rank === null ? [] : [{ ...r, rank: r.rank }]));
-  const compiling = others.flatMap(({ rank, shiftUs, marks }) => {
+  const compiling = others.flatMap(({ rank, shiftUs, marks }): { rank: number; cause: WaitCause }[] => {
     const through = marks.filter((mark) => {
       if (mark.kind !== 'compile' && mark.kind !== 'recompile') return false;
       const start = mark.startUs + shiftUs;
       return Math.min(to, start + mark.durUs) - Math.max(from, start) >= half;
     });
-    return through.length ? [{ rank, cause: through[0]!.kind as WaitCause }] : [];
+    return through.length ? [{ rank, cause: through[0]!.kind === 'recompile' ? 'recompile' : 'compile' }] : [];
   });
   if (compiling.length) return compiling.length === 1 ? compiling[0]! : null;
   const unrecorded = others.filter((r) => r.unrecordedUs(from - r.shiftUs, to - r.shiftUs, half) >= half);
