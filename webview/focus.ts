@@ -1,20 +1,38 @@
 // "Show in timeline" in the webview: a finding's places (shared/trace/timelineMarks.targetSpans) in the first pane
-// that has them (panes of the modes it was seen in first), zoomed to the first in a step its compare counts, outlined, and said in a line
+// that has them (panes of the modes it was seen in first), zoomed to the first in the step its view opens on or later
+// (past the step its compare leaves out, or a job's warm-up: main.ts's one opening rule), outlined, and said in a line
 // above the panes (timelineWords.ts), the other panes showing the same code; where the traces hold none, that is said.
 import { formatUs } from '../extension/present/numbers.ts';
 import { targetSpans, type TimelineTarget } from '../extension/shared/trace/timelineMarks.ts';
 import { el } from './panels.ts';
 import type { TimelineCanvas } from './timeline.ts';
-import { focusFound, focusNotFound, paneMovedToCode } from './timelineWords.ts';
+import { focusFound, focusNotFound, paneMovedToCode, type PassedWhy } from './timelineWords.ts';
 import { sameCode, sameStepTime, stepNumber } from './analysis/stepMap.ts';
 import { stepHolding } from './paneSteps.ts';
 
-/** Where it was found: the pane and how many places; null when nowhere. `alignStep` puts the pane's time 0 at
+/** Which of a pane's places (in start order) a focus shows: the first in the step its view opens on (`opensOn`, an
+ *  index) or a later one, so a focus and the opening view never show different steps (review 11 I3: the view on
+ *  step 1 above a table of steps 2–3); the first of all where none is. */
+export function shownPlace(
+  spans: readonly { startUs: number }[],
+  steps: readonly { start: number }[],
+  opensOn: number,
+): number {
+  return Math.max(
+    0,
+    spans.findIndex((s) => stepHolding(steps, s.startUs) >= opensOn),
+  );
+}
+
+/** Where it was found: the pane and how many places; null when nowhere. `opensOn`: per pane, the step index its view
+ *  opens on, and `passed` why it opens past the ones before (the note says it where a place before was passed over). `alignStep` puts the pane's time 0 at
  *  the start of its step of that index, every other's at its step alike; `zoomTo` takes pane time. The note's times are said as every time is
  *  ("7.87 ms", "19.6 ms"), not in the zoomed axis's digits ("19,643 µs": review 5A G4). */
 export function showTarget(
   target: TimelineTarget,
   panes: readonly { label: string; timeline: TimelineCanvas }[],
+  opensOn: readonly number[],
+  passed: PassedWhy,
   alignStep: (step: number, pane: number) => void,
   zoomTo: (from: number, to: number) => void,
 ): { pane: number; places: number } | null {
@@ -30,22 +48,26 @@ export function showTarget(
     const spans = targetSpans(timeline.model, timeline.marks, target);
     if (!spans.length) continue;
     timeline.focused = spans;
-    // the first place in a step the compare counts, not in the warm-up it leaves out (review 11 I3: the view on step 1
-    // above a table of steps 2–3); the first of all where none is
-    const counted =
-      timeline.leftOutStep === null ? 0 : spans.findIndex((s) => stepHolding(timeline.model.steps, s.startUs) > 0);
-    const shown = Math.max(0, counted);
+    const steps = timeline.model.steps;
+    const opening = opensOn[p] ?? 0;
+    const shown = shownPlace(spans, steps, opening);
     const first = spans[shown]!;
     // time 0 at the start of the step that holds it: aligned on a later step, the axis would read negative times,
     // which it draws no ticks for
-    const step = stepHolding(timeline.model.steps, first.startUs);
+    const step = stepHolding(steps, first.startUs);
     if (step >= 0) alignStep(step, p);
     const start = first.startUs - timeline.offset;
     const pad = Math.max(first.durUs * 1.5, 20);
     const moved = alignOthers(panes, p, first);
     zoomTo(start - pad, start + first.durUs + pad);
     note.textContent = [
-      focusFound(target.label, panes[p]!.label, formatUs(start), spans.length, shown ? timeline.leftOutStep : null),
+      focusFound(
+        target.label,
+        panes[p]!.label,
+        formatUs(start),
+        spans.length,
+        shown && opening > 0 ? { step: stepNumber(steps[opening - 1]!.label, opening), why: passed } : null,
+      ),
       ...moved.map((m) =>
         paneMovedToCode(
           { pane: panes[m.pane]!.label, name: m.name, at: formatUs(m.atUs), intoStep: formatUs(m.intoStepUs) },

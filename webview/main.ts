@@ -38,6 +38,8 @@ import { injectStyles } from './styles.ts';
 import { kindLegend, readTheme } from './theme.ts';
 import { TimelineCanvas } from './timeline.ts';
 import { axisTime } from './timelineText.ts';
+import { longestUnrecorded } from './timelineGaps.ts';
+import { TrackRows, type Row } from './timelineRows.ts';
 import { TimelineInput } from './timelineInput.ts';
 import { stackToggles } from './timelineStacks.ts';
 import { exposeDebugView } from './debugView.ts';
@@ -45,9 +47,8 @@ import { scheduleDraw } from './drawFrame.ts';
 import { post, savedState, saveState } from './hostApi.ts';
 import { state } from './viewState.ts';
 import { comparisonPending, matchingSlices, paneTitle, readingTraces, waitedFor } from './timelineWords.ts';
-import { coldStep } from './analysis/stepMap.ts';
 import { rankCompiler } from './analysis/rankCompiles.ts';
-import { compilingRank, type RankMarks } from './analysis/rankWaits.ts';
+import { waitedRank, type RankMarks } from './analysis/rankWaits.ts';
 import { stepsAsCalls } from './analysis/sliceNames.ts';
 import { paneRegions } from './paneFit.ts';
 import { alignSteps, stepBounds, stepHolding, stepLeads } from './paneSteps.ts';
@@ -235,9 +236,9 @@ function load(message: Opening): void {
     pane.timeline.fromCall = paneFromCall(state.report, pane.label);
   });
   // each comparison's panes on one step: a job's ranks, a region's, or the traces opened together (paneSteps.ts)
-  // past the first step wherever the compare leaves it out (analysis/stepMap.ts coldStep: a first step with later
-  // ones), so the step shown is one the compare counts (review 10 F2: TinyTransformer opened on its step 1 above
-  // "steps 2–3 of each; step 1 left out"); an in-situ window, opened after the profiler's own warm-up call, on its first
+  // past the first step wherever the compare leaves it out, so the step shown is one the compare counts (review 10
+  // F2: TinyTransformer opened on its step 1 above "steps 2–3 of each; step 1 left out"); an in-situ window, opened
+  // after the profiler's own warm-up call, on its first
   const regions = rankView
     ? panes.map(() => null)
     : paneRegions(
@@ -245,14 +246,15 @@ function load(message: Opening): void {
         panes.map((p) => p.label),
       );
   const windows = panes.map((p) => paneFromCall(state.report, p.label) !== null);
+  // one rule for the opening view and a finding's focus (focus.ts), so they never open on different steps: past the
+  // step the compare leaves out (timelineNames.ts leftOutStep: a first step with later ones, none in an in-situ
+  // window); a job's ranks have no compare: past a warm-up where one has it (warmUpStep)
   const { opening, leads } = stepLeads(
-    // a job's ranks have no compare: past a warm-up where one has it (timelineNames.ts warmUpStep)
-    state.panes.map((p, k) =>
-      rankView ? p.timeline.warmUpStep !== null : !windows[k] && coldStep(p.timeline.model.steps) !== null,
-    ),
+    state.panes.map((p) => (rankView ? p.timeline.warmUpStep : p.timeline.leftOutStep) !== null),
     regions.map((region, k) => (windows[k] ? `${region} in situ` : region)),
   );
   state.leads = leads;
+  state.openingSteps = leads.map((lead) => opening + lead);
   // where none was saved, or the last load's own is still shown (a pane that came since may have a warm-up, review
   // 10 F2: `step`'s panes after TinyTransformer's opened on their warm-up): past the warm-up where a pane has one
   // (timelineNames.ts warmUpStep), else its first step
@@ -266,17 +268,25 @@ function load(message: Opening): void {
     let ranks: RankMarks[] | null = null;
     const rankMarks = (): RankMarks[] | null =>
       (ranks ??= state.panes.every((q) => q.timeline.marksFound)
-        ? state.panes.map((q, k) => ({
-            rank: rankView!.heads[k]?.rank ?? null,
-            shiftUs: alignment.shiftUs[k] ?? 0,
-            marks: q.timeline.marks,
-          }))
+        ? state.panes.map((q, k) => {
+            const { model } = q.timeline;
+            // every level of its tracks, not the rows in its view: what it did while another waited may be out of it
+            let rows: Row[] | null = null;
+            const collectives = communicationNames(model.names);
+            return {
+              rank: rankView!.heads[k]?.rank ?? null,
+              shiftUs: alignment.shiftUs[k] ?? 0,
+              marks: q.timeline.marks,
+              unrecordedUs: (fromUs, toUs, leastUs) =>
+                longestUnrecorded(model, (rows ??= new TrackRows(model, 0).rows), fromUs, toUs, leastUs, collectives),
+            };
+          })
         : null);
     state.panes.forEach((pane, p) => {
       pane.timeline.waitedFor = (fromUs, toUs) => {
         const listed = rankMarks();
-        const found = listed && compilingRank(listed, p, fromUs, toUs);
-        return found ? waitedFor(found.rank, found.recompile) : null;
+        const found = listed && waitedRank(listed, p, fromUs, toUs);
+        return found ? waitedFor(found.rank, found.cause) : null;
       };
     });
   }
@@ -555,6 +565,8 @@ function applyFocus(target: TimelineTarget): void {
   state.focusFound = showTarget(
     target,
     state.panes,
+    state.openingSteps,
+    state.ranks ? 'warm-up' : 'left out',
     (step, pane) => {
       state.step = step - (state.leads[pane] ?? 0);
       state.stepBeforeAll = null;

@@ -176,7 +176,8 @@ const LABEL_PAD = 2;
  *  breaks and replays from the left. Then each label is as long as fits before the next label, the next line or the
  *  edge: whole, else shortened (shortestFit). Each label inside the call or step its mark begins in, between the step
  *  lines (`stepXs`) around it: one that runs across the next call's line reads as that call's (review 5A G5). Each
- *  label begins at its mark (review 9 D5/E3); where even its least label has no room, none (the hover says it).
+ *  label begins at its mark (review 9 D5/E3); where even its least label has no room, a break's says which break it
+ *  is alone ("1", "line 22") where that fits inside its band (review 12 I6), else none (the hover says it).
  *  Labels on either side of a step line need no more room between them than the line's. A break's label ends before
  *  a collective that another thread runs (`busy`): that time is a wait, not the eager code its band names; a break
  *  a compile spans is the compile's (compiledOver). */
@@ -217,11 +218,9 @@ export function markTexts(
   // first each mark its place with its least label, in that order; then each label as long as fits before the next
   // label or line: a first label said whole ran over the next two breaks' bands and took their places (review 10G
   // C10: of three breaks in one step, the middle one unlabelled)
-  const placed: { mark: TimelineMark; at: number; to: number }[] = [];
-  for (const { mark: drawn, x0 } of order) {
-    const mark = compiledOver(drawn, marks);
-    if (!mark) continue;
-    // the room of the call the mark begins in: from the line at or before it to the next line, within the lane
+  const placed: { mark: TimelineMark; at: number; to: number; alone?: string }[] = [];
+  /** the room of the call the mark begins at x0 in: from the line at or before it to the next line, within the lane */
+  const roomAt = (x0: number, mark: TimelineMark): { at: number; to: number } => {
     const from = Math.max(left, ...stepXs.filter((x) => x <= x0).map((x) => x + LINE_ROOM));
     const line = Math.min(width - 3, ...stepXs.filter((x) => x > x0).map((x) => x - LINE_ROOM));
     // a break's label ends where another thread of its process runs a collective: its band's time there is that
@@ -237,23 +236,66 @@ export function markTexts(
           )
         : line;
     // at its mark, never moved left of it: a label's x is read as its place (review 9 D5/E3: labels pushed left to
-    // end at the next step line stood 300–800 µs before their stripes, over ordinary ops); else just right of a
-    // label already there (NEAR px at most: next to its mark still)
-    const at = Math.max(from, x0 + 1);
+    // end at the next step line stood 300–800 µs before their stripes, over ordinary ops)
+    return { at: Math.max(from, x0 + 1), to };
+  };
+  const unplaced: { mark: TimelineMark; x0: number; x1: number }[] = [];
+  for (const { mark: drawn, x0, x1 } of order) {
+    const mark = compiledOver(drawn, marks);
+    if (!mark) continue;
+    const { at, to } = roomAt(x0, mark);
+    // at its mark, else just right of a label already there (NEAR px at most: next to its mark still)
     const least = m.width(leastLabel(mark.label, mark.kind));
     const free = [at, ...taken.map(([, q]) => q + gap(q, at))]
       .filter((x) => x >= at && x <= at + NEAR && x + least <= to && clear(x, x + least))
       .sort((a, b) => a - b)[0];
-    if (free === undefined) continue;
+    if (free === undefined) {
+      unplaced.push({ mark, x0, x1 });
+      continue;
+    }
     placed.push({ mark, at: free, to });
     taken.push([free, free + least]);
   }
-  return placed.map(({ mark, at, to }) => {
+  // a break with no room for its least label, which break it is alone where that fits inside its band, in the same
+  // order (the widest first): review 12 I6, the widest band of cpu-graphbreak's whole trace at 560 px (36 px inside
+  // its step) unlabelled, "break 1" needing 42; the hover says it whole
+  for (const { mark, x0, x1 } of unplaced) {
+    const alone = whichBreak(mark.label, mark.kind);
+    if (alone === null) continue;
+    const { at, to } = roomAt(x0, mark);
+    const end = at + m.width(alone);
+    if (end > Math.min(to, x1 - 1) || !clear(at, end)) continue;
+    placed.push({ mark, at, to: end, alone });
+    taken.push([at, end]);
+  }
+  return placed.map(({ mark, at, to, alone }) => {
     const next = Math.min(to, ...taken.map(([p]) => p - gap(at, p)).filter((p) => p > at));
-    const text = m.width(mark.label) <= next - at ? mark.label : shortestFit(mark.label, mark.kind, next - at, m)!;
+    const text =
+      alone ?? (m.width(mark.label) <= next - at ? mark.label : shortestFit(mark.label, mark.kind, next - at, m)!);
     // its middle 8 px into the lane: its box (11 px font) clear of the axis above and the bars below
     return placeText(m, 'mark', text, at, laneTop + 8, ink, under);
   });
+}
+
+/** Which break a break's mark is, in the fewest words, from its least label: "1" of "break 1" (the 1st compiled
+ *  call's), "line 22" of "break at line 22"; null for a break its label says no more of ("graph break") and for
+ *  other marks. */
+function whichBreak(label: string, kind: MarkKind): string | null {
+  if (kind !== 'graph-break') return null;
+  return /^break (?:at )?(.*\d)$/.exec(leastLabel(label, kind))?.[1] ?? null;
+}
+
+/** Each mark's band in view (canvas x) with its whole label, the narrowest first: the marks' lane's hover, which says
+ *  what a label cut short, a break's number alone ("1": review 12 I6) or no label leaves out. */
+export function markHovers(
+  marks: readonly TimelineMark[],
+  left: number,
+  width: number,
+  xOf: (t: number) => number,
+): { x0: number; x1: number; hover: string }[] {
+  return inView(marks, left, width, xOf)
+    .sort((a, b) => a.x1 - a.x0 - (b.x1 - b.x0))
+    .map(({ mark, x0, x1 }) => ({ x0, x1, hover: mark.label }));
 }
 
 /**

@@ -21,6 +21,7 @@ import {
   drawMarks,
   drawRange,
   MARK_LANE,
+  markHovers,
   markTexts,
   type MarkBand,
 } from './overlays.ts';
@@ -109,6 +110,8 @@ export class TimelineCanvas extends TimelineNames {
   waitedFor: (fromUs: number, toUs: number) => string | null = () => null;
   /** the stretches with no op recorded that the last frame found wide enough to say (canvas px), for their hover */
   private unrecorded: { x0: number; x1: number; y: number; hover: string }[] = [];
+  /** the marks' bands the last frame drew (canvas px), the narrowest first, for their hover in the marks' lane */
+  private markBands: { x0: number; x1: number; hover: string }[] = [];
 
   /** `communication`: per name id, 1 for a collective (communication.ts); drawn in the communication colour */
   constructor(
@@ -275,15 +278,18 @@ export class TimelineCanvas extends TimelineNames {
       ...this.sliceTexts(labels, xOf, left, right, m, theme, bands),
       ...(tMin <= tMax ? this.unrecordedTexts(tMin, tMax, xOf, m, onPage([theme.muted, theme.foreground]), page) : []),
     ];
+    this.markBands = [];
     if (this.foundMarks?.length) {
       const ink = onPage([theme.foreground]);
       const stepXs = axis.lines.filter((l) => l.role === 'step').map((l) => l.x);
+      const laneEnd = Math.min(right, Math.max(left, xOf(this.dataEndUs)));
+      this.markBands = markHovers(this.foundMarks, left, laneEnd, xOf);
       texts.push(
         ...markTexts(
           this.foundMarks,
           AXIS_HEIGHT,
           left,
-          Math.min(right, Math.max(left, xOf(this.dataEndUs))),
+          laneEnd,
           xOf,
           m,
           ink,
@@ -365,6 +371,13 @@ export class TimelineCanvas extends TimelineNames {
     return found.flatMap(({ stretch: { fromUs, row }, text }) =>
       text ? [placeText(m, 'gap', text, xOf(fromUs) + GAP_INSET, row.y + ROW_HEIGHT / 2, ink, [page])] : [],
     );
+  }
+
+  /** The whole label of the mark whose band is at canvas point (x, y) in the marks' lane (the narrowest where bands
+   *  overlap); null off the lane or any band. */
+  markAt(x: number, y: number): string | null {
+    if (y < AXIS_HEIGHT || y >= AXIS_HEIGHT + MARK_LANE) return null;
+    return this.markBands.find((b) => x >= b.x0 && x < b.x1)?.hover ?? null;
   }
 
   /** The hover of the stretch with no op recorded at canvas point (x, y): what its time is, which a short label

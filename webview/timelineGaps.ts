@@ -10,7 +10,7 @@ import {
   noOpRecorded,
   noOpRecordedHover,
   noOpRecordedLeast,
-  waitingIn,
+  waitingInForms,
   waitingInHover,
   waitingInLeast,
 } from './timelineWords.ts';
@@ -69,7 +69,9 @@ export function unrecordedLabels(
     if (stretch.collective >= 0) {
       const op = withoutNamespace(model.names[model.name[stretch.collective]!]!);
       const cause = waitedFor(stretch);
-      return { stretch, text: fitWords(waitingIn(op, us, cause), room, m, waitingInLeast(us)), op, cause };
+      const forms = waitingInForms(op, us, cause);
+      const whole = forms.slice(0, -1).find((form) => m.width(form) <= room);
+      return { stretch, text: whole ?? fitWords(forms.at(-1)!, room, m, waitingInLeast(us)), op, cause };
     }
     return { stretch, text: fitWords(noOpRecorded(us), room, m, noOpRecordedLeast(us)), op: null, cause: null };
   });
@@ -86,6 +88,22 @@ export function unrecordedHover(
   return op === null
     ? noOpRecordedHover(us)
     : waitingInHover(op, us, threads[model.track[stretch.collective]!]!, cause);
+}
+
+/** The longest stretch of [fromUs, toUs] where a step's thread recorded no op, nor waited in a collective, of at
+ *  least `leastUs` (0: none that long), over the trace's rows (every track's levels: TrackRows of the whole trace,
+ *  whatever is in view): what another rank did while one waited for it (analysis/rankWaits.ts). */
+export function longestUnrecorded(
+  model: TraceModel,
+  rows: readonly Row[],
+  fromUs: number,
+  toUs: number,
+  leastUs: number,
+  collectives: Uint8Array,
+): number {
+  return unrecordedInSteps(model, rows, fromUs, toUs, Math.max(1, leastUs), collectives)
+    .filter((s) => s.collective < 0)
+    .reduce((longest, s) => Math.max(longest, s.toUs - s.fromUs), 0);
 }
 
 /**

@@ -140,8 +140,8 @@ export class TimelineInput {
           ranges.set(p, dragging.from, timeAt(event.offsetX), false);
           return;
         }
-        // the label column: the track's whole name (the column cuts long ones); a stretch with no op recorded: what
-        // its label may leave out
+        // the label column: the track's whole name (the column cuts long ones); a stretch with no op recorded, or a
+        // mark's band in the marks' lane: what its label may leave out
         const i =
           event.offsetX < LABEL_WIDTH
             ? -1
@@ -152,7 +152,8 @@ export class TimelineInput {
             ? `${pane.timeline.sliceTitle(model.name[i]!)}\n${formatUs(model.dur[i]!)} · ${pane.timeline.trackNames[model.track[i]!]}${profilerWorkLine(pane.timeline, i)}`
             : event.offsetX < LABEL_WIDTH
               ? pane.timeline.trackNameAt(event.offsetY)
-              : pane.timeline.unrecordedAt(event.offsetX, event.offsetY);
+              : (pane.timeline.unrecordedAt(event.offsetX, event.offsetY) ??
+                pane.timeline.markAt(event.offsetX, event.offsetY));
         if (!text) {
           tooltip.hidden = true;
           return;

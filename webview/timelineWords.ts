@@ -4,6 +4,7 @@
 // its panes, times and counts.
 import { formatCount, formatUs, formatUsLike, formatWhole, plural } from '../extension/present/numbers.ts';
 import { sharedUnit, stepNumber, stepUnit, type StepsCompared } from './analysis/stepMap.ts';
+import type { WaitCause } from './analysis/rankWaits.ts';
 
 /** While the traces are read: "Reading the trace…", "Reading 2 more traces…". */
 export const readingTraces = (count: number, more = false): string =>
@@ -150,13 +151,22 @@ export const noOpRecordedLeast = (us: number): string => `${formatUs(us)}, no op
  *  the collective, which waits for the slowest rank (review 9 D4: rank 0's 2 s while rank 1 recompiled said nothing). */
 export const waitingIn = (op: string, us: number, cause: string | null): string =>
   `${formatUs(us)}, waiting in ${op} for ${cause ?? 'another rank'}`;
+/** Such a stretch's label, longest first: whole, then for the rank alone ("…for rank 1", not cut to "…for rank 1,
+ *  no…", which says nothing: its hover says the cause), then cut as it is (waitingIn). */
+export function waitingInForms(op: string, us: number, cause: string | null): string[] {
+  const rank = cause?.split(', ')[0] ?? null;
+  return rank === cause ? [waitingIn(op, us, cause)] : [waitingIn(op, us, cause), waitingIn(op, us, rank)];
+}
 /** What such a stretch's label keeps at the least: its time and that it waited ("41.7 ms, waiting…"; review 12
  *  L3: "…, waiting in all_reduce" had no room at 560 or 700 px, and the wait went unsaid). */
 export const waitingInLeast = (us: number): string => `${formatUs(us)}, waiting`;
-/** The rank a collective waited for, compiling all the while: "rank 1, recompiling"; doing what the trace does not
- *  say (`recompile` null): "rank 1". */
-export const waitedFor = (rank: number, recompile: boolean | null): string =>
-  recompile === null ? `rank ${rank}` : `rank ${rank}, ${recompile ? 'recompiling' : 'compiling'}`;
+/** The rank a collective waited for and what it did all the while: "rank 1, recompiling", "rank 1, no op recorded
+ *  there" (its thread's stretch with none, said as the timeline says it: review 12, rank 0's wait beside rank 1's
+ *  40.2 ms); doing what the trace does not say (`cause` null): "rank 1". */
+export const waitedFor = (rank: number, cause: WaitCause): string =>
+  cause === null
+    ? `rank ${rank}`
+    : `rank ${rank}, ${cause === 'unrecorded' ? 'no op recorded there' : cause === 'recompile' ? 'recompiling' : 'compiling'}`;
 
 /** That stretch's hover: what the time is, on which thread the collective ran, and what it waited for. */
 export const waitingInHover = (op: string, us: number, thread: string, cause: string | null): string =>
@@ -358,17 +368,24 @@ export const notCalledText = (inner: string, after: string): string => `not call
  *  Tensor.item()") gets one (review 8A A11: "…after it. — in default at …"). */
 const asSentence = (label: string): string => (/[.!?]$/.test(label.trim()) ? label.trim() : `${label.trim()}.`);
 
+/** Why a view opens past its first step: the compare leaves it out, or (a job's ranks, which have no compare) it is
+ *  the warm-up. */
+export type PassedWhy = 'left out' | 'warm-up';
+
 /** A finding "Show in timeline" placed: where, when on the pane's axis (in the axis's unit: `at`), and how many
- *  places are outlined; `leftOut`: the step the compare leaves out, where the place shown is not the first of all
- *  but the first past it. */
+ *  places are outlined; `passed`: the step the view opens past, and why, where the place shown is not the first of
+ *  all but the first past it. */
 export const focusFound = (
   label: string,
   pane: string,
   at: string,
   places: number,
-  leftOut: number | null = null,
+  passed: { step: number; why: PassedWhy } | null = null,
 ): string => {
-  const which = leftOut === null ? '' : ` past step ${leftOut}, which the compare leaves out;`;
+  const which =
+    passed === null
+      ? ''
+      : ` past step ${passed.step}, ${passed.why === 'left out' ? 'which the compare leaves out' : 'the warm-up'};`;
   return `${asSentence(label)} In ${pane} at ${at}${places > 1 ? ` (the first of ${places} places${which}${which ? '' : ','} all outlined)` : ''}.`;
 };
 

@@ -45,6 +45,9 @@ export const state = {
   step: OPENING_STEP,
   /** per pane, how many steps past the first pane's its step is: its comparison opens past its own warm-up */
   leads: [] as number[],
+  /** per pane, the step index its view opens on where none was saved (main.ts's opening rule), which a finding's
+   *  focus opens on too (focus.ts) */
+  openingSteps: [] as number[],
   /** the step the view was on before Fit all aligned the panes on their first: Fit to step goes back to it */
   stepBeforeAll: null as number | null,
   search: '',

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
 import type { TextBox } from '../../webview/frameLayout.ts';
-import { clearLabelsOfBands, drawFocus, markTexts, shortestFit } from '../../webview/overlays.ts';
+import { clearLabelsOfBands, drawFocus, markHovers, markTexts, shortestFit } from '../../webview/overlays.ts';
 import type { Theme } from '../../webview/theme.ts';
 import type { Measure } from '../../webview/timelineText.ts';
 
@@ -89,6 +89,40 @@ test("a break's label shortened keeps which call it broke in while that fits, th
     mark('graph-break', startUs, 20, `graph break in ${nth} compiled call in the step: Python between graphs`);
   const texts = said([brk(300, '1st'), brk(345, '2nd'), brk(390, '3rd')], 600, [100, 560]).map((t) => t.text);
   assert.deepEqual(texts.slice().sort(), ['break 1', 'break 2', 'graph break in 3rd…']);
+});
+
+test('a break\'s band with no room for "break 1" before its step\'s line says which break it is alone, inside the band, the widest first', () => {
+  // review 12 I6 (cpu-graphbreak's whole trace at 560 px): step 1's widest band, 36 px before the step line at
+  // 301.5, unlabelled: "break 1" (7 characters, 42 px) has no room, the band's 36 px hold "1"
+  const brk = (startUs: number, durUs: number, nth: string): TimelineMark =>
+    mark('graph-break', startUs, durUs, `graph break in ${nth} compiled call in the step: Python between graphs`);
+  const wide = brk(260, 36, '1st');
+  const texts = said([wide, brk(296, 2, '2nd'), brk(298, 2, '3rd')], 600, [248.7, 301.5]);
+  assert.deepEqual(texts, [{ text: '1', x: 261, w: 6 }]);
+  // inside its band and before its step's line, never across it
+  for (const t of texts) assert.ok(t.x + t.w <= 296 && t.x + t.w <= 301.5 - 3, JSON.stringify(t));
+  // with room for "break 1", that (one form for every break of the lane that has it)
+  assert.deepEqual(
+    said([brk(260, 36, '1st')], 600, [248.7, 320]).map((t) => t.text),
+    ['break 1'],
+  );
+  // a break named by its line: the line alone; one its label names no more of ("graph break"): none
+  const atLine = mark('graph-break', 260, 45, 'graph break at line 22, in forward: eager code between graphs');
+  assert.deepEqual(
+    said([atLine], 600, [248.7, 315]).map((t) => t.text),
+    ['line 22'],
+  );
+  assert.deepEqual(said([mark('graph-break', 260, 36, 'graph break in forward')], 600, [248.7, 301.5]), []);
+  // a number with no room inside its band: none (a label beside the band reads as another place's)
+  assert.deepEqual(said([brk(260, 5, '1st')], 600, [248.7, 301.5]), []);
+  // the lane's hover says each band's whole label, the narrowest first where bands overlap
+  assert.deepEqual(
+    markHovers([wide, mark('recompile', 250, 100, 'forward, recompile 1')], 100, 600, (t) => t),
+    [
+      { x0: 260, x1: 296, hover: wide.label },
+      { x0: 250, x1: 350, hover: 'forward, recompile 1' },
+    ],
+  );
 });
 
 test("a break's band that a compile spans is labelled by the compile alone; one it overlaps says no eager code", () => {

@@ -1,10 +1,21 @@
 // What a rank's collective waited for (webview/analysis/rankWaits.ts): the one other rank compiling through its wait,
-// on the job's clock (review 9 D4: rank 0's 2 s in all_reduce while rank 1 recompiled, said by nothing).
+// or recording no op through it, on the job's clock (review 9 D4: rank 0's 2 s in all_reduce while rank 1 recompiled,
+// said by nothing; rank 0's 41.7 ms while rank 1 recorded no op for 40.2 ms).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
-import { compilingRank, type RankMarks } from '../../webview/analysis/rankWaits.ts';
+import { waitedRank, type RankMarks } from '../../webview/analysis/rankWaits.ts';
 import { waitedFor, waitingIn } from '../../webview/timelineWords.ts';
+
+/** a rank's thread's stretches with no op recorded, [from, to) of its own time, as longestUnrecorded measures them */
+const unrecorded =
+  (...stretches: [number, number][]) =>
+  (fromUs: number, toUs: number, leastUs: number): number =>
+    stretches
+      .map(([a, b]) => Math.min(b, toUs) - Math.max(a, fromUs))
+      .filter((us) => us >= leastUs)
+      .reduce((longest, us) => Math.max(longest, us), 0);
+const none = unrecorded();
 
 const mark = (kind: TimelineMark['kind'], startUs: number, durUs: number): TimelineMark => ({
   kind,
@@ -18,30 +29,68 @@ const mark = (kind: TimelineMark['kind'], startUs: number, durUs: number): Timel
 test("a wait is the one other rank's compile through half of it or more, on the job's clock", () => {
   // rank 1's clock 1000 µs behind rank 0's: its recompile at 500–2500 is 1500–3500 on the job's
   const ranks: RankMarks[] = [
-    { rank: 0, shiftUs: 0, marks: [mark('recompile', 0, 500)] },
-    { rank: 1, shiftUs: 1000, marks: [mark('graph-break', 0, 9000), mark('recompile', 500, 2000)] },
+    { rank: 0, shiftUs: 0, marks: [mark('recompile', 0, 500)], unrecordedUs: none },
+    {
+      rank: 1,
+      shiftUs: 1000,
+      marks: [mark('graph-break', 0, 9000), mark('recompile', 500, 2000)],
+      unrecordedUs: none,
+    },
   ];
-  assert.deepEqual(compilingRank(ranks, 0, 1000, 4000), { rank: 1, recompile: true });
+  assert.deepEqual(waitedRank(ranks, 0, 1000, 4000), { rank: 1, cause: 'recompile' });
   // less than half of the wait: not what it waited for; a graph break's band is no compile: in a job of two ranks,
   // the other all the same, doing what the trace does not say (review 12 L4/N5: "for another rank" beside rank 1)
-  assert.deepEqual(compilingRank(ranks, 0, 0, 5000), { rank: 1, recompile: null });
+  assert.deepEqual(waitedRank(ranks, 0, 0, 5000), { rank: 1, cause: null });
   // its own compile is not what it waited for, nor another rank's before its wait
-  assert.deepEqual(compilingRank(ranks, 1, 0, 2000), { rank: 0, recompile: null });
+  assert.deepEqual(waitedRank(ranks, 1, 0, 2000), { rank: 0, cause: null });
   // the other rank's number unknown: none named
-  assert.equal(compilingRank([ranks[0]!, { ...ranks[1]!, rank: null }], 0, 0, 5000), null);
+  assert.equal(waitedRank([ranks[0]!, { ...ranks[1]!, rank: null }], 0, 0, 5000), null);
   // two ranks compiling meanwhile: no one rank to name
-  const three = [...ranks, { rank: 2, shiftUs: 0, marks: [mark('compile', 1000, 3000)] }];
-  assert.equal(compilingRank(three, 0, 1000, 4000), null);
+  const three = [...ranks, { rank: 2, shiftUs: 0, marks: [mark('compile', 1000, 3000)], unrecordedUs: none }];
+  assert.equal(waitedRank(three, 0, 1000, 4000), null);
   // of three ranks, none compiling: the wait is not one rank's
-  assert.equal(compilingRank(three, 0, 5000, 9000), null);
-  assert.deepEqual(compilingRank(three.slice(0, 1).concat(three.slice(2)), 0, 1000, 4000), {
+  assert.equal(waitedRank(three, 0, 5000, 9000), null);
+  assert.deepEqual(waitedRank(three.slice(0, 1).concat(three.slice(2)), 0, 1000, 4000), {
     rank: 2,
-    recompile: false,
+    cause: 'compile',
+  });
+});
+
+test("a wait is the one other rank's stretch with no op recorded through half of it or more, where none compiles", () => {
+  // rank 1's clock 1000 µs behind rank 0's: its stretch at 0–3000 is 1000–4000 on the job's
+  const idle = (rank: number, shiftUs: number, ...stretches: [number, number][]): RankMarks => ({
+    rank,
+    shiftUs,
+    marks: [],
+    unrecordedUs: unrecorded(...stretches),
+  });
+  assert.deepEqual(waitedRank([idle(0, 0), idle(1, 1000, [0, 3000])], 0, 1000, 4000), {
+    rank: 1,
+    cause: 'unrecorded',
+  });
+  // less than half of the wait on the job's clock (2000–3000 of rank 1's is 3000–4000 of it): no cause
+  assert.deepEqual(waitedRank([idle(0, 0), idle(1, 1000, [2000, 3000])], 0, 1000, 5000), { rank: 1, cause: null });
+  // of three ranks, the one with no op recorded through it; two such: no one rank to name
+  assert.deepEqual(waitedRank([idle(0, 0), idle(1, 0), idle(2, 0, [1000, 4000])], 0, 1000, 4000), {
+    rank: 2,
+    cause: 'unrecorded',
+  });
+  assert.equal(waitedRank([idle(0, 0), idle(1, 0, [0, 5000]), idle(2, 0, [1000, 4000])], 0, 1000, 4000), null);
+  // a rank compiling through the wait is the cause, not another's stretch with no op
+  const compiling = { ...idle(2, 0), marks: [mark('recompile', 1000, 3000)] };
+  assert.deepEqual(waitedRank([idle(0, 0), idle(1, 0, [0, 5000]), compiling], 0, 1000, 4000), {
+    rank: 2,
+    cause: 'recompile',
   });
 });
 
 test('a wait said with the rank it waited for, and the cause where the trace shows it', () => {
-  assert.equal(waitedFor(1, true), 'rank 1, recompiling');
+  assert.equal(waitedFor(1, 'recompile'), 'rank 1, recompiling');
+  assert.equal(waitedFor(2, 'compile'), 'rank 2, compiling');
   assert.equal(waitedFor(1, null), 'rank 1');
   assert.equal(waitingIn('all_reduce', 41_700, waitedFor(1, null)), '41.7 ms, waiting in all_reduce for rank 1');
+  assert.equal(
+    waitingIn('all_reduce', 41_700, waitedFor(1, 'unrecorded')),
+    '41.7 ms, waiting in all_reduce for rank 1, no op recorded there',
+  );
 });

@@ -128,8 +128,13 @@ test("a pane moved to the found code says first that its axis reads the found pa
   );
   // shown past the warm-up step the compare leaves out (review 11 I3): said so
   assert.equal(
-    focusFound('Graph break: Tensor.item()', 'default', '31.2 ms', 3, 1),
+    focusFound('Graph break: Tensor.item()', 'default', '31.2 ms', 3, { step: 1, why: 'left out' }),
     'Graph break: Tensor.item(). In default at 31.2 ms (the first of 3 places past step 1, which the compare leaves out; all outlined).',
+  );
+  // a job's ranks have no compare: past their warm-up
+  assert.equal(
+    focusFound('Recompile: x', 'rank 1', '2.1 ms', 2, { step: 1, why: 'warm-up' }),
+    'Recompile: x. In rank 1 at 2.1 ms (the first of 2 places past step 1, the warm-up; all outlined).',
   );
   assert.match(
     focusFound('Graph break: Tensor.item()', 'default', '7.87 ms', 1),

@@ -7,7 +7,11 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { communicationNames } from '../../webview/analysis/communication.ts';
-import { unrecordedHover, unrecordedLabels } from '../../webview/timelineGaps.ts';
+import { readTraceHead } from '../../extension/node/trace/readTraceHead.ts';
+import { rankAlignment } from '../../extension/shared/trace/ranks.ts';
+import { waitedRank, type RankMarks } from '../../webview/analysis/rankWaits.ts';
+import { longestUnrecorded, unrecordedHover, unrecordedLabels, type Unrecorded } from '../../webview/timelineGaps.ts';
+import { waitedFor as waitedForWords } from '../../webview/timelineWords.ts';
 import { TrackRows } from '../../webview/timelineRows.ts';
 import { LABEL_WIDTH, type Measure } from '../../webview/timelineText.ts';
 
@@ -117,4 +121,62 @@ test("a wait's label and its hover name one cause, worked out once per stretch (
     assert.match(said.text!, /^[\d.]+ ms, waiting in all_reduce for rank 1, recompiling$/);
     assert.match(unrecordedHover(model, said, threads), /while all_reduce ran on .*\(here rank 1, recompiling\)\.$/);
   }
+});
+
+test("rank 0's wait said for rank 1, no op recorded there: rank 1's thread recorded none through it on the job's clock (its 40.2 ms beside rank 0's 41.7 ms)", async () => {
+  const files = ['rank0', 'rank1'].map((r) =>
+    path.resolve(__dirname, `../fixtures/traces/ranks/straggler/${r}.trace.json`),
+  );
+  const models = await Promise.all(files.map((f) => scanTraceFile(f)));
+  const heads = await Promise.all(files.map((f) => readTraceHead(f)));
+  const alignment = rankAlignment(models.map((trace, k) => ({ trace, rank: heads[k]! })));
+  assert.equal(alignment.mode, 'absolute');
+  if (alignment.mode !== 'absolute') return;
+  const rows = models.map((model) => new TrackRows(model, 0).rows);
+  const ranks: RankMarks[] = models.map((model, k) => ({
+    rank: k,
+    shiftUs: alignment.shiftUs[k]!,
+    marks: [],
+    unrecordedUs: (fromUs, toUs, leastUs) =>
+      longestUnrecorded(model, rows[k]!, fromUs, toUs, leastUs, communicationNames(model.names)),
+  }));
+  const [rank0] = models;
+  const step = rank0!.steps[1]!;
+  const xOf = (t: number): number => LABEL_WIDTH + ((t - step.start) / (step.end - step.start)) * (1400 - LABEL_WIDTH);
+  const waitedFor = ({ fromUs, toUs }: Unrecorded): string | null => {
+    const found = waitedRank(ranks, 0, fromUs, toUs);
+    return found && waitedForWords(found.rank, found.cause);
+  };
+  const found = unrecordedLabels(
+    rank0!,
+    rows[0]!,
+    step.start,
+    step.end,
+    xOf,
+    m,
+    communicationNames(rank0!.names),
+    waitedFor,
+  );
+  const waits = found.filter((said) => said.op !== null);
+  assert.equal(waits.length, 1);
+  const { stretch, text } = waits[0]!;
+  assert.match(text!, /^4\d\.\d ms, waiting in all_reduce for rank 1, no op recorded there$/);
+  // the cause is rank 1's stretch: a rank 1 that recorded ops all the while is waited for with no cause said
+  const busy = [ranks[0]!, { ...ranks[1]!, unrecordedUs: () => 0 }];
+  assert.deepEqual(waitedRank(busy, 0, stretch.fromUs, stretch.toUs), { rank: 1, cause: null });
+  // narrower, for the rank alone, never cut to "…for rank 1, no…" (the hover says the cause); narrower still, cut
+  // after a word, its time first
+  const narrow = (width: number): string | null | undefined =>
+    unrecordedLabels(
+      rank0!,
+      rows[0]!,
+      step.start,
+      step.end,
+      (t) => LABEL_WIDTH + ((t - step.start) / (step.end - step.start)) * (width - LABEL_WIDTH),
+      m,
+      communicationNames(rank0!.names),
+      waitedFor,
+    ).find((said) => said.op !== null)?.text;
+  assert.match(narrow(500) ?? '', /^4\d\.\d ms, waiting in all_reduce for rank 1$/);
+  assert.match(narrow(400) ?? '', /^4\d\.\d ms, waiting( in( all_reduce( for( rank)?)?)?)?…$/);
 });

@@ -91,6 +91,8 @@ describe('timeline depth', () => {
         .sort(),
       ['0/0', '0/0', '0/0', '1/0', '1/0', '1/0', '2/0', '2/0', '2/0'],
     );
+    // the view opens on step 2, past step 1, which the compare leaves out: and a focus by the same rule (main.ts)
+    assert.match(await page.locator('.pane-note').innerText(), /^step 2 in view \(of steps 1–3\)/);
     // aligned on step 2 first (where the view opens, past the warm-up): the break's first place is in step 1, which
     // the compare leaves out, so the view stays on step 2's, the first the compare counts (review 11 I3: step 1 in
     // view above a table of steps 2–3), its axis and note reading times into that step, not negative ones

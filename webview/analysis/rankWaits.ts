@@ -1,40 +1,48 @@
-// What a rank's thread waited for in a collective: another rank of the job compiling all the while, on the job's one
-// clock (ranks of one host), else in a job of two ranks the other one. Rank 0's 2 s in all_reduce is rank 1's recompile, which the view shows (review 9 D4:
-// an empty box with no word).
+// What a rank's thread waited for in a collective: another rank of the job compiling all the while, or recording no
+// op all the while, on the job's one clock (ranks of one host), else in a job of two ranks the other one. Rank 0's 2 s
+// in all_reduce is rank 1's recompile, which the view shows (review 9 D4: an empty box with no word); its 41.7 ms is
+// rank 1's 40.2 ms with no op recorded (Python, a sleep, I/O), which the view shows too.
 import type { TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
 
-/** A rank's pane: its rank, what to add to its times for the job's clock, its compiler marks found so far. */
+/** A rank's pane: its rank, what to add to its times for the job's clock, its compiler marks found so far, and the
+ *  longest stretch of [fromUs, toUs] (its own time) of at least leastUs where its thread recorded no op, nor waited in
+ *  a collective (0: none; timelineGaps.ts longestUnrecorded). */
 export interface RankMarks {
   rank: number | null;
   shiftUs: number;
   marks: readonly TimelineMark[];
+  unrecordedUs: (fromUs: number, toUs: number, leastUs: number) => number;
 }
+
+/** What the rank waited for was doing, where its trace shows it through half the wait or more; null: not known. */
+export type WaitCause = 'compile' | 'recompile' | 'unrecorded' | null;
 
 /**
  * The rank pane `p`'s collective waited for through [fromUs, toUs] (µs of its model's time): the one other rank
- * compiling through at least half of it, with whether that is a recompile; else, in a job of two ranks, the other
- * (it can be no other: review 12 L4/N5, "for another rank" where the table beside it names rank 1), with no cause
- * (`recompile` null); null where several ranks compile, or none does among several (a wait is not one rank's then).
+ * compiling through at least half of it (and whether that is a recompile), else the one other rank whose thread
+ * recorded no op through half of it (where none compiles: a compile's ops are recorded); else, in a job of two ranks,
+ * the other (it can be no other: review 12 L4/N5, "for another rank" where the table beside it names rank 1), with no
+ * cause; null where several ranks do so, or none does among several (a wait is not one rank's then).
  */
-export function compilingRank(
+export function waitedRank(
   ranks: readonly RankMarks[],
   p: number,
   fromUs: number,
   toUs: number,
-): { rank: number; recompile: boolean | null } | null {
+): { rank: number; cause: WaitCause } | null {
   const [from, to] = [fromUs + ranks[p]!.shiftUs, toUs + ranks[p]!.shiftUs];
-  const found: { rank: number; recompile: boolean }[] = [];
-  ranks.forEach(({ rank, shiftUs, marks }, q) => {
-    if (q === p || rank === null) return;
-    for (const mark of marks) {
-      if (mark.kind !== 'compile' && mark.kind !== 'recompile') continue;
+  const half = (to - from) / 2;
+  const others = ranks.flatMap((r, q) => (q === p || r.rank === null ? [] : [{ ...r, rank: r.rank }]));
+  const compiling = others.flatMap(({ rank, shiftUs, marks }): { rank: number; cause: WaitCause }[] => {
+    const through = marks.filter((mark) => {
+      if (mark.kind !== 'compile' && mark.kind !== 'recompile') return false;
       const start = mark.startUs + shiftUs;
-      if (Math.min(to, start + mark.durUs) - Math.max(from, start) >= (to - from) / 2)
-        found.push({ rank, recompile: mark.kind === 'recompile' });
-    }
+      return Math.min(to, start + mark.durUs) - Math.max(from, start) >= half;
+    });
+    return through.length ? [{ rank, cause: through[0]!.kind === 'recompile' ? 'recompile' : 'compile' }] : [];
   });
-  const compiling = new Set(found.map((f) => f.rank));
-  if (compiling.size) return compiling.size === 1 ? found[0]! : null;
-  const others = ranks.filter((_, q) => q !== p);
-  return others.length === 1 && others[0]!.rank !== null ? { rank: others[0]!.rank, recompile: null } : null;
+  if (compiling.length) return compiling.length === 1 ? compiling[0]! : null;
+  const unrecorded = others.filter((r) => r.unrecordedUs(from - r.shiftUs, to - r.shiftUs, half) >= half);
+  if (unrecorded.length) return unrecorded.length === 1 ? { rank: unrecorded[0]!.rank, cause: 'unrecorded' } : null;
+  return ranks.length === 2 && others.length === 1 ? { rank: others[0]!.rank, cause: null } : null;
 }
