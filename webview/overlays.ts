@@ -282,11 +282,13 @@ export function markTexts(
  *  other marks. */
 function whichBreak(label: string, kind: MarkKind): string | null {
   if (kind !== 'graph-break') return null;
-  return /^break (?:at )?(.*\d)$/.exec(leastLabel(label, kind))?.[1] ?? null;
+  const which = /^break (?:at )?(.*\d)$/.exec(leastLabel(label, kind))?.[1];
+  // a number alone under the ruler's "step 1" read as a step's: the band says what it is, its hover which one
+  return which === undefined ? null : /^\d+$/.test(which) ? 'break' : which;
 }
 
 /** Each mark's band in view (canvas x) with its whole label, the narrowest first: the marks' lane's hover, which says
- *  what a label cut short, a break's number alone ("1": review 12 I6) or no label leaves out. */
+ *  what a label cut short, a break's "break" alone (review 12 I6) or no label leaves out. */
 export function markHovers(
   marks: readonly TimelineMark[],
   left: number,

@@ -91,14 +91,15 @@ test("a break's label shortened keeps which call it broke in while that fits, th
   assert.deepEqual(texts.slice().sort(), ['break 1', 'break 2', 'graph break in 3rd…']);
 });
 
-test('a break\'s band with no room for "break 1" before its step\'s line says which break it is alone, inside the band, the widest first', () => {
+test('a break\'s band with no room for "break 1" before its step\'s line says what it is alone, inside the band, the widest first', () => {
   // review 12 I6 (cpu-graphbreak's whole trace at 560 px): step 1's widest band, 36 px before the step line at
-  // 301.5, unlabelled: "break 1" (7 characters, 42 px) has no room, the band's 36 px hold "1"
+  // 301.5, unlabelled: "break 1" (7 characters, 42 px) has no room, the band's 36 px hold "break" (its number alone,
+  // "1", read as the step's under the ruler's "step 1"; the hover says which)
   const brk = (startUs: number, durUs: number, nth: string): TimelineMark =>
     mark('graph-break', startUs, durUs, `graph break in ${nth} compiled call in the step: Python between graphs`);
   const wide = brk(260, 36, '1st');
   const texts = said([wide, brk(296, 2, '2nd'), brk(298, 2, '3rd')], 600, [248.7, 301.5]);
-  assert.deepEqual(texts, [{ text: '1', x: 261, w: 6 }]);
+  assert.deepEqual(texts, [{ text: 'break', x: 261, w: 30 }]);
   // inside its band and before its step's line, never across it
   for (const t of texts) assert.ok(t.x + t.w <= 296 && t.x + t.w <= 301.5 - 3, JSON.stringify(t));
   // with room for "break 1", that (one form for every break of the lane that has it)

@@ -382,12 +382,12 @@ describe('the timeline in light, dark and high-contrast themes', () => {
             // a graph break's band is labelled by the break first: a label cut to its lane keeps it (review 8B B1:
             // "Python b…", the break's line after it cut off), and says at least which break it is: "break 2", never
             // "graph…" (review 11 I6: "graph…", "graph…", "graph break in 3rd…" over step 2's three breaks), or with
-            // no room for that, its number alone inside its band (review 12 I6, below)
+            // no room for that, "break" alone inside its band (review 12 I6, below)
             if (c.name === 'cpu-graphbreak')
               for (const t of frames.flatMap((f) => f.texts.filter((x) => x.role === 'mark')))
                 assert.match(
                   t.text,
-                  /^(\d+|break \d+|graph break in \d+(st|nd|rd|th)\b.*)$/,
+                  /^(break|break \d+|graph break in \d+(st|nd|rd|th)\b.*)$/,
                   `${theme.name}, ${view}: ${describeText(t)}`,
                 );
             // a mark's label begins at its band's left edge (or just past a label there), else at the lane's left
@@ -446,8 +446,8 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                     line.x > frame.left + 3,
                     `${theme.name}, ${view}, pane ${p}: a band's edge at x ${line.x}, the lane's left ${frame.left}`,
                   );
-            // the widest break band of the whole trace labelled at every width, at 560 px by which break it is alone
-            // ("1": "break 1" has no room in its 36 px before step 1's line), inside it, never across a step line
+            // the widest break band of the whole trace labelled at every width, at 560 px by what it is alone
+            // ("break": "break 1" has no room in its 36 px before step 1's line), inside it, never across a step line
             // (review 12 I6: unlabelled at 560 px)
             if (c.name === 'cpu-graphbreak' && view === 'all') {
               const frame = frames[1]!;
@@ -458,13 +458,14 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                 .reduce((widest, pair) => (pair[1] - pair[0] > widest[1] - widest[0] ? pair : widest));
               const labels = frame.texts.filter((t) => t.role === 'mark' && t.x > from && t.x <= from + 2);
               assert.ok(
-                labels.length === 1 && (width > 560 || (labels[0]!.text === '1' && labels[0]!.x + labels[0]!.w <= to)),
+                labels.length === 1 &&
+                  (width > 560 || (labels[0]!.text === 'break' && labels[0]!.x + labels[0]!.w <= to)),
                 `${theme.name}: the widest band ${from}–${to}, its labels ${frame.texts
                   .filter((t) => t.role === 'mark')
                   .map(describeText)
                   .join(', ')}`,
               );
-              // what the number alone leaves out, the hover over it in the marks' lane says whole
+              // which break it is, the hover over it in the marks' lane says whole
               const canvas = (await page.locator('canvas').nth(1).boundingBox())!;
               await page.mouse.move(canvas.x + labels[0]!.x + 2, canvas.y + labels[0]!.middle);
               const tooltip = page.locator('.tooltip');
