@@ -8,7 +8,7 @@ from pathlib import Path
 
 from compile_lens_runner.compiler import explain
 from compile_lens_runner.compiler import torch_trace as tt
-from compile_lens_runner.compiler.insight import compiler_insight, entered
+from compile_lens_runner.compiler.insight import compiler_insight, entered, library_frame
 from compile_lens_runner.compiler.user_code import location
 
 LOGS = Path(__file__).resolve().parents[1] / "fixtures" / "logs"
@@ -80,6 +80,16 @@ def test_the_frame_the_users_call_entered_is_the_one_torch_compiles_wrapper_call
     assert entered([user, call, wrapper, forward])
     assert not entered([user, call, wrapper, call, forward])  # reached by the library's code after a graph break
     assert not entered([user, call, wrapper, resumed])
+    # HF's generate() calling `model.forward = torch.compile(model.forward)`: the attention_mask is the library's
+    decode = location("/ws/decode.py", 12, "<module>")
+    generate = location(f"{site}/transformers/generation/utils.py", 1, "generate")
+    sample = location(f"{site}/transformers/generation/utils.py", 2, "_sample")
+    llama = location(f"{site}/transformers/models/llama/modeling_llama.py", 1, "forward")
+    stack = [decode, generate, sample, call, wrapper, llama]
+    assert not entered(stack)
+    reason = "tensor 'kwargs['attention_mask']' size mismatch at index 1. expected 9, actual 10"
+    said = explain.explain(reason, library_frame=library_frame(stack))
+    assert said and 'cache_implementation="static"' in said["fix"] and "mark_dynamic" not in said["fix"]
     assert explain.guards_an_argument("tensor 'kwargs['input_ids']' size mismatch at index 1. expected 8, actual 9")
     assert explain.guards_an_argument("tensor 'x' size mismatch at index 0. expected 8, actual 9")
     assert not explain.guards_an_argument(
