@@ -453,7 +453,6 @@ def compiler_insight(
     recompiles = [recompile(r, starts, trigger, cudagraphs) for r in records if r.artifact == "recompile_reasons"]
     made_for.fill(recompiles)
     sites_found = recompile_sites.group_sites(recompiles)
-    recompile_sites.said_with_cause(recompiles)
     made = completed(records)  # a graph an attempt Dynamo restarted logged was never compiled: not counted, not read
     return {
         "graphCount": sum(1 for r in made if r.kind == "dynamo_output_graph"),

@@ -312,7 +312,6 @@ def _said_today(insight: CompilerInsight) -> CompilerInsight:
         for r in insight.get("recompiles") or []
     ]
     made_for.fill(recompiles)
-    recompile_sites.said_with_cause(recompiles)
     return {**insight, "graphBreaks": breaks, "recompiles": recompiles}
 
 
