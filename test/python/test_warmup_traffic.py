@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from compile_lens_runner.compiler import explain
 from compile_lens_runner.report import reason_text, shape_text
 from compile_lens_runner.script import shape_fix, warmup_shape
 from compile_lens_runner.script.shape_fix_apply import warmed_inputs
@@ -154,3 +155,17 @@ def test_the_real_sizes_are_the_recompiled_inputs_in_its_dimension_all_of_them()
         many, _recompiles(("0/1", "tensor 'x' size mismatch at index 0. expected 1, actual 2")), {}
     )
     assert warm is not None and warm["realSizes"] == list(range(2, 80))
+
+
+def test_a_warm_up_explanation_is_known_by_its_kind_not_its_opening_words() -> None:
+    """A traffic warm-up's explanation has no warm-up Quick Fix: an older runner knew it by "The warm-up call at line"
+    alone, so rewording the sentence would have had `inspect` say it again from the guard, without the script's line."""
+    said = warmup_shape._with_traffic("x", 0, 1, [4, 8, 16], 9, "", 11)
+    assert said.get("kind") == "warmup-shape" and explain.warmup_said(said)
+    reworded: Any = {**said, "what": "Line 9's warm-up passed 'x' at size 1; the real calls pass 4, 8, 16."}
+    recompile: Any = {"reason": "tensor 'x' size mismatch at index 0. expected 1, actual 4", "explanation": reworded}
+    assert explain.explain_recorded(recompile, False) == reworded
+    # a report before schema 1.42: its words, or its Quick Fix
+    older = {k: v for k, v in said.items() if k != "kind"}
+    assert explain.warmup_said(older)  # type: ignore[arg-type]
+    assert not explain.warmup_said({"what": "Input 'x' changed size", "fix": "f"})

@@ -177,6 +177,7 @@ def _with_traffic(name: str, dim: int, was: int, sizes: list[int], warm: int, co
     with the dimension marked dynamic, serves them all (a warm-up at their first size alone would compile again at the
     next one)."""
     said: Explanation = {
+        "kind": guards.WARMUP,
         "what": (
             f"{guards.WARMUP_SAID}{warm}{code} passed '{name}' with size {was} in dimension {dim}; the real calls "
             f"(line {real}) pass {shape_text.sizes_said(sizes)}, never {was}, so the graph compiled for the warm-up serves none of them "
@@ -198,6 +199,7 @@ def _at_one_size(
     name: str, dim: int, was: int, now: int, warm: int, code: str, real: int, edit: QuickFixEdit | None
 ) -> Explanation:
     return {
+        "kind": guards.WARMUP,
         "what": (
             f"{guards.WARMUP_SAID}{warm}{code} passed '{name}' with size {was} in dimension {dim}; the "
             f"real calls (line {real}) pass {now}, so the graph compiled for the warm-up serves none of "
