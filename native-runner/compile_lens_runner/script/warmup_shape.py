@@ -176,19 +176,15 @@ def _with_traffic(name: str, dim: int, was: int, sizes: list[int], warm: int, co
     """A warm-up at a size no real call used, before calls whose size follows traffic: one compile at a size they use,
     with the dimension marked dynamic, serves them all (a warm-up at their first size alone would compile again at the
     next one)."""
+    fix = shape_text.warmup_dynamic_fix(name, dim, was)
     said: Explanation = {
         "kind": guards.WARMUP,
         "what": (
             f"{guards.WARMUP_SAID}{warm}{code} passed '{name}' with size {was} in dimension {dim}; the real calls "
-            f"(line {real}) pass {shape_text.sizes_said(sizes)}, never {was}, so the graph compiled for the warm-up serves none of them "
-            "and the first real call compiled again."
+            f"(line {real}) pass {shape_text.sizes_said(sizes)}, never {was}, so the graph compiled for the warm-up "
+            "serves none of them and the first real call compiled again."
         ),
-        "fix": (
-            f"Warm up at a size the real calls use, with that dimension marked dynamic "
-            f"(torch._dynamo.mark_dynamic on the warm-up's '{name}', dimension {dim}, before the call) or with "
-            "dynamic=True: one compile then serves every size."
-        )
-        + (" A size of 1 cannot be marked dynamic: Dynamo always compiles it apart (specialised)." if was == 1 else ""),
+        "fix": fix[:1].upper() + fix[1:],
     }
     if was != 1:  # dynamic=True compiles a size of 1 apart as well
         said["quickFix"] = quick_fixes.compile_dynamic()
