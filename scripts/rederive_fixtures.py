@@ -64,7 +64,6 @@ def _recompile_sites(compiler: dict[str, Any]) -> None:
     for recompile in recompiles:
         recompile["explanation"] = explain.explain_recorded(recompile, bool(compiler.get("cudaGraphs")))
     made_for.fill(recompiles)
-    recompile_sites.said_with_cause(recompiles)
     ranks = {
         (json.dumps(s.get("location"), sort_keys=True), s["pattern"]): s["ranks"]
         for s in compiler.get("recompileSites") or []

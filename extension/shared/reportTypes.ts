@@ -777,6 +777,10 @@ export interface Explanation {
    * schema 1.34: what the recompile was made for, the user's input as the failed guard says it (compiler/made_for.py): "x's size 16 in dimension 0", "x's size 48 in dimension 1", "x as float16", "the 1st argument's batch 8" (a wrapper's input Dynamo names no argument for), "x's stride 8 in dimension 0", "x with requires_grad", "calls under torch.inference_mode()", "the other grad mode"; for a Python value guarded by value, the value the compile's own guard holds, from a later recompile's record (compiler/made_for.py): "self.calls == 17", "np.random.randint(…) == 0 at line 24" (a number Dynamo names ___stack1, by the call its line indexes with, else "line 24's number == 0"), where none says it the values the frame's earlier compiles were made for, which it was not, "self.calls not in (0, 1, 2)", "self.step != 3" (none known: "a new value of self.calls"); the compile is named by it (report/compile_names.py: "forward, recompiled for x's size 16 in dimension 0"). Absent: another guard, or an older report
    */
   madeFor?: string;
+  /**
+   * schema 1.42: what the explanation is where it was said from more than the guard: warmup-shape, a warm-up at another shape than the real calls (script/warmup_shape.py), said from the script's source. Absent: said from the guard alone, or an older report
+   */
+  kind?: 'warmup-shape';
 }
 /**
  * recompiles at one source line with one guard pattern, grouped: one finding with a count

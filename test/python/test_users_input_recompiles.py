@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compile_lens_runner.compiler import explain
+from compile_lens_runner.compiler import explain, recompile_sites
 from compile_lens_runner.compiler import torch_trace as tt
-from compile_lens_runner.compiler.insight import compiler_insight, entered
+from compile_lens_runner.compiler.insight import compiler_insight, entered, library_frame
 from compile_lens_runner.compiler.user_code import location
+from compile_lens_runner.shapes.compiler import Recompile
 
 LOGS = Path(__file__).resolve().parents[1] / "fixtures" / "logs"
 
@@ -80,6 +81,16 @@ def test_the_frame_the_users_call_entered_is_the_one_torch_compiles_wrapper_call
     assert entered([user, call, wrapper, forward])
     assert not entered([user, call, wrapper, call, forward])  # reached by the library's code after a graph break
     assert not entered([user, call, wrapper, resumed])
+    # HF's generate() calling `model.forward = torch.compile(model.forward)`: the attention_mask is the library's
+    decode = location("/ws/decode.py", 12, "<module>")
+    generate = location(f"{site}/transformers/generation/utils.py", 1, "generate")
+    sample = location(f"{site}/transformers/generation/utils.py", 2, "_sample")
+    llama = location(f"{site}/transformers/models/llama/modeling_llama.py", 1, "forward")
+    stack = [decode, generate, sample, call, wrapper, llama]
+    assert not entered(stack)
+    reason = "tensor 'kwargs['attention_mask']' size mismatch at index 1. expected 9, actual 10"
+    said = explain.explain(reason, library_frame=library_frame(stack))
+    assert said and 'cache_implementation="static"' in said["fix"] and "mark_dynamic" not in said["fix"]
     assert explain.guards_an_argument("tensor 'kwargs['input_ids']' size mismatch at index 1. expected 8, actual 9")
     assert explain.guards_an_argument("tensor 'x' size mismatch at index 0. expected 8, actual 9")
     assert not explain.guards_an_argument(
@@ -93,3 +104,33 @@ def test_the_static_kv_cache_is_offered_only_for_transformers_generation() -> No
     forward = explain.explain(reason, library_frame="forward in modeling_gpt2.py")
     assert generation and 'cache_implementation="static"' in generation["fix"]
     assert forward and "static" not in forward["fix"] and "dynamic=True" in forward["fix"]
+
+
+def test_a_library_recompile_at_another_line_or_dimension_is_not_caused_by_the_users_input() -> None:
+    """A decode loop under one constant trigger: the user's frame recompiled on input_ids' batch 1 → 2, transformers'
+    on its KV cache's length 1 → 2 at another line. An older runner matched the sizes alone: the cache's recompile said
+    "caused by input_ids", took its fix, and was folded into the user's site as a part."""
+    trigger = "a call made by the script"
+    users = "tensor 'input_ids' size mismatch at index 0. expected 1, actual 2"
+    cache = "tensor 'self.layers[0].keys' size mismatch at index 2. expected 1, actual 2"
+    user_recompile: Recompile = {
+        "reason": users,
+        "compileId": "0/1",
+        "location": location("/ws/s.py", 9, "<module>"),
+        "trigger": trigger,
+        "explanation": explain.explain(users),
+    }
+    library_recompile: Recompile = {
+        "reason": cache,
+        "compileId": "3/1",
+        "location": location("/ws/s.py", 20, "<module>"),
+        "trigger": trigger,
+        "explanation": explain.explain(cache, library_frame="_sample in transformers"),
+    }
+    own = library_recompile["explanation"]
+    sites = recompile_sites.group_sites([user_recompile, library_recompile])
+    assert [s["compileIds"] for s in sites] == [["0/1"], ["3/1"]]
+    assert library_recompile["explanation"] == own  # its own words and static-KV-cache fix, not input_ids'
+    # at the user's line, in another dimension: still another change
+    at_the_line: Recompile = {**library_recompile, "location": user_recompile["location"]}
+    assert not recompile_sites.seen_through_library(at_the_line, [user_recompile, at_the_line])

@@ -169,15 +169,19 @@ LIBRARY_SAID = re.compile(r"inside library code you called \((.+?)\) changed ")
 
 
 WARMUP_SAID = "The warm-up call at line "  # how script/warmup_shape.py's sentences begin
+WARMUP = "warmup-shape"  # a warm-up's explanation's kind (schema 1.42)
 
 
 def warmup_said(explanation: Explanation | None) -> bool:
     """Whether a recompile's explanation is a warm-up's (script/warmup_shape.py), said from the script's source: its
-    Quick Fix's kind, or its words where it has none (a warm-up before calls whose size follows traffic)."""
-    fix = explanation.get("quickFix") if explanation else None
-    return explanation is not None and (
-        (fix is not None and fix["kind"] == "warmup-shape") or explanation["what"].startswith(WARMUP_SAID)
-    )
+    kind; in a report before schema 1.42, its Quick Fix's kind, or its words where it has none (a warm-up before calls
+    whose size follows traffic)."""
+    if explanation is None:
+        return False
+    if "kind" in explanation:
+        return explanation["kind"] == WARMUP
+    fix = explanation.get("quickFix")
+    return (fix is not None and fix["kind"] == WARMUP) or explanation["what"].startswith(WARMUP_SAID)
 
 
 def explain_recorded(recompile: Recompile, cuda_graphs: bool) -> Explanation | None:

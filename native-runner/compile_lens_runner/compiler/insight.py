@@ -167,10 +167,17 @@ def entered(frames: list[SourceLocation]) -> bool:
     """Whether the compiled frame (`frames`: the stack its compile started from) is the one the user's call entered:
     called by torch.compile's own wrapper (eval_frame.py), so its arguments are the call's. A frame a library's code
     reached after a graph break (GPT-2's inner forward under transformers' `wrapper`, behind nn.Module's call) or a
-    frame Dynamo resumed after one is not: its tensors are the library's."""
+    frame Dynamo resumed after one is not: its tensors are the library's. Nor is a frame a library's code called
+    through the wrapper (HF's generate() calling `model.forward = torch.compile(model.forward)` passes the
+    attention_mask it built): the first frame above the wrapper outside PyTorch and the runner must be the user's."""
     if len(frames) < 2 or str(frames[-1].get("function") or "").startswith("torch_dynamo_resume_in_"):
         return False
-    return frames[-2]["file"].replace("\\", "/").endswith("/_dynamo/eval_frame.py")
+    if not frames[-2]["file"].replace("\\", "/").endswith("/_dynamo/eval_frame.py"):
+        return False
+    # a built-in sample is a user file inside the runner's folder
+    above = (f for f in reversed(frames[:-2]) if is_user_file(f["file"]) or _outside_torch_and_runner(f["file"]))
+    caller = next(above, None)
+    return caller is not None and is_user_file(caller["file"])
 
 
 def _outside_torch_and_runner(file: str) -> bool:
@@ -446,7 +453,6 @@ def compiler_insight(
     recompiles = [recompile(r, starts, trigger, cudagraphs) for r in records if r.artifact == "recompile_reasons"]
     made_for.fill(recompiles)
     sites_found = recompile_sites.group_sites(recompiles)
-    recompile_sites.said_with_cause(recompiles)
     made = completed(records)  # a graph an attempt Dynamo restarted logged was never compiled: not counted, not read
     return {
         "graphCount": sum(1 for r in made if r.kind == "dynamo_output_graph"),

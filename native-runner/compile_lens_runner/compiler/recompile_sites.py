@@ -57,11 +57,13 @@ def site_explanation(site: RecompileSite, reasons: list[str]) -> Explanation | N
 
 
 def _size_change(recompile: Recompile) -> tuple[str, ...] | None:
-    """What a size guard saw change (old and new size, and the call that made it), for telling one change seen by two
-    compiled frames (a library's tensor may hold the user's changed size in another dimension); None for any other
-    guard."""
+    """What a size guard saw change (its dimension, old and new size) and the call that made it (the trigger), for
+    telling one change seen by two compiled frames; None for any other guard. The trigger tells no calls apart where
+    it is a constant ("a call made by the script", or none in a log), so the dimension must match too: a KV cache's
+    length going 1 → 2 is not input_ids' batch going 1 → 2. (The user's line is no test of one call: DDP's wrapper
+    sees the change at the calling line, the model's forward at its own.)"""
     size = SIZE_GUARD.search(without_compile_id(recompile["reason"]))
-    return (size[4], size[5], str(recompile.get("trigger"))) if size and size[2] == "size" else None
+    return (size[3], size[4], size[5], str(recompile.get("trigger"))) if size and size[2] == "size" else None
 
 
 def _seen_by(recompile: Recompile, recompiles: list[Recompile]) -> Recompile | None:
@@ -81,7 +83,7 @@ def _seen_by(recompile: Recompile, recompiles: list[Recompile]) -> Recompile | N
     )
 
 
-def said_with_cause(recompiles: list[Recompile]) -> None:
+def _said_with_cause(recompiles: list[Recompile]) -> None:
     """Each library frame's recompile that a change of the user's input caused (_seen_by) says that input, and takes
     its fix: the fix acts on the input the user passes, not on the tensor the library made of it."""
     for recompile in recompiles:
@@ -141,7 +143,9 @@ def _in_parts(words: Explanation | None, reason: str, count: int, parts: int) ->
 def group_sites(recompiles: list[Recompile]) -> list[RecompileSite]:
     """One entry per (source line, guard pattern): recompiles that recur at one site are one finding with a count. A
     library frame's recompile on a change the user's own frame recompiled on too is part of that one (_seen_by): its
-    compile id is listed with it, as evidence."""
+    compile id is listed with it, as evidence. Each such recompile's own words are first said with that cause, in
+    place (_said_with_cause): one order for every caller."""
+    _said_with_cause(recompiles)
     sites: dict[tuple[str | None, int | None, str], tuple[RecompileSite, list[str]]] = {}  # with each site's reasons
     seen = {id(r): host for r in recompiles if (host := _seen_by(r, recompiles)) is not None}
     for r in (r for r in recompiles if id(r) not in seen):

@@ -16,6 +16,7 @@ from typing import Any, TypeVar, cast
 
 from ..compiler import break_patterns, explain, made_for, recompile_sites
 from ..compiler import torch_trace as tt
+from ..compiler.cudagraphs import used as cuda_graphs_used
 from ..compiler.insight import compiler_insight
 from ..compiler.user_code import innermost_user, parse_frames
 from ..formats import rank_list
@@ -149,7 +150,7 @@ def _log_insight(job: Job, rank: int) -> CompilerInsight | None:
         return None
     with open(logs[-1], encoding="utf-8", errors="replace") as f:
         records = [r for r in tt.parse(f.read()) if r.mode == SCRIPT]
-    insight = compiler_insight(records, lambda record: None, cudagraphs=False)
+    insight = compiler_insight(records, lambda record: None, cudagraphs=cuda_graphs_used(records))
     insight["torchTraceLog"] = os.path.relpath(logs[-1], job.worker_dir(rank))
     return insight
 
@@ -312,7 +313,6 @@ def _said_today(insight: CompilerInsight) -> CompilerInsight:
         for r in insight.get("recompiles") or []
     ]
     made_for.fill(recompiles)
-    recompile_sites.said_with_cause(recompiles)
     return {**insight, "graphBreaks": breaks, "recompiles": recompiles}
 
 

@@ -325,7 +325,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         lambda r: (
             f"{_start(shape_text.warmup_in_full(r))}. Fix: "
             + (
-                "warm up at a size the real calls use, with that dimension marked dynamic: one compile."
+                f"{shape_text.warmup_dynamic_fix()}."
                 if r.get("realSizes")
                 else "warm up at the shape the real calls use."
             )

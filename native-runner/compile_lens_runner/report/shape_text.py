@@ -79,6 +79,22 @@ def sizes_said(sizes: list[int]) -> str:
     return "sizes " + ", ".join(map(str, shown)).replace(", …,", ", …")
 
 
+_WARMUP_DYNAMIC = "warm up at a size the real calls use, with that dimension marked dynamic"
+
+
+def warmup_dynamic_fix(name: str | None = None, dim: int | None = None, was: int | None = None) -> str:
+    """The fix for a warm-up before calls whose size follows traffic, one rule for its every wording: one warm-up size
+    serves them only with the dimension marked dynamic. Short (a reason's "Fix: …"): "warm up at …: one compile";
+    full, with the warm-up's input and dimension (its explanation): how to mark it, and why not at a size of 1."""
+    if name is None or dim is None:
+        return f"{_WARMUP_DYNAMIC}: one compile"
+    return (
+        f"{_WARMUP_DYNAMIC} (torch._dynamo.mark_dynamic on the warm-up's '{name}', dimension {dim}, before the call) or "
+        "with dynamic=True: one compile then serves every size."
+        + (" A size of 1 cannot be marked dynamic: Dynamo always compiles it apart (specialised)." if was == 1 else "")
+    )
+
+
 def _real(r: Reason) -> str:
     """The real calls' size, or their sizes where they follow traffic (schema 1.41)."""
     sizes = r.get("realSizes")

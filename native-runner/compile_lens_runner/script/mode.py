@@ -353,13 +353,14 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
             ranked.ended(run)
         tt.mark(MODE, "done")
         run.progress("insight", 0.5, "Reading the compiler's log")
+        records = run.records(MODE)
         insight = compiler_insight(
-            run.records(MODE),
+            records,
             lambda record: "a call made by the script",
-            cudagraphs=run.device == "cuda" and cuda_graphs_used(run.records(MODE)),
+            cudagraphs=run.device == "cuda" and cuda_graphs_used(records),
         )
         insight["torchTraceLog"] = run.trace_log_relpath()
-        artifacts.attach(insight, run.records(MODE), run.workdir, MODE, None, 0)
+        artifacts.attach(insight, records, run.workdir, MODE, None, 0)
         entry["compiler"] = insight
         entry["compileSeconds"] = insight["compileSeconds"]["total"]
         run.report["modes"].append(entry)

@@ -49,7 +49,7 @@ def _leaves(signature: str) -> list[tuple[str | None, list[int] | None, bool]]:
     return out
 
 
-def _guard_name(name: str) -> str:
+def guard_name(name: str) -> str:
     """L['x'] -> x, kwargs['cache'].layers[0].keys -> cache.layers[0].keys, args[0] -> input 0."""
     name = re.sub(r"^L\['([^']+)'\]", r"\1", name)
     name = re.sub(r"^kwargs\['([^']+)'\]", r"\1", name)
@@ -63,7 +63,7 @@ def _guards(insight: CompilerInsight | None) -> list[tuple[str, int, int, int]]:
     for r in insight.get("recompiles", []) if insight else []:
         match = _GUARD_SIZE.search(str(r.get("reason") or ""))
         if match:
-            out.append((_guard_name(match[1]), int(match[2]), int(match[3]), int(match[4])))
+            out.append((guard_name(match[1]), int(match[2]), int(match[3]), int(match[4])))
     return out
 
 

@@ -69,16 +69,18 @@ def plans(region: Region) -> list[ShapeFixPlan]:
         plan: ShapeFixPlan = {
             **at,
             "kind": WARMUP,
+            "input": warm["input"],
             "dim": warm["dim"],
             "warmupSize": warm["warmupSize"],
-            "realSize": warm["realSize"],
+            "warmupTo": warm["realSize"],
             "realCall": warm["realCall"],
         }
         if "realSizes" in warm:
             # calls whose size follows traffic: a warm-up at one of their sizes alone compiles again at the next, so
-            # the warm-up's dimension is marked dynamic too (mark_dynamic or dynamic=True at the warm-up's own size of
-            # 1 would still compile twice: a size of 1 is always specialised)
-            plan["names"] = [warm["input"]]
+            # the warm-up's dimension is marked dynamic too, at a real size of 2 or more (mark_dynamic or
+            # dynamic=True at a size of 1 would still compile twice: a size of 1 is always specialised)
+            plan["markDynamic"] = True
+            plan["warmupTo"] = next((s for s in [warm["realSize"], *warm["realSizes"]] if s >= 2), warm["realSize"])
         return [plan]
     changes = shape_facts.changed_dims(region["calls"], region.get("compiler"))
     # every changed dimension a tensor the script passes: marking them is the whole fix
@@ -113,9 +115,9 @@ def text(fix: ShapeFixPlan) -> str:
         return shape_text.marked_dynamic(fix["names"], [d for _, d in fix["dims"]])
     if fix["kind"] == BUCKETS:
         return "buckets of " + ", ".join(str(b) for b in fix["buckets"])
-    size = fix.get("realSize")
-    if fix.get("names"):  # with the dimension marked dynamic: calls whose size follows traffic
-        return f"a warm-up at size {size} with {shape_text.marked_dynamic(fix['names'], [fix['dim']])}"
+    size = fix.get("warmupTo")
+    if fix.get("markDynamic"):  # calls whose size follows traffic
+        return f"a warm-up at size {size} with {shape_text.marked_dynamic([fix['input']], [fix['dim']])}"
     return f"a warm-up at size {size}"
 
 

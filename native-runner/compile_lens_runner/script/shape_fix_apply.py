@@ -30,13 +30,16 @@ class _ShapeFixPlan(TypedDict):
 class ShapeFixPlan(_ShapeFixPlan, total=False):
     """The fix a fix run applies to one region: the runner's own, no part of the report."""
 
+    # warmup-shape: the warm-up's input and dimension, its size, the size it is made at instead, the first real call,
+    # and whether that dimension is marked dynamic too (calls whose size follows traffic)
+    input: str
     dim: int
     warmupSize: int
-    realSize: int
+    warmupTo: int
     realCall: int
+    markDynamic: bool
     # mark-dynamic, buckets: [leaf, dimension] of the inputs whose size changed (leaves in calls.flatten's order) and
-    # their names as the shape facts say them; warmup-shape: the warm-up's input, where its dimension is marked dynamic
-    # too (calls whose size follows traffic)
+    # their names as the shape facts say them
     dims: list[list[int]]
     names: list[str]
     buckets: list[int]  # the sizes padded to, ascending
@@ -72,14 +75,14 @@ def _join(head: tuple[Any, ...], leaves: list[Any], spec: Any) -> tuple[tuple[An
 def warmed_inputs(
     fix: ShapeFixPlan | None, args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> tuple[tuple[Any, ...], dict[str, Any]]:
-    """The warm-up call's inputs with its first tensor of the warm-up's size in the changed dimension made at the real
-    calls' size (zeros: a compiled graph does not depend on the values), that dimension marked dynamic where the real
-    calls' sizes vary (the fix names the input); others as they were."""
+    """The warm-up call's inputs with its first tensor of the warm-up's size in the changed dimension made at the size the
+    fix warms up to (zeros: a compiled graph does not depend on the values), that dimension marked dynamic where the real
+    calls' sizes vary (markDynamic); others as they were."""
     if fix is None or fix["kind"] != WARMUP:
         return args, kwargs
     import torch
 
-    dim, was, now = fix["dim"], fix["warmupSize"], fix["realSize"]
+    dim, was, now = fix["dim"], fix["warmupSize"], fix["warmupTo"]
     head, leaves, spec = _split(args, kwargs, False)
     for i, leaf in enumerate(leaves):
         if isinstance(leaf, torch.Tensor) and leaf.dim() > dim and leaf.shape[dim] == was:
@@ -90,7 +93,7 @@ def warmed_inputs(
                 # its layout kept (timm's server passes channels_last images): another layout is another graph
                 made = made.contiguous(memory_format=torch.channels_last)
             leaves[i] = made.requires_grad_(leaf.requires_grad)
-            if fix.get("names"):
+            if fix.get("markDynamic"):
                 torch._dynamo.mark_dynamic(leaves[i], dim)
             break
     return _join(head, leaves, spec)

@@ -22,7 +22,7 @@ from ..report import shape_text
 from ..shapes.common import SourceLocation
 from ..shapes.compiler import CompilerInsight, Explanation, QuickFixEdit
 from ..shapes.region import Region, RegionCall, WarmupShape
-from .shape_facts import changed_dims
+from .shape_facts import Change, changed_dims, guard_name
 
 if TYPE_CHECKING:
     from ..compiler.torch_trace import Record
@@ -104,6 +104,11 @@ def explain(
     if recompile is None or size is None:
         return None
     name, dim, was, now = re.sub(r"^L\['(.+)'\]$", r"\1", size[1]), int(size[2]), int(size[3]), int(size[4])
+    changes = _shown_changes(calls, insight)
+    raw = _SIZE.search(recompile["reason"])  # the guard's own name: the shape facts' (`args[0]` is "input 0")
+    guarded = guard_name(raw[1]) if raw else name
+    if len(changes) != 1 or changes[0].fact["dim"] != dim or changes[0].fact["input"] not in (name, guarded):
+        return None  # the calls vary in another input or dimension too: a warm-up at one shape serves none of them
     warm_line, real_line = (source_edits.calling_line(starts.get(ids[0])) for ids in (warm_ids, real_ids))
     facts: WarmupShape = {
         "input": name,
@@ -116,7 +121,7 @@ def explain(
         "recompileSeconds": real.get("compileSeconds"),
         "realCalls": sum(1 for c in calls if c["signature"] != warm["signature"]),
     }
-    sizes = _real_sizes(calls, insight, dim, was, now)
+    sizes = sorted(set(changes[0].sequence) - {was})
     if len(sizes) > 1:
         facts["realSizes"] = sizes
     if warm_line is None or real_line is None:
@@ -161,35 +166,25 @@ def _warmup_edit(
     return _edit(source, arg, dim, was, now) if isinstance(arg, ast.Call) else None
 
 
-def _real_sizes(calls: list[RegionCall], insight: CompilerInsight, dim: int, was: int, now: int) -> list[int]:
-    """The sizes the real calls passed in the warm-up's changed dimension, ascending (the shape facts' of it)."""
-    change = next(
-        (
-            c.fact
-            for c in changed_dims(calls, insight)
-            if c.fact["dim"] == dim and was in c.fact["sizes"] and now in c.fact["sizes"]
-        ),
-        None,
-    )
-    return [s for s in change["sizes"] if s != was] if change else [now]
+def _shown_changes(calls: list[RegionCall], insight: CompilerInsight) -> list[Change]:
+    """The dimensions the calls' signatures show changing, the warm-up's among them (named by the guard that failed
+    on it), each with its size at every call (uncapped: the real sizes said are all of them)."""
+    return [c for c in changed_dims([c for c in calls if c.get("side") != "eager"], insight) if c.sequence]
 
 
 def _with_traffic(name: str, dim: int, was: int, sizes: list[int], warm: int, code: str, real: int) -> Explanation:
     """A warm-up at a size no real call used, before calls whose size follows traffic: one compile at a size they use,
     with the dimension marked dynamic, serves them all (a warm-up at their first size alone would compile again at the
     next one)."""
+    fix = shape_text.warmup_dynamic_fix(name, dim, was)
     said: Explanation = {
+        "kind": guards.WARMUP,
         "what": (
             f"{guards.WARMUP_SAID}{warm}{code} passed '{name}' with size {was} in dimension {dim}; the real calls "
-            f"(line {real}) pass {shape_text.sizes_said(sizes)}, never {was}, so the graph compiled for the warm-up serves none of them "
-            "and the first real call compiled again."
+            f"(line {real}) pass {shape_text.sizes_said(sizes)}, never {was}, so the graph compiled for the warm-up "
+            "serves none of them and the first real call compiled again."
         ),
-        "fix": (
-            f"Warm up at a size the real calls use, with that dimension marked dynamic "
-            f"(torch._dynamo.mark_dynamic on the warm-up's '{name}', dimension {dim}, before the call) or with "
-            "dynamic=True: one compile then serves every size."
-        )
-        + (" A size of 1 cannot be marked dynamic: Dynamo always compiles it apart (specialised)." if was == 1 else ""),
+        "fix": fix[:1].upper() + fix[1:],
     }
     if was != 1:  # dynamic=True compiles a size of 1 apart as well
         said["quickFix"] = quick_fixes.compile_dynamic()
@@ -200,6 +195,7 @@ def _at_one_size(
     name: str, dim: int, was: int, now: int, warm: int, code: str, real: int, edit: QuickFixEdit | None
 ) -> Explanation:
     return {
+        "kind": guards.WARMUP,
         "what": (
             f"{guards.WARMUP_SAID}{warm}{code} passed '{name}' with size {was} in dimension {dim}; the "
             f"real calls (line {real}) pass {now}, so the graph compiled for the warm-up serves none of "
