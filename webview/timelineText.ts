@@ -76,20 +76,6 @@ export function fitEnd(text: string, room: number, m: Measure, least = 2): strin
 }
 
 /**
- * `text` in `room` px, or as many of its words as fit and "…" ("40.2 ms, no op…" of "40.2 ms, no op recorded"): a cut
- * after a word, never inside one nor after a number or a separator ("40.2 …" says no unit, "ms, …" nothing); null where
- * fewer words than `least` starts would show.
- */
-export function fitWords(text: string, room: number, m: Measure, least: string): string | null {
-  if (m.width(text) <= room) return text;
-  const cuts = [...text.matchAll(/ /g)]
-    .map((space) => text.slice(0, space.index))
-    .filter((head) => head.length >= least.length && /[^\W\d]$/u.test(head));
-  const fits = cuts.reverse().find((head) => m.width(head + ELLIPSIS) <= room);
-  return fits === undefined ? null : fits + ELLIPSIS;
-}
-
-/**
  * `text` in `room` px, its middle left out where it must be ("CPU · thread … (pt_gloo_runloop)"): the start says
  * what it is, the end what tells it apart (a thread's id and name come last), so the end keeps the larger share;
  * the cut falls between words where that leaves at least half of each side.

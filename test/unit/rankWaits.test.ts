@@ -91,6 +91,9 @@ test('a wait said with the rank it waited for, and the cause where the trace sho
   assert.equal(waitingIn('all_reduce', 41_700, waitedFor(1, null)), '41.7 ms, waiting in all_reduce for rank 1');
   assert.equal(
     waitingIn('all_reduce', 41_700, waitedFor(1, 'unrecorded')),
-    '41.7 ms, waiting in all_reduce for rank 1, no op recorded there',
+    '41.7 ms, waiting in all_reduce for rank 1, which recorded no op then',
   );
+  // the other rank's stretch said as that rank's, never in the words a stretch of this thread's own is said in (review
+  // 13 P1: "…for rank 1, no op recorded there" on rank 0's row read as rank 0's, beside its table's 3.72 ms)
+  assert.doesNotMatch(waitedFor(1, 'unrecorded'), /(?:^|, )no op recorded/);
 });

@@ -11,7 +11,6 @@ import { scaleLinear } from 'd3';
 import {
   axisLayout,
   axisTicks,
-  fitWords,
   LABEL_WIDTH,
   sliceLabel,
   type Measure,
@@ -249,17 +248,6 @@ test('a slice label cut keeps its op, not a namespace: every namespace left out,
   assert.equal(sliceLabel('autograd::engine::evaluate_function: AddmmBackward0', 60, m), 'evaluate_…');
   // a name whose colon is followed by a space is no namespace
   assert.equal(sliceLabel('Dynamo: compile', 200, m), 'Dynamo: compile');
-});
-
-test('a label cut by its words: never inside a word, after a number or a separator, nor below its least words', () => {
-  // review 10 F8: "no op · 40.2 ms" at 700 px, a bare "40.2 ms" at 560; review 11 I7: "no op…", its time gone
-  const text = '40.2 ms, no op recorded';
-  const least = '40.2 ms, no op';
-  assert.equal(fitWords(text, 6 * text.length, m, least), text);
-  for (const room of [6 * 15, 6 * 22]) assert.equal(fitWords(text, room, m, least), '40.2 ms, no op…', `${room} px`);
-  // never after its number ("40.2…") nor its separator ("40.2 ms,…")
-  assert.equal(fitWords(text, 6 * 14, m, least), null);
-  assert.equal(fitWords(text, 6 * 11, m, '40.2'), null);
 });
 
 test("one view's axis reads in one unit at every width: a 3.6 ms call in ms at 560 px and at 1400 px (review 8B B6)", () => {
