@@ -425,9 +425,10 @@ export class TimelineCanvas extends TimelineNames {
     return edges;
   }
 
-  /** The line where the shown step ends, where a step view shows one: the pane draws nothing past it. */
+  /** The line where the shown step ends, where a step view shows one (the pane draws nothing past it); in the whole
+   *  trace's, where its last step ends (review 13 Q8: no line closed it, its pane's edge or its trace's end?). */
   private shownStepEnd(xOf: (t: number) => number, width: number): LineSegment[] {
-    const step = this.shownStep === null ? undefined : this.model.steps[this.shownStep];
+    const step = this.shownStep === null ? this.model.steps.at(-1) : this.model.steps[this.shownStep];
     const x = step ? Math.round(xOf(step.end)) : NaN;
     return x > LABEL_WIDTH && x < width ? [{ role: 'step', x, w: 1, y0: AXIS_ROW, y1: this.height }] : [];
   }
