@@ -48,6 +48,20 @@ const mark = (kind: TimelineMark['kind'], startUs: number, durUs: number, label:
   track: 0,
 });
 
+test("a tick at the right edge with no room for its label is not drawn, rather than drawn with no number (review 12 M10: '1.5 s │ … │')", () => {
+  const ticks = [0, 100, 200, 300, 390].map((x, k) => ({ x, label: `${(k * 0.5).toFixed(1)} s` }));
+  const { texts, lines } = axisLayout(ticks, [], { left: 0, width: 400, height: 100 }, m, ink, []);
+  // "2.0 s" (30 px) right of x 390 runs past 400: neither it nor its tick
+  assert.deepEqual(
+    texts.map((t) => t.text),
+    ['0.0 s', '0.5 s', '1.0 s', '1.5 s'],
+  );
+  assert.deepEqual(
+    lines.map((l) => l.x),
+    [0, 100, 200, 300],
+  );
+});
+
 test('room for every whole label: each whole', () => {
   assert.deepEqual(stepLabels([0, 100, 200], 400), ['step 1', 'step 2', 'step 3']);
 });
