@@ -44,9 +44,9 @@ import {
 } from './timelineText.ts';
 import { fitNames, paneTrackNames } from './trackNames.ts';
 import { TimelineNames } from './timelineNames.ts';
-import { lowerBoundStart, ROW_HEIGHT, TrackRows } from './timelineRows.ts';
+import { lowerBoundStart, ROW_HEIGHT, TrackRows, type Row } from './timelineRows.ts';
 import { DIM_ALPHA, SliceRects } from './sliceRects.ts';
-import { GAP_INSET, unrecordedHover, unrecordedLabels, type Unrecorded } from './timelineGaps.ts';
+import { GAP_INSET, longestUnrecorded, unrecordedHover, unrecordedLabels, type Unrecorded } from './timelineGaps.ts';
 import { idleTracksNote, idleTracksTooltip, warmUpLabel } from './timelineWords.ts';
 
 /** a track name's inset in the label column */
@@ -112,6 +112,8 @@ export class TimelineCanvas extends TimelineNames {
   private unrecorded: { x0: number; x1: number; y: number; hover: string }[] = [];
   /** the marks' bands the last frame drew (canvas px), the narrowest first, for their hover in the marks' lane */
   private markBands: { x0: number; x1: number; hover: string }[] = [];
+  /** every level of its tracks, whatever is in view (unrecordedUs), made on the first ask */
+  private everyRow: readonly Row[] | null = null;
 
   /** `communication`: per name id, 1 for a collective (communication.ts); drawn in the communication colour */
   constructor(
@@ -129,6 +131,14 @@ export class TimelineCanvas extends TimelineNames {
     this.drawnNames = names.drawn;
     for (let i = 0; i < model.count; i++) this.dataEndUs = Math.max(this.dataEndUs, model.start[i]! + model.dur[i]!);
     this.rects = new SliceRects(model, communication, (i) => this.dimmed(i));
+  }
+
+  /** The longest stretch of [fromUs, toUs] of at least leastUs where a step's thread recorded no op, nor waited in a
+   *  collective (timelineGaps.ts longestUnrecorded), over every level of its tracks, not the rows in its view: what
+   *  this rank did while another waited for it may be out of it (analysis/rankWaits.ts). */
+  unrecordedUs(fromUs: number, toUs: number, leastUs: number): number {
+    this.everyRow ??= new TrackRows(this.model, 0).rows;
+    return longestUnrecorded(this.model, this.everyRow, fromUs, toUs, leastUs, this.communication);
   }
 
   /** The canvas's height: its rows' (it changes as tracks come into view or go idle, and stacks fold). */
