@@ -49,5 +49,6 @@ const STEP_MARGIN = 0.02;
 export const stepWindowEnd = (longest: number): number => longest * (1 + STEP_MARGIN) || 1;
 
 /** The whole traces' window, pane time: [from, to] with a step view's margin past its end, where the last step's
- *  end line is drawn (review 13 Q8: the all views' last slices ran into the pane's right edge, their step not closed). */
+ *  end line is drawn (review 13 Q8: the all views' last slices ran into the pane's right edge, no line closing
+ *  their step). */
 export const allWindow = (from: number, to: number): [number, number] => [from, to + (to - from) * STEP_MARGIN];

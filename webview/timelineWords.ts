@@ -165,14 +165,18 @@ export function waitingInForms(op: string, us: number, cause: string | null): st
   const named = rank ? [waitingIn(op, us, rank), `${time}, waiting for ${rank}`] : [`${time}, waiting in ${op}`];
   return [...new Set([waitingIn(op, us, cause), ...named, `${time}, waiting`, `${time} wait`])];
 }
+/** What the rank waited for did meanwhile, said after its rank (waitedFor). */
+const DOING: Record<NonNullable<WaitCause>, string> = {
+  unrecorded: 'which recorded no op then',
+  recompile: 'recompiling',
+  compile: 'compiling',
+};
 /** The rank a collective waited for and what it did all the while: "rank 1, recompiling", "rank 1, which recorded no
  *  op then" (its thread's stretch with none, said as the other rank's: review 13 P1, "…for rank 1, no op recorded
  *  there" on rank 0's row read as rank 0's own, beside the table's 3.72 ms for it); doing what the trace does not say
  *  (`cause` null): "rank 1". */
 export const waitedFor = (rank: number, cause: WaitCause): string =>
-  cause === null
-    ? `rank ${rank}`
-    : `rank ${rank}, ${cause === 'unrecorded' ? 'which recorded no op then' : cause === 'recompile' ? 'recompiling' : 'compiling'}`;
+  cause === null ? `rank ${rank}` : `rank ${rank}, ${DOING[cause]}`;
 
 /** That stretch's hover: what the time is, on which thread the collective ran, and what it waited for. */
 export const waitingInHover = (op: string, us: number, thread: string, cause: string | null): string =>
