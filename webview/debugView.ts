@@ -6,9 +6,9 @@ import type { ViewState } from './viewState.ts';
 import { paneScale } from './paneFit.ts';
 import type { TimelineCanvas } from './timeline.ts';
 
-/** The step a pane's step view shows, in its time (µs since its offset), or null (Fit all, or none past its last). */
-function shownStepSpan({ model, offset, shownStep }: TimelineCanvas): { start: number; end: number } | null {
-  const step = shownStep === null ? undefined : model.steps[shownStep];
+/** A pane's step `k`, in its time (µs since its offset), or null (none such). */
+function stepSpan({ model, offset }: TimelineCanvas, k: number | null): { start: number; end: number } | null {
+  const step = k === null ? undefined : model.steps.at(k);
   return step ? { start: step.start - offset, end: step.end - offset } : null;
 }
 
@@ -25,7 +25,9 @@ export function exposeDebugView(state: ViewState, ranges: RangeSelection): void 
           /** its region's fit: how much the shared scale stretches its times (paneFit.ts) */
           stretch: p.timeline.stretch,
           /** the step a step view shows in it, in its time (µs since its offset), or null */
-          shownStep: shownStepSpan(p.timeline),
+          shownStep: p.timeline.shownStep === -1 ? null : stepSpan(p.timeline, p.timeline.shownStep),
+          /** its last step, in its time, or null */
+          lastStep: stepSpan(p.timeline, -1),
           ...p.stats,
         })),
         selected: state.selected && {

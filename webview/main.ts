@@ -38,8 +38,6 @@ import { injectStyles } from './styles.ts';
 import { kindLegend, readTheme } from './theme.ts';
 import { TimelineCanvas } from './timeline.ts';
 import { axisTime } from './timelineText.ts';
-import { longestUnrecorded } from './timelineGaps.ts';
-import { TrackRows, type Row } from './timelineRows.ts';
 import { TimelineInput } from './timelineInput.ts';
 import { stackToggles } from './timelineStacks.ts';
 import { exposeDebugView } from './debugView.ts';
@@ -48,7 +46,7 @@ import { post, savedState, saveState } from './hostApi.ts';
 import { state } from './viewState.ts';
 import { comparisonPending, matchingSlices, paneTitle, readingTraces, waitedFor } from './timelineWords.ts';
 import { rankCompiler } from './analysis/rankCompiles.ts';
-import { waitedRank, type RankMarks } from './analysis/rankWaits.ts';
+import { rankMarksOf, waitedRank, type RankMarks } from './analysis/rankWaits.ts';
 import { stepsAsCalls } from './analysis/sliceNames.ts';
 import { paneRegions } from './paneFit.ts';
 import { alignSteps, stepBounds, stepHolding, stepLeads } from './paneSteps.ts';
@@ -261,31 +259,19 @@ function load(message: Opening): void {
   state.step = view && !refit ? view.step : opening;
   state.stepBeforeAll = view?.all ? (state.stepBeforeAll ?? opening) : null;
   state.ranks = rankView;
-  // a rank's wait in a collective said with the rank it waited for, compiling, on the job's one clock
+  // a rank's wait in a collective said with the rank it waited for and, where its trace shows it, what that rank did
+  // meanwhile (compiling, recording no op), on the job's one clock
   const alignment = rankView?.alignment;
   if (alignment?.mode === 'absolute') {
-    /** each rank's pane and its compiler marks, listed once they are found (drawFrame.ts, after the first frame) */
     let ranks: RankMarks[] | null = null;
-    const rankMarks = (): RankMarks[] | null =>
-      (ranks ??= state.panes.every((q) => q.timeline.marksFound)
-        ? state.panes.map((q, k) => {
-            const { model } = q.timeline;
-            // every level of its tracks, not the rows in its view: what it did while another waited may be out of it
-            let rows: Row[] | null = null;
-            const collectives = communicationNames(model.names);
-            return {
-              rank: rankView!.heads[k]?.rank ?? null,
-              shiftUs: alignment.shiftUs[k] ?? 0,
-              marks: q.timeline.marks,
-              unrecordedUs: (fromUs, toUs, leastUs) =>
-                longestUnrecorded(model, (rows ??= new TrackRows(model, 0).rows), fromUs, toUs, leastUs, collectives),
-            };
-          })
-        : null);
     state.panes.forEach((pane, p) => {
       pane.timeline.waitedFor = (fromUs, toUs) => {
-        const listed = rankMarks();
-        const found = listed && waitedRank(listed, p, fromUs, toUs);
+        ranks ??= rankMarksOf(
+          state.panes.map((q) => q.timeline),
+          rankView!.heads.map((head) => head?.rank ?? null),
+          alignment.shiftUs,
+        );
+        const found = ranks && waitedRank(ranks, p, fromUs, toUs);
         return found ? waitedFor(found.rank, found.cause) : null;
       };
     });

@@ -47,3 +47,8 @@ const STEP_MARGIN = 0.02;
 /** A step view's window's end, pane time (µs since the aligned step): where the longest of the panes' steps ends
  *  (`longest`, µs), with a margin; 1 where none has length. */
 export const stepWindowEnd = (longest: number): number => longest * (1 + STEP_MARGIN) || 1;
+
+/** The whole traces' window, pane time: [from, to] with a step view's margin past its end, where the last step's
+ *  end line is drawn (review 13 Q8: the all views' last slices ran into the pane's right edge, no line closing
+ *  their step). */
+export const allWindow = (from: number, to: number): [number, number] => [from, to + (to - from) * STEP_MARGIN];

@@ -55,7 +55,7 @@ const COLUMNS = [
 /** One row per rank; number cells carry data-value; in a narrow panel the rows stack (table.stacks). */
 function renderRankTable(report: Report): HTMLElement {
   const { rows, bySteps } = rankTable(report);
-  const box = el('div', 'rank-table-box');
+  const box = el('div', 'rank-table-box table-scroll');
   const diverged = rows.filter((r) => r.diverged).length;
   const order = bySteps
     ? "Slowest first, by the compiled call (its regions' median time per call in their steady state, summed: the " +

@@ -104,7 +104,10 @@ ul.linked a.follow:focus-visible { outline: 1px solid var(--vscode-focusBorder);
 .region-chart svg.legend-icon { display: inline-block; width: 14px; height: 14px; overflow: visible; }
 .table-scroll { overflow-x: auto; }
 .rank-note p { margin: 2px 0; }
-.rank-table td, .rank-table th { white-space: nowrap; }
+/* a long column title wraps, not its numbers: the table fits an editor-wide panel with its notes (review 13 O4:
+   the notes column ran past the panel's edge at 1150 px); narrower, the box scrolls rather than clips */
+.rank-table td { white-space: nowrap; }
+.rank-table th { white-space: normal; vertical-align: bottom; }
 .rank-table td.inputs { white-space: normal; min-width: 14em; max-width: 420px; }
 /* the row, not each cell: stacked cells leave gaps between them; in high contrast (no warning background) its border */
 .rank-table tr.diverged { background: var(--vscode-inputValidation-warningBackground, #cca70026); outline: 1px dashed var(--vscode-contrastBorder, transparent); }

@@ -44,9 +44,9 @@ import {
 } from './timelineText.ts';
 import { fitNames, paneTrackNames } from './trackNames.ts';
 import { TimelineNames } from './timelineNames.ts';
-import { lowerBoundStart, ROW_HEIGHT, TrackRows } from './timelineRows.ts';
+import { lowerBoundStart, ROW_HEIGHT, TrackRows, type Row } from './timelineRows.ts';
 import { DIM_ALPHA, SliceRects } from './sliceRects.ts';
-import { GAP_INSET, unrecordedHover, unrecordedLabels, type Unrecorded } from './timelineGaps.ts';
+import { GAP_INSET, longestUnrecorded, unrecordedHover, unrecordedLabels, type Unrecorded } from './timelineGaps.ts';
 import { idleTracksNote, idleTracksTooltip, warmUpLabel } from './timelineWords.ts';
 
 /** a track name's inset in the label column */
@@ -112,6 +112,8 @@ export class TimelineCanvas extends TimelineNames {
   private unrecorded: { x0: number; x1: number; y: number; hover: string }[] = [];
   /** the marks' bands the last frame drew (canvas px), the narrowest first, for their hover in the marks' lane */
   private markBands: { x0: number; x1: number; hover: string }[] = [];
+  /** every level of its tracks, whatever is in view (unrecordedUs), made on the first ask */
+  private everyRow: readonly Row[] | null = null;
 
   /** `communication`: per name id, 1 for a collective (communication.ts); drawn in the communication colour */
   constructor(
@@ -129,6 +131,14 @@ export class TimelineCanvas extends TimelineNames {
     this.drawnNames = names.drawn;
     for (let i = 0; i < model.count; i++) this.dataEndUs = Math.max(this.dataEndUs, model.start[i]! + model.dur[i]!);
     this.rects = new SliceRects(model, communication, (i) => this.dimmed(i));
+  }
+
+  /** The longest stretch of [fromUs, toUs] of at least leastUs where a step's thread recorded no op, nor waited in a
+   *  collective (timelineGaps.ts longestUnrecorded), over every level of its tracks, not the rows in its view: what
+   *  this rank did while another waited for it may be out of it (analysis/rankWaits.ts). */
+  unrecordedUs(fromUs: number, toUs: number, leastUs: number): number {
+    this.everyRow ??= new TrackRows(this.model, 0).rows;
+    return longestUnrecorded(this.model, this.everyRow, fromUs, toUs, leastUs, this.communication);
   }
 
   /** The canvas's height: its rows' (it changes as tracks come into view or go idle, and stacks fold). */
@@ -381,7 +391,7 @@ export class TimelineCanvas extends TimelineNames {
   }
 
   /** The hover of the stretch with no op recorded at canvas point (x, y): what its time is, which a short label
-   *  ("40.2 ms, no op…") leaves out, and one with no room for a label says; null where there is none. */
+   *  ("40.2 ms, no op") leaves out, and one with no room for a label says; null where there is none. */
   unrecordedAt(x: number, y: number): string | null {
     return this.unrecorded.find((s) => x >= s.x0 && x < s.x1 && y >= s.y && y < s.y + ROW_HEIGHT)?.hover ?? null;
   }
@@ -425,9 +435,10 @@ export class TimelineCanvas extends TimelineNames {
     return edges;
   }
 
-  /** The line where the shown step ends, where a step view shows one: the pane draws nothing past it. */
+  /** The line where the shown step ends, where a step view shows one (the pane draws nothing past it); in the whole
+   *  trace's, where its last step ends (review 13 Q8: no line closed it, its pane's edge or its trace's end?). */
   private shownStepEnd(xOf: (t: number) => number, width: number): LineSegment[] {
-    const step = this.shownStep === null ? undefined : this.model.steps[this.shownStep];
+    const step = this.shownStep === null ? this.model.steps.at(-1) : this.model.steps[this.shownStep];
     const x = step ? Math.round(xOf(step.end)) : NaN;
     return x > LABEL_WIDTH && x < width ? [{ role: 'step', x, w: 1, y0: AXIS_ROW, y1: this.height }] : [];
   }

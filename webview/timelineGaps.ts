@@ -4,16 +4,9 @@
 // by labels that fit them. A stretch where another thread of its process ran a collective is its thread waiting for
 // it: said so (review 9 D4: rank 0's 2 s while rank 1 recompiled, an empty box with no word).
 import { SliceKind, type TraceModel } from '../extension/shared/trace/model.ts';
-import { fitWords, withoutNamespace, type Measure } from './timelineText.ts';
+import { withoutNamespace, type Measure } from './timelineText.ts';
 import { firstVisible, lowerBoundStart, type Row } from './timelineRows.ts';
-import {
-  noOpRecorded,
-  noOpRecordedHover,
-  noOpRecordedLeast,
-  waitingInForms,
-  waitingInHover,
-  waitingInLeast,
-} from './timelineWords.ts';
+import { noOpRecordedForms, noOpRecordedHover, waitingInForms, waitingInHover } from './timelineWords.ts';
 
 /** a stretch is said where it is at least this wide, or this share of the view where that is less: a narrow pane's
  *  (review 8B B8: rank 1's 40 ms, the straggler, unlabelled at 560 px in a 90 px stretch), never a wide one's few ms
@@ -44,10 +37,11 @@ export interface UnrecordedLabel {
 }
 
 /**
- * The stretches of [tMin, tMax] wide enough to be said, each with its label (noOpRecorded) cut to the room in it:
- * at every width its time and the same words, fewer of them ("40.2 ms, no op recorded" beside "38.6 ms, no op…",
- * never "no op · 40.2 ms" beside a bare "38.6 ms": review 10 F8, nor words without the time: review 11 I7); a
- * stretch with no room for "40.2 ms, no op…", unlabelled (null: its hover says it).
+ * The stretches of [tMin, tMax] wide enough to be said, each with the longest of its label's forms that fits in it
+ * (noOpRecordedForms, waitingInForms): at every width its time and the same words, fewer of them, each form whole
+ * words ("40.2 ms, no op recorded" beside "38.6 ms, no op", never "no op · 40.2 ms" beside a bare "38.6 ms": review
+ * 10 F8, nor words without the time: review 11 I7, nor a cut on "in": review 13 Q4); a stretch with room for none,
+ * unlabelled (null: its hover says it).
  */
 export function unrecordedLabels(
   model: TraceModel,
@@ -58,7 +52,8 @@ export function unrecordedLabels(
   m: Measure,
   /** per name id, 1 for a collective (analysis/communication.ts) */
   collectives: Uint8Array = new Uint8Array(model.names.length),
-  /** what a stretch's thread waited for in its collective ("rank 1, recompiling"), where the view shows it */
+  /** what a stretch's thread waited for in its collective, where the view shows it: the rank ("rank 1"), with what
+   *  it did meanwhile where its trace says ("rank 1, recompiling", "rank 1, which recorded no op then") */
   waitedFor: (stretch: Unrecorded) => string | null = () => null,
 ): UnrecordedLabel[] {
   const viewPx = Math.max(1, xOf(tMax) - xOf(tMin));
@@ -66,14 +61,13 @@ export function unrecordedLabels(
   return unrecordedInSteps(model, rows, tMin, tMax, minUs, collectives).map((stretch) => {
     const room = xOf(stretch.toUs) - xOf(stretch.fromUs) - 2 * GAP_INSET;
     const us = stretch.toUs - stretch.fromUs;
+    const fitting = (forms: string[]): string | null => forms.find((form) => m.width(form) <= room) ?? null;
     if (stretch.collective >= 0) {
       const op = withoutNamespace(model.names[model.name[stretch.collective]!]!);
       const cause = waitedFor(stretch);
-      const forms = waitingInForms(op, us, cause);
-      const whole = forms.slice(0, -1).find((form) => m.width(form) <= room);
-      return { stretch, text: whole ?? fitWords(forms.at(-1)!, room, m, waitingInLeast(us)), op, cause };
+      return { stretch, text: fitting(waitingInForms(op, us, cause)), op, cause };
     }
-    return { stretch, text: fitWords(noOpRecorded(us), room, m, noOpRecordedLeast(us)), op: null, cause: null };
+    return { stretch, text: fitting(noOpRecordedForms(us)), op: null, cause: null };
   });
 }
 

@@ -4,7 +4,7 @@ import { select, zoom as d3zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavi
 import { traceEnd } from '../extension/shared/trace/model.ts';
 import { formatUs } from '../extension/present/numbers.ts';
 import { insideProfilerWork } from './analysis/profilerWork.ts';
-import { paneRegions, paneScale, regionStretches, stepWindowEnd } from './paneFit.ts';
+import { allWindow, paneRegions, paneScale, regionStretches, stepWindowEnd } from './paneFit.ts';
 import type { RangeSelection } from './rangeSelection.ts';
 import { LABEL_WIDTH, type TimeScale } from './timelineText.ts';
 import { state } from './viewState.ts';
@@ -93,8 +93,8 @@ export class TimelineInput {
     return Math.max(0, ...lengths);
   }
 
-  /** Every pane's whole trace across the width, each from its first step: aligned on a later one, the time before it
-   *  (the warm-up's 40 ms) would read on no tick (the axis has none before 0). */
+  /** Every pane's whole trace across the width, each from its first step (aligned on a later one, the time before it,
+   *  the warm-up's 40 ms, would read on no tick: the axis has none before 0), a margin past its end (allWindow). */
   fitAllTime(box: HTMLDivElement): void {
     if (state.stepBeforeAll === null) {
       state.stepBeforeAll = state.step;
@@ -109,7 +109,7 @@ export class TimelineInput {
       lo = Math.min(lo, -pane.timeline.offset);
       hi = Math.max(hi, traceEnd(pane.timeline.model) - pane.timeline.offset);
     }
-    state.base.domain([lo, hi]);
+    state.base.domain(allWindow(lo, hi));
     this.reset(box);
   }
 

@@ -76,20 +76,6 @@ export function fitEnd(text: string, room: number, m: Measure, least = 2): strin
 }
 
 /**
- * `text` in `room` px, or as many of its words as fit and "…" ("40.2 ms, no op…" of "40.2 ms, no op recorded"): a cut
- * after a word, never inside one nor after a number or a separator ("40.2 …" says no unit, "ms, …" nothing); null where
- * fewer words than `least` starts would show.
- */
-export function fitWords(text: string, room: number, m: Measure, least: string): string | null {
-  if (m.width(text) <= room) return text;
-  const cuts = [...text.matchAll(/ /g)]
-    .map((space) => text.slice(0, space.index))
-    .filter((head) => head.length >= least.length && /[^\W\d]$/u.test(head));
-  const fits = cuts.reverse().find((head) => m.width(head + ELLIPSIS) <= room);
-  return fits === undefined ? null : fits + ELLIPSIS;
-}
-
-/**
  * `text` in `room` px, its middle left out where it must be ("CPU · thread … (pt_gloo_runloop)"): the start says
  * what it is, the end what tells it apart (a thread's id and name come last), so the end keeps the larger share;
  * the cut falls between words where that leaves at least half of each side.
@@ -168,12 +154,13 @@ function stepForms(from: StepEdge, to: StepEdge, said: Said): string[] {
 
 /**
  * The axis over [left, width]: each tick label right of its tick in the first row (left out where it would touch the
- * one before or run past the right edge: one turned to the tick's left reads as the tick before's), each step label
- * right of its line in the second row, ending before the next step's line; every step in view labelled: whole, or
- * its number ("2") once a whole label has said what the numbers count and from then on while each follows close on
- * the one before ("step 1 │ 2 │ 3", never "step 1 │ 2 │ step 3" nor a lone "3" far from them); steps too close for a label each, one label for the run of them ("step 1 │
- * 2–3", never a label cut mid-word or a step left unsaid); the last ones, where no room is left right of their line
- * before the pane's edge, ending at the edge. Tick lines in the first row, step lines from the second row down.
+ * one before; where it would run past the right edge, its tick too: one turned to the tick's left reads as the tick
+ * before's), each step label right of its line in the second row, ending before the next step's line; every step in
+ * view labelled: whole, or its number ("2") once a whole label has said what the numbers count and from then on while
+ * each follows close on the one before ("step 1 │ 2 │ 3", never "step 1 │ 2 │ step 3" nor a lone "3" far from them);
+ * steps too close for a label each, one label for the run of them ("step 1 │ 2–3", never a label cut mid-word or a
+ * step left unsaid); the last ones, where no room is left right of their line before the pane's edge, ending at the
+ * edge. Tick lines in the first row, step lines from the second row down.
  */
 export function axisLayout(
   ticks: readonly Tick[],
@@ -188,10 +175,13 @@ export function axisLayout(
   const lines: LineSegment[] = [];
   let free = left;
   for (const { x, label } of ticks) {
-    lines.push({ role: 'tick', x, w: 1, y0: 0, y1: AXIS_ROW });
     const w = m.width(label);
     const at = x + 1 + PAD;
-    if (at < free || at + w > width) continue;
+    // a tick at the right edge with no room for its label: not drawn, a tick with no number says nothing (review 12
+    // M10: "1.5 s │ … │" at 700 px)
+    if (at + w > width) continue;
+    lines.push({ role: 'tick', x, w: 1, y0: 0, y1: AXIS_ROW });
+    if (at < free) continue;
     texts.push(placeText(m, 'tick', label, at, AXIS_ROW / 2, ink, under));
     free = at + w + 2 * PAD;
   }

@@ -137,36 +137,46 @@ export const phasesUnlabelled = (phases: string[]): string => `Too narrow to lab
 export const phaseLabelForms = (labels: readonly string[], time: string): string[] =>
   labels.map((label) => `${label} ${time}`);
 
-/** A step's stretch on its thread where the profiler recorded no op: "40.1 ms, no op recorded" (the rank table's
- *  words, its column "no op recorded (sum)" the step's stretches summed), its time first: a cut keeps it and shortens the words ("40.1 ms, no op…"; review 11 I7/J3:
- *  "no op recorded…" at 700 px dropped the straggler's time), never other words nor its time alone (review 10 F8:
- *  "no op · 40.2 ms" at 700 px, a bare "40.2 ms" at 560); the hover says the rest (noOpRecordedHover). */
-export const noOpRecorded = (us: number): string => `${formatUs(us)}, no op recorded`;
-/** What such a stretch's label keeps at the least: its time and the words that say what it is. */
-export const noOpRecordedLeast = (us: number): string => `${formatUs(us)}, no op`;
+/** A step's stretch on its thread where the profiler recorded no op, its label in the forms it may take, longest
+ *  first: "40.1 ms, no op recorded" (the rank table's words, its column "no op recorded (sum)" the step's stretches
+ *  summed), then "40.1 ms, no op". Each whole words, its time first (review 11 I7/J3: "no op recorded…" at 700 px
+ *  dropped the straggler's time), never other words nor its time alone (review 10 F8: "no op · 40.2 ms" at 700 px, a
+ *  bare "40.2 ms" at 560); the hover says the rest (noOpRecordedHover). */
+export const noOpRecordedForms = (us: number): string[] => [
+  `${formatUs(us)}, no op recorded`,
+  `${formatUs(us)}, no op`,
+];
 
 /** A step's stretch on its thread with no op recorded while another thread of its process ran a collective: "2.13 s,
  *  waiting in all_reduce for rank 1, recompiling" (`cause`: waitedFor, where the view shows it), else "… for another
- *  rank"; its time first as noOpRecorded's, cut as it is ("2.13 s, waiting in all_reduce…"): the thread waited for
- *  the collective, which waits for the slowest rank (review 9 D4: rank 0's 2 s while rank 1 recompiled said nothing). */
+ *  rank"; its time first as noOpRecordedForms': the thread waited for the collective, which waits for the slowest rank
+ *  (review 9 D4: rank 0's 2 s while rank 1 recompiled said nothing). */
 export const waitingIn = (op: string, us: number, cause: string | null): string =>
   `${formatUs(us)}, waiting in ${op} for ${cause ?? 'another rank'}`;
-/** Such a stretch's label, longest first: whole, then for the rank alone ("…for rank 1", not cut to "…for rank 1,
- *  no…", which says nothing: its hover says the cause), then cut as it is (waitingIn). */
+/**
+ * Such a stretch's label in the forms it may take, longest first, each whole words (review 13 Q4: a cut "765 µs,
+ * waiting in…" said neither the op nor the rank): whole; for the rank alone ("…for rank 1": its hover says the cause);
+ * the rank without the op ("765 µs, waiting for rank 1"), or the op where no rank is known; then "41.7 ms, waiting",
+ * "41.7 ms wait" (review 13 Q2: a 100 px wait at 560 px had no room for "41.7 ms, waiting…" and went unsaid).
+ */
 export function waitingInForms(op: string, us: number, cause: string | null): string[] {
+  const time = formatUs(us);
   const rank = cause?.split(', ')[0] ?? null;
-  return rank === cause ? [waitingIn(op, us, cause)] : [waitingIn(op, us, cause), waitingIn(op, us, rank)];
+  const named = rank ? [waitingIn(op, us, rank), `${time}, waiting for ${rank}`] : [`${time}, waiting in ${op}`];
+  return [...new Set([waitingIn(op, us, cause), ...named, `${time}, waiting`, `${time} wait`])];
 }
-/** What such a stretch's label keeps at the least: its time and that it waited ("41.7 ms, waiting…"; review 12
- *  L3: "…, waiting in all_reduce" had no room at 560 or 700 px, and the wait went unsaid). */
-export const waitingInLeast = (us: number): string => `${formatUs(us)}, waiting`;
-/** The rank a collective waited for and what it did all the while: "rank 1, recompiling", "rank 1, no op recorded
- *  there" (its thread's stretch with none, said as the timeline says it: review 12, rank 0's wait beside rank 1's
- *  40.2 ms); doing what the trace does not say (`cause` null): "rank 1". */
+/** What the rank waited for did meanwhile, said after its rank (waitedFor). */
+const DOING: Record<NonNullable<WaitCause>, string> = {
+  unrecorded: 'which recorded no op then',
+  recompile: 'recompiling',
+  compile: 'compiling',
+};
+/** The rank a collective waited for and what it did all the while: "rank 1, recompiling", "rank 1, which recorded no
+ *  op then" (its thread's stretch with none, said as the other rank's: review 13 P1, "…for rank 1, no op recorded
+ *  there" on rank 0's row read as rank 0's own, beside the table's 3.72 ms for it); doing what the trace does not say
+ *  (`cause` null): "rank 1". */
 export const waitedFor = (rank: number, cause: WaitCause): string =>
-  cause === null
-    ? `rank ${rank}`
-    : `rank ${rank}, ${cause === 'unrecorded' ? 'no op recorded there' : cause === 'recompile' ? 'recompiling' : 'compiling'}`;
+  cause === null ? `rank ${rank}` : `rank ${rank}, ${DOING[cause]}`;
 
 /** That stretch's hover: what the time is, on which thread the collective ran, and what it waited for. */
 export const waitingInHover = (op: string, us: number, thread: string, cause: string | null): string =>

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { scaleLinear } from 'd3';
 import { loadReport } from '../../extension/node/reportFile.ts';
-import { paneRegions, paneScale, regionStretches, stepWindowEnd } from '../../webview/paneFit.ts';
+import { allWindow, paneRegions, paneScale, regionStretches, stepWindowEnd } from '../../webview/paneFit.ts';
 
 const TRAIN_SMALL = path.resolve(__dirname, '../fixtures/recorded/train_small-cpu/report.json');
 
@@ -48,4 +48,13 @@ test("a step view's window: past its longest step's end by a margin, never on it
   const end = stepWindowEnd(51_700);
   assert.ok(end > 51_700 && end <= 51_700 * 1.05, String(end));
   assert.equal(stepWindowEnd(0), 1);
+});
+
+test("the whole traces' window: from their start to past their end by a step view's margin (review 13 Q8)", () => {
+  // the straggler job's 137 ms from rank 1's 4 ms before rank 0's first step
+  const [from, to] = allWindow(-4_000, 137_000);
+  assert.equal(from, -4_000);
+  assert.ok(to > 137_000 && to - 137_000 <= 0.05 * 141_000, String(to));
+  // the same share as a step view's
+  assert.ok(Math.abs((to - 137_000) / 141_000 - (stepWindowEnd(1) - 1)) < 1e-9, String(to));
 });

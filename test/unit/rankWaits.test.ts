@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
-import { waitedRank, type RankMarks } from '../../webview/analysis/rankWaits.ts';
+import { rankMarksOf, waitedRank, type RankMarks } from '../../webview/analysis/rankWaits.ts';
 import { waitedFor, waitingIn } from '../../webview/timelineWords.ts';
 
 /** a rank's thread's stretches with no op recorded, [from, to) of its own time, as longestUnrecorded measures them */
@@ -91,6 +91,34 @@ test('a wait said with the rank it waited for, and the cause where the trace sho
   assert.equal(waitingIn('all_reduce', 41_700, waitedFor(1, null)), '41.7 ms, waiting in all_reduce for rank 1');
   assert.equal(
     waitingIn('all_reduce', 41_700, waitedFor(1, 'unrecorded')),
-    '41.7 ms, waiting in all_reduce for rank 1, no op recorded there',
+    '41.7 ms, waiting in all_reduce for rank 1, which recorded no op then',
   );
+  // the other rank's stretch said as that rank's, never in the words a stretch of this thread's own is said in (review
+  // 13 P1: "…for rank 1, no op recorded there" on rank 0's row read as rank 0's, beside its table's 3.72 ms)
+  assert.doesNotMatch(waitedFor(1, 'unrecorded'), /(?:^|, )no op recorded/);
+});
+
+test("each rank's pane listed once every pane's compiler marks are found, each with its rank, its job-clock shift and its canvas's stretches (review 36's code read, item 10)", () => {
+  const asked: [number, number, number][] = [];
+  const canvas = (marksFound: boolean, marks: TimelineMark[]) => ({
+    marks,
+    marksFound,
+    unrecordedUs: (fromUs: number, toUs: number, leastUs: number): number => {
+      asked.push([fromUs, toUs, leastUs]);
+      return 7;
+    },
+  });
+  const recompile = [mark('recompile', 500, 2000)];
+  // a pane's marks still to find: none listed (a wait said before it would name no compile)
+  assert.equal(rankMarksOf([canvas(true, []), canvas(false, [])], [0, 1], [0, 1000]), null);
+  const listed = rankMarksOf([canvas(true, []), canvas(true, recompile)], [0, null], [0, 1000])!;
+  assert.deepEqual(
+    listed.map(({ rank, shiftUs, marks }) => ({ rank, shiftUs, marks })),
+    [
+      { rank: 0, shiftUs: 0, marks: [] },
+      { rank: null, shiftUs: 1000, marks: recompile },
+    ],
+  );
+  assert.equal(listed[1]!.unrecordedUs(10, 20, 5), 7);
+  assert.deepEqual(asked, [[10, 20, 5]]);
 });

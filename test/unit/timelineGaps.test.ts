@@ -11,7 +11,7 @@ import { readTraceHead } from '../../extension/node/trace/readTraceHead.ts';
 import { rankAlignment } from '../../extension/shared/trace/ranks.ts';
 import { waitedRank, type RankMarks } from '../../webview/analysis/rankWaits.ts';
 import { longestUnrecorded, unrecordedHover, unrecordedLabels, type Unrecorded } from '../../webview/timelineGaps.ts';
-import { waitedFor as waitedForWords } from '../../webview/timelineWords.ts';
+import { waitedFor as waitedForWords, waitingInForms } from '../../webview/timelineWords.ts';
 import { TrackRows } from '../../webview/timelineRows.ts';
 import { LABEL_WIDTH, type Measure } from '../../webview/timelineText.ts';
 
@@ -40,16 +40,17 @@ test("rank 1's stretches with no op recorded: one wording at every width, its ti
   for (const width of [560, 700]) {
     const narrow = said(width);
     assert.equal(narrow.length, 3, `${width} px: ${narrow.join(', ')}`);
-    narrow.forEach((text, k) => {
-      // the whole label's start, cut with "…", its time and words first: never "no op recorded…" nor "40.2 ms"
-      assert.ok(
-        text === wide[k] || (text.endsWith('…') && wide[k]!.startsWith(text.slice(0, -1))),
-        `${width}: ${text}`,
-      );
-      assert.match(text, /^[\d.]+ ms, no op/, `${width} px`);
-    });
+    // the whole label or its shorter form, whole words, its time first: never "no op recorded…" nor "40.2 ms"
+    narrow.forEach((text, k) =>
+      assert.ok([wide[k], wide[k]!.replace(/ recorded$/, '')].includes(text), `${width}: ${text}`),
+    );
   }
-  // too narrow for "40.2 ms, no op…": found (the hover says them), unlabelled, not by its time alone nor its words
+  // at 560 px "40.2 ms, no op" fits where "40.2 ms, no op…" did not (review 13 Q2: rank 1's three stretches silent)
+  assert.deepEqual(
+    said(560).map((text) => text.replace(/^[\d.]+/, '')),
+    [' ms, no op', ' ms, no op', ' ms, no op'],
+  );
+  // too narrow for "40.2 ms, no op": found (the hover says them), unlabelled, not by its time alone nor its words
   // alone
   assert.deepEqual(found(LABEL_WIDTH + 150), [null, null, null]);
 });
@@ -85,7 +86,7 @@ test("rank 0's thread in its step while gloo's thread ran its all_reduce: said w
       communicationNames(model.names),
     ).map((s) => s.text);
   const cut = narrow(LABEL_WIDTH + 200).find((t) => t?.includes('waiting'));
-  assert.match(cut ?? '', /^[\d.]+ ms, waiting(?: in)?…$/);
+  assert.match(cut ?? '', /^[\d.]+ ms, waiting(?: in all_reduce)?$/);
   // without the collectives known: a stretch with another thread's op is its process's work, unsaid (review 7A K1)
   assert.deepEqual(
     unrecordedLabels(model, rows, step.start, step.end, xOf, m).filter((s) => s.text?.includes('waiting')),
@@ -123,7 +124,7 @@ test("a wait's label and its hover name one cause, worked out once per stretch (
   }
 });
 
-test("rank 0's wait said for rank 1, no op recorded there: rank 1's thread recorded none through it on the job's clock (its 40.2 ms beside rank 0's 41.7 ms)", async () => {
+test("rank 0's wait said for rank 1, which recorded no op then: rank 1's thread recorded none through it on the job's clock (its 40.2 ms beside rank 0's 41.7 ms)", async () => {
   const files = ['rank0', 'rank1'].map((r) =>
     path.resolve(__dirname, `../fixtures/traces/ranks/straggler/${r}.trace.json`),
   );
@@ -160,12 +161,12 @@ test("rank 0's wait said for rank 1, no op recorded there: rank 1's thread recor
   const waits = found.filter((said) => said.op !== null);
   assert.equal(waits.length, 1);
   const { stretch, text } = waits[0]!;
-  assert.match(text!, /^4\d\.\d ms, waiting in all_reduce for rank 1, no op recorded there$/);
+  assert.match(text!, /^4\d\.\d ms, waiting in all_reduce for rank 1, which recorded no op then$/);
   // the cause is rank 1's stretch: a rank 1 that recorded ops all the while is waited for with no cause said
   const busy = [ranks[0]!, { ...ranks[1]!, unrecordedUs: () => 0 }];
   assert.deepEqual(waitedRank(busy, 0, stretch.fromUs, stretch.toUs), { rank: 1, cause: null });
-  // narrower, for the rank alone, never cut to "…for rank 1, no…" (the hover says the cause); narrower still, cut
-  // after a word, its time first
+  // narrower, for the rank alone, never cut to "…for rank 1, wh…" (the hover says the cause); narrower still, fewer
+  // whole words, its time first
   const narrow = (width: number): string | null | undefined =>
     unrecordedLabels(
       rank0!,
@@ -178,5 +179,44 @@ test("rank 0's wait said for rank 1, no op recorded there: rank 1's thread recor
       waitedFor,
     ).find((said) => said.op !== null)?.text;
   assert.match(narrow(500) ?? '', /^4\d\.\d ms, waiting in all_reduce for rank 1$/);
-  assert.match(narrow(400) ?? '', /^4\d\.\d ms, waiting( in( all_reduce( for( rank)?)?)?)?…$/);
+  // narrower, the rank kept before the op (review 13 Q4: "765 µs, waiting in…" said neither)
+  assert.match(narrow(400) ?? '', /^4\d\.\d ms, waiting for rank 1$/);
+  assert.match(narrow(LABEL_WIDTH + 100) ?? '', /^4\d\.\d ms wait$/);
+});
+
+test("rank 0's waits in the whole trace at 560, 700 and 1400 px: each said in whole words, its time first, none cut on a function word (review 13 Q2/Q4)", async () => {
+  const model = await scanTraceFile(path.resolve(__dirname, '../fixtures/traces/ranks/straggler/rank0.trace.json'));
+  const rows = new TrackRows(model, 0).rows;
+  const tMin = model.steps[0]!.start;
+  const tMax = model.steps[model.steps.length - 1]!.end;
+  const waits = (width: number): (string | null)[] =>
+    unrecordedLabels(
+      model,
+      rows,
+      tMin,
+      tMax,
+      (t) => LABEL_WIDTH + ((t - tMin) / (tMax - tMin)) * (width - LABEL_WIDTH),
+      m,
+      communicationNames(model.names),
+      () => 'rank 1, which recorded no op then',
+    ).flatMap((said) => (said.op ? [said.text] : []));
+  const forms = (text: string): string[] =>
+    waitingInForms('all_reduce', 0, 'rank 1, which recorded no op then').map((form) =>
+      form.replace(/^0 µs/, /^[\d.]+ ms/.exec(text)![0]),
+    );
+  for (const width of [560, 700, 1400]) {
+    const said = waits(width);
+    // one a step, each labelled: at 560 px its 31.6 ms in "31.6 ms wait", not left blank
+    assert.equal(said.length, 3, `${width} px`);
+    for (const text of said) {
+      assert.ok(text !== null && forms(text).includes(text), `${width} px: ${text}`);
+      assert.doesNotMatch(text, /(?:…|\b(?:in|for|of|the))$/, `${width} px`);
+    }
+  }
+  assert.deepEqual(
+    waits(560).map((text) => text!.replace(/^[\d.]+/, '')),
+    [' ms, waiting', ' ms, waiting', ' ms wait'],
+  );
+  // wider, the rank it waited for in each
+  assert.ok(waits(1400).every((text) => text!.includes('waiting in all_reduce for rank 1')));
 });

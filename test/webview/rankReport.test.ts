@@ -66,3 +66,28 @@ test('the report panel lists every rank in a table and where the ranks diverged,
   assert.deepEqual((await record(page)).cspViolations, []);
   await page.close();
 });
+
+test("the rank table fits an editor-wide panel, its notes whole, not clipped at the panel's right edge (review 13 O4)", async () => {
+  const content = await readTimelineSource({ kind: 'report', reportPath: REPORT });
+  // the e2e panel beside the side bar (attach-folder-ranks: 1150 px), and narrower; just above where the rows stack,
+  // wider than the panel: its box scrolls (a scroll bar says there is more), never clips it
+  for (const width of [1150, 900, 780]) {
+    const page = await openWebview(browser(), { width, height: 900 });
+    await postTimeline(page, content);
+    const { tableRight, boxRight, scrolls } = await page.locator('.rank-table-box').evaluate((box) => {
+      const table = box.querySelector('.rank-table')!.getBoundingClientRect();
+      const own = box.getBoundingClientRect();
+      return {
+        tableRight: table.right,
+        boxRight: Math.min(own.right, document.documentElement.clientWidth),
+        scrolls: getComputedStyle(box).overflowX === 'auto' && box.scrollWidth >= Math.floor(table.width),
+      };
+    });
+    assert.ok(
+      tableRight <= boxRight + 0.5 || (width < 900 && scrolls),
+      `${width} px: the table ends at ${tableRight}, past ${boxRight}`,
+    );
+    assert.deepEqual(errorsOf(page), []);
+    await page.close();
+  }
+});

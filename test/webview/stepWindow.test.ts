@@ -32,14 +32,18 @@ const SOURCES: Record<string, TimelineSource> = {
 
 interface Debug {
   domain: [number, number];
-  panes: { stretch: number; shownStep: { start: number; end: number } | null }[];
+  panes: {
+    stretch: number;
+    shownStep: { start: number; end: number } | null;
+    lastStep: { start: number; end: number } | null;
+  }[];
   layouts: FrameLayout[];
   marks: unknown;
 }
 
 const browser = holdBrowser();
 
-describe('step view window', () => {
+describe("step view window, and the whole trace's", () => {
   for (const [name, source] of Object.entries(SOURCES))
     test(`every pane's step whole in its step view, its end line in the canvas (${name})`, async () => {
       const content = await readTimelineSource(source);
@@ -66,6 +70,22 @@ describe('step view window', () => {
           if (end > right - 4) wrong.push(`${width} px, pane ${p}: its step ends at ${end.toFixed(1)} of ${right} px`);
           else if (!lines.some((l) => l.role === 'step' && Math.abs(l.x - end) <= 1))
             wrong.push(`${width} px, pane ${p}: no line where its step ends (${end.toFixed(1)} px)`);
+        });
+        // the whole trace's view too: its last step's end line in the canvas, a margin from its edge (review 13 Q8:
+        // the last slices ran into the right edge, no line closing the step)
+        await page.keyboard.press('0');
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        const all = await page.evaluate(() => {
+          const { domain, panes, layouts } = (window as unknown as { __timelineDebug: Debug }).__timelineDebug;
+          return { domain, panes, layouts };
+        });
+        all.panes.forEach(({ lastStep }, p) => {
+          if (!lastStep) return;
+          const { left, width: right, lines } = all.layouts[p]!;
+          const end = left + ((lastStep.end - all.domain[0]) / (all.domain[1] - all.domain[0])) * (right - left);
+          if (end > right - 4) wrong.push(`${width} px, all, pane ${p}: its last step ends at ${end.toFixed(1)} px`);
+          else if (!lines.some((l) => l.role === 'step' && Math.abs(l.x - end) <= 1))
+            wrong.push(`${width} px, all, pane ${p}: no line where its last step ends (${end.toFixed(1)} px)`);
         });
         assert.deepEqual(errorsOf(page), []);
         await page.close();

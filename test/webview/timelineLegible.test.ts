@@ -22,6 +22,7 @@ import type { FrameLayout, Paint, TextBox, TextRole } from '../../webview/frameL
 import { contrast, LABEL_FILL, over, type Rgba } from '../../webview/ink.ts';
 import { LABEL_WIDTH } from '../../webview/timelineText.ts';
 import { ROW_HEIGHT } from '../../webview/timelineRows.ts';
+import { waitingInForms } from '../../webview/timelineWords.ts';
 import { sentTraces, type TraceMessage } from '../sentTraces.ts';
 import { colourDistance, coloursOf, lastRowsShown, rowColours, screenshotPanes } from './canvasPixels.ts';
 import { ARTIFACTS, errorsOf, holdBrowser, openWebview, postPanes, ROOT } from './harness.ts';
@@ -539,10 +540,10 @@ describe('the timeline in light, dark and high-contrast themes', () => {
             if (c.name === 'ranks') {
               const gaps = frames[1]!.texts.filter((t) => t.role === 'gap').map((t) => t.text);
               const form =
-                width >= 1400 && view === 'step' ? /^[\d.]+ ms, no op recorded$/ : /^[\d.]+ ms, no op( recorded|…)$/;
+                width >= 1400 && view === 'step' ? /^[\d.]+ ms, no op recorded$/ : /^[\d.]+ ms, no op( recorded)?$/;
               const where = `${theme.name}, ${view}: rank 1's stretches with no op, ${gaps.join(', ')}`;
-              // (the whole trace at 560 px: no room for "40.2 ms, no op…", none labelled: the hover says them)
-              const count = view === 'step' ? 1 : width >= 700 ? 3 : 0;
+              // (the whole trace at 560 px too, "40.2 ms, no op": review 13 Q2, three 100 px stretches silent)
+              const count = view === 'step' ? 1 : 3;
               assert.equal(gaps.length, count, where);
               assert.equal(gaps.filter((t) => form.test(t)).length, count, where);
             }
@@ -554,19 +555,26 @@ describe('the timeline in light, dark and high-contrast themes', () => {
               const gaps = frames[0]!.texts.filter((x) => x.role === 'gap').map((t) => t.text);
               for (const t of gaps.filter((g) => g.includes('no op') && !g.includes('waiting')))
                 assert.ok(Number(/^([\d.]+) ms/.exec(t)?.[1]) < 10, `${theme.name}: rank 0's "${t}"`);
-              // whole at 1400 and 700 px; narrower for the rank alone, never cut to "…for rank 1, no…" (the hover says
-              // the cause), else cut after a word, its time first (at 560 px the step view's margin past the step's
-              // end, stepWindow.test.ts, leaves its stretch a few px short of the whole)
-              const [wait, ...more] = gaps.filter((g) => g.includes('waiting'));
-              const rank = `${/^[\d.]+ ms/.exec(wait ?? '')?.[0]}, waiting in all_reduce for rank 1`;
-              const whole = `${rank}, no op recorded there`;
+              // whole at 1400 px, said as rank 1's (review 13 P1: "…, no op recorded there" read as rank 0's); at 700
+              // for the rank alone (the hover says the cause); narrower, fewer whole words, its time first
+              const [wait, ...more] = gaps.filter((g) => g.includes('wait'));
+              const forms = waitingInForms('all_reduce', 0, 'rank 1, which recorded no op then').map((form) =>
+                form.replace(/^0 µs/, /^[\d.]+ ms/.exec(wait ?? '')?.[0] ?? ''),
+              );
               assert.ok(
                 wait !== undefined &&
                   !more.length &&
-                  (wait === whole ||
-                    (width < 700 && (wait === rank || (wait.endsWith('…') && rank.startsWith(wait.slice(0, -1)))))),
+                  forms.slice(0, width >= 1400 ? 1 : width >= 700 ? 2 : undefined).includes(wait),
                 `${theme.name}: rank 0's ${gaps.join(', ')}`,
               );
+            }
+            // in the whole trace, rank 0's waits said at every width, in whole words (review 13 Q2: none at 560 px,
+            // step 4's unsaid at 700; Q4: "41.7 ms, waiting in…" cut on "in")
+            if (c.name === 'ranks' && view === 'all') {
+              const waits = frames[0]!.texts.filter((x) => x.role === 'gap' && x.text.includes('wait'));
+              // (at 560 px step 4's 31.6 ms is 70 px, short of "31.6 ms wait" and its insets: its hover says it)
+              assert.equal(waits.length, width >= 700 ? 3 : 2, `${theme.name}: ${waits.map((t) => t.text).join(', ')}`);
+              for (const { text } of waits) assert.doesNotMatch(text, /(?:…|\b(?:in|for|of|the))$/, theme.name);
             }
             // rank 0's 2 s in all_reduce said as its wait for rank 1's recompile, which the view shows (review 9 D4: an
             // empty box with no word), in the same words at every width
@@ -576,6 +584,14 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                 ['2.13 s, waiting in all_reduce for rank 1, recompiling'],
                 theme.name,
               );
+            // rank 0's 765 µs in all_reduce in its step said at every width (review 13 Q2: blank at 560 px in its
+            // 100 px), never cut on "in" (Q4: "765 µs, waiting in…")
+            if (c.name === 'ddp' && view === 'step') {
+              const waits = frames[0]!.texts.filter((t) => t.role === 'gap' && t.text.includes('wait'));
+              assert.equal(waits.length, 1, `${theme.name}: ${waits.map((t) => t.text).join(', ')}`);
+              assert.match(waits[0]!.text, /^\d+ µs(?:,| wait$)/, theme.name);
+              assert.doesNotMatch(waits[0]!.text, /(?:…|\b(?:in|for|of|the))$/, theme.name);
+            }
             if (view === 'all') await page.keyboard.press('f');
           }
         }

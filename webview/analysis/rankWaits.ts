@@ -4,14 +4,38 @@
 // rank 1's 40.2 ms with no op recorded (Python, a sleep, I/O), which the view shows too.
 import type { TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
 
-/** A rank's pane: its rank, what to add to its times for the job's clock, its compiler marks found so far, and the
- *  longest stretch of [fromUs, toUs] (its own time) of at least leastUs where its thread recorded no op, nor waited in
- *  a collective (0: none; timelineGaps.ts longestUnrecorded). */
+/** A rank's pane: its rank, what to add to its times for the job's clock, its compiler marks (every one found:
+ *  rankMarksOf), and the longest stretch of [fromUs, toUs] (its own time) of at least leastUs where its thread
+ *  recorded no op, nor waited in a collective (0: none; timelineGaps.ts longestUnrecorded). */
 export interface RankMarks {
   rank: number | null;
   shiftUs: number;
   marks: readonly TimelineMark[];
   unrecordedUs: (fromUs: number, toUs: number, leastUs: number) => number;
+}
+
+/** A rank's pane's canvas as rankMarksOf reads it (timeline.ts TimelineCanvas). */
+interface RankCanvas {
+  readonly marks: readonly TimelineMark[];
+  readonly marksFound: boolean;
+  unrecordedUs(fromUs: number, toUs: number, leastUs: number): number;
+}
+
+/** Each rank's pane listed as waitedRank reads it (`ranks`: per pane, its rank; `shiftUs`: what to add to its times
+ *  for the job's clock), once every pane's compiler marks are found (drawFrame.ts, after the first frame); null
+ *  before. */
+export function rankMarksOf(
+  canvases: readonly RankCanvas[],
+  ranks: readonly (number | null)[],
+  shiftUs: readonly number[],
+): RankMarks[] | null {
+  if (!canvases.every((c) => c.marksFound)) return null;
+  return canvases.map((canvas, k) => ({
+    rank: ranks[k] ?? null,
+    shiftUs: shiftUs[k] ?? 0,
+    marks: canvas.marks,
+    unrecordedUs: (fromUs, toUs, leastUs) => canvas.unrecordedUs(fromUs, toUs, leastUs),
+  }));
 }
 
 /** What the rank waited for was doing, where its trace shows it through half the wait or more; null: not known. */
