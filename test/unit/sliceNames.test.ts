@@ -246,9 +246,11 @@ test("a compile run inside another frame's call names that call: its band over t
     marks.flatMap((m, i) => (around[i] ? [m.compileId] : [])),
     ['4/1'],
   );
+  // whose compile it is first, the call it ran in as few words; never "recompile 1", the slice's own words for the 1st
+  // call's recompile under it (review 13 Q1/P2: two calls' "recompile 1" for one 2 s stall)
   assert.equal(
     markSaid(marks[stall]!, compilesOfTrace(model).frames, null, around[stall]).text,
-    '4th compiled call in the step (addmm), recompile 1, inside 1st compiled call in the step',
+    "4th compiled call's recompile (addmm), inside the 1st",
   );
   // with the rank's report: the report's names, the call's by its function, not which compile of it ran
   const { report } = await loadReport(path.join(FIXTURES, 'reports/ddp-ranks-cpu/report.json'));

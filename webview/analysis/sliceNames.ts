@@ -304,15 +304,37 @@ export function markSaid(
     };
   const text = markLabel(mark, frames);
   return {
-    text: mark.kind === 'graph-break' ? `${text}: ${between}` : around ? `${text}${insideCall(frames, around)}` : text,
+    text:
+      mark.kind === 'graph-break'
+        ? `${text}: ${between}`
+        : around
+          ? compiledInside(text, tracedCompileName(frames, around).replace(/, recompiled? .*$/, ''))
+          : text,
     own: compilePlace(frames, mark.compileId ?? null),
   };
 }
 
-/** A compile's words for the call it ran inside (`around`, another frame's): ", inside 1st compiled call in the step",
- *  the call by its function, not which compile of it ran (the slice under the band says that). */
-const insideCall = (frames: readonly CompiledFrame[] | null, around: string): string =>
-  `, ${INSIDE}${tracedCompileName(frames, around).replace(/, recompiled? .*$/, '')}`;
+/** a compile a trace names by its place ("4th compiled call in the step (addmm), recompile 1"; "compile of …") */
+const PLACED_COMPILE =
+  /^(?:compile of )?(\d+(?:st|nd|rd|th) compiled call)( in the step| outside the steps| in the trace)?( \([^()]*\))?(?:, recompile (\d+))?$/;
+const PLACED_CALL = /^(\d+(?:st|nd|rd|th)) compiled call( in the step| outside the steps| in the trace)?$/;
+
+/**
+ * A compile's words with the call it ran inside (`host`, another frame's call by its function, not which compile of
+ * it ran: the slice under the band says that): "forward, recompile 1, inside helper"; two calls a trace names by
+ * place, whose compile it is, which, and the call it ran in as few words: "4th compiled call's recompile (addmm),
+ * inside the 1st" (review 13 Q1/P2: "4th compiled call …, recompile 1, inside 1st compiled call in the step" over the
+ * slice "1st compiled call in the step, recompile 1" claimed one 2 s stall for two recompiles).
+ */
+function compiledInside(own: string, host: string): string {
+  const compile = PLACED_COMPILE.exec(own);
+  const call = PLACED_CALL.exec(host);
+  if (!compile || !call || compile[2] !== call[2]) return `${own}, ${INSIDE}${host}`;
+  const [, whose, within = '', ops = '', attempt] = compile;
+  const which = attempt === undefined ? 'compile' : attempt === '1' ? 'recompile' : `recompile ${attempt}`;
+  // "in the step" said once by the slice under it; "outside the steps" kept: it says where the band is
+  return `${whose}'s ${which}${ops}, ${INSIDE}the ${call[1]}${within === ' in the step' ? '' : within}`;
+}
 /** the words that join a compile's name to the call it ran inside (overlays.ts shortens a label around them) */
 export const INSIDE = 'inside ';
 
