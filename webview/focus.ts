@@ -112,7 +112,8 @@ function alignOthers(
     if (code && step >= 0)
       moved.push({
         pane: q,
-        name: code.name,
+        // as its slice and the tables say it: "view", not "aten::view" (review 13 P5)
+        name: timeline.sayName(code.name),
         atUs: at - here.offset,
         intoStepUs: there - timeline.model.steps[step]!.start,
         step: stepNumber(timeline.model.steps[step]!.label, step + 1),

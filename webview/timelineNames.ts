@@ -138,7 +138,9 @@ export class TimelineNames {
     const frames = this.profilerWork.labelFrames.get(nameId);
     if (!frames) return said;
     const model = this.model;
-    return profilerWorkLabel(said, [...new Set(frames.map((i) => this.sliceName(model.name[i]!)))]);
+    // (in a sentence the frames' names without a namespace, as a table says them: "inside _foreach_copy_", review
+    // 13 P5: "inside aten::_foreach_copy_")
+    return profilerWorkLabel(said, [...new Set(frames.map((i) => withoutNamespace(this.sliceName(model.name[i]!))))]);
   }
 
   /** The profiler's own work in this pane (analysis/profilerWork.ts): its labels (sliceName), the dimming and the

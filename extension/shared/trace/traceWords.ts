@@ -21,8 +21,13 @@ const SPAN_WORDS = new Map([
   // Inductor's launch of a generated kernel: the launcher it writes for the kernel (triton_heuristics.py), then its
   // static CUDA launcher's call (static_triton_launcher.py), seen as Python frames
   ['<string>(1): launcher', "Inductor's kernel launcher"],
-  ['<built-in function _launch_kernel>', "Inductor's kernel launch"],
+  ['<built-in function _launch_kernel>', "the kernel's CUDA launch"],
+  // the profiler's record of a module's call: torch.compile's wrapper module by what it is (review 13 Q3/P5:
+  // "nn.Module: OptimizedModule_0", "DistributedDataParallel.fo…")
+  ['DistributedDataParallel.forward', "DDP's forward"],
 ]);
+/** torch.compile's module around the user's, as the profiler records its call ("nn.Module: OptimizedModule_0") */
+const COMPILED_MODULE = /^nn\.Module: OptimizedModule_\d+$/;
 
 /** A kernel's name as a library or ATen writes it: a C++ signature, or a library's own naming scheme. */
 const KERNEL_NAME = /^(?:void |sm\d+_|ampere_|volta_|turing_|hopper_|nvjet_|cutlass|cudnn|fmha_|gemv|gemm)/;
@@ -156,5 +161,6 @@ function recordWords(name: string): string | null {
 /** A name of the trace in words where the table has them (a span's, a compile phase's, a kernel's, a record of the
  *  step's parts), else null: said as it is. */
 export function traceNameWords(name: string): string | null {
+  if (COMPILED_MODULE.test(name)) return 'compiled module';
   return SPAN_WORDS.get(name) ?? compilePhaseWords(name) ?? kernelWords(name) ?? recordWords(name);
 }
