@@ -142,6 +142,10 @@ const WIDTHS = [560, 700, 1400];
  *  … 3 ms" at 560 px, "0 µs · 500 µs … 3,500 µs" at 1400 px). */
 const tickUnits = new Map<string, Set<string>>();
 
+/** Per theme, the folded Python row's labels at the width drawn before: a wider panel has as many, as many whole
+ *  (review 13 Q5: "torch: run (tri…" at 700 px was "Indu…" at 1400, beside "torc…" and "torch: …"). */
+const foldedLabels = new Map<string, string[]>();
+
 const browser = holdBrowser();
 
 /** The webview with the case's panes, and each pane's ops that have a namespace, without it ("addmm" of
@@ -355,6 +359,22 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                 `${where} at ${width} px and the widths before: ticks in ${[...units].join(', ')}`,
               );
             });
+            if (c.name === 'gpu-mlp' && view === 'step') {
+              const row = frames[0]!.texts.find((t) => t.role === 'track' && t.text.startsWith('▸ Python'))!;
+              const said = frames[0]!.texts
+                .filter((t) => t.role === 'slice' && Math.abs(t.middle - row.middle) < 3)
+                .map((t) => t.text);
+              const before = foldedLabels.get(theme.name) ?? [];
+              const whole = (labels: string[]): number => labels.filter((t) => !t.endsWith('…')).length;
+              // (none a stub a deeper frame's cut left: "torc…", "the …")
+              assert.ok(
+                said.length >= before.length &&
+                  whole(said) >= whole(before) &&
+                  said.every((t) => !t.endsWith('…') || t.replace(/ ?…$/, '').length >= 6),
+                `${theme.name}: the folded Python row's labels ${before.join(' | ')}, then ${said.join(' | ')}`,
+              );
+              foldedLabels.set(theme.name, said);
+            }
             // step 2's three breaks close together each labelled over its own band at 1400 px, in one scheme
             // (review 10G C10: the middle one had none, and "graph break" twice; review 13 P4: "break 1", "break 2",
             // "graph break in 3rd…")
