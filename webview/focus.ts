@@ -12,12 +12,14 @@ import { stepHolding } from './paneSteps.ts';
 
 /** Which of a pane's places (in start order) a focus shows: the first in the step its view opens on (`opensOn`, an
  *  index) or a later one, so a focus and the opening view never show different steps (review 11 I3: the view on
- *  step 1 above a table of steps 2–3); the first of all where none is. */
+ *  step 1 above a table of steps 2–3); the first of all where none is, or where the view opens on its first step (a
+ *  place before any step is shown, not passed over: code read 12). */
 export function shownPlace(
   spans: readonly { startUs: number }[],
   steps: readonly { start: number }[],
   opensOn: number,
 ): number {
+  if (opensOn <= 0) return 0;
   return Math.max(
     0,
     spans.findIndex((s) => stepHolding(steps, s.startUs) >= opensOn),
@@ -66,7 +68,9 @@ export function showTarget(
         panes[p]!.label,
         formatUs(start),
         spans.length,
-        shown && opening > 0 ? { step: stepNumber(steps[opening - 1]!.label, opening), why: passed } : null,
+        shown && opening > 0
+          ? { step: stepNumber(steps[opening - 1]!.label, opening), why: passedWhy(passed, timeline) }
+          : null,
       ),
       ...moved.map((m) =>
         paneMovedToCode(
@@ -82,6 +86,11 @@ export function showTarget(
   note.textContent = focusNotFound(target.label, target.compileIds.length > 0);
   return null;
 }
+
+/** Why a pane's view opened past its first step, as its note says it: a rank's own warm-up, else the job's (its panes
+ *  open on one step: a rank with none of its own opened past another's, code read 12). */
+const passedWhy = (passed: PassedWhy, timeline: TimelineCanvas): PassedWhy =>
+  passed === 'warm-up' && timeline.warmUpStep === null ? "job's warm-up" : passed;
 
 /**
  * The other panes moved so the view shows them at the same code (stepMap.sameCode: eager's aten::item under the
@@ -112,7 +121,8 @@ function alignOthers(
     if (code && step >= 0)
       moved.push({
         pane: q,
-        name: code.name,
+        // as its slice and the tables say it: "view", not "aten::view" (review 13 P5)
+        name: timeline.sayName(code.name),
         atUs: at - here.offset,
         intoStepUs: there - timeline.model.steps[step]!.start,
         step: stepNumber(timeline.model.steps[step]!.label, step + 1),

@@ -268,10 +268,24 @@ export function markTexts(
     placed.push({ mark, at, to: end, alone });
     taken.push([at, end]);
   }
-  return placed.map(({ mark, at, to, alone }) => {
+  const texts = placed.map(({ mark, at, to, alone }) => {
     const next = Math.min(to, ...taken.map(([p]) => p - gap(at, p)).filter((p) => p > at));
+    return alone ?? (m.width(mark.label) <= next - at ? mark.label : shortestFit(mark.label, mark.kind, next - at, m)!);
+  });
+  // a thread's breaks in one scheme: where one is said "break 2", its neighbours too, never "break 1", "break 2",
+  // "graph break in 3rd…" in a row (review 13 P4); a "break N" is no wider than a longer form that fitted
+  const shortTracks = new Set(
+    placed
+      .filter(({ mark, alone }, i) => alone !== undefined || texts[i] === leastLabel(mark.label, mark.kind))
+      .filter(({ mark }) => mark.kind === 'graph-break')
+      .map(({ mark }) => mark.track),
+  );
+  return placed.map(({ mark, at, alone }, i) => {
+    const least = leastLabel(mark.label, mark.kind);
     const text =
-      alone ?? (m.width(mark.label) <= next - at ? mark.label : shortestFit(mark.label, mark.kind, next - at, m)!);
+      mark.kind === 'graph-break' && alone === undefined && shortTracks.has(mark.track) && /^break \d+$/.test(least)
+        ? least
+        : texts[i]!;
     // its middle 8 px into the lane: its box (11 px font) clear of the axis above and the bars below
     return placeText(m, 'mark', text, at, laneTop + 8, ink, under);
   });
@@ -358,13 +372,14 @@ function wordCuts(text: string, least: number): string[] {
  * - a break: without what follows its ": " ("graph break at line 22, in forward: eager code between graphs" is
  *   "graph break at line 22, in forward"), without the ops in brackets ("graph break in 1st compiled call in the
  *   step"), without the compile it is in ("graph break at line 22"), cut between words while it says which call
- *   ("graph break in 1st compiled…", review 10G C10: three bare "graph break" in a row read as one break), then
- *   which break it is in fewest words: "break at line 22", "break 1" (the 1st compiled call's), else "graph break"
- *   where its label says no more (review 11 I6: "graph…", "graph…" over two of a step's three breaks);
+ *   where it names no call ("graph break in forward…", review 10G C10: three bare "graph break" in a row read as one
+ *   break), then which break it is in fewest words: "break at line 22", "break 1" (the 1st compiled call's, before
+ *   any cut: review 13 P4/Q9), else "graph break" where its label says no more (review 11 I6);
  * - a compile: without the ops in brackets, the compile it was ("recompiled for x's size 8 in dimension 0",
  *   "recompile 1") and that cut between words, then its kind ("recompile"); one run inside another frame's call
- *   keeps that call while it names its own ("recompile 1, inside 1st compiled call in the step"): over that call's
- *   slice, a band naming only its own call read as the slice's call misnamed (review 11 I1/J1/K2);
+ *   says its own call first at every width ("4th compiled call's recompile, inside the 1st", "4th compiled call's
+ *   recompile", "4th call's recompile"), never which compile alone beside that call's name: over that call's slice
+ *   it read as the slice's own (review 11 I1/J1/K2, 13 P2/Q1);
  * - a replay: as it is.
  */
 function shorterForms(label: string, kind: MarkKind): string[] {
@@ -376,7 +391,8 @@ function shorterForms(label: string, kind: MarkKind): string[] {
     const line = /^graph break (at .*line \d+)$/.exec(atLine)?.[1];
     const call = /^graph break in (\d+)(?:st|nd|rd|th) compiled call\b/.exec(bare)?.[1];
     if (line) return [head, bare, atLine, `break ${line}`];
-    return [head, bare, ...wordCuts(bare, 4), call ? `break ${call}` : 'graph break'];
+    // "break 2", whole words, before a cut: "graph break in 1st…" left "1st" what (review 13 P4/Q9)
+    return call ? [head, bare, `break ${call}`] : [head, bare, ...wordCuts(bare, 4), 'graph break'];
   }
   if (kind === 'cudagraph-replay') return [label];
   // (a compile's ": " is no clause to leave out: "step: recompile limit hit, no graph")
@@ -385,9 +401,11 @@ function shorterForms(label: string, kind: MarkKind): string[] {
   const which = /, (recompiled? .*)$/.exec(bare)?.[1];
   const cuts = which ? [which, ...wordCuts(which, 2)] : wordCuts(bare, 2);
   if (call === undefined) return [label, bare, ...cuts, kind];
-  // inside another call: its own name only with that call's; short of room, which compile it was, no call named
+  // inside another call: whose compile it is first at every width, the call it ran in dropped before its own (review
+  // 13 P2: "recompile 1, inside 1st compiled call in the step" read as that call's own, over its slice)
   const inside = `, ${INSIDE}${unbracketed(call)}`;
-  return [label, bare + inside, ...(which ? [which + inside] : []), ...(which ? cuts : []), kind];
+  const whose = /^(\S+) compiled call('s .*)$/.exec(bare);
+  return [label, bare + inside, bare, ...(whose ? [`${whose[1]} call${whose[2]}`] : wordCuts(bare, 2)), kind];
 }
 
 /** Where (px) a thread ran an op that a graph break's band label must not claim (markTexts `busy`). */

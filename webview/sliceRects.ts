@@ -30,12 +30,45 @@ export interface RectView {
   toT: (x: number) => number;
 }
 
-/** What a frame's rects counted, and the slices wide enough for a label of their own. */
+/** What a frame's rects counted, and the slices wide enough for a label of their own: those of unfolded rows, and
+ *  those a folded stack's row may label (pickFoldedLabels says which, by their words). */
 export interface LaidOutRects {
   rects: number;
   slices: number;
   rows: number;
   labels: number[];
+  foldedLabels: FoldedLabel[];
+}
+
+/** A slice of a folded stack's row wide enough for a label, its canvas x span. */
+export interface FoldedLabel {
+  i: number;
+  x0: number;
+  x1: number;
+}
+
+/**
+ * The labels a folded stack's row draws, where its levels lie over each other: of two frames whose labels would lie
+ * over each other, the one whose words fit whole, the deeper (drawn on top) where both do, else the shallower, which
+ * has the more room. A deeper frame cut to "Indu…" took the label of the frame around it, "torch: run (tri…", where a
+ * wider panel made it wide enough for one (review 13 Q5: a wider panel showed fewer words). `said`: a slice's label,
+ * whether its words fit whole and its width (px, from 3 px into the slice), or null where none fits.
+ */
+export function pickFoldedLabels(
+  model: Pick<TraceModel, 'track' | 'depth'>,
+  candidates: readonly FoldedLabel[],
+  said: (label: FoldedLabel) => { whole: boolean; width: number } | null,
+): number[] {
+  const labels = candidates.flatMap((c) => {
+    const text = said(c);
+    return text ? [{ ...c, ...text, x1: c.x0 + 3 + text.width }] : [];
+  });
+  type Label = (typeof labels)[number];
+  const beats = (b: Label, a: Label): boolean =>
+    b.whole !== a.whole ? b.whole : b.whole === model.depth[b.i]! > model.depth[a.i]!;
+  const over = (a: Label, b: Label): boolean =>
+    model.track[a.i] === model.track[b.i] && model.depth[a.i] !== model.depth[b.i] && a.x0 < b.x1 && b.x0 < a.x1;
+  return labels.filter((a) => !labels.some((b) => over(a, b) && beats(b, a))).map((label) => label.i);
 }
 
 export class SliceRects {
@@ -60,8 +93,8 @@ export class SliceRects {
     const stats = { rects: 0, slices: 0, rows: 0 };
     this.counts.fill(0);
     const labels: number[] = [];
-    /** labels a folded stack may draw: only the deepest frame at a place, the one drawn over the others */
-    const foldedLabels: { i: number; x0: number; x1: number }[] = [];
+    /** labels a folded stack may draw: one frame at a place (pickFoldedLabels) */
+    const foldedLabels: FoldedLabel[] = [];
 
     for (const row of rows) {
       if (row.first === row.end) continue;
@@ -131,10 +164,7 @@ export class SliceRects {
       }
       flush();
     }
-    const deeper = (a: { i: number; x0: number; x1: number }, b: { i: number; x0: number; x1: number }): boolean =>
-      model.track[b.i] === model.track[a.i] && model.depth[b.i]! > model.depth[a.i]! && b.x0 < a.x1 && a.x0 < b.x1;
-    for (const label of foldedLabels) if (!foldedLabels.some((other) => deeper(label, other))) labels.push(label.i);
-    return { ...stats, labels };
+    return { ...stats, labels, foldedLabels };
   }
 
   private push(bucket: number, x: number, y: number, w: number): void {

@@ -41,11 +41,12 @@ import {
   type StepEdge,
   type Tick,
   type TimeScale,
+  withoutNamespace,
 } from './timelineText.ts';
 import { fitNames, paneTrackNames } from './trackNames.ts';
 import { TimelineNames } from './timelineNames.ts';
 import { lowerBoundStart, ROW_HEIGHT, TrackRows, type Row } from './timelineRows.ts';
-import { DIM_ALPHA, SliceRects } from './sliceRects.ts';
+import { DIM_ALPHA, pickFoldedLabels, SliceRects, type FoldedLabel, type LaidOutRects } from './sliceRects.ts';
 import { GAP_INSET, longestUnrecorded, unrecordedHover, unrecordedLabels, type Unrecorded } from './timelineGaps.ts';
 import { idleTracksNote, idleTracksTooltip, warmUpLabel } from './timelineWords.ts';
 
@@ -260,10 +261,12 @@ export class TimelineCanvas extends TimelineNames {
     const affine = Number.isFinite(k) && k > 0;
     const toX = affine ? (t: number): number => base + t * k : xOf;
     const toT = affine ? (x: number): number => (x - base) / k : (x: number): number => scale.invert(x) + offset;
-    const { labels, ...counts } = this.rects.layOut(this.tracks.rows, { tMin, tMax, left, right, toX, toT });
+    const laidOut = this.rects.layOut(this.tracks.rows, { tMin, tMax, left, right, toX, toT });
     this.rects.fill(ctx, theme);
-    const stats: DrawStats = { ...counts, labels: labels.length };
     const m = canvasMeasure(ctx);
+    const { rects, slices, rows } = laidOut;
+    const labels = this.labelled(laidOut, m);
+    const stats: DrawStats = { rects, slices, rows, labels: labels.length };
     const page: Paint = { colour: theme.background, alpha: 1 };
     // on the page, the theme's own text colours (high contrast's included) while they read at 4.5:1
     const onPage = (colours: string[]): Paint => ({ colour: readableInk(composite([page]), colours), alpha: 1 });
@@ -322,6 +325,18 @@ export class TimelineCanvas extends TimelineNames {
     texts.push(...this.drawTrackNames(ctx, m, theme));
     this.layout = { width, height: this.height, left: LABEL_WIDTH, texts, lines, outlines };
     return stats;
+  }
+
+  /** The slices a frame labels: of unfolded rows, those whose words say more than the frame's around them
+   *  (labelWorthy); of a folded stack's row, one frame at a place (pickFoldedLabels). */
+  private labelled({ labels, foldedLabels }: LaidOutRects, m: Measure): number[] {
+    const model = this.model;
+    const said = ({ i, x0, x1 }: FoldedLabel): { whole: boolean; width: number } | null => {
+      const name = this.sliceName(model.name[i]!);
+      const text = sliceLabel(name, x1 - x0 - 6, m);
+      return text === null ? null : { whole: text === withoutNamespace(name), width: m.width(text) };
+    };
+    return [...labels.filter((i) => this.labelWorthy(i)), ...pickFoldedLabels(model, foldedLabels, said)];
   }
 
   /**

@@ -4,6 +4,7 @@
 import type { CompiledFrame, GraphBreak, KernelProvenance } from '../extension/shared/report.ts';
 import type { LinesNow } from '../extension/shared/movedLines.ts';
 import type { TraceModel } from '../extension/shared/trace/model.ts';
+import { lastStartingBy, levelsOf } from '../extension/shared/trace/levels.ts';
 import { timelineMarks, type TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
 import {
   callsAround,
@@ -138,7 +139,9 @@ export class TimelineNames {
     const frames = this.profilerWork.labelFrames.get(nameId);
     if (!frames) return said;
     const model = this.model;
-    return profilerWorkLabel(said, [...new Set(frames.map((i) => this.sliceName(model.name[i]!)))]);
+    // (in a sentence the frames' names without a namespace, as a table says them: "inside _foreach_copy_", review
+    // 13 P5: "inside aten::_foreach_copy_")
+    return profilerWorkLabel(said, [...new Set(frames.map((i) => withoutNamespace(this.sliceName(model.name[i]!))))]);
   }
 
   /** The profiler's own work in this pane (analysis/profilerWork.ts): its labels (sliceName), the dimming and the
@@ -155,6 +158,16 @@ export class TimelineNames {
     return withoutNamespace(id < 0 ? name : this.sliceName(id));
   }
 
+  /**
+   * Whether slice `i`'s label says more than the frame it ran inside (one level up on its track): a nested frame said
+   * in the same words is left unlabelled, its bar under the labelled one, its hover its own frame (review 13 Q7:
+   * "CUDA set-up" over "CUDA set-up", set_device and _cuda_setDevice; "Inductor's compile workers" twice).
+   */
+  labelWorthy(i: number): boolean {
+    const parent = frameAround(this.model, i);
+    return parent < 0 || this.sliceName(this.model.name[parent]!) !== this.sliceName(this.model.name[i]!);
+  }
+
   /** The name for a tooltip: as said, with the trace's own beside it where it is said otherwise. */
   sliceTitle(nameId: number): string {
     const raw = this.model.names[nameId]!;
@@ -165,4 +178,19 @@ export class TimelineNames {
   get marksFound(): boolean {
     return this.foundMarks !== null;
   }
+}
+
+/** The slice one level up on slice `i`'s track that holds it, or -1 (a top-level slice, or none holds it). */
+function frameAround(model: TraceModel, i: number): number {
+  const depth = model.depth[i]!;
+  if (depth === 0) return -1;
+  const { trackLevels, levelStart } = levelsOf(model);
+  const track = model.track[i]!;
+  for (let level = trackLevels[track]!; level < trackLevels[track + 1]!; level++) {
+    const from = levelStart[level]!;
+    if (model.depth[from] !== depth - 1) continue;
+    const j = lastStartingBy(model, from, levelStart[level + 1]!, model.start[i]!);
+    return j >= from && model.start[j]! + model.dur[j]! >= model.start[i]! + model.dur[i]! ? j : -1;
+  }
+  return -1;
 }

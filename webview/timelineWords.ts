@@ -379,8 +379,8 @@ export const notCalledText = (inner: string, after: string): string => `not call
 const asSentence = (label: string): string => (/[.!?]$/.test(label.trim()) ? label.trim() : `${label.trim()}.`);
 
 /** Why a view opens past its first step: the compare leaves it out, or (a job's ranks, which have no compare) it is
- *  the warm-up. */
-export type PassedWhy = 'left out' | 'warm-up';
+ *  the warm-up, the pane's own or (a rank with none, opened past it with the job) the job's. */
+export type PassedWhy = 'left out' | 'warm-up' | "job's warm-up";
 
 /** A finding "Show in timeline" placed: where, when on the pane's axis (in the axis's unit: `at`), and how many
  *  places are outlined; `passed`: the step the view opens past, and why, where the place shown is not the first of
@@ -395,7 +395,7 @@ export const focusFound = (
   const which =
     passed === null
       ? ''
-      : ` past step ${passed.step}, ${passed.why === 'left out' ? 'which the compare leaves out' : 'the warm-up'};`;
+      : ` past step ${passed.step}, ${passed.why === 'left out' ? 'which the compare leaves out' : `the ${passed.why}`};`;
   return `${asSentence(label)} In ${pane} at ${at}${places > 1 ? ` (the first of ${places} places${which}${which ? '' : ','} all outlined)` : ''}.`;
 };
 

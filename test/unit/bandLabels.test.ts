@@ -70,25 +70,30 @@ test("a break's label shortened keeps which call it broke in while that fits, th
   const label =
     'graph break in 1st compiled call in the step (convolution, native_batch_norm_l…, …): Python between graphs, no op recorded';
   assert.equal(shortestFit(label, 'graph-break', 6 * 50, m), 'graph break in 1st compiled call in the step');
-  assert.equal(shortestFit(label, 'graph-break', 6 * 30, m), 'graph break in 1st compiled…');
-  // never ends on a little word: "graph break in the…", "… call in…"
-  assert.equal(shortestFit(label, 'graph-break', 6 * 38, m), 'graph break in 1st compiled call…');
-  // then which break it is in fewest words, never "graph…" (review 11 I6: "graph…", "graph…", "graph break in 3rd…"
-  // over one step's three breaks), else none
-  assert.equal(shortestFit(label, 'graph-break', 6 * 14, m), 'break 1');
+  // then which break it is in whole words, never a cut of the long form: "graph break in 1st…" left "1st" what
+  // (review 13 P4/Q9), else none
+  for (const room of [6 * 14, 6 * 30, 6 * 38]) assert.equal(shortestFit(label, 'graph-break', room, m), 'break 1');
   assert.equal(shortestFit(label, 'graph-break', 6 * 6, m), null);
   const atLine = 'graph break at line 22, in forward after line 20: eager code between graphs';
   assert.equal(shortestFit(atLine, 'graph-break', 6 * 25, m), 'graph break at line 22');
   assert.equal(shortestFit(atLine, 'graph-break', 6 * 20, m), 'break at line 22');
   assert.equal(shortestFit(atLine, 'graph-break', 6 * 15, m), null);
-  // a break its label names no more of: "graph break" whole or none
+  // a break its label names no call of: cut between words, never on a little word, then "graph break" whole or none
+  const inForward = 'graph break in forward after line 20 of the model: eager code between graphs';
+  assert.equal(shortestFit(inForward, 'graph-break', 6 * 40, m), 'graph break in forward after line 20…');
   assert.equal(shortestFit('graph break in forward', 'graph-break', 6 * 12, m), 'graph break');
   assert.equal(shortestFit('graph break in forward', 'graph-break', 6 * 8, m), null);
-  // and the lane's labels: each break's at least its least form, none cut to its first word
-  const brk = (startUs: number, nth: string): TimelineMark =>
-    mark('graph-break', startUs, 20, `graph break in ${nth} compiled call in the step: Python between graphs`);
+});
+
+test('a thread\'s breaks are said in one scheme: where one is "break N", its neighbours too', () => {
+  // review 13 P4 (cpu-graphbreak 1400 px, step view): "break 1", "break 2", "graph break in 3rd…" side by side
+  const brk = (startUs: number, nth: string, track = 0): TimelineMark =>
+    mark('graph-break', startUs, 20, `graph break in ${nth} compiled call in the step: Python between graphs`, track);
   const texts = said([brk(300, '1st'), brk(345, '2nd'), brk(390, '3rd')], 600, [100, 560]).map((t) => t.text);
-  assert.deepEqual(texts.slice().sort(), ['break 1', 'break 2', 'graph break in 3rd…']);
+  assert.deepEqual(texts.slice().sort(), ['break 1', 'break 2', 'break 3']);
+  // a break alone with room says itself whole; another thread's breaks keep their own scheme
+  const wide = said([brk(300, '1st'), brk(345, '2nd'), brk(390, '3rd', 1)], 800, [100, 760]).map((t) => t.text);
+  assert.deepEqual(wide.slice().sort(), ['break 1', 'break 2', 'graph break in 3rd compiled call in the step']);
 });
 
 test('a break\'s band with no room for "break 1" before its step\'s line says what it is alone, inside the band, the widest first', () => {
@@ -148,7 +153,7 @@ test("a band that ended before the view: no label at the lane's left naming it",
   );
 });
 
-test("breaks close together each keep a label over their own band, the last one longer, none over another's", () => {
+test("breaks close together each keep a label over their own band, in one scheme, none over another's", () => {
   // review 10G C10 (cpu-graphbreak, step view at 1400 px): three breaks 50 px apart; the middle one had no label
   const brk = (startUs: number, nth: string): TimelineMark =>
     mark('graph-break', startUs, 20, `graph break in ${nth} compiled call in the step: Python between graphs`);
@@ -159,7 +164,11 @@ test("breaks close together each keep a label over their own band, the last one 
     assert.ok(t.x > marks[k]!.startUs && t.x - marks[k]!.startUs <= 12, JSON.stringify(t));
     assert.ok(k === 2 || t.x + t.w <= marks[k + 1]!.startUs, `${t.text} runs over the next break's band`);
   }
-  assert.match(texts[2]!.text, /^graph break in 3rd/);
+  // the last, with room for more, said as its neighbours are (review 13 P4)
+  assert.deepEqual(
+    texts.map((t) => t.text),
+    ['break 1', 'break 2', 'break 3'],
+  );
 });
 
 test("a slice label that a band's edge crosses is painted clear of that band; one inside a band is left under it", () => {
@@ -207,16 +216,23 @@ test("a finding's outline stops above the profiled window's row and goes on unde
   assert.deepEqual(drawFocus(ctx, [{ startUs: 300, durUs: 40 }], 50, 100, 600, 400, (t) => t, theme).length, 1);
 });
 
-test("a compile run inside another frame's call, shortened, names its own call only beside that call", () => {
-  // review 11 I1/J1/K2 (ddp, rank 1): "4th compiled call … (addmm), recompile 1" over the slice of the 1st call
-  const label = '4th compiled call in the step (addmm), recompile 1, inside 1st compiled call in the step';
-  assert.equal(shortestFit(label, 'recompile', 6 * 80, m), label.replace(' (addmm)', ''));
-  assert.equal(shortestFit(label, 'recompile', 6 * 50, m), 'recompile 1, inside 1st compiled call in the step');
+test("a compile run inside another frame's call, shortened, says whose compile it is first at every width", () => {
+  // review 13 P2/Q1 (ddp, rank 1): "recompile 1, inside 1st compiled call in the step" over the slice "1st compiled
+  // call in the step, recompile 1" read as the slice's own; the call it ran in is dropped before its own
+  const label = "4th compiled call's recompile (addmm), inside the 1st";
+  assert.equal(shortestFit(label, 'recompile', 6 * 60, m), label);
+  assert.equal(shortestFit(label, 'recompile', 6 * 45, m), "4th compiled call's recompile, inside the 1st");
+  assert.equal(shortestFit(label, 'recompile', 6 * 35, m), "4th compiled call's recompile");
+  assert.equal(shortestFit(label, 'recompile', 6 * 22, m), "4th call's recompile");
   for (let room = 6 * 9; room < 6 * 100; room += 6) {
     const form = shortestFit(label, 'recompile', room, m) ?? '';
     assert.match(form, /recompile/, `in ${room} px`);
-    // the call it ran in whole or not at all: "…, inside 1st compiled…" or "…, inside…" names no call
-    assert.ok(!form.startsWith('4th') || form.includes('inside 1st'), `"${form}" in ${room} px`);
-    assert.ok(!form.includes('inside') || form.endsWith('inside 1st compiled call in the step'), `"${form}"`);
+    // never the call it ran in without its own: "recompile, inside the 1st" reads as the 1st's
+    assert.ok(!form.includes('inside') || form.startsWith('4th compiled call'), `"${form}" in ${room} px`);
+    assert.ok(form === 'recompile' || form.startsWith('4th'), `"${form}" in ${room} px`);
   }
+  // a compile named by its function: the same order, its own name before the call it ran in
+  const named = "forward, recompiled for x's size 8, inside helper";
+  assert.equal(shortestFit(named, 'recompile', 6 * 36, m), "forward, recompiled for x's size 8");
+  assert.equal(shortestFit(named, 'recompile', 6 * 30, m), "forward, recompiled for x's…");
 });

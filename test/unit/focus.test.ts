@@ -30,3 +30,12 @@ test('a pane whose places all lie before the step its view opens on shows the fi
   // a comparison opening past a warm-up it holds in another pane: its one-step pane shows its one place
   assert.equal(shownPlace(places.slice(0, 1), steps.slice(0, 1), 1), 0);
 });
+
+test('a view that opens on its first step shows the first place, one before any step too, not the second', () => {
+  // code read 12: a place before the first ProfilerStep (stepHolding -1) was skipped, the note then "the first of 2
+  // places" over the second
+  const early = [{ startUs: -50, durUs: 5 }, ...places.slice(0, 1)];
+  assert.equal(shownPlace(early, steps, 0), 0);
+  // past a step the view opens after, a place before any step is passed over with it
+  assert.equal(shownPlace([...early, places[1]!], steps, 1), 2);
+});

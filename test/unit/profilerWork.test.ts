@@ -104,8 +104,9 @@ test("a buffer request over two threads' ops: its label names the frame its hove
     hover,
     "\nIt ran inside aten::mm (process 1 · thread 1), aten::copy_ (process 1 · thread 2): their time is this work's, dimmed there.",
   );
+  // (the frame said as a table says it, without its namespace: review 13 P5, "inside aten::_foreach_copy_")
   assert.equal(
     names.sayName('Activity Buffer Request'),
-    "inside aten::mm, the profiler's own work: a buffer for the GPU's activity records",
+    "inside mm, the profiler's own work: a buffer for the GPU's activity records",
   );
 });

@@ -186,6 +186,10 @@ test('Python frames say what ran from their start: a built-in by its name as cod
     ['/home/me/proj/model.py(3): forward', 'model.py line 3, forward'],
     ['anchors.py(191): <module>', 'anchors.py line 191, module level'],
     ['threading.py(359): wait', "wait (Python's threading)"],
+    ['/usr/lib/python3.11/queue.py(171): get', "get (Python's queue)"],
+    // a user's own file named as one of Python's is theirs (code read 6: "worker (Python's queue)")
+    ['/home/me/app/queue.py(12): worker', 'queue.py line 12, worker'],
+    ['/home/me/app/socket.py(3): serve', 'socket.py line 3, serve'],
     ['contextlib.py(299): helper', "helper (Python's contextlib)"],
     ['<frozen os>(779): getenv', "getenv (Python's os)"],
     ['<frozen _collections_abc>(804): get', "get (Python's _collections_abc)"],
@@ -213,6 +217,33 @@ test("PyTorch's internals a user does not act in, by what they do: Inductor's co
   assert.equal(pythonFrameWords('<built-in function _cuda_exchangeDevice>'), 'CUDA device switch');
   // a frame of the user's own by its file and line in words
   assert.equal(pythonFrameWords('anchors.py(18): forward'), 'anchors.py line 18, forward');
+});
+
+test("a compiled call's way down to its kernels in words, as the recording holds it: wrappers, graph, kernel launch", async () => {
+  // review 13 Q3/P5 (gpu-mlp, the unfolded stack): "torch: run (triton_heuristics.py:1407)", "torch:
+  // call_func_at_runtime_with_args (utils.py:124)", "nn.Module: OptimizedModule_0" said as the code names them
+  const names = await said('traces/mlp-default.trace.json', null, 'default');
+  const expected: [string, string][] = [
+    ['torch/_dynamo/eval_frame.py(1240): _fn', "torch.compile's wrapper"],
+    ['torch/_dynamo/eval_frame.py(956): compile_wrapper', "torch.compile's wrapper"],
+    ['nn.Module: OptimizedModule_0', 'compiled module'],
+    ['torch/_functorch/_aot_autograd/runtime_wrappers.py(769): wrapper', "AOTAutograd's wrapper"],
+    ['torch/_functorch/_aot_autograd/utils.py(124): call_func_at_runtime_with_args', "AOTAutograd's wrapper"],
+    ['torch/_inductor/output_code.py(628): __call__', "Inductor's compiled graph"],
+    ['torch/_inductor/utils.py(3397): run', "Inductor's compiled graph, inputs aligned"],
+    ['torch/_inductor/runtime/triton_heuristics.py(1407): run', "Inductor's kernel launch"],
+    ['torch/_inductor/runtime/static_triton_launcher.py(232): run', "Inductor's static launcher"],
+    ['<built-in function _launch_kernel>', "the kernel's CUDA launch"],
+  ];
+  for (const [raw, words] of expected) assert.equal(names.get(raw), words, raw);
+  // the rest of torch's frames there by library and function, never an Inductor helper called the launch
+  assert.equal(
+    names.get('torch/_inductor/runtime/triton_heuristics.py(1385): get_profiler_kwargs'),
+    'torch: get_profiler_kwargs (triton_heuristics.py:1385)',
+  );
+  // DDP's record of its forward (ddp-ranks-cpu)
+  const ddp = await said('reports/ddp-ranks-cpu/ranks/rank1/rank1.trace.json.gz', null, 'default');
+  assert.equal(ddp.get('DistributedDataParallel.forward'), "DDP's forward");
 });
 
 test('a trace without its report: a compiled call by the code it ran, from its Python stacks, not "compiled function 1"', async () => {
@@ -246,9 +277,11 @@ test("a compile run inside another frame's call names that call: its band over t
     marks.flatMap((m, i) => (around[i] ? [m.compileId] : [])),
     ['4/1'],
   );
+  // whose compile it is first, the call it ran in as few words; never "recompile 1", the slice's own words for the 1st
+  // call's recompile under it (review 13 Q1/P2: two calls' "recompile 1" for one 2 s stall)
   assert.equal(
     markSaid(marks[stall]!, compilesOfTrace(model).frames, null, around[stall]).text,
-    '4th compiled call in the step (addmm), recompile 1, inside 1st compiled call in the step',
+    "4th compiled call's recompile (addmm), inside the 1st",
   );
   // with the rank's report: the report's names, the call's by its function, not which compile of it ran
   const { report } = await loadReport(path.join(FIXTURES, 'reports/ddp-ranks-cpu/report.json'));

@@ -136,6 +136,11 @@ test("a pane moved to the found code says first that its axis reads the found pa
     focusFound('Recompile: x', 'rank 1', '2.1 ms', 2, { step: 1, why: 'warm-up' }),
     'Recompile: x. In rank 1 at 2.1 ms (the first of 2 places past step 1, the warm-up; all outlined).',
   );
+  // a rank with no warm-up of its own, opened past another rank's: the job's (code read 12)
+  assert.equal(
+    focusFound('Recompile: x', 'rank 0', '2.1 ms', 2, { step: 1, why: "job's warm-up" }),
+    "Recompile: x. In rank 0 at 2.1 ms (the first of 2 places past step 1, the job's warm-up; all outlined).",
+  );
   assert.match(
     focusFound('Graph break: Tensor.item()', 'default', '7.87 ms', 1),
     /^Graph break: Tensor\.item\(\)\. In default at 7\.87 ms\.$/,

@@ -110,18 +110,25 @@ test("PyTorch's records of a training step's parts in words: the optimizer's, au
     ['AddmmBackward0', "addmm's backward"],
     ['NativeLayerNormBackward0', "native_layer_norm's backward"],
     ['TBackward0', "t's backward"],
-    ['autograd::engine::evaluate_function: AddmmBackward0', "autograd: addmm's backward"],
+    // its op first: a cut keeps "addmm's backward…", never "autograd:…" (review 13 Q6)
+    ['autograd::engine::evaluate_function: AddmmBackward0', "addmm's backward (autograd)"],
     [
       'autograd::engine::evaluate_function: torch::autograd::AccumulateGrad',
-      'autograd: accumulating a gradient into .grad',
+      'accumulating a gradient into .grad (autograd)',
     ],
-    ['<built-in function _launch_kernel>', "Inductor's kernel launch"],
+    ['autograd::engine::evaluate_function: CompiledFunctionBackward', "compiled graph's backward (autograd)"],
+    // a user's autograd.Function's node is no ATen op's: its own name, not "my_fn's backward" (code read 12)
+    ['autograd::engine::evaluate_function: MyFnBackward', 'MyFnBackward (autograd)'],
+    // (Inductor's kernel launch is the frame that calls it, triton_heuristics.py's run: analysis/sliceNames.ts)
+    ['<built-in function _launch_kernel>', "the kernel's CUDA launch"],
+    ['nn.Module: OptimizedModule_0', 'compiled module'],
+    ['DistributedDataParallel.forward', "DDP's forward"],
     ['<string>(1): launcher', "Inductor's kernel launcher"],
     // the compiled graph's own backward keeps its words
     ['CompiledFunctionBackward', "compiled graph's backward"],
   ];
   for (const [raw, words] of said) assert.equal(traceNameWords(raw), words, raw);
   // not a record of these: as it is
-  for (const raw of ['Optimizer.step#AdamW.zero_grad', 'Backward0', 'aten::addmm'])
+  for (const raw of ['Optimizer.step#AdamW.zero_grad', 'Backward0', 'aten::addmm', 'MyFnBackward', 'nn.Module: Net_0'])
     assert.equal(traceNameWords(raw), null, raw);
 });

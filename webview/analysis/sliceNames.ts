@@ -118,6 +118,19 @@ const RUNNER_FRAME = /^(?:.*\/)?compile_lens_runner\/(?:.*\/)?([^/]+\.py)\((\d+)
  *  "subproc_pool.py" and "_cuda_setDevice" read as places); the frame itself stays in the slice's tooltip. */
 const TORCH_INTERNALS: [RegExp, string][] = [
   [/^(?:.*\/)?torch\/_inductor\/compile_worker\/[^/]+\.py\(\d+\): /, "Inductor's compile workers"],
+  // a compiled call's way down to its kernels (review 13 Q3: "torch: run (triton_heuristics.py:1407)", "torch:
+  // call_func_at_runtime_with_args (utils.py:124)" in the unfolded stack): torch.compile's wrapper, AOTAutograd's,
+  // Inductor's graph, then the launch of each kernel it generated
+  [/^(?:.*\/)?torch\/_dynamo\/eval_frame\.py\(\d+\): (?:_fn|compile_wrapper)$/, "torch.compile's wrapper"],
+  [
+    /^(?:.*\/)?torch\/_functorch\/(?:_aot_autograd\/(?:runtime_wrappers|utils)|aot_autograd)\.py\(\d+\): (?:wrapper|runtime_wrapper|call_func_at_runtime_with_args|__call__|forward)$/,
+    "AOTAutograd's wrapper",
+  ],
+  [/^(?:.*\/)?torch\/_inductor\/output_code\.py\(\d+\): __call__$/, "Inductor's compiled graph"],
+  // (its inputs copied where misaligned, then the graph's code run)
+  [/^(?:.*\/)?torch\/_inductor\/utils\.py\(\d+\): run$/, "Inductor's compiled graph, inputs aligned"],
+  [/^(?:.*\/)?torch\/_inductor\/runtime\/triton_heuristics\.py\(\d+\): run$/, "Inductor's kernel launch"],
+  [/^(?:.*\/)?torch\/_inductor\/runtime\/static_triton_launcher\.py\(\d+\): run$/, "Inductor's static launcher"],
   [
     /^<built-in function _cuda_(?:setDevice|init|isInBadFork|getDeviceCount)>$|^(?:.*\/)?torch\/cuda\/__init__\.py\(\d+\): (?:_lazy_init|is_initialized|set_device|init)$/,
     'CUDA set-up',
@@ -133,8 +146,10 @@ const BUILT_IN = /^<built-in (?:function (\w+)|method (\w+) of (?:([\w.]+) objec
 const LIBRARY_FRAME = /^(?:.*\/(?:site|dist)-packages\/)?([A-Za-z_]\w*)\/(?:[^()]*\/)?([^/()]+\.py)\((\d+)\): (.+)$/;
 
 // a frame of a file outside any library: the user's ("anchors.py(191): <module>", "/home/me/model.py(3): forward"),
-// or Python's own, which the profiler names by file alone ("threading.py(359): wait")
-const FILE_FRAME = /^(?:.*\/)?([A-Za-z_]\w*)\.py\((\d+)\): (<module>|[A-Za-z_]\w*)$/;
+// or Python's own, which the profiler names by file alone ("threading.py(359): wait") or under its lib/python3.x
+const FILE_FRAME = /^(?:(.*)\/)?([A-Za-z_]\w*)\.py\((\d+)\): (<module>|[A-Za-z_]\w*)$/;
+/** a folder of Python's own modules: "/usr/lib/python3.11", not a user's folder that holds a queue.py */
+const PYTHON_LIB = /(?:^|\/)lib\/python3(?:\.\d+)?$/;
 // a frame of Python's own modules frozen into the interpreter: "<frozen os>(779): getenv"
 const FROZEN_FRAME = /^<frozen ([\w.]+)>\(\d+\): ([A-Za-z_]\w*)$/;
 /** Python's own modules a profiled stack meets (threads, context managers, enums), by file: "Python's threading" */
@@ -193,8 +208,10 @@ export function pythonFrameWords(name: string, torchTypes: ReadonlySet<string> =
   if (frozen) return `${frozen[2]} (Python's ${frozen[1]})`;
   const file = FILE_FRAME.exec(name);
   if (file) {
-    const [, module, line, fn] = file;
-    if (PYTHON_MODULES.has(module!)) return `${fn} (Python's ${module})`;
+    const [, folder, module, line, fn] = file;
+    // a user's own queue.py is theirs (code read 6: "worker (Python's queue)")
+    if (PYTHON_MODULES.has(module!) && (folder === undefined || PYTHON_LIB.test(folder)))
+      return `${fn} (Python's ${module})`;
     return `${module}.py line ${line}, ${fn === '<module>' ? 'module level' : fn}`;
   }
   const builtIn = BUILT_IN.exec(name);
@@ -304,15 +321,37 @@ export function markSaid(
     };
   const text = markLabel(mark, frames);
   return {
-    text: mark.kind === 'graph-break' ? `${text}: ${between}` : around ? `${text}${insideCall(frames, around)}` : text,
+    text:
+      mark.kind === 'graph-break'
+        ? `${text}: ${between}`
+        : around
+          ? compiledInside(text, tracedCompileName(frames, around).replace(/, recompiled? .*$/, ''))
+          : text,
     own: compilePlace(frames, mark.compileId ?? null),
   };
 }
 
-/** A compile's words for the call it ran inside (`around`, another frame's): ", inside 1st compiled call in the step",
- *  the call by its function, not which compile of it ran (the slice under the band says that). */
-const insideCall = (frames: readonly CompiledFrame[] | null, around: string): string =>
-  `, ${INSIDE}${tracedCompileName(frames, around).replace(/, recompiled? .*$/, '')}`;
+/** a compile a trace names by its place ("4th compiled call in the step (addmm), recompile 1"; "compile of …") */
+const PLACED_COMPILE =
+  /^(?:compile of )?(\d+(?:st|nd|rd|th) compiled call)( in the step| outside the steps| in the trace)?( \([^()]*\))?(?:, recompile (\d+))?$/;
+const PLACED_CALL = /^(\d+(?:st|nd|rd|th)) compiled call( in the step| outside the steps| in the trace)?$/;
+
+/**
+ * A compile's words with the call it ran inside (`host`, another frame's call by its function, not which compile of
+ * it ran: the slice under the band says that): "forward, recompile 1, inside helper"; two calls a trace names by
+ * place, whose compile it is, which, and the call it ran in as few words: "4th compiled call's recompile (addmm),
+ * inside the 1st" (review 13 Q1/P2: "4th compiled call …, recompile 1, inside 1st compiled call in the step" over the
+ * slice "1st compiled call in the step, recompile 1" claimed one 2 s stall for two recompiles).
+ */
+function compiledInside(own: string, host: string): string {
+  const compile = PLACED_COMPILE.exec(own);
+  const call = PLACED_CALL.exec(host);
+  if (!compile || !call || compile[2] !== call[2]) return `${own}, ${INSIDE}${host}`;
+  const [, whose, within = '', ops = '', attempt] = compile;
+  const which = attempt === undefined ? 'compile' : attempt === '1' ? 'recompile' : `recompile ${attempt}`;
+  // "in the step" said once by the slice under it; "outside the steps" kept: it says where the band is
+  return `${whose}'s ${which}${ops}, ${INSIDE}the ${call[1]}${within === ' in the step' ? '' : within}`;
+}
 /** the words that join a compile's name to the call it ran inside (overlays.ts shortens a label around them) */
 export const INSIDE = 'inside ';
 

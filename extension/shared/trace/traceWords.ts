@@ -21,8 +21,13 @@ const SPAN_WORDS = new Map([
   // Inductor's launch of a generated kernel: the launcher it writes for the kernel (triton_heuristics.py), then its
   // static CUDA launcher's call (static_triton_launcher.py), seen as Python frames
   ['<string>(1): launcher', "Inductor's kernel launcher"],
-  ['<built-in function _launch_kernel>', "Inductor's kernel launch"],
+  ['<built-in function _launch_kernel>', "the kernel's CUDA launch"],
+  // the profiler's record of a module's call: torch.compile's wrapper module by what it is (review 13 Q3/P5:
+  // "nn.Module: OptimizedModule_0", "DistributedDataParallel.fo…")
+  ['DistributedDataParallel.forward', "DDP's forward"],
 ]);
+/** torch.compile's module around the user's, as the profiler records its call ("nn.Module: OptimizedModule_0") */
+const COMPILED_MODULE = /^nn\.Module: OptimizedModule_\d+$/;
 
 /** A kernel's name as a library or ATen writes it: a C++ signature, or a library's own naming scheme. */
 const KERNEL_NAME = /^(?:void |sm\d+_|ampere_|volta_|turing_|hopper_|nvjet_|cutlass|cudnn|fmha_|gemv|gemm)/;
@@ -126,7 +131,8 @@ export function atenOpWords(name: string): string {
 // PyTorch's record of an optimizer's method ("Optimizer.step#AdamW.step"), of autograd's node for an op's backward
 // ("AddmmBackward0") and of the engine running one ("autograd::engine::evaluate_function: AddmmBackward0")
 const OPTIMIZER_RECORD = /^Optimizer\.(step|zero_grad)#(\w+)\.\1$/;
-const BACKWARD_NODE = /^(?:torch::autograd::)?([A-Z]\w*?)Backward\d*$/;
+// (an ATen op's node ends in its number, "AddmmBackward0"; a user's autograd.Function's, "MyFnBackward", has none)
+const BACKWARD_NODE = /^(?:torch::autograd::)?([A-Z]\w*?)Backward\d+$/;
 const EVALUATE = /^autograd::engine::evaluate_function: (.+)$/;
 /** autograd's node that adds a leaf tensor's gradient into its .grad */
 const ACCUMULATE_GRAD = /^(?:torch::autograd::)?AccumulateGrad$/;
@@ -135,25 +141,26 @@ const ACCUMULATE_GRAD = /^(?:torch::autograd::)?AccumulateGrad$/;
 function backwardWords(name: string): string | null {
   if (ACCUMULATE_GRAD.test(name)) return 'accumulating a gradient into .grad';
   const op = BACKWARD_NODE.exec(name)?.[1];
-  // the op's name as ATen spells it: "NativeLayerNorm" is native_layer_norm
+  // the op's name as ATen spells it: "NativeLayerNorm" is native_layer_norm (a numbered node is an ATen op's)
   return op ? `${op.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toLowerCase()}'s backward` : null;
 }
 
 /**
- * PyTorch's records of the training step's parts in words: "optimizer step (AdamW)", "addmm's backward", "autograd:
- * addmm's backward" (review 11 K7: "Optimizer.step#AdamW.step" read as a bug, "AddmmB…", "evaluate_fu…"); null for
- * another name.
+ * PyTorch's records of the training step's parts in words: "optimizer step (AdamW)", "addmm's backward", "addmm's
+ * backward (autograd)" (review 11 K7: "Optimizer.step#AdamW.step" read as a bug, "AddmmB…", "evaluate_fu…"; review 13
+ * Q6: "autograd: addmm's backward" cut to "autograd:…", its op last); null for another name.
  */
 function recordWords(name: string): string | null {
   const optimizer = OPTIMIZER_RECORD.exec(name);
-  if (optimizer) return `optimizer ${optimizer[1] === 'step' ? 'step' : 'zero_grad'} (${optimizer[2]})`;
+  if (optimizer) return `optimizer ${optimizer[1]} (${optimizer[2]})`;
   const evaluated = EVALUATE.exec(name)?.[1];
-  if (evaluated) return `autograd: ${backwardWords(evaluated) ?? evaluated}`;
+  if (evaluated) return `${SPAN_WORDS.get(evaluated) ?? backwardWords(evaluated) ?? evaluated} (autograd)`;
   return backwardWords(name);
 }
 
 /** A name of the trace in words where the table has them (a span's, a compile phase's, a kernel's, a record of the
  *  step's parts), else null: said as it is. */
 export function traceNameWords(name: string): string | null {
+  if (COMPILED_MODULE.test(name)) return 'compiled module';
   return SPAN_WORDS.get(name) ?? compilePhaseWords(name) ?? kernelWords(name) ?? recordWords(name);
 }
