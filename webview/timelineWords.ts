@@ -73,10 +73,15 @@ export function paneStepsNote(
         unit,
       )
     : '';
+  // a trace of one step: that it is the only one, plainly (review 13P P8: "call 4 in view (all 1)")
+  const inViewText = (seen: StepsCompared): string =>
+    steps.length === 1
+      ? `${all}, the only one profiled`
+      : `${stepsText(seen, unit)} in view${stepsText(seen, unit) === all ? ` (all ${steps.length})` : ` (of ${all})`}`;
   const shown = !steps.length
     ? ''
     : inView
-      ? `${stepsText(inView, unit)} in view${stepsText(inView, unit) === all ? ` (all ${steps.length})` : ` (of ${all})`} · `
+      ? `${inViewText(inView)} · `
       : `none of its ${plural(steps.length, unit)} in view · `;
   const { label, text } = profiled ?? {
     label: 'its overhead included',
