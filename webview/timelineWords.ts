@@ -353,8 +353,8 @@ export const calledAsName = (before: string, inner: string, after: string): stri
 
 /** The compare's list of such ops: "kernels default calls under another name (2)". */
 /** A compare kernel list's heading with the steps its times are the mean of ("kernels only in default, per step in
- *  steps 2–3 (1)"; the whole trace where the trace has no steps): a kernel's details and hover give its mean of
- *  every profiled step (kernelLinks.formatUsPerStep), which reads apart (review 8A A6: 0.891 µs here, 0.943 there). */
+ *  steps 2–3 (1)"; the whole trace where the trace has no steps): a kernel's details and hover give its mean of the
+ *  same steps, and say them (kernelLinks.formatUsPerStep; review 13O O2: 0.891 µs here, 0.943 there, before). */
 export const kernelListHeading = (title: string, steps: StepsCompared | null, count: number): string =>
   `${title}${steps ? `, per ${steps.unit} in ${stepsText(steps)}` : ', in the whole trace'} (${count})`;
 

@@ -607,7 +607,14 @@ export interface CompilerInsight {
    */
   kernels?: KernelProvenance[];
   /**
-   * each failed compile: compileId, failType, reason (PyTorch's words); schema 1.32: recompileLimitHit true where it was the recompile limit (no graph made: its frame is named 'step: recompile limit hit, no graph')
+   * schema 1.42: the profiled steps each kernel's usPerStep is the mean of, by their markers' numbers: those a trace compare counts (every one but the first). Absent: every profiled step (a report before it, or a trace with no step marked)
+   */
+  kernelSteps?: {
+    first: number;
+    last: number;
+  };
+  /**
+   * each failed compile: compileId, failType, reason (PyTorch's words); schema 1.32: recompileLimitHit true where it was the recompile limit (no graph made: its frame is named 'step: recompile limit hit, made no graph')
    */
   compileFailures?: {
     [k: string]: unknown;
