@@ -240,17 +240,14 @@ def kernel_us_per_step(trace_path: str, steps: int) -> KernelTimes:
     for e in events:
         if e.get("cat") != timed:
             continue
-        if timed == "kernel":
+        if timed == "kernel":  # a kernel by its launch: its region, and its step
             launch = launches.get((e.get("args") or {}).get("correlation"))
-            if not in_counted(launch[2] if launch else e["ts"]):  # a kernel by its launch's step
-                continue
-        elif not in_counted(e["ts"]):
-            continue
-        if timed == "kernel":
-            launch = launches.get((e.get("args") or {}).get("correlation"))
+            at = launch[2] if launch else e["ts"]
             where = region_at((launch[0], launch[1]), launch[2]) if launch else None
         else:
-            where = region_at((e.get("pid"), e.get("tid")), e["ts"])
+            at, where = e["ts"], region_at((e.get("pid"), e.get("tid")), e["ts"])
+        if not in_counted(at):
+            continue
         key = (where, e["name"])
         totals[key] = totals.get(key, 0.0) + float(e.get("dur", 0))
     per = len(counted) or steps
