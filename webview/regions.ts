@@ -51,14 +51,12 @@ function measurementTable(digest: RegionDigest, region: Region): HTMLTableElemen
     // answer above says (a contended host)
     const notes = m.notes.filter((n) => !answer.includes(n));
     const inputs = region.measurements[k]?.inputsText ?? null;
-    const signatureText = region.measurements[k]?.signatureText ?? null;
     return {
       m,
       cells: m.status === 'error' ? null : rowCells(m),
       said: !!failure && answer.includes(failure),
       notes,
       inputs,
-      signatureText,
     };
   });
   // a column no row has a value for says nothing: left out
@@ -78,10 +76,10 @@ function measurementTable(digest: RegionDigest, region: Region): HTMLTableElemen
   const head = el('tr');
   for (const title of titles) head.append(el('th', undefined, title));
   table.append(head);
-  for (const { m, cells, said, notes, inputs: which, signatureText } of rows) {
+  for (const { m, cells, said, notes, inputs: which } of rows) {
     const row = el('tr');
-    // the runner's words for the signature (schema 1.42: "float32[4, 8] with grad"); an older report's as recorded
-    const inputs = el('td', 'inputs', signatureText ?? m.signature ?? '');
+    // the inputs in the runner's words (schema 1.42: "float32[4, 8] with grad"); an older report's as recorded
+    const inputs = el('td', 'inputs', m.inputs ?? '');
     // which of the script's inputs, among how many: the runner's words (review 6B S: "most frequent, 1 call" was
     // composed here, of ten shapes called once each)
     if (which) inputs.append(el('span', 'hint', ` (${which})`));
