@@ -2,7 +2,7 @@
 and headline (report/answer.py; a region's options as the runner records them now), from the numbers the fixture holds
 (its measurements, in-situ steps, compiler records: as recorded); each compiler record's recompile sites, grouped
 and said as the runner says them (compiler/explain.py, compiler/recompile_sites.py) from the recompiles it recorded, and its failed compiles that
-were the recompile limit marked (compiler/insight.limit_hits); a region's story
+were the recompile limit marked, its kernels' times per step from the profile it keeps, over the steps a compare counts (compiler/insight.limit_hits); a region's story
 (report/story.py); its compiled frames' and kernels' names (report/compile_names.py); and a timing a recompile voided, said as explain.recompiled_while_timing says it; each recompiled call's failed guard as a sentence
 (explain.guard_sentence); a mode timed before the fastest-rounds estimator, its speedup and range from its recorded
 pairs of rounds as the runner estimates them now, and each measurement's break-even calls at the times its speedup is the ratio of, a range from fewer pairs than can be resampled reaching each pair's own ratio, and one widened below zero widened again as a factor; a region's in-situ step work set against its wall step and said (measure/step_work.py,
@@ -37,9 +37,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rederive_numbers  # noqa: E402
 import rederive_ranks  # noqa: E402
 import rederive_words  # noqa: E402
-from compile_lens_runner.compiler import explain, made_for, phase_names, recompile_sites, torch_trace  # noqa: E402
+from compile_lens_runner.compiler import artifacts, explain, made_for, phase_names, recompile_sites, torch_trace  # noqa: E402
 from compile_lens_runner.compiler.insight import compiler_insight, limit_hits  # noqa: E402
 from compile_lens_runner.measure import step_work  # noqa: E402
+from compile_lens_runner.measure.profiling import PROFILED_STEPS  # noqa: E402
 from compile_lens_runner.report import answer, compile_names  # noqa: E402
 from compile_lens_runner.script import region_entry  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
@@ -131,6 +132,16 @@ def _frames_from_log(report: dict[str, Any], here: str | None) -> None:
                 frame["calledFrom"] = found["calledFrom"]
 
 
+def _kernel_times(mode: dict[str, Any], here: str | None) -> None:
+    """Each kernel's time per step from the mode's profile the fixture keeps, over the steps a trace compare counts
+    (schema 1.42 kernelSteps: past the first; before it, every profiled step, which read apart from the compare's:
+    review 13O O2)."""
+    compiler, trace = mode.get("compiler"), mode.get("trace")
+    path = os.path.join(here, trace) if here and trace else None
+    if compiler and compiler.get("kernels") and path and os.path.exists(path):
+        artifacts.time_kernels(compiler, path, PROFILED_STEPS)
+
+
 def rederive(report: dict[str, Any], folder: str | None = None, here: str | None = None) -> dict[str, Any]:
     """A copy of the report with its answers as the runner derives them now (document.write); folder: where it lies
     (a torchrun job's rank reports are read from it); here: where it lies, for its compiler log."""
@@ -141,6 +152,7 @@ def rederive(report: dict[str, Any], folder: str | None = None, here: str | None
     rederive_words.host_loads(out)
     for mode in out["modes"]:
         rederive_numbers.fastest_rounds(mode)
+        _kernel_times(mode, here)
     for entry in [*out["modes"], *(m for region in out.get("regions") or [] for m in region["measurements"])]:
         rederive_numbers.break_even(entry)
         rederive_numbers.few_pairs(entry)

@@ -105,8 +105,9 @@ export function renderKernelSource(
     };
     row('fuses', kernelOps(kernel) || '—');
     row('your lines', kernel.sourceLines.length ? kernel.sourceLines.map((l) => lineButton(l, reveal)) : 'none known');
-    // the report's average over the profiled steps, not this slice's own duration above it
-    if (kernel.usPerStep !== null && kernel.usPerStep !== undefined) row('average', formatUsPerStep(kernel.usPerStep));
+    // the report's average over the profiled steps the compare counts, not this slice's own duration above it
+    if (kernel.usPerStep !== null && kernel.usPerStep !== undefined)
+      row('average', formatUsPerStep(kernel.usPerStep, pane.steps));
     box.append(facts);
     for (const line of kernel.sourceLines.slice(0, 8))
       if (line.code) box.append(followLine(el('pre', 'source-line'), line, (now) => `${now}  ${line.code}`));

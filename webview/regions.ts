@@ -63,7 +63,8 @@ function measurementTable(digest: RegionDigest, region: Region): HTMLTableElemen
   const columns = COLUMNS.filter(([key]) => rows.some((r) => r.cells?.[key]));
   // the number column is "speedup" only over the answer's own numbers; a row of evidence beside them says so, in
   // the header where every row is one, on its stacked cell always, in the runner's words, the CLI's line's (review
-  // H4: "speedup 0.90× per call replayed" under a headline's "1.03× per step in situ"); an older report: the column's
+  // H4: "speedup 0.90× per call replayed" under a headline's "1.03× per step in situ"); a report before rolesText:
+  // "speedup" over every row, evidence too, as such a report said it (its fixtures are re-derived with the words)
   const numberTitle = region.rolesText ?? 'speedup';
   // every row failed: no value column, so the failure gets one of its own, headed (review 6B R: a lone "failed" at
   // the row's far end under no heading)
@@ -77,7 +78,8 @@ function measurementTable(digest: RegionDigest, region: Region): HTMLTableElemen
   table.append(head);
   for (const { m, cells, said, notes, inputs: which } of rows) {
     const row = el('tr');
-    const inputs = el('td', 'inputs', m.signature ?? '');
+    // the inputs in the runner's words (schema 1.42: "float32[4, 8] with grad"); an older report's as recorded
+    const inputs = el('td', 'inputs', m.inputs ?? '');
     // which of the script's inputs, among how many: the runner's words (review 6B S: "most frequent, 1 call" was
     // composed here, of ten shapes called once each)
     if (which) inputs.append(el('span', 'hint', ` (${which})`));

@@ -73,10 +73,15 @@ export function paneStepsNote(
         unit,
       )
     : '';
+  // a trace of one step: that it is the only one, plainly (review 13P P8: "call 4 in view (all 1)")
+  const inViewText = (seen: StepsCompared): string =>
+    steps.length === 1
+      ? `${all}, the only one profiled`
+      : `${stepsText(seen, unit)} in view${stepsText(seen, unit) === all ? ` (all ${steps.length})` : ` (of ${all})`}`;
   const shown = !steps.length
     ? ''
     : inView
-      ? `${stepsText(inView, unit)} in view${stepsText(inView, unit) === all ? ` (all ${steps.length})` : ` (of ${all})`} · `
+      ? `${inViewText(inView)} · `
       : `none of its ${plural(steps.length, unit)} in view · `;
   const { label, text } = profiled ?? {
     label: 'its overhead included',
@@ -358,8 +363,8 @@ export const calledAsName = (before: string, inner: string, after: string): stri
 
 /** The compare's list of such ops: "kernels default calls under another name (2)". */
 /** A compare kernel list's heading with the steps its times are the mean of ("kernels only in default, per step in
- *  steps 2–3 (1)"; the whole trace where the trace has no steps): a kernel's details and hover give its mean of
- *  every profiled step (kernelLinks.formatUsPerStep), which reads apart (review 8A A6: 0.891 µs here, 0.943 there). */
+ *  steps 2–3 (1)"; the whole trace where the trace has no steps): a kernel's details and hover give its mean of the
+ *  same steps, and say them (kernelLinks.formatUsPerStep; review 13O O2: 0.891 µs here, 0.943 there, before). */
 export const kernelListHeading = (title: string, steps: StepsCompared | null, count: number): string =>
   `${title}${steps ? `, per ${steps.unit} in ${stepsText(steps)}` : ', in the whole trace'} (${count})`;
 

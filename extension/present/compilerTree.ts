@@ -71,7 +71,7 @@ function kernelNodes(c: CompilerInsight, compileId: string | null): CompilerTree
       label: k.nameText ?? generatedKernelWords(k.name, null, null) ?? k.name,
       description: [
         kernelOps(k),
-        k.usPerStep !== null && k.usPerStep !== undefined ? formatUsPerStep(k.usPerStep) : null,
+        k.usPerStep !== null && k.usPerStep !== undefined ? formatUsPerStep(k.usPerStep, c.kernelSteps ?? null) : null,
       ]
         .filter(Boolean)
         .join(' · '),

@@ -20,12 +20,23 @@ import { placeOf } from '../shared/sourcePlace.ts';
 
 export const isExternKernel = (kernel: KernelProvenance): boolean => kernel.name.startsWith('extern_kernels.');
 
-/** "1.9 µs/step under the profiler, mean of every profiled step": a kernel's time in the profiled steps, which
- *  carry the profiler's overhead (and a busy host's) — beside a timed call of 0.11 ms, a bare "5.87 ms/step" read as
- *  a second time for the same call — and which steps (the runner's usPerStep: all of them, the first too), beside
- *  the trace compare's mean of the steps it compares (review 8A A6: 0.943 µs/step here, 0.891 µs there) */
-export const formatUsPerStep = (us: number): string =>
-  `${formatUs(us)}/step under the profiler, mean of every profiled step`;
+/** The profiled steps a kernel's time per step is the mean of (schema 1.42 kernelSteps): the compare's, past the
+ *  first. */
+export type KernelSteps = NonNullable<CompilerInsight['kernelSteps']>;
+
+/** "0.891 µs/step under the profiler, mean of steps 2–3": a kernel's time in the profiled steps, which carry the
+ *  profiler's overhead (and a busy host's) — beside a timed call of 0.11 ms, a bare "5.87 ms/step" read as a second
+ *  time for the same call — and which steps: the runner's, those the trace compare counts (review 13O O2: "0.943
+ *  µs/step" of every step here, "0.891 µs/step" of steps 2–3 in the compare, for one kernel); a report before them
+ *  (null), "every profiled step", the first too, as it was */
+export const formatUsPerStep = (us: number, steps: KernelSteps | null): string =>
+  `${formatUs(us)}/step under the profiler, mean of ${
+    steps === null
+      ? 'every profiled step'
+      : steps.first === steps.last
+        ? `step ${steps.first}`
+        : `steps ${steps.first}–${steps.last}`
+  }`;
 
 /** The CodeLens title over a kernel in the generated code. */
 export function kernelLensTitle(kernel: KernelProvenance): string {
@@ -128,6 +139,8 @@ export interface LineUse {
    *  now, after the user's edits: movedLineIndex) */
   said: string;
   target: CodeTarget | null;
+  /** the steps its time per step is the mean of (its mode's kernelSteps), null in a report before them */
+  steps: KernelSteps | null;
 }
 
 /** Per file, per 1-based line: the kernels of every mode that the line's ops were fused into. */
@@ -148,7 +161,8 @@ export function compiledLineIndex(report: Report): Map<string, Map<number, LineU
         index.set(line.file, byLine);
         const uses = byLine.get(line.line) ?? [];
         byLine.set(line.line, uses);
-        uses.push({ mode: mode.mode, kernel, said, target: codeTarget(report, mode.mode, kernel) });
+        const steps = mode.compiler?.kernelSteps ?? null;
+        uses.push({ mode: mode.mode, kernel, said, target: codeTarget(report, mode.mode, kernel), steps });
       }
     }
   }
@@ -203,7 +217,7 @@ export function compiledLineHover(uses: LineUse[], openLink: (use: LineUse) => s
     const use =
       same.find((u) => u.kernel.usPerStep !== null && u.kernel.usPerStep !== undefined) ?? same[same.length - 1]!;
     const k = use.kernel;
-    const time = k.usPerStep === null || k.usPerStep === undefined ? null : formatUsPerStep(k.usPerStep);
+    const time = k.usPerStep === null || k.usPerStep === undefined ? null : formatUsPerStep(k.usPerStep, use.steps);
     const link = openLink(use);
     const parts = [
       `${manyModes ? `${escapeMarkdown(use.mode)}: ` : ''}${escapeMarkdown(use.said)}`,
@@ -242,6 +256,8 @@ export function kernelForSlice(
 export interface PaneKernels {
   mode: string;
   kernels: KernelProvenance[];
+  /** the steps their times per step are the mean of (kernelSteps), null in a report before them */
+  steps: KernelSteps | null;
 }
 
 /**
@@ -252,16 +268,21 @@ export interface PaneKernels {
  */
 export function paneKernels(report: Report, paneLabel: string): PaneKernels | null {
   const mode = report.modes.find((m) => m.mode === paneLabel) ?? inSituCompiled(report, paneLabel);
-  if (mode) return { mode: mode.mode, kernels: mode.compiler?.kernels ?? [] };
+  if (mode)
+    return { mode: mode.mode, kernels: mode.compiler?.kernels ?? [], steps: mode.compiler?.kernelSteps ?? null };
   const traced = regionTraces(report).find((t) => t.label === paneLabel && t.measurement);
   if (!traced?.measurement) return null;
   if (traced.measurement.mode !== 'as-written')
-    return { mode: traced.measurement.mode, kernels: traced.measurement.compiler?.kernels ?? [] };
+    return {
+      mode: traced.measurement.mode,
+      kernels: traced.measurement.compiler?.kernels ?? [],
+      steps: traced.measurement.compiler?.kernelSteps ?? null,
+    };
   const script = report.modes.find((m) => m.mode === 'script');
   // the region's own compile ids: a kernel name other regions' compiles also made is not this region's
   const ids = new Set((traced.region.compiler?.frames ?? []).map((f) => f.compileId));
   const kernels = (script?.compiler?.kernels ?? []).filter((k) => !ids.size || ids.has(k.compileId ?? ''));
-  return script ? { mode: script.mode, kernels } : null;
+  return script ? { mode: script.mode, kernels, steps: script.compiler?.kernelSteps ?? null } : null;
 }
 
 /** The compiles behind the pane labelled `paneLabel` (as paneKernels picks them), to name them by function; null for

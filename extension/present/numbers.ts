@@ -18,9 +18,14 @@ const trimmed = (text: string, value: number): string =>
  *  zeros where it is that number ("0.5", "1"); the rounded value's digits ("100", not "100.0", from 99.95), so that
  *  "437.6" and "0.531" never stand beside "412" and "1.2" */
 function threeDigits(value: number): string {
+  return trimmed(measuredDigits(value), value);
+}
+
+/** `value` (positive) to three significant digits, every one kept: "2.40", "0.500", "1.00" */
+function measuredDigits(value: number): string {
   const decimals = value >= 100 ? 0 : value >= 10 ? 1 : value >= 1 ? 2 : value >= 0.1 ? 3 : value >= 0.01 ? 4 : 5;
   const text = value.toFixed(decimals);
-  return trimmed(decimals > 0 && Number(text) >= 10 ** (3 - decimals) ? value.toFixed(decimals - 1) : text, value);
+  return decimals > 0 && Number(text) >= 10 ** (3 - decimals) ? value.toFixed(decimals - 1) : text;
 }
 
 /** "61.7 s", "6.04 s", "525 ms", "1.6 ms": a compile time or a wall time, by the rule of every time (formatMs's) */
@@ -37,24 +42,33 @@ export function formatMs(ms: number): string {
   return Number(text) >= 1000 ? `${threeDigits(ms / 1000)} s` : `${text} ms`;
 }
 
-/** "14.2 ms", "869 µs", "27.9 µs": a trace's time, from its microseconds (from 1 ms on, as formatMs) */
+/** "14.2 ms", "869 µs", "27.9 µs", "2.40 µs": a trace's time, from its microseconds, every one of its three digits kept:
+ *  the profiler records to the nanosecond, so "2.40" is as measured as "1.50" beside it (review 12N N7: "2.4 µs"
+ *  among "6.51", "1.28", "3.33 µs"); from 1 ms on in ms, from 1 s on in s */
 export function formatUs(us: number): string {
   if (us === 0) return '0 µs';
   if (us < 0) return `−${formatUs(-us)}`;
-  const text = threeDigits(us);
-  return Number(text) >= 1000 ? formatMs(us / 1000) : `${text} µs`;
+  for (const [unit, per] of [
+    ['µs', 1],
+    ['ms', 1e3],
+  ] as const) {
+    const text = measuredDigits(us / per);
+    if (Number(text) < 1000) return `${text} ${unit}`;
+  }
+  return `${measuredDigits(us / 1e6)} s`;
 }
 
 /** `text` with each time bound to its unit by a no-break space: "70.5 µs" never wraps to "70.5" over "µs" (review 8
  *  A15) where a narrow cell wraps its words */
 export const keepUnits = (text: string): string => text.replace(/(\d) (?=(?:ms|µs|ns|s)(?![\w]))/g, '$1\u00a0');
 
-/** A time in the unit formatUs gives `largestUs`, so the times of one row read alike: "0.869 ms" beside "13 ms" */
+/** A time in the unit formatUs gives `largestUs`, its digits as formatUs keeps them, so the times of one row read
+ *  alike: "0.869 ms" beside "13.0 ms" */
 export function formatUsLike(us: number, largestUs: number): string {
   const unit = formatUs(largestUs).split(' ')[1];
   if (unit === 'µs') return formatUs(us);
   if (us === 0) return `0 ${unit}`;
-  return `${threeDigits(us / (unit === 's' ? 1e6 : 1e3))} ${unit}`;
+  return `${measuredDigits(us / (unit === 's' ? 1e6 : 1e3))} ${unit}`;
 }
 
 /** A range's ends in one unit (`unit`: the axis's), with digits enough for 3 significant ones in its length, and that

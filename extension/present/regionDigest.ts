@@ -28,6 +28,9 @@ export interface RegionMeasurementDigest extends ModeDigest {
   label: string;
   /** the captured inputs it was measured on */
   signature: string | null;
+  /** those inputs as a user reads them, their grad mode in words: the runner's (schema 1.42 signatureText, "float32[4,
+   *  8] with grad"); a report before it, the signature as recorded */
+  inputs: string | null;
   why: 'most-frequent' | 'last' | null;
   /** how many of the script's calls had these inputs */
   signatureCalls: number | null;
@@ -127,6 +130,7 @@ function digestMeasurement(region: Region, m: RegionMeasurement, index: number):
     // the runner's (schema 1.33: "torch.compile's defaults (as written)"); a report before it: the mode's name
     label: m.modeText ?? m.mode,
     signature,
+    inputs: m.signatureText ?? signature,
     why: m.why ?? null,
     signatureCalls:
       signature === null ? null : (region.signatures?.find((s) => s.signature === signature)?.calls ?? null),
@@ -256,8 +260,8 @@ export function measurementCells(m: RegionMeasurementDigest): {
 }
 
 function measurementLine(m: RegionMeasurementDigest): string {
-  const inputs = m.signature
-    ? ` on ${m.why === 'last' ? 'the last' : m.why === 'most-frequent' ? 'the most frequent' : 'captured'} inputs ${m.signature}${m.signatureCalls !== null ? ` (${plural(m.signatureCalls, 'call')})` : ''}`
+  const inputs = m.inputs
+    ? ` on ${m.why === 'last' ? 'the last' : m.why === 'most-frequent' ? 'the most frequent' : 'captured'} inputs ${m.inputs}${m.signatureCalls !== null ? ` (${plural(m.signatureCalls, 'call')})` : ''}`
     : '';
   if (m.status === 'error')
     return `${m.label}${inputs}: failed${m.errorSaid ? '' : ` — ${m.error ?? 'unknown error'}`}`;

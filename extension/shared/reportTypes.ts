@@ -43,6 +43,10 @@ export type RegionMeasurement = ModeResult & {
    */
   roleText?: string;
   /**
+   * schema 1.42: the replay's inputs and grad mode in the runner's words (formats.inputs): 'float32[4, 8] with grad' for the signature 'float32[4, 8]; grad'. Absent: no signature, or a report before it
+   */
+  signatureText?: string;
+  /**
    * which of the script's inputs the replay ran, among how many, in the runner's words (report/mode_line.py inputs_text): 'the most frequent of 2 input shapes, 6 calls', 'one of 10 input shapes, each called once'. Absent: no signature, or a report before it
    */
   inputsText?: string;
@@ -603,7 +607,14 @@ export interface CompilerInsight {
    */
   kernels?: KernelProvenance[];
   /**
-   * each failed compile: compileId, failType, reason (PyTorch's words); schema 1.32: recompileLimitHit true where it was the recompile limit (no graph made: its frame is named 'step: recompile limit hit, no graph')
+   * schema 1.42: the profiled steps each kernel's usPerStep is the mean of, by their markers' numbers: those a trace compare counts (every one but the first). Absent: every profiled step (a report before it, or a trace with no step marked)
+   */
+  kernelSteps?: {
+    first: number;
+    last: number;
+  };
+  /**
+   * each failed compile: compileId, failType, reason (PyTorch's words); schema 1.32: recompileLimitHit true where it was the recompile limit (no graph made: its frame is named 'step: recompile limit hit, made no graph')
    */
   compileFailures?: {
     [k: string]: unknown;

@@ -191,6 +191,20 @@ def place(file: str, line: int, cell: int | None = None) -> str:
     return f"{name}:{line}" if cell is None else f"{name} {cell_line(cell, line)}"
 
 
+# a signature's grad mode said (script/calls.py's names): "; grad" alone read as an input that requires grad
+_GRAD_MODE_SAID = {"grad": "with grad", "no_grad": "under torch.no_grad()", "inference": "under torch.inference_mode()"}
+
+
+def inputs(signature: str) -> str:
+    """ "float32[4, 8] with grad" for the signature "float32[4, 8]; grad": a call's inputs and the grad mode it ran
+    in, as a user reads them (review 13P P7); a mode of no known name as recorded."""
+    args, cut, mode = signature.rpartition(";")
+    if not cut:
+        return signature
+    said = _GRAD_MODE_SAID.get(mode.strip(), f"({mode.strip()})")
+    return f"{args.strip()} {said}" if args.strip() else said
+
+
 def rank_list(ranks: Iterable[int]) -> str:
     """ "rank 3", "ranks 3, 17, 41"; three or more consecutive ranks as a range ("ranks 0-2, 4-16, 18")."""
     ordered = sorted(set(ranks))

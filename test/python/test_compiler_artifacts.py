@@ -13,6 +13,7 @@ from compile_lens_runner.compiler import artifacts as compiler_artifacts
 from compile_lens_runner.compiler import phase_names, torch_trace
 from compile_lens_runner.compiler.insight import MAX_KERNELS, compiler_insight
 from compile_lens_runner.logs import files
+from compile_lens_runner.measure.profiling import kernel_us_per_step
 from compile_lens_runner.shapes.compiler import CompilePhase
 from conftest import SCHEMA
 
@@ -405,3 +406,23 @@ def test_a_phases_short_name_is_one_rule_for_the_runner_and_the_fixtures() -> No
     assert phase_names.short_name("Inductor") is None
     script = (Path(__file__).resolve().parents[2] / "scripts/rederive_fixtures.py").read_text()
     assert "phase_names.short_name(" in script and "SHORT_NAMES" not in script
+
+
+def test_a_kernel_s_time_per_step_is_of_the_steps_the_compare_counts() -> None:
+    """Review 13O O2: one fused kernel read "0.943 µs/step" on its hover (the mean of every profiled step, the first
+    with the profiler's start-up in it) and "0.891 µs/step" in the compare (steps 2–3). Its time is now of the steps
+    the compare counts, past the first, and says which."""
+    trace = Path(__file__).resolve().parents[1] / "fixtures" / "reports" / "fused-cpu" / "default.trace.json"
+    times = kernel_us_per_step(str(trace), 3)
+    assert times["steps"] == (2, 3)
+    events = json.loads(trace.read_text())["traceEvents"]
+    steps = {e["name"]: (e["ts"], e["ts"] + e["dur"]) for e in events if e.get("name", "").startswith("ProfilerStep#")}
+    fused = [e for e in events if e.get("cat") == "cpu_op" and e.get("name", "").endswith("cpp_fused_add_mul_relu_0")]
+    past_first = [
+        e["dur"] for e in fused if any(a <= e["ts"] < b for n, (a, b) in steps.items() if n != "ProfilerStep#1")
+    ]
+    every = [e["dur"] for e in fused]
+    assert len(every) > len(past_first) > 0
+    [(_, us)] = [(key, us) for key, us in times["us"].items() if key[1].endswith("cpp_fused_add_mul_relu_0")]
+    assert us == pytest.approx(sum(past_first) / 2) and us != pytest.approx(sum(every) / 3)
+    assert round(us, 3) == 0.891  # the compare's, as the fixture's compare list says it

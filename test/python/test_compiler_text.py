@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
-from compile_lens_runner.report import compiler_text, sentences
+from compile_lens_runner.report import compile_names, compiler_text, sentences
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -91,11 +92,11 @@ def test_a_report_read_from_logs_says_what_the_compiler_did_its_compile_time_and
         {"compileId": f"2/{n}", "function": "forward", "location": where, "seconds": 0.1, "graphOps": 0} for n in (0, 1)
     ]
     compiler_text.attach(report)
-    assert compiler["countsText"].startswith("5 compiles (3 graphs; 2 captured nothing in forward), 4 ")
+    assert compiler["countsText"].startswith("5 compiles (3 graphs; 2 made none: nothing captured in forward), 4 ")
     compiler["frames"][1] = {**compiler["frames"][1], "function": "torch_dynamo_resume_in_forward_at_29"}
     compiler_text.attach(report)
     assert compiler["countsText"].startswith(
-        "5 compiles (3 graphs; 2 captured nothing in forward and forward after line 29), 4 "
+        "5 compiles (3 graphs; 2 made none: nothing captured in forward and forward after line 29), 4 "
     )
     assert compiler["compileTimeText"] == "3.4 s (dynamo 1.2 s, aot 500 ms, codegen 300 ms)"
     assert compiler["cacheText"] == "FX graph 2 hits, 1 miss; AOT autograd 1 hit"
@@ -162,12 +163,12 @@ def test_a_compile_count_s_breakdown_adds_up_to_its_compiles() -> None:
     compiler = rank["modes"][0]["compiler"]
     ops = [f.get("graphOps") for f in compiler["frames"]]
     assert (len(ops), compiler["graphCount"], ops.count(0), ops.count(None)) == (7, 2, 4, 1)
-    said = "7 compiles (2 graphs; 4 captured nothing, 1 with no reason logged)"
+    said = "7 compiles (2 graphs; 5 made none: 4 captured nothing, 1 no reason logged)"
     assert compiler["phasesText"].startswith(f"{said}, ")
     assert compiler_text.compiles_made(7, 2, compiler) == said
     assert sentences.region_facts(rank["regions"][0])[1] == said
     # every compile accounted for: no remainder said
-    assert compiler_text.compiles_made(6, 2, compiler) == "6 compiles (2 graphs; 4 captured nothing)"
+    assert compiler_text.compiles_made(6, 2, compiler) == "6 compiles (2 graphs; 4 made none: nothing captured)"
     # reasons that overshoot the compiles (counted from another record) are not said as a breakdown
     assert compiler_text.compiles_made(5, 2, compiler) == "5 compiles (2 graphs; 3 made none)"
     # no reason recorded at all: those that made none said as that (review 10 B4: "2 compiles (1 graph)" said nothing
@@ -184,7 +185,7 @@ def test_a_compile_with_nothing_but_autotuning_recorded_is_said_as_that_in_the_b
     for phase in compiler["phases"]:
         names[phase["compileId"]].add(phase["name"])
     assert names["0/2"] == {"autotune"} and "Dynamo: whole frame" in names["0/1"]
-    assert compiler_text.phases_text(compiler).startswith("3 compiles (2 graphs; 1 with only autotuning recorded), ")
+    assert compiler_text.phases_text(compiler).startswith("3 compiles (2 graphs; 1 made none: autotuning alone), ")
     assert compiler["phasesText"] == compiler_text.phases_text(compiler)
     # a compile with a Dynamo phase beside its autotuning is no such compile: no reason said, nothing made up
     for phase in compiler["phases"]:
@@ -207,3 +208,21 @@ def test_a_jobs_compile_phases_heading_says_whose_they_are() -> None:
     # one process: no rank named
     assert "on rank" not in (compiler_text.phases_text(compiler, ranks[:1]) or "")
     assert "on rank" not in (compiler_text.phases_text(compiler) or "")
+
+
+def test_a_compile_that_made_no_graph_is_said_in_one_phrase_on_every_page() -> None:
+    """Review 12M M8 / 12N N6: "captured nothing", "made none", "no graph" and "made no graph" for one thing across
+    the fixtures' pages. Every heading that counts fewer graphs than compiles says how many "made none" (the count's
+    short form of compile_names.NO_GRAPH), its reasons after it; a compile with no graph at all says NO_GRAPH."""
+    seen = 0
+    for path in FIXTURES.rglob("*report.json"):
+        text = path.read_text()
+        for said in ("(no graph)", "(no graph:", ', no graph"', "with only autotuning", "with no reason logged"):
+            assert said not in text, f"{path}: {said}"
+        report = json.loads(text)
+        for mode in report.get("modes") or []:
+            heading = (mode.get("compiler") or {}).get("phasesText") or ""
+            if re.match(r"\d+ compiles? \(", heading):  # some made no graph: said beside the count
+                seen += 1
+                assert "made none" in heading or compile_names.NO_GRAPH in heading, f"{path}: {heading}"
+    assert seen >= 5

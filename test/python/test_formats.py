@@ -91,3 +91,12 @@ def test_a_load_average_keeps_two_significant_digits_below_one() -> None:
     """A runner-only form (measure/host.load_words): one decimal said 0.01 and 0.04 alike, "rose from 0.0 to 0.0"."""
     said = [formats.load_average(v) for v in (0.0, 0.01, 0.04, 0.123, 0.5, 0.996, 3.5, 12.245, 4120.0)]
     assert said == ["0", "0.01", "0.04", "0.12", "0.5", "1.0", "3.5", "12.2", "4,120"]
+
+
+def test_a_signature_says_its_grad_mode_in_words() -> None:
+    """ "; grad" alone read as an input that requires grad (review 13P P7): every grad mode said as the compiler's
+    explanations say it."""
+    assert formats.inputs("float32[4, 8]; grad") == "float32[4, 8] with grad"
+    assert formats.inputs("float32[8, 256, 64]; inference") == "float32[8, 256, 64] under torch.inference_mode()"
+    assert formats.inputs("int64[5]; no_grad") == "int64[5] under torch.no_grad()"
+    assert formats.inputs("float32[2]") == "float32[2]"

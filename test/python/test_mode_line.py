@@ -78,7 +78,7 @@ def test_a_region_s_replay_says_its_callable_inputs_number_times_and_the_answer_
     report = json.loads((FIXTURES / "script-in-situ-cpu" / "report.json").read_text())
     r0 = report["regions"][0]
     line = (
-        "torch.compile's defaults (as written) on the most frequent inputs float32[256, 1024]; grad (40 calls): 1.19× "
+        "torch.compile's defaults (as written) on the most frequent inputs float32[256, 1024] with grad (40 calls): 1.19× "
         "per call replayed (1.12–1.26×), 0.674 ms/call vs eager 0.801 ms, fastest rounds of 9 interleaved pairs, "
         "kernels/call 9 → 1, break-even after about 51,000 calls"
     )
@@ -106,7 +106,9 @@ def test_a_region_s_replay_says_its_callable_inputs_number_times_and_the_answer_
     what_if = dict(copy.deepcopy(r0["measurements"][0]), mode="max-autotune", compileSeconds=12.5)
     number = {"kind": "replay-call", "value": 1.5, "text": "1.50× per call replayed with max-autotune"}
     said = mode_line.replay_line({**r0, "options": {"backend": "inductor"}}, what_if, number)  # type: ignore[arg-type,typeddict-item]
-    assert said.startswith("mode='max-autotune' on the most frequent inputs float32[256, 1024]; grad (40 calls): 1.50×")
+    assert said.startswith(
+        "mode='max-autotune' on the most frequent inputs float32[256, 1024] with grad (40 calls): 1.50×"
+    )
     assert said.endswith(", the replay compiled these inputs with mode='max-autotune' in 12.5 s")
     # a mode as the user writes it (review 3B D22: "mode default" read the name as a word)
     assert mode_line.script_mode({"options": {"mode": "max-autotune", "backend": "aot_eager"}}) == (  # type: ignore[typeddict-item]

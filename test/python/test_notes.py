@@ -144,7 +144,7 @@ def test_a_replay_far_from_the_script_s_own_eager_calls_says_why_or_that_it_does
     assert script_ms > 3 * replay_ms  # so that every case below is far apart
     said = notes.replay_against_script(r0, m)
     assert said is not None and m["notes"][-1] == said
-    head = f"The script's own eager calls at these inputs took {formats.ms(script_ms)} (median), "
+    head = f"The script's own eager calls at these inputs took {formats.ms_as(script_ms, formats.ms(replay_ms))} (median), "
     assert said.startswith(head)
     # rounds whose median is near the script's calls: the number is the replay's fastest round, its time the replay
     # line's, not said again here (issue 44); the rounds' median, said only here
@@ -194,6 +194,10 @@ def test_a_replay_far_from_eager_calls_made_inside_the_profiler_window_says_the_
     short = notes.replay_against_script(with_plain(0.04), m)  # type: ignore[arg-type]
     assert short is not None and short.startswith("The script's own eager calls at these inputs took 40 µs (median)")
     assert "passes through torch.compile's wrapper" in short
+    # the script's time in the unit of the replay's "eager 6.12 µs" just above it, never "0.207 ms" (review 13P P8)
+    assert with_plain(0.207) and notes.replay_against_script(with_plain(0.207), m).startswith(  # type: ignore[arg-type, union-attr]
+        "The script's own eager calls at these inputs took 207 µs (median), 34× as long"
+    )
     # a call 33× the replay's, not that short: this recording's busy host (review 10 F3), not "does not know why"
     assert notes.replay_against_script(with_plain(0.2), m).endswith("where the host took least.")  # type: ignore[arg-type, union-attr]
 

@@ -154,7 +154,7 @@ def test_the_steady_state_is_the_median_of_one_signatures_calls_and_says_which()
     alone = {**copy.deepcopy(r1), "steadyState": steady}
     del alone["inSitu"]
     chart_text.attach(alone)
-    whose = "the 4 calls on float32[5, 32] (no_grad), the most frequent of 3 input shapes"
+    whose = "the 4 calls on float32[5, 32] under torch.no_grad(), the most frequent of 3 input shapes"
     assert (
         alone["steadyState"]["said"]
         == f"steady state from call 3: 10.8 ms per call, median of {whose} (calls varied 92%)"

@@ -18,7 +18,7 @@ test("a compare table says every time in the unit of its longest, whatever each 
     row('outside kernels', 161, 420),
     row('kernels', 40000, 12, 'count'), // a count is no time: it sets no unit
   ]);
-  assert.deepEqual([225, 3320, 63.9, 161, 420].map(time), ['0.225 ms', '3.32 ms', '0.0639 ms', '0.161 ms', '0.42 ms']);
+  assert.deepEqual([225, 3320, 63.9, 161, 420].map(time), ['0.225 ms', '3.32 ms', '0.0639 ms', '0.161 ms', '0.420 ms']);
   // a table of short times only: µs throughout
   const short = tableTime([row('step', 70.5, 381), row('outside kernels', 36.5, 327)]);
   assert.deepEqual([70.5, 381, 36.5].map(short), ['70.5 µs', '381 µs', '36.5 µs']);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { buildCompilerTree, type CompilerTreeNode } from '../../extension/present/compilerTree.ts';
 import {
+  formatUsPerStep,
   codeTarget,
   compiledLineHover,
   compiledLineIndex,
@@ -92,8 +93,12 @@ test("a compiled user line's hover: its kernels in the runner's words, time per 
   assert.equal(lines.length, 3);
   assert.match(
     lines[2]!,
-    /^- fused kernel 1 \\\(lines 12, 13\\\), made by 2 compiles: forward \\\(first compile and the recompile for x's size 16 in dimension 0\\\) · [\d.]+ (µs|ms)\/step under the profiler, mean of every profiled step · add, mul, relu · `cpp_fused_add_mul_relu_0` — \[Open generated code\]\(command:open\?0\/1\)$/,
+    /^- fused kernel 1 \\\(lines 12, 13\\\), made by 2 compiles: forward \\\(first compile and the recompile for x's size 16 in dimension 0\\\) · 0\.891 µs\/step under the profiler, mean of steps 2–3 · add, mul, relu · `cpp_fused_add_mul_relu_0` — \[Open generated code\]\(command:open\?0\/1\)$/,
   );
+  // the steps the compare counts, its number (review 13O O2: "0.943 µs/step … mean of every profiled step" here,
+  // "0.891 µs/step" of steps 2–3 in the compare); a report before kernelSteps says every step, as it was
+  assert.equal(formatUsPerStep(0.943, null), '0.943 µs/step under the profiler, mean of every profiled step');
+  assert.equal(formatUsPerStep(2.4, { first: 4, last: 4 }), '2.40 µs/step under the profiler, mean of step 4');
   const twoModes = compiledLineHover([uses[0]!, { ...uses[0]!, mode: 'max-autotune' }], () => null);
   assert.match(
     twoModes,
@@ -214,7 +219,7 @@ test('report strings in the hover are escaped: a hostile mode name or file canno
     ],
   };
   const hover = compiledLineHover(
-    [{ mode: 'm](command:evil)', kernel, said: kernelWords(kernel, 'forward'), target: null }],
+    [{ mode: 'm](command:evil)', kernel, said: kernelWords(kernel, 'forward'), target: null, steps: null }],
     () => null,
   );
   // the kernel name is a code span (no backtick can end it early); everything else is escaped

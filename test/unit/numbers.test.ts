@@ -57,10 +57,12 @@ test("an axis's ticks in the unit of the time it spans, where given: one view in
 test("a trace's times in µs to three significant digits, as formatMs says every other time (review 4A F3)", () => {
   const said = (us: number): string => numbers.formatUs(us);
   // "437.6 µs → 412.1 µs" (four digits) and "1.20 ms → 0.53 ms" (two) in one panel
-  assert.deepEqual([0, 0.5, 27.94, 437.6, 971.7].map(said), ['0 µs', '0.5 µs', '27.9 µs', '438 µs', '972 µs']);
+  assert.deepEqual([0, 0.5, 27.94, 437.6, 971.7].map(said), ['0 µs', '0.500 µs', '27.9 µs', '438 µs', '972 µs']);
+  // every digit kept, a zero too: the profiler records to the nanosecond (review 12N N7: "2.4 µs" beside "6.51 µs")
+  assert.deepEqual([2.4, 1.5, 6.51].map(said), ['2.40 µs', '1.50 µs', '6.51 µs']);
   // the rounded value decides the unit: "1000 µs" is four digits; its zeros are digits measured, as 1.73's are (review
-  // 10G E11: "19 ms" beside "25.6 ms"), and none where the time is that number
-  assert.deepEqual([999.7, 1_731, 6_041_200, 1000].map(said), ['1.00 ms', '1.73 ms', '6.04 s', '1 ms']);
+  // 10G E11: "19 ms" beside "25.6 ms")
+  assert.deepEqual([999.7, 1_731, 6_041_200, 1000].map(said), ['1.00 ms', '1.73 ms', '6.04 s', '1.00 ms']);
   assert.equal(said(-571.2), '−571 µs');
 });
 
@@ -73,7 +75,7 @@ test("a range's ends in one unit, with the digits that make them add up, its len
   assert.deepEqual(numbers.formatRangeEnds(59, 1_790, 'µs'), ['59 µs', '1,790 µs', numbers.formatUs(1_731)]);
   assert.deepEqual(
     [13_000, 868.6, 0].map((us) => numbers.formatUsLike(us, 13_000)),
-    ['13 ms', '0.869 ms', '0 ms'],
+    ['13.0 ms', '0.869 ms', '0 ms'],
   );
   assert.equal(numbers.formatUsLike(531.4, 1_204), '0.531 ms');
   assert.equal(numbers.formatUsLike(868.6, 900), '869 µs');

@@ -128,8 +128,8 @@ test('CLI block: what-if modes by name, a failed measurement in words, numbers o
   assert.equal(lines[1], `    ${r0.headline}`);
   const replays = lines.filter((l) => l.startsWith('    replay'));
   assert.deepEqual(replays, [
-    "    replay: mode='max-autotune' on the most frequent inputs float32[8, 256, 64]; inference (6 calls): 2.64× (0.52–3.30×), the replay compiled these inputs with mode='max-autotune' in 1.96 s",
-    "    replay: mode='reduce-overhead' on the most frequent inputs float32[8, 256, 64]; inference (6 calls): failed — CUDA graphs need a GPU — Run on CUDA.",
+    "    replay: mode='max-autotune' on the most frequent inputs float32[8, 256, 64] under torch.inference_mode() (6 calls): 2.64× (0.52–3.30×), the replay compiled these inputs with mode='max-autotune' in 1.96 s",
+    "    replay: mode='reduce-overhead' on the most frequent inputs float32[8, 256, 64] under torch.inference_mode() (6 calls): failed — CUDA graphs need a GPU — Run on CUDA.",
   ]);
   for (const line of lines) assert.doesNotMatch(line, /—\/|±—|: —$|null|undefined|NaN/);
 });

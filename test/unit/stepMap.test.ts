@@ -56,6 +56,9 @@ test("steps said by their markers' numbers: a rank profiled from ProfilerStep#2 
   assert.deepEqual(inView, { first: 2, last: 2, coldStep: 2, unit: 'step' });
   assert.match(paneStepsNote(inView, rank, null).text, /^step 2 in view \(of steps 2–4\) · /);
   assert.match(paneStepsNote(stepsOverlapped(rank, 0, 70000), rank, null).text, /^steps 2–4 in view \(all 3\) · /);
+  // a trace of one call: the only one, plainly, never "call 4 in view (all 1)" (review 13P P8)
+  const one = [{ start: 0, end: 10, label: 'call 4' }];
+  assert.match(paneStepsNote(stepsOverlapped(one, 0, 10), one, null).text, /^call 4, the only one profiled · under/);
   // steps found as repeated calls keep their word
   const calls = [
     { start: 0, end: 10, label: 'call 0' },

@@ -317,8 +317,8 @@ describe('the runner’s words as it wrote them', () => {
     const kernels = await page.locator('.compare ul.kernels li').allTextContents();
     assert.ok(kernels.length > 0);
     for (const kernel of kernels) assert.doesNotMatch(kernel, /× aten: aten::/, kernel);
-    // each time is the mean of the steps its list's heading names, not of every profiled step as the kernel's
-    // details say theirs (review 8A A6: "— 0.891 µs" beside "0.943 µs/step under the profiler", neither said which)
+    // each time is the mean of the steps its list's heading names, the steps the kernel's details say theirs are of
+    // (review 8A A6, 13O O2: "— 0.891 µs" beside "0.943 µs/step under the profiler", of every profiled step)
     const only = await page.locator('.compare ul.kernels:not(.called-as) li').allTextContents();
     assert.ok(only.length > 0, 'the compare lists kernels only one side ran');
     for (const kernel of only) assert.match(kernel, / — [\d.]+ (?:µs|ms)\/step$/, kernel);

@@ -90,7 +90,7 @@ describe('script regions in the report panel', () => {
     // for either, and its number in the runner's words
     assert.match(
       cells.join('\t'),
-      /^float32\[8, 256, 64\]; inference \(one of 2 input shapes, 6 calls each\)\ttorch\.compile's defaults \(as written\)\t[\d.]+× per call replayed \([^\t]*\), host busy, not trusted\t[\d.]+ ms\t[\d.]+ ms\t\d+ → \d+$/,
+      /^float32\[8, 256, 64\] under torch\.inference_mode\(\) \(one of 2 input shapes, 6 calls each\)\ttorch\.compile's defaults \(as written\)\t[\d.]+× per call replayed \([^\t]*\), host busy, not trusted\t[\d.]+ ms\t[\d.]+ ms\t\d+ → \d+$/,
     );
     // no direction word or colour on a number the answer calls untrusted: the runner's words for it instead, the busy
     // host the reason it decides nothing, too noisy for a range or not (review 9E E1)
@@ -135,7 +135,8 @@ describe('script regions in the report panel', () => {
     assert.equal(r1[7]!.mark, 'recompiled', 'the script ran compiled code at those inputs');
     assert.equal(
       await r1Box.locator('table.region-measurements td.inputs').innerText(),
-      'float32[4, 128]; inference (one of 10 input shapes, each called once)',
+      // its grad mode in the runner's words, not the raw "; inference" (review 13P P7)
+      'float32[4, 128] under torch.inference_mode() (one of 10 input shapes, each called once)',
     );
     assert.equal(await r1Box.locator('table.region-measurements td.error').count(), 0);
     assert.match(

@@ -404,19 +404,26 @@ def attach(
     steps)."""
     saved = saved or save(records, workdir, label)
     compiler["compiles"], compiler["phases"] = saved.compiles, saved.phases
-    times = (
-        kernel_us_per_step(os.path.join(workdir, trace), steps)
-        if trace and os.path.exists(os.path.join(workdir, trace))
-        else {}
-    )
     kernels = compiler.get("kernels") or []
-    names = Counter(k["name"] for k in kernels)
     seen: Counter[tuple[str | None, str]] = Counter()
     for k in kernels:
         key = (k.get("compileId"), k["name"])
         k["codeLine"] = saved.code_lines.get((key[0], key[1], seen[key]))
         seen[key] += 1
-        k["usPerStep"] = _time_of(k, times, unique=names[k["name"]] == 1)
+    path = os.path.join(workdir, trace) if trace else None
+    time_kernels(compiler, path if path and os.path.exists(path) else None, steps)
+
+
+def time_kernels(compiler: CompilerInsight, trace_path: str | None, steps: int) -> None:
+    """Each kernel's `usPerStep` from the profile at `trace_path` (of `steps` profiled steps), and the steps it is the
+    mean of (`kernelSteps`, schema 1.42: the compare's, past the first); None where the kernel did not run there."""
+    times = kernel_us_per_step(trace_path, steps) if trace_path else None
+    kernels = compiler.get("kernels") or []
+    names = Counter(k["name"] for k in kernels)
+    for k in kernels:
+        k["usPerStep"] = _time_of(k, times["us"] if times else {}, unique=names[k["name"]] == 1)
+    if times and times["steps"]:
+        compiler["kernelSteps"] = {"first": times["steps"][0], "last": times["steps"][1]}
 
 
 def _time_of(kernel: KernelProvenance, times: dict[tuple[str | None, str], float], unique: bool) -> float | None:

@@ -60,13 +60,12 @@ def _steady(region: Region) -> None:
 
 
 def signature_words(steady: SteadyState) -> str | None:
-    """ "the 12 calls on float32[8, 128], the most frequent of 2 input shapes" where the steady calls ran several
+    """ "the 12 calls on float32[8, 128] under torch.inference_mode(), the most frequent of 2 input shapes" where the steady calls ran several
     signatures (the median is of one's calls); None where they ran one."""
     if steady.get("signatures", 1) < 2:
         return None
     calls = formats.plural(steady.get("calls", 0), "call")
-    args, _, grad = str(steady.get("signature")).rpartition(";")  # "float32[8, 128]; inference"
-    inputs = f"{args} ({grad.strip()})" if args else grad
+    inputs = formats.inputs(str(steady.get("signature")))
     return f"the {calls} on {inputs}, the most frequent of {steady.get('signatures')} input shapes"
 
 

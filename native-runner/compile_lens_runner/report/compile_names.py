@@ -13,7 +13,7 @@ know them (`opsText`, schema 1.32: "add, relu" for aten.add, aten.relu); a kerne
 several compiles made alike, once, with the compiles that made it (`sharedText`, schema 1.29: "fused kernel 1 (lines
 12, 13), made by 2 compiles: forward (first compile and recompile 1)"), as the hover on a compiled line lists it. Said from the
 compiler record each time the report is written (answer.attach). A compile that hit the recompile limit made no
-graph: "step: recompile limit hit, no graph". A trace opened without a report has no names from
+graph: "step: recompile limit hit, made no graph". A trace opened without a report has no names from
 here: the timeline names what it can from the trace alone (webview/timelineWords.ts)."""
 
 from __future__ import annotations
@@ -42,6 +42,11 @@ _KIND_WORDS = {
     "reduction": "fused reduction kernel",
     "template": "generated matmul/convolution kernel",
 }
+
+
+# a compile that made no graph, in one phrase on every surface (compiler_text's counts too) (review 12M M8, 12N N6: "captured nothing", "made none",
+# "no graph" and "made no graph" for one thing); "made none" only as its short form in a count of graphs
+NO_GRAPH = "made no graph"
 
 
 def function_name(name: str, location: SourceLocation | None = None) -> str:
@@ -329,7 +334,8 @@ def name_all(
             base, comma, which = frame["nameText"].partition(", recompile")
             frame["nameText"] = f"{base} and its backward{comma}{which}"
         if frame["compileId"] in limited:  # the compile Dynamo gave up on: no graph, no "recompile 8" of it
-            frame["nameText"] = f"{name(re.sub(r'/.*', '/0', frame['compileId'] or ''))}: recompile limit hit, no graph"
+            first = name(re.sub(r"/.*", "/0", frame["compileId"] or ""))
+            frame["nameText"] = f"{first}: recompile limit hit, {NO_GRAPH}"
     alike: dict[tuple[str, str], list[KernelProvenance]] = {}
     for kernel in compiler.get("kernels") or []:
         named = kernel_name(kernel, name(kernel.get("compileId")) if kernel.get("compileId") else None)

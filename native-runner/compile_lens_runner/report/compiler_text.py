@@ -73,7 +73,7 @@ def no_graph(compiler: CompilerInsight) -> str | None:
     if frames == 0 or compiler["graphCount"] != 0 or breaks == 0:
         return None
     return (
-        f"No compiled code ran: Dynamo made no graph of the {formats.plural(frames, 'frame')} it compiled; every call "
+        f"No compiled code ran: Dynamo {compile_names.NO_GRAPH} of the {formats.plural(frames, 'frame')} it compiled; every call "
         f"of {'it' if frames == 1 else 'them'} ran eagerly (see the first graph break)"
     )
 
@@ -162,9 +162,9 @@ def _none_made(compiler: CompilerInsight) -> list[tuple[int, str, str]]:
     tuned = sum(1 for c, names in named.items() if names == {"autotune"} and c not in failures and c not in idle_ids)
     said = [
         (idle, f"captured nothing{where}", f"nothing captured{where}"),
-        (limit, "at the recompile limit", "the recompile limit"),
+        (limit, "at the recompile limit", "recompile limit hit"),
         (len(failures) - limit, "failed", "it failed" if len(failures) == 1 else "they failed"),
-        (tuned, "with only autotuning recorded", "only autotuning recorded"),
+        (tuned, "autotuning alone", "autotuning alone"),
     ]
     return [(n, with_count, alone) for n, with_count, alone in said if n]
 
@@ -183,16 +183,24 @@ def compiles_made(compiles: int, graphs: int | None, compiler: CompilerInsight |
     if graphs is None or graphs >= compiles:
         return formats.plural(compiles, "compile")
     why = _none_made(compiler) if compiler else []
-    rest = compiles - graphs - sum(n for n, _, _ in why)
+    none = compiles - graphs
+    rest = none - sum(n for n, _, _ in why)
     if rest < 0:
-        why, rest = [], compiles - graphs
-    if graphs == 0:  # one reason for all: "1 compile (no graph: nothing captured)"
-        alone = why[0][2] if len(why) == 1 and why[0][0] == compiles else None
-        return f"{formats.plural(compiles, 'compile')} (no graph{f': {alone}' if alone else ''})"
-    if rest:  # alone, the compiles that made none said as such (review 10 B4: "2 compiles (1 graph)" left one unsaid)
-        why = [*why, (rest, "with no reason logged" if why else "made none", "")]
-    each = "; " + ", ".join(f"{n} {words}" for n, words, _ in why) if why else ""
-    return f"{formats.plural(compiles, 'compile')} ({formats.plural(graphs, 'graph')}{each})"
+        why, rest = [], none
+    # one reason for them all said alone ("nothing captured in forward"), several each with its count, and the rest,
+    # where some have a reason, as that (review 13P P8: "1 with no reason logged" said of what, it did not say)
+    if len(why) == 1 and not rest:
+        reasons = why[0][2]
+    else:
+        reasons = ", ".join(
+            [*(f"{n} {words}" for n, words, _ in why), *([f"{rest} no reason logged"] if why and rest else [])]
+        )
+    if graphs == 0:  # "1 compile (made no graph: nothing captured)"
+        return f"{formats.plural(compiles, 'compile')} ({compile_names.NO_GRAPH}{f': {reasons}' if reasons else ''})"
+    # "2 compiles (1 graph; 1 made none)": "made none" the short form of compile_names.NO_GRAPH beside a count of graphs
+    return f"{formats.plural(compiles, 'compile')} ({formats.plural(graphs, 'graph')}; {none} made none" + (
+        f": {reasons})" if reasons else ")"
+    )
 
 
 def _time_span(seconds: list[float]) -> str:

@@ -144,7 +144,9 @@ def replay_against_script(region: Region, m: ModeResult) -> str | None:
             else f"The replay's eager (its fastest round) took {times} as long as the script's own eager calls in situ"
         )
     else:
-        said = f"The script's own eager calls at these inputs took {formats.ms(script_ms)} (median), " + (
+        # in the unit of the replay's eager time its line says just above (review 13P P8: "0.207 ms" under "6.12 µs")
+        script = formats.ms_as(script_ms, formats.ms(replay_ms))
+        said = f"The script's own eager calls at these inputs took {script} (median), " + (
             f"{times} as long as {replay}" if script_ms > replay_ms else f"and {replay} took {times} as long"
         )
     if all(profiled for _, _, profiled in compared) and not in_situ_ms:

@@ -99,17 +99,26 @@ VERDICT_WORDS = {
 }
 
 
+# what a number's time is per, by its kind (sentences.number_text; in-situ-step: per its unit, a step, a decode loop's
+# token): here, where a replay's number beside the steps says it too
+HOW = {
+    "in-situ-call": "per call in situ",
+    "replay-call": "per call replayed",
+    "target-rounds": "per call",
+}
+
+
 def _replay_beside(r: Reason) -> str:
     """The replay beside steps that decided nothing (answer._replay_beside): evidence, never the answer's number or
-    verdict, so its verdict is said as what it alone would say; its number in a replay's words (sentences.number_text:
-    "per call replayed", every surface's label for it)."""
+    verdict, so its verdict is said as what it alone would say; its number in a replay's words (HOW, every surface's
+    label for it)."""
     mode = f" with {r['mode']}" if r.get("mode") else ""
     ends = f" ({formats.interval(r['low'], r['high'], r['value'])})" if "low" in r and "high" in r else ""
     why = f" ({r['what']})" if r.get("what") else ""
     kind = r.get("kind", "none")
     alone = "which decides nothing either" if kind == "none" else f"which alone would say {VERDICT_WORDS[kind]}"
     return (
-        f"The replay, timed apart from the script's own steps: {formats.speedup(r['value'])} per call replayed{mode}"
+        f"The replay, timed apart from the script's own steps: {formats.speedup(r['value'])} {HOW['replay-call']}{mode}"
         f"{ends}, {alone}{why}; the answer rests on the script's own steps."
     )
 
@@ -294,7 +303,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         ),
     ),
     "replay-beside": (
-        lambda r: f"{formats.speedup(r['value'])} per call replayed apart from the steps",
+        lambda r: f"{formats.speedup(r['value'])} {HOW['replay-call']} apart from the steps",
         _replay_beside,
     ),
     "replayed-forward-only": (

@@ -18,12 +18,6 @@ from ..shapes.region import Region
 from ..shapes.report import ProfilerNote, Report
 from . import compiler_text, in_situ_text, mode_line, rank_text, reason_text
 
-_HOW = {  # in-situ-step: per its unit (a step, a decode loop's token)
-    "in-situ-call": "per call in situ",
-    "replay-call": "per call replayed",
-    "target-rounds": "per call",
-}
-
 
 def _why_no_range(n: AnswerNumber) -> str:
     """Why a number too noisy has no range, after the word for it (direction_text), and which side of 1× the range
@@ -64,7 +58,7 @@ def number_text(n: AnswerNumber) -> str:
     noisy to size, 0.35×"): "0.90× per call replayed (0.85–0.96×), host busy, not trusted", "0.35× per call replayed
     (a next run could land more than 3× away, though below 1×), host busy, not trusted"."""
     mode = f" with {n['mode']}" if n.get("mode") and n["kind"] in ("replay-call", "target-rounds") else ""
-    how = f"per {n['unit']} in situ" if n["kind"] == "in-situ-step" else _HOW[n["kind"]]
+    how = f"per {n['unit']} in situ" if n["kind"] == "in-situ-step" else reason_text.HOW[n["kind"]]
     ends = (n["low"], n["high"]) if "low" in n and "high" in n else ()
     text = f"{formats.speedup(n['value'])} {how}{mode}"
     noisy = n.get("tooNoisy")

@@ -224,6 +224,13 @@ class _CompilerInsight(TypedDict):
     recompiles: list[Recompile]
 
 
+class StepSpan(TypedDict):
+    """Profiled steps, first to last, by the numbers their markers say (ProfilerStep#2 is step 2)."""
+
+    first: int
+    last: int
+
+
 class CompilerInsight(_CompilerInsight, total=False):
     recompileSites: list[RecompileSite]
     breakSites: list[GraphBreak]  # s28: graphBreaks one per line and fix (report/compiler_text.py)
@@ -236,6 +243,7 @@ class CompilerInsight(_CompilerInsight, total=False):
     perfHints: list[PerfHint]
     cudaGraphs: list[CudaGraphStatus]
     kernels: list[KernelProvenance]
+    kernelSteps: StepSpan  # schema 1.42: the profiled steps each kernel's usPerStep is the mean of
     compileFailures: list[dict[str, Any]]  # the schema leaves their keys open
     restarts: list[dict[str, Any]]  # {compileId, reason}: the schema leaves their keys open
     compiles: list[CompileArtifacts]
