@@ -78,7 +78,7 @@ function measurementTable(digest: RegionDigest, region: Region): HTMLTableElemen
   table.append(head);
   for (const { m, cells, said, notes, inputs: which } of rows) {
     const row = el('tr');
-    // the inputs in the runner's words (schema 1.42: "float32[4, 8] with grad"); an older report's as recorded
+    // the inputs in the runner's words (schema 1.43: "float32[4, 8] with grad"); an older report's as recorded
     const inputs = el('td', 'inputs', m.inputs ?? '');
     // which of the script's inputs, among how many: the runner's words (review 6B S: "most frequent, 1 call" was
     // composed here, of ten shapes called once each)

@@ -20,7 +20,7 @@ import { placeOf } from '../shared/sourcePlace.ts';
 
 export const isExternKernel = (kernel: KernelProvenance): boolean => kernel.name.startsWith('extern_kernels.');
 
-/** The profiled steps a kernel's time per step is the mean of (schema 1.42 kernelSteps): the compare's, past the
+/** The profiled steps a kernel's time per step is the mean of (schema 1.43 kernelSteps): the compare's, past the
  *  first. */
 export type KernelSteps = NonNullable<CompilerInsight['kernelSteps']>;
 

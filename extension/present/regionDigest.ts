@@ -28,7 +28,7 @@ export interface RegionMeasurementDigest extends ModeDigest {
   label: string;
   /** the captured inputs it was measured on */
   signature: string | null;
-  /** those inputs as a user reads them, their grad mode in words: the runner's (schema 1.42 signatureText, "float32[4,
+  /** those inputs as a user reads them, their grad mode in words: the runner's (schema 1.43 signatureText, "float32[4,
    *  8] with grad"); a report before it, the signature as recorded */
   inputs: string | null;
   why: 'most-frequent' | 'last' | null;

@@ -43,7 +43,7 @@ export type RegionMeasurement = ModeResult & {
    */
   roleText?: string;
   /**
-   * schema 1.42: the replay's inputs and grad mode in the runner's words (formats.inputs): 'float32[4, 8] with grad' for the signature 'float32[4, 8]; grad'. Absent: no signature, or a report before it
+   * schema 1.43: the replay's inputs and grad mode in the runner's words (formats.inputs): 'float32[4, 8] with grad' for the signature 'float32[4, 8]; grad'. Absent: no signature, or a report before it
    */
   signatureText?: string;
   /**
@@ -607,7 +607,7 @@ export interface CompilerInsight {
    */
   kernels?: KernelProvenance[];
   /**
-   * schema 1.42: the profiled steps each kernel's usPerStep is the mean of, by their markers' numbers: those a trace compare counts (every one but the first). Absent: every profiled step (a report before it, or a trace with no step marked)
+   * schema 1.43: the profiled steps each kernel's usPerStep is the mean of, by their markers' numbers: those a trace compare counts (every one but the first). Absent: every profiled step (a report before it, or a trace with no step marked)
    */
   kernelSteps?: {
     first: number;

@@ -243,7 +243,7 @@ class CompilerInsight(_CompilerInsight, total=False):
     perfHints: list[PerfHint]
     cudaGraphs: list[CudaGraphStatus]
     kernels: list[KernelProvenance]
-    kernelSteps: StepSpan  # schema 1.42: the profiled steps each kernel's usPerStep is the mean of
+    kernelSteps: StepSpan  # schema 1.43: the profiled steps each kernel's usPerStep is the mean of
     compileFailures: list[dict[str, Any]]  # the schema leaves their keys open
     restarts: list[dict[str, Any]]  # {compileId, reason}: the schema leaves their keys open
     compiles: list[CompileArtifacts]

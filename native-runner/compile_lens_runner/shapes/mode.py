@@ -108,7 +108,7 @@ class RegionMeasurement(ModeResult, total=False):
     signature: str
     why: str
     inputsText: str  # which inputs, among how many, in words (report/mode_line.py inputs_text)
-    signatureText: str  # schema 1.42: the signature said, "float32[4, 8] with grad" (formats.inputs)
+    signatureText: str  # schema 1.43: the signature said, "float32[4, 8] with grad" (formats.inputs)
     roleText: str  # schema 1.40: its number's role, the answer's speedup or evidence beside it (report/roles.py)
     measures: str
     eagerTrace: str | None
