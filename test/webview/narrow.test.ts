@@ -469,9 +469,11 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
       rows[0]!.shown.some((s) => s.name === 'Dynamo: build guards' && s.label === 'build guards 34.4 ms'),
       JSON.stringify(rows[0]!.shown),
     );
-    // every label names its phase: whole, less its part "Dynamo: ", or by its short name (the runner's, schema 1.37)
+    // every label names its phase: whole, less its part "Dynamo: ", or by its short name (the runner's last label)
     const { phases } = report.modes[0]!.compiler!;
-    const shortNames = new Map(phases!.flatMap((ph) => (ph.shortName ? [[ph.name, ph.shortName] as const] : [])));
+    const shortNames = new Map(
+      phases!.flatMap((ph) => (ph.labels ? [[ph.labels[0]!, ph.labels.at(-1)!] as const] : [])),
+    );
     const shown = rows.flatMap((r) => r.shown);
     for (const { name, label } of shown) {
       const said = label.replace(/ [\d.]+ (?:µs|ms|s)$/, '');
