@@ -472,7 +472,7 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
     // every label names its phase: whole, less its part "Dynamo: ", or by its short name (the runner's last label)
     const { phases } = report.modes[0]!.compiler!;
     const shortNames = new Map(
-      phases!.flatMap((ph) => (ph.labels ? [[ph.labels[0]!, ph.labels.at(-1)!] as const] : [])),
+      phases!.flatMap((ph) => (ph.labels ? [[ph.labels[0], ph.labels.at(-1)!] as const] : [])),
     );
     const shown = rows.flatMap((r) => r.shown);
     for (const { name, label } of shown) {
