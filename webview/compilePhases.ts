@@ -12,7 +12,7 @@ import type { SourcePlace } from '../extension/shared/sourcePlace.ts';
 import { compilePlace } from './analysis/sliceNames.ts';
 import { appendTerms, el } from './panels.ts';
 import { followSaid } from './sourceLinks.ts';
-import { placeChartLabels, type ChartLane, type LaneBar } from './phaseLabelLayout.ts';
+import { LEAST_BAR, placeChartLabels, type ChartLane, type LaneBar } from './phaseLabelLayout.ts';
 import { phaseInsideWords, phaseLabelForms, phasesUnlabelled } from './timelineWords.ts';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -176,7 +176,7 @@ function compileRow(
       .append('rect')
       .attr('x', `${x(phase.startMs)}%`)
       .attr('y', y + 1)
-      .attr('width', `${Math.max(0.15, width)}%`)
+      .attr('width', `${Math.max(LEAST_BAR * 100, width)}%`)
       .attr('height', ROW - 2);
     // a label in the bar or beside it (the title says it for every bar): fitLabels() places it at the panel's
     // width in the longest of its forms that fits (phaseLabelForms), or hides it where none has room, so a label

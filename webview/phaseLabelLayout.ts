@@ -54,6 +54,9 @@ const CLEAR = 1;
 /** A cache marker's diamond reaches this far either side of its phase's start (compilePhases.ts DIAMOND). */
 const MARKER_HALF = 5;
 const ROUNDING = 1e-6;
+/** The least width a bar is drawn at, as a share of the track (compilePhases.ts draws it): a sliver this wide over a
+ *  bar's edge is that edge to the eye. */
+export const LEAST_BAR = 0.0015;
 /** The track widths, in px, at which the bars labelled are chosen: the same ladder at every panel's width. */
 const LADDER_FROM = 16;
 const LADDER_STEP = 1.05;
@@ -127,17 +130,25 @@ class Lane {
     return [bar.from * this.width, bar.to * this.width];
   }
 
-  /** Whether a label at `label`, `own` px from its bar `bar`, is in the track, clear of every marker, and unmistakably
-   *  its bar's: every other bar of its depth at least PAD farther from it (review 13 O1). */
-  private clear(bar: LaneBar, label: Span, own: number): boolean {
+  /** Whether a label at `label`, `own` px from its bar `bar` (on `side`: -1 left of the label, 1 right of it), is in
+   *  the track, clear of every marker, and unmistakably its bar's (review 13 O1): no other bar of its depth nearer to
+   *  it on its bar's side but a sliver drawn over its bar (its edge, as the eye sees it), and on the other side each
+   *  at least PAD farther (a label midway between two bars is neither's). In shares where it can be: the same at
+   *  every width. */
+  private clear(bar: LaneBar, label: Span, own: number, side: -1 | 1): boolean {
     const [from, to] = label;
     if (from < 0 || to > this.width) return false;
     // less a rounding's worth: a label that begins at a marker's own edge is clear of it at every width
     const apart = ([a, b]: Span): boolean => b <= from - CLEAR + ROUNDING || a >= to + CLEAR - ROUNDING;
-    return (
-      this.order.bars.every((b) => b === bar || gap(label, this.span(b)) >= own + PAD - ROUNDING) &&
-      this.markers.every(apart)
-    );
+    const unmistakable = (other: LaneBar): boolean => {
+      const span = this.span(other);
+      // how far it reaches past its bar's edge toward the label, as a share
+      const past = side < 0 ? other.to - bar.to : bar.from - other.from;
+      const over = other.to > bar.from + ROUNDING && other.from < bar.to - ROUNDING;
+      if (over && past <= LEAST_BAR + ROUNDING) return gap(label, span) >= CLEAR - ROUNDING;
+      return gap(label, span) >= (past <= ROUNDING ? own : own + PAD) - ROUNDING;
+    };
+    return this.order.bars.every((b) => b === bar || unmistakable(b)) && this.markers.every(apart);
   }
 
   /** What a label left of `bar` may end at: its start, or the left of a diamond between it and the bar before it
@@ -165,12 +176,12 @@ class Lane {
       .reduce((from, [, b]) => Math.max(from, b + 1), x + PAD);
     const inside = start + length + PAD <= end ? [{ at: start, end: start + length, inside: true }] : [];
     if (insideOnly || onlyInside(bar, form)) return inside;
-    const beside = (from: number, own: number): Candidate | null =>
-      this.clear(bar, [from, from + length], own) ? { at: from, end: from + length, inside: false } : null;
+    const beside = (from: number, own: number, side: -1 | 1): Candidate | null =>
+      this.clear(bar, [from, from + length], own, side) ? { at: from, end: from + length, inside: false } : null;
     const all = [
       ...inside,
-      ...this.endsOf(bar).map((edge) => beside(edge + PAD, edge + PAD - end)),
-      ...this.startsOf(bar).map((edge) => beside(edge - PAD - length, x - (edge - PAD))),
+      ...this.endsOf(bar).map((edge) => beside(edge + PAD, edge + PAD - end, -1)),
+      ...this.startsOf(bar).map((edge) => beside(edge - PAD - length, x - (edge - PAD), 1)),
     ];
     return all.filter((c) => c !== null);
   }
@@ -189,90 +200,66 @@ class Lane {
   }
 }
 
-/** Which bars of a depth are labelled at track width `width`, each in its shortest form that fits (its name alone,
- *  in its bar, where none with its time does): by cost, then room, at each width of
- *  the ladder up to it, each keeping those labelled at the one before (what fits at a width fits at every wider one);
- *  the depth's costliest first, and no other before it (review 12N N1); none of `left` (bars its chart leaves
- *  without: their phase said in another form). */
-function labelledBars(
-  order: LaneOrder,
-  markers: readonly number[],
-  width: number,
-  left: ReadonlySet<LaneBar>,
-): Map<LaneBar, number> {
-  const shortest = new Map<LaneBar, number>();
-  for (let ladder = LADDER_FROM; ladder <= width && shortest.size < order.bars.length; ladder *= LADDER_STEP) {
-    const lane = new Lane(order, markers, ladder);
-    for (const bar of order.byCost) {
-      if (shortest.has(bar)) continue;
-      const form = left.has(bar)
-        ? undefined
-        : [bar.lengths.length - 1, bar.lengths.length].find((f) => {
-            if (f < 0 || (f === bar.lengths.length && bar.nameOnly === undefined)) return false;
-            shortest.set(bar, f);
-            return lane.fits(order.labelled(shortest));
-          });
-      if (form !== undefined) continue;
-      shortest.delete(bar);
-      if (bar === order.costliest) break;
-    }
-  }
-  return shortest;
-}
+/** How a phase's bars are labelled across a chart: with their time, or by their name alone, in their bars. */
+type Way = 'timed' | 'named';
 
-/** `forms` (a depth's labels, labelledBars) at track width `width` with each bar labelled by its name alone given its
- *  shortest form with its time where that fits, the costliest first (a wide bar the ladder named before its time had
- *  room: "backend" at 1400 px). */
-function timedWhereTheyFit(
-  order: LaneOrder,
-  markers: readonly number[],
-  width: number,
-  forms: Map<LaneBar, number>,
-): Map<LaneBar, number> {
-  const lane = new Lane(order, markers, width);
-  for (const bar of order.byCost) {
-    const was = forms.get(bar);
-    if (was === undefined || !onlyInside(bar, was) || !bar.lengths.length) continue;
-    forms.set(bar, bar.lengths.length - 1);
-    if (!lane.fits(order.labelled(forms))) forms.set(bar, was);
-  }
-  return forms;
-}
-
-/** Each depth's bars labelled (labelledBars, with their time where it fits), a phase's bars all with their time or
- *  all by their name alone, not both (review 13 P6: "trace" beside "Dynamo: trace bytecode 207 ms"): the way more of
- *  them are labelled, else with their time; the others left without, and their depths chosen again. */
+/**
+ * Which bars of a chart (each depth of each row: `orders`) are labelled at track width `width`, each in its shortest
+ * form that fits: by cost, then room, at each width of a ladder up to it, each keeping those labelled at the one
+ * before (what fits at a width fits at every wider one: a wider panel only adds labels); a depth's costliest first,
+ * and no other before it (review 12N N1). A phase's bars all with their time or all by their name alone (review 13
+ * P6: "trace" beside "Dynamo: trace bytecode 207 ms"): the way its first bar labelled is, until every one by its name
+ * alone has room for its time.
+ */
 function chartLabelled(
   orders: readonly LaneOrder[],
   lanes: readonly ChartLane[],
   width: number,
 ): Map<LaneBar, number>[] {
-  const left = new Set<LaneBar>();
-  const labelledAt = (k: number): Map<LaneBar, number> =>
-    timedWhereTheyFit(orders[k]!, lanes[k]!.markers, width, labelledBars(orders[k]!, lanes[k]!.markers, width, left));
-  const chosen = orders.map((_, k) => labelledAt(k));
-  for (;;) {
-    const ways = new Map<string, { timed: LaneBar[]; named: LaneBar[] }>();
-    for (const forms of chosen)
-      for (const [bar, form] of forms) {
-        const way = ways.get(bar.phase) ?? { timed: [], named: [] };
-        (onlyInside(bar, form) ? way.named : way.timed).push(bar);
-        ways.set(bar.phase, way);
-      }
-    const leave = [...ways.values()].flatMap(({ timed, named }) =>
-      timed.length && named.length ? (named.length > timed.length ? timed : named) : [],
-    );
-    if (!leave.length) return chosen;
-    for (const bar of leave) left.add(bar);
+  const chosen = orders.map(() => new Map<LaneBar, number>());
+  const ways = new Map<string, Way>();
+  const timed = (bar: LaneBar): number => bar.lengths.length - 1;
+  for (let ladder = LADDER_FROM; ladder <= width; ladder *= LADDER_STEP) {
+    const at = orders.map((order, k) => new Lane(order, lanes[k]!.markers, ladder));
     orders.forEach((order, k) => {
-      if (order.bars.some((b) => leave.includes(b))) chosen[k] = labelledAt(k);
+      const forms = chosen[k]!;
+      for (const bar of order.byCost) {
+        if (forms.has(bar)) continue;
+        const way = ways.get(bar.phase);
+        const tries = [
+          ...(way !== 'named' && bar.lengths.length ? [timed(bar)] : []),
+          ...(way !== 'timed' && bar.nameOnly !== undefined ? [bar.lengths.length] : []),
+        ];
+        const form = tries.find((f) => {
+          forms.set(bar, f);
+          return at[k]!.fits(order.labelled(forms));
+        });
+        if (form !== undefined) {
+          ways.set(bar.phase, onlyInside(bar, form) ? 'named' : 'timed');
+          continue;
+        }
+        forms.delete(bar);
+        if (bar === order.costliest) break;
+      }
     });
+    // a phase by name alone whose bars all have room for their time now: with their time
+    for (const [phase, way] of ways) {
+      if (way !== 'named') continue;
+      const named = chosen.flatMap((forms, k) =>
+        [...forms.keys()].filter((b) => b.phase === phase).map((b) => ({ b, k })),
+      );
+      if (!named.every(({ b }) => b.lengths.length)) continue;
+      for (const { b, k } of named) chosen[k]!.set(b, timed(b));
+      if (named.every(({ k }) => at[k]!.fits(orders[k]!.labelled(chosen[k]!)))) ways.set(phase, 'timed');
+      else for (const { b, k } of named) chosen[k]!.set(b, b.lengths.length);
+    }
   }
+  return chosen;
 }
 
 /**
- * Each bar's label at track width `width` (px), or none, for every depth of every row of one chart: the bars labelled
- * as chartLabelled chose them; a bar counted among others ("(1 of 2)") without its count where one of those has no
+ * Each bar's label at track width `width` (px), or none, for every depth of every row of one chart (`lanes`): the bars
+ * labelled as chartLabelled chose them; a bar counted among others ("(1 of 2)") without its count where one of those has no
  * label; each phase in the longest of its forms that every labelled bar of it can take, leaving every other label
  * room (the costliest phases' first), or its name alone; placed where most wanted that leaves the rest their room.
  */

@@ -196,7 +196,9 @@ test('a chart says each phase in one form: the longest every labelled bar of it 
   assert.ok(forms[0] !== undefined && forms[0] === forms[1], JSON.stringify(forms));
   // alone, the roomy one takes its longest
   assert.equal(placeChartLabels([{ bars: [roomy], markers: [] }], 1000).get(roomy)!.form, 0);
-  // by its name alone in one bar and with its time in two others: with its time, the one by name alone unlabelled
+  // by its name alone in one bar (3 s, room for it in it at a narrower track than the others have beside them) and
+  // with its time in two others (100 ms each): by its name, the others unlabelled (a wider track only adds labels);
+  // and the other way round where the named bar has no room for its name
   const named = { ...bar(0, 3000, 10000, [2000, 2000], 'trace'), nameOnly: 20 };
   const timed = [bar(4000, 100, 10000, [80, 60], 'trace'), bar(7000, 100, 10000, [80, 60], 'trace')];
   const chart = placeChartLabels(
@@ -205,6 +207,15 @@ test('a chart says each phase in one form: the longest every labelled bar of it 
   );
   assert.deepEqual(
     [named, ...timed].map((b) => chart.has(b)),
+    [true, false, false],
+  );
+  const cheap = { ...bar(0, 150, 10000, [2000, 2000], 'trace'), nameOnly: 20 };
+  const other = placeChartLabels(
+    [{ bars: [cheap], markers: [] }, ...timed.map((b) => ({ bars: [b], markers: [] }))],
+    1000,
+  );
+  assert.deepEqual(
+    [cheap, ...timed].map((b) => other.has(b)),
     [false, true, true],
   );
 });
@@ -222,8 +233,8 @@ test('a count "(1 of 2)" only where every bar it counts among is labelled, else 
     both.map((b) => said.get(b)?.uncounted),
     [false, false],
   );
-  // the second boxed in by a costlier bar right after it and its first: the first said without its count
-  const boxed = [counted(1000, 500), counted(6000, 30), bar(6031, 3000, 10000, [100])];
+  // the second boxed in by a bar right before it and a costlier one right after it: the first said without its count
+  const boxed = [counted(1000, 500), counted(6000, 30), bar(6031, 3000, 10000, [100]), bar(5970, 29, 10000, [100])];
   const alone = placeChartLabels([{ bars: boxed, markers: [] }], 1000);
   assert.equal(alone.has(boxed[1]!), false);
   assert.equal(alone.get(boxed[0]!)?.uncounted, true);

@@ -46,6 +46,8 @@ interface Bar {
   /** what it cost, in ms */
   ms: number;
   depth: number;
+  /** its track's width, px */
+  track: number;
   x: number;
   right: number;
   y: number;
@@ -77,6 +79,7 @@ async function rowsOf(page: Page): Promise<{ tip: string; bars: Bar[] }[]> {
           names: [text.dataset['name']!, ...(text.dataset['uncountedName'] ? [text.dataset['uncountedName']] : [])],
           ms: Number((g as SVGGElement).dataset['ms']),
           depth: Number(g.querySelector('rect')!.getAttribute('y')),
+          track: g.closest('svg')!.getBoundingClientRect().width,
           x: rect.x,
           right: rect.right,
           y: Math.round(rect.y),
@@ -258,7 +261,11 @@ describe('compile phases', () => {
         for (const { tip, bars } of await rowsOf(page)) {
           for (const bar of bars.filter((b) => b.label !== null)) {
             const gap = (b: Bar): number => Math.max(0, b.x - bar.labelRight, bar.labelLeft - b.right);
-            const nearer = bars.filter((b) => b !== bar && b.y === bar.y && gap(b) <= gap(bar));
+            // nearer by more than the eye can tell, but a sliver drawn at the least width over its bar's edge (that
+            // edge, to the eye: a 46 ms trace at the start of a 1.98 s backend compile on a 57 s axis)
+            const edge = (b: Bar): boolean =>
+              b.right - b.x <= 0.0015 * b.track + 0.5 && b.right > bar.x && b.x < bar.right;
+            const nearer = bars.filter((b) => b !== bar && b.y === bar.y && !edge(b) && gap(b) < gap(bar) - 0.5);
             if (nearer.length)
               wrong.push(`${tip.split('\n')[0]}: "${bar.label}" as near ${nearer.map((b) => b.name).join(', ')}`);
           }
