@@ -378,6 +378,26 @@ describe('compile phases', () => {
     await page.close();
   });
 
+  test("a 1.38 or 1.39 report's bar (shortName, no labels) is labelled by its name, then its short name (code read 36 item 7)", async () => {
+    const older = (report: Report): void => {
+      for (const mode of report.modes)
+        for (const phase of mode.compiler?.phases ?? []) {
+          delete phase.labels;
+          delete phase.uncountedLabels;
+          if (phase.name === 'Dynamo: build guards') phase.shortName = 'guards';
+        }
+    };
+    const page = await openPhases('recorded/train_small-cpu', 560, older);
+    const guards = (await rowsOf(page)).flatMap((r) => r.bars).filter((b) => b.phase === 'Dynamo: build guards');
+    assert.ok(guards.length > 0);
+    for (const bar of guards) {
+      assert.equal(bar.forms.length, 2, bar.forms.join(' | '));
+      assert.match(bar.forms[1]!, /^guards [\d.]+ ms$/);
+      assert.deepEqual(bar.names, ['guards']);
+    }
+    await page.close();
+  });
+
   test("a row's time stays on the line of its name's last word, and a number with its word: never a line of its own (review 10H E12, 11K K5)", async () => {
     for (const [folder, width] of [
       ['reports/fused-cpu', 560],
