@@ -87,17 +87,15 @@ def _call_code(region: dict[str, Any], call: dict[str, Any]) -> str | None:
 
 
 def _phase_names(report: dict[str, Any]) -> None:
-    """A compile phase recorded before schema 1.38 without the short name its bar is labelled by where its name has no
-    room ("guards 209 ms", not its time alone: review 10H H2), or before 1.40 without its names told apart from its
-    compile's others ("Inductor (backward)"): named as compiler/artifacts.phases names them (phase_names.py)."""
+    """A compile phase recorded before schema 1.40 without its names told apart from its compile's others ("Inductor
+    (backward)", the last its short name: "guards 209 ms", not its time alone: review 10H H2), or before 1.42 with its
+    restarted traces counted ("(1 of 2)", not "(restart)") and its short name apart (`shortName`, no longer written):
+    named as compiler/artifacts.phases names them (phase_names.py)."""
     records = [e.get("compiler") for e in [*report["modes"], *(report.get("regions") or [])]]
     records += [g["compiler"] for c in list(records) for g in (c or {}).get("rankPhases") or []]
     for compiler in (c for c in records if c and c.get("phases")):
         for phase in compiler["phases"]:
             phase.pop("shortName", None)
-            phase.pop("labels", None)
-            if short := phase_names.short_name(phase["name"]):
-                phase["shortName"] = short
         phase_names.label_phases(compiler["phases"])
 
 

@@ -12,7 +12,7 @@ import type { SourcePlace } from '../extension/shared/sourcePlace.ts';
 import { compilePlace } from './analysis/sliceNames.ts';
 import { appendTerms, el } from './panels.ts';
 import { followSaid } from './sourceLinks.ts';
-import { placeLabels, type LabelPlace, type LaneBar } from './phaseLabelLayout.ts';
+import { LEAST_BAR, placeChartLabels, type ChartLane, type LaneBar } from './phaseLabelLayout.ts';
 import { phaseInsideWords, phaseLabelForms, phasesUnlabelled } from './timelineWords.ts';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -82,9 +82,18 @@ function stepsInside(phase: CompilePhase, phases: readonly CompilePhase[]): stri
   );
 }
 
-/** A bar's names, longest first, told apart from its row's others of its name by the runner (schema 1.40); an older
- *  report's bar by its name. */
-const labelsOf = (phase: CompilePhase): readonly string[] => phase.labels ?? [phase.name];
+/** A bar's names, longest first, told apart from its row's others of its name by the runner (schema 1.40); a 1.38 or
+ *  1.39 report's bar by its name, then its short name (code read 36 item 7), an older one's by its name. */
+const labelsOf = (phase: CompilePhase): readonly string[] =>
+  phase.labels ?? [phase.name, ...(phase.shortName ? [phase.shortName] : [])];
+
+/** Sets a bar label's forms on its text: timed, longest first, and its shortest name alone (code read 36 item 11: not
+ *  cut back out of a form); `prefix` "uncounted": its forms without their count "(1 of 2)" (schema 1.44). */
+function setForms(text: SVGTextElement, labels: readonly string[], time: string, prefix = ''): void {
+  const key = (name: string): string => (prefix ? `${prefix}${name[0]!.toUpperCase()}${name.slice(1)}` : name);
+  text.dataset[key('forms')] = phaseLabelForms(labels, time).join('\n');
+  text.dataset[key('name')] = labels.at(-1)!;
+}
 
 /** A bar's hover `tip`, which names its compile (its lines), said again after the user's edits. */
 const sayTip = (title: Element, own: SourcePlace | null, tip: string): void => {
@@ -167,22 +176,23 @@ function compileRow(
       .append('rect')
       .attr('x', `${x(phase.startMs)}%`)
       .attr('y', y + 1)
-      .attr('width', `${Math.max(0.15, width)}%`)
+      .attr('width', `${Math.max(LEAST_BAR * 100, width)}%`)
       .attr('height', ROW - 2);
     // a label in the bar or beside it (the title says it for every bar): fitLabels() places it at the panel's
     // width in the longest of its forms that fits (phaseLabelForms), or hides it where none has room, so a label
     // never runs over the next bar; each told apart from its row's others of its name
-    bar
+    const text = bar
       .append('text')
       .attr('x', `${x(phase.startMs)}%`)
       .attr('dx', 3)
       .attr('y', y + ROW - 4)
-      .attr('data-forms', phaseLabelForms(labelsOf(phase), formatMs(phase.durMs)).join('\n'));
+      .attr('data-phase', phase.name)
+      .node()!;
+    setForms(text, labelsOf(phase), formatMs(phase.durMs));
+    if (phase.uncountedLabels) setForms(text, phase.uncountedLabels, formatMs(phase.durMs), 'uncounted');
     sayTip(bar.append('title').node()!, own, tip);
   }
   row.append(labelEl, svg.node()!);
-  new ResizeObserver(() => fitLabels(svg.node()!)).observe(svg.node()!);
-  watchTheme();
   return row;
 }
 
@@ -192,7 +202,7 @@ let refitOnThemeChange: MutationObserver | null = null;
 function watchTheme(): void {
   if (refitOnThemeChange) return;
   refitOnThemeChange = new MutationObserver(() => {
-    for (const track of document.querySelectorAll<SVGSVGElement>('.compile-phases svg.phase-track')) fitLabels(track);
+    for (const chart of document.querySelectorAll<HTMLElement>('.compile-phases .phase-rows')) fitLabels(chart);
   });
   refitOnThemeChange.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
   refitOnThemeChange.observe(document.body, { attributes: true, attributeFilter: ['class'] });
@@ -201,75 +211,109 @@ function watchTheme(): void {
 /** A share of the track from an SVG length in % ("12.5%"). */
 const share = (length: string | null): number => parseFloat(length ?? '0') / 100;
 
+/** A bar's drawn label and what its layout knows of it. */
+interface Drawn {
+  bar: SVGGElement;
+  text: SVGTextElement;
+  /** its forms as the layout indexes them: timed, then its name alone; and without their count */
+  forms: string[];
+  uncounted: string[];
+  track: SVGSVGElement;
+  depth: number;
+  lane: LaneBar;
+}
+
+/** A bar's label forms from its text (setForms), each measured in it: timed, longest first, then its name alone. */
+function measured(text: SVGTextElement, prefix: string): { forms: string[]; lengths: number[]; nameOnly: number } {
+  const key = (name: string): string => (prefix ? `${prefix}${name[0]!.toUpperCase()}${name.slice(1)}` : name);
+  const timed = (text.dataset[key('forms')] ?? '').split('\n');
+  const name = text.dataset[key('name')] ?? '';
+  const length = (form: string): number => {
+    text.textContent = form;
+    return text.getComputedTextLength();
+  };
+  return { forms: [...timed, name], lengths: timed.map(length), nameOnly: length(name) };
+}
+
 /**
- * Each bar's label at the track's width (phaseLabelLayout.ts placeLabels, per depth): inside its bar, beside it, or
- * past the cheaper bars beside it, clear of the other bars, labels and cache markers at its depth (a recompile's bars
- * are narrow on an axis that spans every compile), in its bars' order (review 10H H2), the costliest bars first, a
- * wider panel only adding labels (review 11K K1); each in the longest of its forms (phaseLabelForms) that leaves the
- * others room, or in its bar its shortest name alone, never its time alone; a bar with none hidden, and said in its
- * row's hover.
+ * Each bar's label in one chart (`chart`: its rows, every track as wide: phaseLabelLayout.ts placeChartLabels, per
+ * depth of each row): inside its bar or directly beside it, no other bar nearer (review 13 O1), clear of the other
+ * labels and cache markers at its depth, in its bars' order (review 10H H2), the costliest bars first, a wider panel
+ * only adding labels (review 11K K1); each phase in one form across the chart (review 13 O5), a count "(1 of 2)" only
+ * where its mates are labelled too (review 13 P6); or in its bar its shortest name alone, never its time alone; a bar
+ * with none hidden, and said in its row's hover.
  */
-function fitLabels(track: SVGSVGElement): void {
-  const width = track.getBoundingClientRect().width;
-  const bars = [...track.querySelectorAll<SVGGElement>('g.phase')].flatMap((bar) => {
-    const text = bar.querySelector('text');
-    const rect = bar.querySelector('rect')!;
-    if (!text) return [];
-    const timed = (text.dataset['forms'] ?? '').split('\n');
-    const ms = Number(bar.dataset['ms']);
-    // its shortest form less its time: a label only in its bar, where no form with its time fits (phaseLabelLayout.ts)
-    const time = ` ${formatMs(ms)}`;
-    const name = timed.at(-1)!.endsWith(time) ? timed.at(-1)!.slice(0, -time.length) : null;
-    text.style.display = '';
-    const length = (form: string): number => {
-      text.textContent = form;
-      return text.getComputedTextLength();
-    };
-    const from = share(rect.getAttribute('x'));
-    const lane: LaneBar = {
-      from,
-      to: from + share(rect.getAttribute('width')),
-      ms,
-      startMs: Number(bar.dataset['startMs']),
-      lengths: timed.map(length),
-      ...(name ? { nameOnly: length(name) } : {}),
-    };
-    const forms = name ? [...timed, name] : timed;
-    return [{ bar, text, forms, depth: Number(rect.getAttribute('y')), lane }];
-  });
-  // the cache markers' diamonds at each depth (keyed as its bars are: depth × ROW + 1): a label under one loses
-  // letters ("oad from cache", "lowering 60.4◇s")
-  const markers = new Map<number, number[]>();
-  for (const marker of track.querySelectorAll('svg.cache-marker')) {
-    const depth = Number(marker.getAttribute('y')) + 1;
-    markers.set(depth, [...(markers.get(depth) ?? []), share(marker.getAttribute('x'))]);
-  }
-  const places = new Map<LaneBar, LabelPlace>();
-  for (const depth of new Set(bars.map((b) => b.depth)))
-    for (const [lane, place] of placeLabels(
-      bars.filter((b) => b.depth === depth).map((b) => b.lane),
-      markers.get(depth) ?? [],
-      width,
-    ))
-      places.set(lane, place);
-  const unlabelled: string[] = [];
-  for (const { bar, text, forms, lane } of bars) {
-    const place = places.get(lane);
-    text.textContent = forms[place?.form ?? 0]!;
-    bar.classList.toggle('beside', place !== undefined && !place.inside);
-    if (!place) {
-      text.style.display = 'none';
-      unlabelled.push(forms[0]!);
-      continue;
+function fitLabels(chart: HTMLElement): void {
+  const tracks = [...chart.querySelectorAll<SVGSVGElement>('.phase-row:not(.phase-axis) svg.phase-track')];
+  const width = tracks[0]?.getBoundingClientRect().width ?? 0;
+  const drawn: Drawn[] = tracks.flatMap((track, row) =>
+    [...track.querySelectorAll<SVGGElement>('g.phase')].flatMap((bar) => {
+      const text = bar.querySelector('text');
+      const rect = bar.querySelector('rect')!;
+      if (!text) return [];
+      text.style.display = '';
+      const told = measured(text, '');
+      const uncounted = text.dataset['uncountedForms'] === undefined ? null : measured(text, 'uncounted');
+      const from = share(rect.getAttribute('x'));
+      const lane: LaneBar = {
+        from,
+        to: from + share(rect.getAttribute('width')),
+        ms: Number(bar.dataset['ms']),
+        startMs: Number(bar.dataset['startMs']),
+        phase: text.dataset['phase'] ?? '',
+        lengths: told.lengths,
+        nameOnly: told.nameOnly,
+        // the bars it is counted among: its row's, of its name less the count
+        ...(uncounted
+          ? {
+              uncounted: {
+                lengths: uncounted.lengths,
+                nameOnly: uncounted.nameOnly,
+                among: `${row}\n${uncounted.forms.at(-1)}`,
+              },
+            }
+          : {}),
+      };
+      const depth = Number(rect.getAttribute('y'));
+      return [{ bar, text, forms: told.forms, uncounted: uncounted?.forms ?? told.forms, track, depth, lane }];
+    }),
+  );
+  const lanes: ChartLane[] = tracks.flatMap((track) => {
+    // the cache markers' diamonds at each depth (keyed as its bars are: depth × ROW + 1): a label under one loses
+    // letters ("oad from cache", "lowering 60.4◇s")
+    const markers = new Map<number, number[]>();
+    for (const marker of track.querySelectorAll('svg.cache-marker')) {
+      const depth = Number(marker.getAttribute('y')) + 1;
+      markers.set(depth, [...(markers.get(depth) ?? []), share(marker.getAttribute('x'))]);
     }
-    text.setAttribute('dx', String(place.at - lane.from * width));
+    const own = drawn.filter((d) => d.track === track);
+    return [...new Set(own.map((d) => d.depth))].map((depth) => ({
+      bars: own.filter((d) => d.depth === depth).map((d) => d.lane),
+      markers: markers.get(depth) ?? [],
+    }));
+  });
+  const places = placeChartLabels(lanes, width);
+  for (const track of tracks) {
+    const unlabelled: string[] = [];
+    for (const { bar, text, forms, uncounted, lane } of drawn.filter((d) => d.track === track)) {
+      const place = places.get(lane);
+      bar.classList.toggle('beside', place !== undefined && !place.inside);
+      if (!place) {
+        text.textContent = forms[0]!;
+        text.style.display = 'none';
+        unlabelled.push(forms[0]!);
+        continue;
+      }
+      text.textContent = (place.uncounted ? uncounted : forms)[place.form]!;
+      text.setAttribute('dx', String(place.at - lane.from * width));
+    }
+    // the row's hover names them: a narrow recompile's phases are read there, not found by hovering 1 px bars
+    const label = track.parentElement?.querySelector<HTMLElement>('.phase-label');
+    if (!label) continue;
+    if (unlabelled.length) label.dataset['unlabelled'] = phasesUnlabelled(unlabelled);
+    else delete label.dataset['unlabelled'];
+    sayRowTitle(label);
   }
-  // the row's hover names them: a narrow recompile's phases are read there, not found by hovering 1 px bars
-  const label = track.parentElement?.querySelector<HTMLElement>('.phase-label');
-  if (!label) return;
-  if (unlabelled.length) label.dataset['unlabelled'] = phasesUnlabelled(unlabelled);
-  else delete label.dataset['unlabelled'];
-  sayRowTitle(label);
 }
 
 /** What the bars' colours and the cache markers drawn in `box` are; `cacheBuilds`: the runner's words on a cache hit
@@ -386,6 +430,9 @@ function modeSection(
   const rows = el('div', 'phase-rows');
   rows.append(axis);
   details.append(rows);
+  // every track of the chart as wide as its axis's: one chart fitted at once, a phase said in one form across it
+  new ResizeObserver(() => fitLabels(rows)).observe(ticks.node()!);
+  watchTheme();
   for (const id of order.slice(0, MAX_COMPILES)) {
     const compile = compileName(compiler.frames, id);
     // by its region where the report has regions ("Counter: forward after line 29"), unless the name says it

@@ -1,40 +1,62 @@
-// Which bars of one depth of a compile-phase row are labelled, in which form and where (compilePhases.ts measures and
-// draws them). Labels go to bars by what they cost, the longest first, then by room; and the bars labelled are chosen
-// on a ladder of widths fixed for every panel, each keeping the labels of the narrower ones, so a wider panel only
-// adds labels, never swaps one for another (review 11K K1 / 11J J2: "trace bytecode 30.1 ms" named at 1360 px, the
-// 209 ms guards bar beside it at 560); a depth's costliest bar before any other (review 12N N1). Pure: the bars as
-// shares of the track, the labels' lengths in px.
+// Which bars of a compile-phase chart are labelled, in which form and where (compilePhases.ts measures and draws
+// them). Labels go to bars by what they cost, the longest first, then by room; and the bars labelled are chosen on a
+// ladder of widths fixed for every panel, each keeping the labels of the narrower ones, so a wider panel only adds
+// labels, never swaps one for another (review 11K K1 / 11J J2); a depth's costliest bar before any other (review 12N
+// N1), and while a costlier bar of its depth has no label, a bar's label only in its bar (review 13 O3: "guards
+// 53.9 ms" beside the backend compile, the 0.5-s trace unnamed). A label lies in its bar or directly beside it, no
+// other bar nearer to it than its own (review 13 O1: "backward compile 974 ms" against the forward's Inductor bar).
+// A chart says each phase in one form (review 13 O5 / P6: "guards 30.1 ms" beside "build guards 32.9 ms"), a count
+// "(1 of 2)" only where every bar it counts is labelled. Pure: the bars as shares of the track, labels' lengths in px.
 
-/** A bar of one depth of a compile's row. */
-export interface LaneBar {
-  /** where it is drawn, as shares of the track's width (its rect's x, and x + width) */
-  from: number;
-  to: number;
-  /** what it cost and when it began, in ms: the order its label is given room in, and the bars it may lie past */
-  ms: number;
-  startMs: number;
-  /** its label's forms' lengths in px, longest first, each with its time: in its bar or beside it */
+/** A bar's label forms' lengths in px: longest first, each with its time (in its bar or beside it), and its shortest
+ *  name alone, without its time (only in its bar, where no form with its time has room: review 12N N1); that form's
+ *  index is lengths.length. */
+export interface FormLengths {
   lengths: readonly number[];
-  /** its shortest name's length alone, without its time: a form only in its bar, which says what the bar is where
-   *  no form with its time has room (review 12N N1: TinyTransformer's 0.5 s trace unnamed at every width); its
-   *  form's index is lengths.length */
   nameOnly?: number;
 }
 
-/** A label placed: its form (an index into its bar's lengths, or lengths.length: its name alone), its start in px,
- *  and whether it lies in its bar. */
+/** A bar of one depth of a compile's row. */
+export interface LaneBar extends FormLengths {
+  /** where it is drawn, as shares of the track's width (its rect's x, and x + width) */
+  from: number;
+  to: number;
+  /** what it cost and when it began, in ms: the order its label is given room in */
+  ms: number;
+  startMs: number;
+  /** the phase it is a bar of: a chart says every bar of a phase in one form */
+  phase: string;
+  /** where its forms count it among its compile's bars of its name ("(backward, 1 of 2)"): its forms without the count
+   *  ("(backward)"), its label where one of the bars it is counted among (the chart's bars of the same `among`) has
+   *  none (review 13 P6: "(1 of 2)", its 2nd unlabelled) */
+  uncounted?: FormLengths & { among: string };
+}
+
+/** One depth of a compile's row: its bars, and its cache markers (shares of the track). */
+export interface ChartLane {
+  bars: readonly LaneBar[];
+  markers: readonly number[];
+}
+
+/** A label placed: its form (an index into its bar's lengths, or lengths.length: its name alone), in its forms
+ *  without their count or not, its start in px, and whether it lies in its bar. */
 export interface LabelPlace {
   form: number;
+  uncounted: boolean;
   at: number;
   inside: boolean;
 }
 
-/** px between a label and the bar it names, and the least between it and anything else drawn at its depth. */
+/** px between a label and the bar it names (a bar of its depth no nearer to it than PAD more: review 13 O1), and the
+ *  least between it and a cache marker. */
 const PAD = 3;
 const CLEAR = 1;
 /** A cache marker's diamond reaches this far either side of its phase's start (compilePhases.ts DIAMOND). */
 const MARKER_HALF = 5;
 const ROUNDING = 1e-6;
+/** The least width a bar is drawn at, as a share of the track (compilePhases.ts draws it): a sliver this wide over a
+ *  bar's edge is that edge to the eye. */
+export const LEAST_BAR = 0.0015;
 /** The track widths, in px, at which the bars labelled are chosen: the same ladder at every panel's width. */
 const LADDER_FROM = 16;
 const LADDER_STEP = 1.05;
@@ -44,83 +66,51 @@ interface Candidate {
   at: number;
   end: number;
   inside: boolean;
-  /** the room between two bars it lies in (k: before the lane's k-th bar from the left), or null: in its bar */
-  room: number | null;
 }
 
-/** A bar to label, in its form `form`, kept out of the rooms a costlier bar with no label could have. */
+/** A bar to label, in its form `form`; only in its bar where a costlier bar of its depth has no label (review 13 O3). */
 interface ToLabel {
   bar: LaneBar;
   form: number;
-  barred: ReadonlySet<number>;
+  insideOnly: boolean;
 }
 
+/** A bar's forms as shown: without their count where `uncounted` holds it. */
+const formsOf = (bar: LaneBar, uncounted: ReadonlySet<LaneBar>): FormLengths =>
+  uncounted.has(bar) && bar.uncounted ? bar.uncounted : bar;
 /** A form's length in px, and whether it may lie only in its bar (its name alone). */
-const formLength = (bar: LaneBar, form: number): number =>
-  form < bar.lengths.length ? bar.lengths[form]! : (bar.nameOnly ?? Infinity);
+const formLength = (forms: FormLengths, form: number): number =>
+  form < forms.lengths.length ? forms.lengths[form]! : (forms.nameOnly ?? Infinity);
 const onlyInside = (bar: LaneBar, form: number): boolean => form >= bar.lengths.length;
-/** A bar's forms, the name alone last where it has one. */
-const formCount = (bar: LaneBar): number => bar.lengths.length + (bar.nameOnly === undefined ? 0 : 1);
+/** The gap in px between two spans (0 where they overlap). */
+const gap = ([a, b]: Span, [c, d]: Span): number => Math.max(0, c - b, a - d);
 
 /** What costs more: the order bars are given room in. */
 const byCost = (a: LaneBar, b: LaneBar): number => b.ms - a.ms || a.startMs - b.startMs;
 
-/** One depth of a row as its times place it, the same at every width (worked out once per lane, not once per width
- *  of the ladder: the code read's item 8): its bars left to right, its costliest, and the bars each may lie past. */
+/** One depth of a row as its times place it, the same at every width: its bars left to right, and its costliest. */
 class LaneOrder {
   readonly bars: readonly LaneBar[];
-  readonly costliest: LaneBar | undefined;
-  private readonly index: Map<LaneBar, number>;
-  /** per bar, the bars next to it its label may lie past, before it and after it */
-  private readonly runs: Map<LaneBar, { before: LaneBar[]; after: LaneBar[] }>;
-
+  readonly byCost: readonly LaneBar[];
   constructor(bars: readonly LaneBar[]) {
     // left to right: the order the labels keep (review 10H H2: labels that read the phases backwards)
     this.bars = [...bars].sort((a, b) => a.from - b.from || a.to - b.to);
-    this.index = new Map(this.bars.map((b, k) => [b, k]));
-    this.costliest = [...bars].sort(byCost)[0];
-    const byStart = [...this.bars].sort((a, b) => a.startMs - b.startMs);
-    this.runs = new Map(
-      byStart.map((bar, k) => [bar, { before: this.run(byStart, k, -1), after: this.run(byStart, k, 1) }]),
-    );
+    this.byCost = [...bars].sort(byCost);
   }
 
-  /** The k-th bar's place left to right. */
-  at(bar: LaneBar): number {
-    return this.index.get(bar)!;
+  get costliest(): LaneBar | undefined {
+    return this.byCost[0];
   }
 
-  /** The bars next to the k-th of `byStart` that its label may lie past, on `side` (-1 before it, 1 after it): all
-   *  within twice its time of it, in ms, so the same bars at every width; slivers beside it, each at most half its
-   *  cost (a 209 ms guards bar's label left of the two slivers of trace before it, review 11K K1), or for the lane's
-   *  costliest any cheaper bar, so that it is named wherever any bar is (review 12N N1: 57.3 ms of guards after
-   *  43.4 ms of trace at the axis's end, unnamed at every width, or the trace named beside it). */
-  private run(byStart: readonly LaneBar[], k: number, side: -1 | 1): LaneBar[] {
-    const bar = byStart[k]!;
-    const most = bar === this.costliest ? bar.ms : bar.ms / 2;
-    const run: LaneBar[] = [];
-    for (let j = k + side; j >= 0 && j < byStart.length; j += side) {
-      const next = byStart[j]!;
-      const reach = side < 0 ? bar.startMs - next.startMs : next.startMs + next.ms - (bar.startMs + bar.ms);
-      if (next.ms > most || reach > 2 * bar.ms) break;
-      run.push(next);
-    }
-    return run;
-  }
-
-  /** The rooms (Candidate's) a label of `bar` may lie in, at every width: beside it, and past its runs. */
-  rooms(bar: LaneBar): number[] {
-    const k = this.at(bar);
-    const { before, after } = this.runs.get(bar)!;
-    return [k, k + 1, ...after.map((b) => this.at(b) + 1), ...before.map((b) => this.at(b))];
-  }
-
-  /** The farthest bar of `bar`'s run on `side` (-1: the leftmost before it, 1: the rightmost after it), or null. */
-  farthest(bar: LaneBar, side: -1 | 1): LaneBar | null {
-    const { before, after } = this.runs.get(bar)!;
-    return side < 0
-      ? before.reduce<LaneBar | null>((a, b) => (a && a.from <= b.from ? a : b), null)
-      : after.reduce<LaneBar | null>((a, b) => (a && a.to >= b.to ? a : b), null);
+  /** The bars `forms` labels (each in its form), left to right; each only in its bar where a costlier one has none. */
+  labelled(forms: ReadonlyMap<LaneBar, number>): ToLabel[] {
+    return this.bars
+      .filter((b) => forms.has(b))
+      .map((bar) => ({
+        bar,
+        form: forms.get(bar)!,
+        insideOnly: this.bars.some((b) => !forms.has(b) && byCost(b, bar) < 0),
+      }));
   }
 }
 
@@ -131,80 +121,67 @@ class Lane {
     readonly order: LaneOrder,
     private readonly markerShares: readonly number[],
     readonly width: number,
+    private readonly uncounted: ReadonlySet<LaneBar> = new Set(),
   ) {
     this.markers = markerShares.map((m) => [m * width - MARKER_HALF, m * width + MARKER_HALF]);
   }
 
-  /** Whether [from, to) is in the track and clear of every marker, and `bars` (a span around it) of every bar but
-   *  `own`. */
-  private clear(own: LaneBar, [from, to]: Span, bars: Span): boolean {
+  private span(bar: LaneBar): Span {
+    return [bar.from * this.width, bar.to * this.width];
+  }
+
+  /** Whether a label at `label`, `own` px from its bar `bar` (on `side`: -1 left of the label, 1 right of it), is in
+   *  the track, clear of every marker, and unmistakably its bar's (review 13 O1): no other bar of its depth nearer to
+   *  it on its bar's side but a sliver drawn over its bar (its edge, as the eye sees it), and on the other side each
+   *  at least PAD farther (a label midway between two bars is neither's). In shares where it can be: the same at
+   *  every width. */
+  private clear(bar: LaneBar, label: Span, own: number, side: -1 | 1): boolean {
+    const [from, to] = label;
     if (from < 0 || to > this.width) return false;
-    // less a rounding's worth: a room that begins at a bar's own edge is clear of it at every width
-    const apart =
-      ([from, to]: Span) =>
-      ([a, b]: Span): boolean =>
-        b <= from - CLEAR + ROUNDING || a >= to + CLEAR - ROUNDING;
-    return (
-      this.order.bars.every((b) => b === own || apart(bars)([b.from * this.width, b.to * this.width])) &&
-      this.markers.every(apart([from, to]))
-    );
+    // less a rounding's worth: a label that begins at a marker's own edge is clear of it at every width
+    const apart = ([a, b]: Span): boolean => b <= from - CLEAR + ROUNDING || a >= to + CLEAR - ROUNDING;
+    const unmistakable = (other: LaneBar): boolean => {
+      const span = this.span(other);
+      // how far it reaches past its bar's edge toward the label, as a share
+      const past = side < 0 ? other.to - bar.to : bar.from - other.from;
+      const over = other.to > bar.from + ROUNDING && other.from < bar.to - ROUNDING;
+      if (over && past <= LEAST_BAR + ROUNDING) return gap(label, span) >= CLEAR - ROUNDING;
+      return gap(label, span) >= (past <= ROUNDING ? own : own + PAD) - ROUNDING;
+    };
+    return this.order.bars.every((b) => b === bar || unmistakable(b)) && this.markers.every(apart);
   }
 
   /** What a label left of `bar` may end at: its start, or the left of a diamond between it and the bar before it
-   *  (a label left of a diamond, never under it: review 5A G7); each with where a bar may begin right of the label
-   *  (the diamond's centre: a bar under its left half shows left of it at a wider panel). */
-  private startsOf(bar: LaneBar): { edge: number; bars: number }[] {
+   *  (a label left of a diamond, never under it: review 5A G7). */
+  private startsOf(bar: LaneBar): number[] {
     const before = Math.max(0, ...this.order.bars.filter((b) => b.to <= bar.from).map((b) => b.to));
     const diamonds = this.markerShares.filter((m) => m >= before && m < bar.to);
-    return [
-      { edge: bar.from * this.width, bars: bar.from * this.width },
-      ...diamonds.map((m) => ({ edge: m * this.width - MARKER_HALF, bars: m * this.width })),
-    ];
+    return [bar.from * this.width, ...diamonds.map((m) => m * this.width - MARKER_HALF)];
   }
 
   /** What a label right of `bar` may begin after, likewise: its end, or the right of a diamond before the next bar. */
-  private endsOf(bar: LaneBar): { edge: number; bars: number }[] {
+  private endsOf(bar: LaneBar): number[] {
     const after = Math.min(1, ...this.order.bars.filter((b) => b.from >= bar.to).map((b) => b.from));
     const diamonds = this.markerShares.filter((m) => m <= after && m > bar.from);
-    return [
-      { edge: bar.to * this.width, bars: bar.to * this.width },
-      ...diamonds.map((m) => ({ edge: m * this.width + MARKER_HALF, bars: m * this.width })),
-    ];
+    return [bar.to * this.width, ...diamonds.map((m) => m * this.width + MARKER_HALF)];
   }
 
   /** Where `bar`'s label in form `form` may go, most wanted first: in its bar (after a diamond at its start), right
-   *  of it, left of it, then past the bars beside it it may lie past; none in the rooms `barred`. Its name alone: in
-   *  its bar only. */
-  candidates(bar: LaneBar, form: number, barred: ReadonlySet<number>): Candidate[] {
-    const length = formLength(bar, form);
-    const k = this.order.at(bar);
-    const [x, end] = [bar.from * this.width, bar.to * this.width];
+   *  of it, left of it; its name alone, or where a costlier bar has no label (`insideOnly`), in its bar only. */
+  candidates({ bar, form, insideOnly }: ToLabel): Candidate[] {
+    const length = formLength(formsOf(bar, this.uncounted), form);
+    const [x, end] = this.span(bar);
     const start = this.markers
       .filter(([a, b]) => a < x + PAD + length && b > x)
       .reduce((from, [, b]) => Math.max(from, b + 1), x + PAD);
-    const inside = start + length + PAD <= end ? [{ at: start, end: start + length, inside: true, room: null }] : [];
-    if (onlyInside(bar, form)) return inside;
-    // beside it, with nothing drawn between the label and the edge it is beside (a thin bar in the gap: review 11K K1)
-    const right =
-      (room: number) =>
-      ({ edge, bars }: { edge: number; bars: number }): Candidate | null =>
-        !barred.has(room) && this.clear(bar, [edge + CLEAR, edge + PAD + length], [bars + CLEAR, edge + PAD + length])
-          ? { at: edge + PAD, end: edge + PAD + length, inside: false, room }
-          : null;
-    const left =
-      (room: number) =>
-      ({ edge, bars }: { edge: number; bars: number }): Candidate | null =>
-        !barred.has(room) && this.clear(bar, [edge - PAD - length, edge - CLEAR], [edge - PAD - length, bars - CLEAR])
-          ? { at: edge - PAD - length, end: edge - PAD, inside: false, room }
-          : null;
-    const last = this.order.farthest(bar, 1);
-    const first = this.order.farthest(bar, -1);
+    const inside = start + length + PAD <= end ? [{ at: start, end: start + length, inside: true }] : [];
+    if (insideOnly || onlyInside(bar, form)) return inside;
+    const beside = (from: number, own: number, side: -1 | 1): Candidate | null =>
+      this.clear(bar, [from, from + length], own, side) ? { at: from, end: from + length, inside: false } : null;
     const all = [
       ...inside,
-      ...this.endsOf(bar).map(right(k + 1)),
-      ...this.startsOf(bar).map(left(k)),
-      ...(last ? this.endsOf(last).map(right(this.order.at(last) + 1)) : []),
-      ...(first ? this.startsOf(first).map(left(this.order.at(first))) : []),
+      ...this.endsOf(bar).map((edge) => beside(edge + PAD, edge + PAD - end, -1)),
+      ...this.startsOf(bar).map((edge) => beside(edge - PAD - length, x - (edge - PAD), 1)),
     ];
     return all.filter((c) => c !== null);
   }
@@ -213,8 +190,7 @@ class Lane {
    *  `frontier`, their labels in their bars' order: each the one ending first that fits, which leaves the most room. */
   fits(labelled: readonly ToLabel[], frontier = -Infinity, k = 0): boolean {
     for (let at = frontier, i = k; i < labelled.length; i++) {
-      const { bar, form, barred } = labelled[i]!;
-      const ends = this.candidates(bar, form, barred)
+      const ends = this.candidates(labelled[i]!)
         .filter((c) => c.at >= at + CLEAR)
         .map((c) => c.end);
       if (!ends.length) return false;
@@ -224,79 +200,116 @@ class Lane {
   }
 }
 
-/** The bars of `order` to label (`forms`: each one's form), left to right, each barred from the rooms of the costlier
- *  bars left without a label: a cheaper bar never takes the room a costlier one is named in at a wider panel
- *  (review 11K K1: "trace bytecode 30.1 ms" where guards' 209 ms went unnamed). */
-function inOrder(order: LaneOrder, forms: ReadonlyMap<LaneBar, number>): ToLabel[] {
-  const unlabelled = order.bars.filter((b) => !forms.has(b));
-  return order.bars
-    .filter((b) => forms.has(b))
-    .map((bar) => ({
-      bar,
-      form: forms.get(bar)!,
-      barred: new Set(unlabelled.filter((b) => byCost(b, bar) < 0).flatMap((b) => order.rooms(b))),
-    }));
-}
+/** How a phase's bars are labelled across a chart: with their time, or by their name alone, in their bars. */
+type Way = 'timed' | 'named';
 
-/** Which bars are labelled at track width `width`, each in its shortest form that fits (its name alone, in its bar,
- *  where none with its time does): by cost, then room, at each width of the ladder up to it, each keeping those
- *  labelled at the one before (what fits at a width fits at every wider one); the lane's costliest first, and no
- *  other before it (review 12N N1: a step's 25.6 ms trace named at 560 px beside its 38.2 ms guards, unnamed). */
-function labelledBars(order: LaneOrder, markers: readonly number[], width: number): Map<LaneBar, number> {
-  const costliest = [...order.bars].sort(byCost);
-  const shortest = new Map<LaneBar, number>();
-  for (let ladder = LADDER_FROM; ladder <= width && shortest.size < costliest.length; ladder *= LADDER_STEP) {
-    const lane = new Lane(order, markers, ladder);
-    for (const bar of costliest) {
-      if (shortest.has(bar)) continue;
-      const form = [bar.lengths.length - 1, bar.lengths.length].find((f) => {
-        if (f < 0 || f >= formCount(bar)) return false;
-        shortest.set(bar, f);
-        return lane.fits(inOrder(order, shortest));
-      });
-      if (form !== undefined) continue;
-      shortest.delete(bar);
-      if (bar === order.costliest) break;
+/**
+ * Which bars of a chart (each depth of each row: `orders`) are labelled at track width `width`, each in its shortest
+ * form that fits: by cost, then room, at each width of a ladder up to it, each keeping those labelled at the one
+ * before (what fits at a width fits at every wider one: a wider panel only adds labels); a depth's costliest first,
+ * and no other before it (review 12N N1). A phase's bars all with their time or all by their name alone (review 13
+ * P6: "trace" beside "Dynamo: trace bytecode 207 ms"): the way its first bar labelled is, until every one by its name
+ * alone has room for its time.
+ */
+function chartLabelled(
+  orders: readonly LaneOrder[],
+  lanes: readonly ChartLane[],
+  width: number,
+): Map<LaneBar, number>[] {
+  const chosen = orders.map(() => new Map<LaneBar, number>());
+  const ways = new Map<string, Way>();
+  const timed = (bar: LaneBar): number => bar.lengths.length - 1;
+  for (let ladder = LADDER_FROM; ladder <= width; ladder *= LADDER_STEP) {
+    const at = orders.map((order, k) => new Lane(order, lanes[k]!.markers, ladder));
+    orders.forEach((order, k) => {
+      const forms = chosen[k]!;
+      for (const bar of order.byCost) {
+        if (forms.has(bar)) continue;
+        const way = ways.get(bar.phase);
+        const tries = [
+          ...(way !== 'named' && bar.lengths.length ? [timed(bar)] : []),
+          ...(way !== 'timed' && bar.nameOnly !== undefined ? [bar.lengths.length] : []),
+        ];
+        const form = tries.find((f) => {
+          forms.set(bar, f);
+          return at[k]!.fits(order.labelled(forms));
+        });
+        if (form !== undefined) {
+          ways.set(bar.phase, onlyInside(bar, form) ? 'named' : 'timed');
+          continue;
+        }
+        forms.delete(bar);
+        if (bar === order.costliest) break;
+      }
+    });
+    // a phase by name alone whose bars all have room for their time now: with their time
+    for (const [phase, way] of ways) {
+      if (way !== 'named') continue;
+      const named = chosen.flatMap((forms, k) =>
+        [...forms.keys()].filter((b) => b.phase === phase).map((b) => ({ b, k })),
+      );
+      if (!named.every(({ b }) => b.lengths.length)) continue;
+      for (const { b, k } of named) chosen[k]!.set(b, timed(b));
+      if (named.every(({ k }) => at[k]!.fits(orders[k]!.labelled(chosen[k]!)))) ways.set(phase, 'timed');
+      else for (const { b, k } of named) chosen[k]!.set(b, b.lengths.length);
     }
   }
-  return shortest;
+  return chosen;
 }
 
 /**
- * Each bar's label at track width `width` (px), or none: the bars labelled as labelledBars chose them, each in the
- * longest of its forms that leaves every other one room (the costliest bars' first, and each bar's longest form before
- * any shorter one), placed where most wanted that leaves the rest their room. `markers`: the cache markers at this
- * depth, as shares of the track.
+ * Each bar's label at track width `width` (px), or none, for every depth of every row of one chart (`lanes`): the bars
+ * labelled as chartLabelled chose them; a bar counted among others ("(1 of 2)") without its count where one of those has no
+ * label; each phase in the longest of its forms that every labelled bar of it can take, leaving every other label
+ * room (the costliest phases' first), or its name alone; placed where most wanted that leaves the rest their room.
  */
-export function placeLabels(
-  bars: readonly LaneBar[],
-  markers: readonly number[],
-  width: number,
-): Map<LaneBar, LabelPlace> {
-  const order = new LaneOrder(bars);
-  const lane = new Lane(order, markers, width);
-  const forms = labelledBars(order, markers, width);
-  const costliest = [...forms.keys()].sort(byCost);
+export function placeChartLabels(lanes: readonly ChartLane[], width: number): Map<LaneBar, LabelPlace> {
+  const orders = lanes.map((l) => new LaneOrder(l.bars));
+  const chosen = chartLabelled(orders, lanes, width);
+  const shown = new Set(chosen.flatMap((forms) => [...forms.keys()]));
+  const among = (key: string): LaneBar[] => lanes.flatMap((l) => l.bars.filter((b) => b.uncounted?.among === key));
+  const uncounted = new Set(
+    lanes.flatMap((l) => l.bars.filter((b) => b.uncounted && among(b.uncounted.among).some((m) => !shown.has(m)))),
+  );
+  const fitted = orders.map((order, k) => new Lane(order, lanes[k]!.markers, width, uncounted));
   // what fitted at the ladder's width fits at this wider one; a rounding that says otherwise drops the cheapest
-  while (forms.size && !lane.fits(inOrder(order, forms))) forms.delete(costliest.pop()!);
-  const most = Math.max(0, ...bars.map(formCount));
-  for (let form = 0; form < most; form++)
-    for (const bar of costliest) {
-      const was = forms.get(bar)!;
-      if (form >= was) continue;
-      forms.set(bar, form);
-      if (!lane.fits(inOrder(order, forms))) forms.set(bar, was);
+  fitted.forEach((lane, k) => {
+    const forms = chosen[k]!;
+    const cheapest = [...forms.keys()].sort(byCost);
+    while (forms.size && !lane.fits(lane.order.labelled(forms))) forms.delete(cheapest.pop()!);
+  });
+  // each phase's timed bars in one form, the longest all of them can take: the phases whose bars cost most first
+  const phases = new Map<string, { lane: number; bar: LaneBar }[]>();
+  chosen.forEach((forms, lane) => {
+    for (const [bar, form] of forms)
+      if (!onlyInside(bar, form)) phases.set(bar.phase, [...(phases.get(bar.phase) ?? []), { lane, bar }]);
+  });
+  const costOf = (bars: { bar: LaneBar }[]): number => Math.max(...bars.map(({ bar }) => bar.ms));
+  for (const bars of [...phases.values()].sort((a, b) => costOf(b) - costOf(a))) {
+    const most = Math.max(...bars.map(({ bar }) => bar.lengths.length));
+    for (let form = 0; form < most; form++) {
+      const was = bars.map(({ lane, bar }) => chosen[lane]!.get(bar)!);
+      for (const { lane, bar } of bars) chosen[lane]!.set(bar, Math.min(form, bar.lengths.length - 1));
+      const lanesOf = new Set(bars.map(({ lane }) => lane));
+      if ([...lanesOf].every((k) => fitted[k]!.fits(orders[k]!.labelled(chosen[k]!)))) break;
+      bars.forEach(({ lane, bar }, k) => chosen[lane]!.set(bar, was[k]!));
     }
-  const labelled = inOrder(order, forms);
+  }
   const places = new Map<LaneBar, LabelPlace>();
-  let frontier = -Infinity;
-  labelled.forEach(({ bar, form, barred }, k) => {
-    const place = lane
-      .candidates(bar, form, barred)
-      .find((c) => c.at >= frontier + CLEAR && lane.fits(labelled, c.end, k + 1));
-    if (!place) return; // never: `labelled` fits, so its first bar has a place that leaves the rest theirs
-    places.set(bar, { form, at: place.at, inside: place.inside });
-    frontier = place.end;
+  fitted.forEach((lane, k) => {
+    const labelled = orders[k]!.labelled(chosen[k]!);
+    let frontier = -Infinity;
+    labelled.forEach((label, i) => {
+      const place = lane.candidates(label).find((c) => c.at >= frontier + CLEAR && lane.fits(labelled, c.end, i + 1));
+      if (!place) return; // never: `labelled` fits, so its first bar has a place that leaves the rest theirs
+      places.set(label.bar, {
+        form: label.form,
+        uncounted: uncounted.has(label.bar),
+        at: place.at,
+        inside: place.inside,
+      });
+      frontier = place.end;
+    });
   });
   return places;
 }

@@ -1016,15 +1016,21 @@ export interface CompilePhase {
   cache?: 'hit' | 'miss' | 'bypass';
   cacheHit?: boolean;
   /**
-   * schema 1.38: the short name its bar is labelled by where its name (nor its name less the compiler's part, 'build guards') has no room, with its time: 'guards 209 ms', 'trace 25.6 ms' (compiler/phase_names.py SHORT_NAMES, beside the names). Absent: a name short already, a cache lookup, an older report
+   * schema 1.38 to 1.43 only (1.44: the last of its labels, not written apart): the short name its bar is labelled by where its name has no room, with its time: 'guards 209 ms'; the chart labels a 1.38 or 1.39 report's bar (no labels) by its name, then this
    */
   shortName?: string;
   /**
-   * schema 1.40: the names its bar is labelled by, longest first (the bar says the longest that fits, with its time; its hover the first), each told apart from its compile's other phases of its name: 'Inductor (backward)', 'C++ compile (backward, 1 of 2)', 'Dynamo: trace bytecode (1 of 2)'; a shorter name another of its compile's phases is also said by left out ('codegen') (compiler/phase_names.py). Absent: a cache lookup, an older report
+   * schema 1.40: the names its bar is labelled by, longest first (the bar says the longest that fits, with its time; its hover the first), each told apart from its compile's other phases of its name: 'Inductor (backward)', 'C++ compile (backward, 1 of 2)', 'Dynamo: trace bytecode (1 of 2)'; a shorter name another of its record's phases is also said by left out ('codegen'), so every bar of a phase has the same names; 1.42: Dynamo's traces of one frame by its restart, 'Dynamo: trace bytecode (first attempt)', '(restart)' (compiler/phase_names.py). Absent: a cache lookup, an older report
    *
    * @minItems 1
    */
   labels?: [string, ...string[]];
+  /**
+   * schema 1.44: where its labels count it among its compile's phases of its name and part ('C++ compile (backward, 1 of 2)'), the same names without the count ('C++ compile (backward)'): the chart's label where one of those phases has no label (review 13 P6). Absent: a phase its labels do not count
+   *
+   * @minItems 1
+   */
+  uncountedLabels?: [string, ...string[]];
 }
 /**
  * compiled vs eager outputs on the timed inputs (same seeds), judged as torch._dynamo.utils.same does: within atol + rtol*|eager| passes; otherwise compiled fails only if its RMSE against a higher-precision reference exceeds multiplier x eager's + atol/10

@@ -333,14 +333,16 @@ def test_one_phase_one_name_in_every_fixture() -> None:
     assert list(loads) == ["load from cache"] and {"train_small-cpu", "serve_script-cpu"} <= loads["load from cache"]
 
 
-def test_a_phase_carries_the_short_name_its_bar_is_labelled_by_where_its_name_has_no_room(tmp_path: Path) -> None:
+def test_a_phases_last_label_is_its_short_name_where_its_name_has_no_room(tmp_path: Path) -> None:
     """Review 10H H2: a bar with no room for "Dynamo: build guards 209 ms" read "209 ms", a bare time beside a named
-    bar; its short name ("guards 209 ms"), defined beside the names, labels it instead (schema 1.37 shortName)."""
+    bar; its short name ("guards 209 ms"), the last of its labels, labels it instead; code read 36 item 7: not written
+    apart as well (`shortName`, which the chart reads only in a report before labels)."""
     phases = artifacts("h100-recompile-cold.log", None, tmp_path)["phases"]
-    short = {p["name"]: p.get("shortName") for p in phases if "cache" not in p}
-    assert short["Dynamo: trace bytecode"] == "trace" and short["Dynamo: whole frame"] == "Dynamo"
-    assert short["Inductor"] is None  # short already
-    assert all("shortName" not in p for p in phases if "cache" in p)  # a marker, not a labelled bar
+    last = {p["name"]: p["labels"][-1] for p in phases if "cache" not in p}
+    assert last["Dynamo: build guards"] == "guards" and last["Dynamo: whole frame"] == "Dynamo"
+    assert last["Inductor"] == "Inductor"  # short already
+    assert all("shortName" not in p for p in phases)
+    assert all("labels" not in p for p in phases if "cache" in p)  # a marker, not a labelled bar
     # each short name is shorter than the name less its compiler part ("build guards"), the form tried before it
     for name, said in phase_names.SHORT_NAMES.items():
         assert len(said) < len(name.split(": ")[-1]), name
@@ -371,8 +373,9 @@ def test_a_compiles_phases_of_one_name_are_told_apart_by_the_runner() -> None:
     phase_names.label_phases(phases)
     labels = [p.get("labels") for p in phases]
     assert labels == [
-        ["Dynamo: trace bytecode (1 of 2)", "trace bytecode (1 of 2)", "trace (1 of 2)"],
-        ["Dynamo: trace bytecode (2 of 2)", "trace bytecode (2 of 2)", "trace (2 of 2)"],
+        # Dynamo traced the frame again: its restart, said (review 13 O7), not "(1 of 2)"
+        ["Dynamo: trace bytecode (first attempt)", "trace bytecode (first attempt)", "trace (first attempt)"],
+        ["Dynamo: trace bytecode (restart)", "trace bytecode (restart)", "trace (restart)"],
         ["Inductor (forward)"],
         ["C++ compile (forward)", "C++ (forward)"],
         ["backward compile", "backward"],
@@ -383,6 +386,36 @@ def test_a_compiles_phases_of_one_name_are_told_apart_by_the_runner() -> None:
         ["Inductor: kernel codegen", "kernel codegen"],
         None,  # a cache lookup is a marker, not a bar
         ["Inductor"],
+    ]
+    # where a count is said, the names without it: the chart's where a mate has no label (review 13 P6)
+    uncounted = [p.get("uncountedLabels") for p in phases]
+    assert uncounted[6] == uncounted[7] == ["C++ compile (backward)", "C++ (backward)"]
+    assert [k for k, u in enumerate(uncounted) if u] == [6, 7]
+
+
+def test_a_phases_names_are_the_same_on_every_bar_of_it_in_a_record() -> None:
+    """Review 13 O5: one chart said a phase by several names; a shorter name two phases of the record share is left
+    out of every bar of each, not only in the compile where both are (so each bar of a phase has the same forms), and a
+    frame Dynamo restarted twice counts its restarts."""
+    phases = [
+        _phase("Inductor: codegen", 0, 5, 0),
+        _phase("Inductor: codegen", 0, 5, 0, cid="1/0"),
+        _phase("Inductor: kernel codegen", 1, 1, 1, cid="1/0"),
+        _phase("Dynamo: trace bytecode", 0, 5, 0, cid="2/0"),
+        _phase("Dynamo: trace bytecode", 6, 5, 0, cid="2/0"),
+        _phase("Dynamo: trace bytecode", 12, 5, 0, cid="2/0"),
+    ]
+    phase_names.label_phases(phases)
+    assert phases[0]["labels"] == phases[1]["labels"] == ["Inductor: codegen"]
+    assert [p["labels"][0] for p in phases[3:]] == [
+        "Dynamo: trace bytecode (first attempt)",
+        "Dynamo: trace bytecode (restart, 1 of 2)",
+        "Dynamo: trace bytecode (restart, 2 of 2)",
+    ]
+    assert [p.get("uncountedLabels", [None])[0] for p in phases[3:]] == [
+        None,
+        "Dynamo: trace bytecode (restart)",
+        "Dynamo: trace bytecode (restart)",
     ]
 
 
@@ -395,17 +428,10 @@ def test_a_fixtures_phases_carry_the_runners_names_for_them() -> None:
     groups = [g for m in report["modes"] for g in (m.get("compiler") or {}).get("rankPhases") or []]
     told = {label for g in groups for p in g["compiler"]["phases"] for label in p.get("labels") or []}
     assert {"Inductor (forward)", "Inductor (backward)", "C++ compile (backward, 1 of 2)"} <= told
+    assert {"Dynamo: trace bytecode (first attempt)", "Dynamo: trace bytecode (restart)"} <= told  # review 13 O7
+    assert not any(label.startswith("Dynamo: trace bytecode (1 of") for label in told)
     bars = [p for g in groups for p in g["compiler"]["phases"] if "cache" not in p]
     assert bars and all(p["labels"][0].startswith(p["name"]) for p in bars)
-
-
-def test_a_phases_short_name_is_one_rule_for_the_runner_and_the_fixtures() -> None:
-    """Code read 35 item 10: artifacts.phases and scripts/rederive_fixtures.py name a phase's short name by one
-    function (phase_names.short_name), so the fixtures cannot drift from the runner."""
-    assert phase_names.short_name("Dynamo: build guards") == "guards"
-    assert phase_names.short_name("Inductor") is None
-    script = (Path(__file__).resolve().parents[2] / "scripts/rederive_fixtures.py").read_text()
-    assert "phase_names.short_name(" in script and "SHORT_NAMES" not in script
 
 
 def test_a_kernel_s_time_per_step_is_of_the_steps_the_compare_counts() -> None:

@@ -143,7 +143,9 @@ def test_the_facts_count_the_compiles_their_rows_show() -> None:
     assert sentences.region_facts(r2)[1] == "5 compiles (1 graph; 4 made none)"
     # a compile at the recompile limit, and one that failed, are said as that (step's ninth compile, serve's second)
     script = _recorded("train_small-cpu")["modes"][0]["compiler"]["phasesText"]
-    assert script.startswith("17 compiles (12 graphs; 5 made none: 4 captured nothing in forward, 1 at the recompile limit), ")
+    assert script.startswith(
+        "17 compiles (12 graphs; 5 made none: 4 captured nothing in forward, 1 at the recompile limit), "
+    )
     failed = json.loads((FIXTURES / "reports" / "script-in-situ-failure-cpu" / "report.json").read_text())
     assert failed["modes"][0]["compiler"]["phasesText"].startswith("2 compiles (1 graph; 1 made none: it failed), ")
     # the facts and the compile phases' heading say a compile that made nothing alike (review 6C Z6: "1 compile made 0

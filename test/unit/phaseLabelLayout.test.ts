@@ -4,15 +4,19 @@
 // phases of one name apart (review 11K K6 / 11J J7).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { placeLabels, type LaneBar } from '../../webview/phaseLabelLayout.ts';
+import { placeChartLabels, type LabelPlace, type LaneBar } from '../../webview/phaseLabelLayout.ts';
 import { phaseLabelForms } from '../../webview/timelineWords.ts';
 
 /** A bar of `ms` at `startMs` on an axis of `axisMs` drawn over 97 % of the track (compilePhases.ts), at least 0.15 %
  *  wide; its forms `lengths` px long. */
-function bar(startMs: number, ms: number, axisMs: number, lengths: number[]): LaneBar {
+function bar(startMs: number, ms: number, axisMs: number, lengths: number[], phase = `phase at ${startMs}`): LaneBar {
   const from = (startMs / axisMs) * 0.97;
-  return { from, to: from + Math.max(0.0015, (ms / axisMs) * 0.97), ms, startMs, lengths };
+  return { from, to: from + Math.max(0.0015, (ms / axisMs) * 0.97), ms, startMs, lengths, phase };
 }
+
+/** One depth of one row, alone in its chart. */
+const placeLabels = (bars: LaneBar[], markers: number[], width: number): Map<LaneBar, LabelPlace> =>
+  placeChartLabels([{ bars, markers }], width);
 
 /** train_small's "Counter: forward · 268 ms": two slivers of trace bytecode, then build guards, at the axis's end. */
 const AXIS = 10913;
@@ -25,17 +29,28 @@ const counter = (): LaneBar[] => [
 const labelled = (bars: LaneBar[], width: number, markers: number[] = []): Set<number> =>
   new Set([...placeLabels(bars, markers, width).keys()].map((b) => bars.indexOf(b)));
 
-test("Counter's guards, 78 % of its compile, are named at every width, left of the trace slivers before them", () => {
+test("a label lies in its bar or directly beside it, no other bar nearer: Counter's guards named right of it where the track has room, never left of the trace slivers before it (review 13 O1)", () => {
   for (const width of [300, 420, 850, 1200]) {
     const bars = counter();
-    const places = placeLabels(bars, [], width);
-    const guards = places.get(bars[2]!);
-    assert.ok(guards, `${width} px: ${JSON.stringify([...places.values()])}`);
-    // left of its bar (no room right of it at the axis's end on a narrow track): left of the slivers before it too,
-    // never between them and it
-    if (width === 300) assert.ok(guards.at < bars[2]!.from * width, 'left of its bar');
-    if (guards.at < bars[2]!.from * width)
-      assert.ok(guards.at + bars[2]!.lengths[guards.form]! <= bars[0]!.from * width);
+    const guards = placeLabels(bars, [], width).get(bars[2]!);
+    // the axis's end leaves 9 % of the track right of it: room at 850 px, not at 420
+    assert.equal(guards !== undefined, width >= 850, `${width} px: ${JSON.stringify(guards)}`);
+    if (guards) assert.ok(guards.at >= bars[2]!.to * width, `${width} px: right of its bar`);
+  }
+});
+
+test("every label's nearest bar of its depth is its own: a costlier bar's label never beyond a cheaper bar beside it (review 13 O1)", () => {
+  // rank 1's 2.06 s recompile: the forward's Inductor, then the costlier backward compile right after it, room left
+  // of both; the backward's label there would touch the forward's bar
+  const [forward, backward] = [bar(55000, 400, 57148, [90]), bar(55401, 974, 57148, [150])];
+  for (const width of [560, 850, 1400, 4000]) {
+    const places = placeLabels([forward, backward], [], width);
+    for (const [own, place] of places) {
+      const length = own.lengths[place.form]!;
+      const gapTo = (b: LaneBar): number => Math.max(0, b.from * width - (place.at + length), place.at - b.to * width);
+      const other = own === forward ? backward : forward;
+      assert.ok(gapTo(own) < gapTo(other), `${width} px: ${JSON.stringify(place)} nearer another bar`);
+    }
   }
 });
 
@@ -70,27 +85,33 @@ test('a wider track only adds labels: each set holds the one at every narrower w
       assert.deepEqual(lost, [], `bars labelled at ${width - 1} px, not at ${width} px`);
       before = now;
     }
-    assert.ok(before.size > 0, 'labelled at the widest');
+    // the third's costliest at the axis's end, a sliver right before it: its label has no place that is its own
+    assert.ok(before.size > 0 || bars.length === 4, 'labelled at the widest');
   }
 });
 
-test("a cheaper bar's label never takes the room beside a costlier one left without: a first compile's trace", () => {
+test("while a costlier bar of its depth has no label, a bar's label lies only in its bar: a first compile's trace (review 13 O3)", () => {
   // TinyTransformer's first compile: trace bytecode (520 ms, at the axis's start, its room taken by backend compile
-  // right after it), backend compile, build guards after it; guards' room is not trace's, so guards is named
-  const bars = [
-    bar(20.8, 520.3, AXIS, [160, 80, 66]),
+  // right after it), backend compile, build guards after it: guards named beside its bar only once the trace is named
+  const first = (): LaneBar[] => [
+    { ...bar(20.8, 520.3, AXIS, [160, 80, 66]), nameOnly: 26 },
     bar(592.9, 7092.1, AXIS, [110, 66]),
     bar(7723.9, 53.9, AXIS, [150, 90, 68]),
   ];
-  assert.deepEqual(labelled(bars, 850), new Set([1, 2]));
-  // a trace sliver right before guards, which have no room: not named in the room guards' label would take
+  assert.deepEqual(labelled(first(), 560), new Set([1]));
+  assert.deepEqual(labelled(first(), 850), new Set([0, 1, 2]));
+  // in its bar it may be: a guards bar wide enough for its label, the trace still without
+  const wide = [bar(20.8, 520.3, AXIS, [2000]), bar(592.9, 7092.1, AXIS, [110]), bar(7723.9, 1500, AXIS, [60])];
+  assert.deepEqual(labelled(wide, 560), new Set([1, 2]));
+  assert.ok(placeLabels(wide, [], 560).get(wide[2]!)!.inside);
+  // a trace sliver right before guards, which have no room: not named
   const [trace, guards] = [bar(9000, 8, AXIS, [40]), bar(9009, 60, AXIS, [2000])];
   assert.deepEqual(labelled([trace, guards], 850), new Set());
 });
 
-test("a depth's costliest bar is named first: past the cheaper bars beside it, else no bar of its depth is", () => {
+test("a depth's costliest bar is named first, else no bar of its depth is", () => {
   // train_small's "Counter: forward after line 29": 43.4 ms of trace, 1.7 ms of backend, 57.3 ms of guards at the
-  // axis's end; the trace is no sliver of the guards, yet the guards' label may lie left of it
+  // axis's end: the guards named right of their bar where the track has room, else none of the three
   const afterLine29 = (): LaneBar[] => [
     bar(10413.8, 43.4, AXIS, [150, 95, 60]),
     bar(10457.4, 1.7, AXIS, [110, 55]),
@@ -98,15 +119,11 @@ test("a depth's costliest bar is named first: past the cheaper bars beside it, e
   ];
   for (const width of [300, 420, 850, 1200]) {
     const bars = afterLine29();
-    const places = placeLabels(bars, [], width);
-    const guards = places.get(bars[2]!);
-    assert.ok(guards, `${width} px: ${JSON.stringify([...places.values()])}`);
-    // right of its bar where the track has room, else left of the trace: never between the two
-    const end = guards.at + bars[2]!.lengths[guards.form]!;
-    assert.ok(end <= bars[0]!.from * width || guards.at >= bars[2]!.to * width, `${width} px: ${guards.at}–${end}`);
-    // on a narrow track, left of the trace, which then has no room of its own
-    if (width <= 420) assert.deepEqual(labelled(bars, width), new Set([2]), `${width} px`);
+    const guards = placeLabels(bars, [], width).get(bars[2]!);
+    if (guards) assert.ok(guards.at >= bars[2]!.to * width, `${width} px: ${JSON.stringify(guards)}`);
+    else assert.deepEqual(labelled(bars, width), new Set(), `${width} px`);
   }
+  assert.ok(labelled(afterLine29(), 1200).has(2));
   // the costliest with no room for any form, cheaper ones with room in them: none of them
   const boxed = [bar(100, 40, 1000, [30]), bar(150, 300, 1000, [2000]), bar(600, 200, 1000, [30])];
   assert.deepEqual(labelled(boxed, 400), new Set());
@@ -161,4 +178,64 @@ test("a bar's label forms are the runner's names for it, longest first, each wit
     'Inductor: codegen (backward) 913 ms',
     'codegen (backward) 913 ms',
   ]);
+});
+
+test('a chart says each phase in one form: the longest every labelled bar of it can take (review 13 O5)', () => {
+  // two rows' guards: one with room for "Dynamo: build guards 32.9 ms", the other only for "guards 30.1 ms"
+  const roomy = bar(1000, 400, 10000, [150, 95, 70], 'Dynamo: build guards');
+  const tight = { ...bar(5000, 400, 10000, [150, 95, 70], 'Dynamo: build guards'), to: 0.97 };
+  const boxIn = bar(5000 + 400 * 1.2, 10, 10000, [2000]);
+  const places = placeChartLabels(
+    [
+      { bars: [roomy], markers: [] },
+      { bars: [tight, { ...boxIn, from: 0.97 - 80 / 1000 }], markers: [] },
+    ],
+    1000,
+  );
+  const forms = [roomy, tight].map((b) => places.get(b)?.form);
+  assert.ok(forms[0] !== undefined && forms[0] === forms[1], JSON.stringify(forms));
+  // alone, the roomy one takes its longest
+  assert.equal(placeChartLabels([{ bars: [roomy], markers: [] }], 1000).get(roomy)!.form, 0);
+  // by its name alone in one bar (3 s, room for it in it at a narrower track than the others have beside them) and
+  // with its time in two others (100 ms each): by its name, the others unlabelled (a wider track only adds labels);
+  // and the other way round where the named bar has no room for its name
+  const named = { ...bar(0, 3000, 10000, [2000, 2000], 'trace'), nameOnly: 20 };
+  const timed = [bar(4000, 100, 10000, [80, 60], 'trace'), bar(7000, 100, 10000, [80, 60], 'trace')];
+  const chart = placeChartLabels(
+    [{ bars: [named], markers: [] }, ...timed.map((b) => ({ bars: [b], markers: [] }))],
+    1000,
+  );
+  assert.deepEqual(
+    [named, ...timed].map((b) => chart.has(b)),
+    [true, false, false],
+  );
+  const cheap = { ...bar(0, 150, 10000, [2000, 2000], 'trace'), nameOnly: 20 };
+  const other = placeChartLabels(
+    [{ bars: [cheap], markers: [] }, ...timed.map((b) => ({ bars: [b], markers: [] }))],
+    1000,
+  );
+  assert.deepEqual(
+    [cheap, ...timed].map((b) => other.has(b)),
+    [false, true, true],
+  );
+});
+
+test('a count "(1 of 2)" only where every bar it counts among is labelled, else the forms without it (review 13 P6)', () => {
+  const counted = (startMs: number, ms: number): LaneBar => ({
+    ...bar(startMs, ms, 10000, [200]),
+    phase: 'C++ compile',
+    uncounted: { lengths: [150], nameOnly: 40, among: 'row 0' },
+  });
+  // both with room beside them: each counted
+  const both = [counted(1000, 500), counted(6000, 500)];
+  const said = placeChartLabels([{ bars: both, markers: [] }], 1000);
+  assert.deepEqual(
+    both.map((b) => said.get(b)?.uncounted),
+    [false, false],
+  );
+  // the second boxed in by a bar right before it and a costlier one right after it: the first said without its count
+  const boxed = [counted(1000, 500), counted(6000, 30), bar(6031, 3000, 10000, [100]), bar(5970, 29, 10000, [100])];
+  const alone = placeChartLabels([{ bars: boxed, markers: [] }], 1000);
+  assert.equal(alone.has(boxed[1]!), false);
+  assert.equal(alone.get(boxed[0]!)?.uncounted, true);
 });

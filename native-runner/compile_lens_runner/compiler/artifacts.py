@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..measure.profiling import kernel_us_per_step
 from ..shapes.compiler import CompileArtifacts, CompilePhase, CompilerInsight, KernelProvenance
 from .insight import MAX_KERNELS
-from .phase_names import PHASE_LABELS, label_phases, short_name
+from .phase_names import PHASE_LABELS, label_phases
 from .restarts import completed
 from .torch_trace import Record
 
@@ -180,10 +180,7 @@ def phases(records: Iterable[Record]) -> list[CompilePhase]:
             label = _phase_name(name) if shown < MAX_PHASES else None
             if label:
                 stack.append((name, ts, len(out), depth + 1))
-                phase: CompilePhase = {"compileId": cid, "name": label, "startMs": 0.0, "durMs": 0.0, "depth": depth}
-                if short := short_name(label):
-                    phase["shortName"] = short
-                out.append(phase)
+                out.append({"compileId": cid, "name": label, "startMs": 0.0, "durMs": 0.0, "depth": depth})
                 began.append(ts)
             else:
                 stack.append((name, ts, None, depth))

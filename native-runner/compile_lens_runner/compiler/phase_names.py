@@ -1,7 +1,8 @@
 """The compile phases' names: the one table of labels (phase_labels.json, which the timeline's words read too:
 extension/shared/trace/compilePhaseWords.ts), each label's short name, and each bar's names told apart from its
-compile's other phases of its name ("Inductor (backward)", "C++ compile (backward, 1 of 2)"): the runner words them,
-the compile-phases chart draws them (schema 1.40 `labels`)."""
+compile's other phases of its name ("Inductor (backward)", "C++ compile (backward, 1 of 2)", "trace bytecode
+(restart)"): the runner words them, the compile-phases chart draws them (schema 1.40 `labels`, 1.44
+`uncountedLabels`)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,11 @@ with open(os.path.join(os.path.dirname(__file__), "phase_labels.json"), encoding
     PHASE_LABELS: dict[str, str] = json.load(_labels)
 # AOT Autograd's backward compile: the phases under it are the backward's
 BACKWARD_COMPILE = PHASE_LABELS["compile_fx.<locals>.bw_compiler"]
-# a phase label -> the short name its bar is labelled by where the label has no room ("guards 209 ms", schema 1.38
-# shortName); a label with none is short already, or said by its part ("codegen")
+# Dynamo's trace of a frame: a compile traces it again only where Dynamo restarted its analysis (convert_frame's
+# attempts, the timeline's "compile_attempt_N")
+TRACE = PHASE_LABELS["bytecode_tracing"]
+# a phase label -> the short name its bar is labelled by where the label has no room ("guards 209 ms", the last of
+# its `labels`); a label with none is short already, or said by its part ("codegen")
 SHORT_NAMES = {
     "Dynamo: whole frame": "Dynamo",
     "Dynamo: trace bytecode": "trace",
@@ -34,27 +38,27 @@ SHORT_NAMES = {
 _PART = re.compile(r"^[^:]+: (.+)$")
 
 
-def short_name(label: str) -> str | None:
-    """The short name a phase's bar is labelled by where its label has no room, or None (short already)."""
-    return SHORT_NAMES.get(label)
-
-
 def _names(label: str) -> list[str]:
     """A phase's names, longest first: its label, its label less the compiler part it is of ("codegen" of "Inductor:
     codegen": the bar's colour and the bar it lies under say the part), its short name."""
     part = _PART.match(label)
-    short = short_name(label)
+    short = SHORT_NAMES.get(label)
     return list(dict.fromkeys([label, *([part[1]] if part else []), *([short] if short else [])]))
 
 
-def _told(name: str, part: str | None, nth: int | None, of: int) -> str:
-    """ "Inductor (backward)", "C++ compile (backward, 2 of 2)", "Dynamo: trace bytecode (1 of 2)": how many, so a
-    label whose mate has no room still says it has one (review 12 N3: "(1st)" with no 2nd in sight)."""
-    said = [s for s in (part, f"{nth} of {of}" if nth is not None else None) if s]
+def _told(name: str, said: list[str]) -> str:
     return f"{name} ({', '.join(said)})" if said else name
 
 
-def _labelled_compile(bars: list[CompilePhase]) -> None:
+def _attempt(nth: int, of: int) -> tuple[str, str | None]:
+    """A trace's attempt and, among several restarts, its count: "first attempt", "restart", ("restart", "2 of 3")
+    (review 13 O7: "trace bytecode (1 of 2)" on one compile said nothing of Dynamo's restart)."""
+    if nth == 1:
+        return "first attempt", None
+    return "restart", f"{nth - 1} of {of - 1}" if of > 2 else None
+
+
+def _labelled_compile(bars: list[CompilePhase], said_by: dict[str, set[str]]) -> None:
     backwards = [b for b in bars if b["name"] == BACKWARD_COMPILE]
     # each bar's part of its compile: the backward's where it lies under its backward compile
     part_of = [
@@ -63,12 +67,6 @@ def _labelled_compile(bars: list[CompilePhase]) -> None:
         else "forward"
         for p in bars
     ]
-    # a shorter name two phases of the compile are both said by labels neither ("codegen" is Inductor: codegen's
-    # less its part and Inductor: kernel codegen's short name)
-    said_by: dict[str, set[str]] = {}
-    for p in bars:
-        for n in _names(p["name"]):
-            said_by.setdefault(n, set()).add(p["name"])
     by_label: dict[str, list[int]] = {}
     for k in sorted(range(len(bars)), key=lambda k: bars[k]["startMs"]):
         by_label.setdefault(bars[k]["name"], []).append(k)
@@ -78,20 +76,37 @@ def _labelled_compile(bars: list[CompilePhase]) -> None:
         mates = {part: [k for k in same if len(parts) == 1 or part_of[k] == part] for part in parts}
         names = [n for i, n in enumerate(_names(label)) if i == 0 or len(said_by[n]) == 1]
         for k in same:
-            part = part_of[k] if len(parts) > 1 else None
             own = mates[part_of[k]]
-            nth = own.index(k) + 1 if len(own) > 1 else None
-            bars[k]["labels"] = [_told(n, part, nth, len(own)) for n in names]
+            nth = own.index(k) + 1
+            said = [part_of[k]] if len(parts) > 1 else []
+            count = f"{nth} of {len(own)}" if len(own) > 1 else None
+            if label == TRACE and len(own) > 1:
+                attempt, count = _attempt(nth, len(own))
+                said.append(attempt)
+            bars[k]["labels"] = [_told(n, [*said, *([count] if count else [])]) for n in names]
+            if count:
+                bars[k]["uncountedLabels"] = [_told(n, said) for n in names]
 
 
 def label_phases(phases: Iterable[CompilePhase]) -> None:
     """Each bar's `labels` (a cache lookup is a marker, not a bar): its names, longest first, each told apart from its
     compile's other phases of its name (review 11K K6 / 11J J7: two bars "Inductor", three "C++ compile"): a compile
     that compiled its backward with it has an Inductor of each part, the backward's under its backward compile; a
-    part's several (the backward's two C++ compiles, Dynamo's two traces of one frame) by their order."""
+    part's several (the backward's two C++ compiles) by their order, "(1 of 2)", and where that count is said its
+    `uncountedLabels`, the same names without it, which the chart shows where a mate has no label (review 13 P6);
+    Dynamo's traces of one frame by its restart, "(first attempt)", "(restart)" (review 13 O7). A shorter name two
+    phases of the record share is left out of both ("codegen" is Inductor: codegen's less its part and Inductor: kernel
+    codegen's short name), so every bar of a phase has the same names, one chart saying a phase one way (review 13
+    O5)."""
+    bars = [p for p in phases if "cache" not in p]
+    said_by: dict[str, set[str]] = {}
+    for p in bars:
+        for n in _names(p["name"]):
+            said_by.setdefault(n, set()).add(p["name"])
     by_compile: dict[str, list[CompilePhase]] = {}
-    for p in phases:
-        if "cache" not in p:
-            by_compile.setdefault(p["compileId"], []).append(p)
-    for bars in by_compile.values():
-        _labelled_compile(bars)
+    for p in bars:
+        p.pop("labels", None)
+        p.pop("uncountedLabels", None)
+        by_compile.setdefault(p["compileId"], []).append(p)
+    for compile_bars in by_compile.values():
+        _labelled_compile(compile_bars, said_by)

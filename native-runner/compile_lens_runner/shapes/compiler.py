@@ -210,8 +210,9 @@ class _CompilePhase(TypedDict):
 class CompilePhase(_CompilePhase, total=False):
     cache: str
     cacheHit: bool
-    shortName: str  # schema 1.38: the name its bar is labelled by where its name has no room (compiler/phase_names.py)
+    shortName: str  # schema 1.38 to 1.41 only: its short name, the last of its labels since (the chart reads it there)
     labels: list[str]  # schema 1.40: its bar's names told apart from its compile's others (compiler/phase_names.py)
+    uncountedLabels: list[str]  # schema 1.44: its labels less their "(1 of 2)", where they count it
 
 
 # Cache lookups by cache (fxGraph, aotAutograd), then by outcome (hit, miss, bypass).
