@@ -50,6 +50,7 @@ PARTS = {
     compiler.FailedGuard: "#/$defs/compileArtifacts/properties/failedGuards/items",
     compiler.CompileArtifacts: "#/$defs/compileArtifacts",
     compiler.CompilePhase: "#/$defs/compilePhase",
+    compiler.StepSpan: "#/$defs/compiler/properties/kernelSteps",
     compiler.CompilerInsight: "#/$defs/compiler",
     compiler.RankPhases: "#/$defs/rankPhases",
     mode.PrecisionSettings: "#/$defs/correctness/properties/precision",
