@@ -6,32 +6,37 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
+import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { communicationNames } from '../../webview/analysis/communication.ts';
 import { readTraceHead } from '../../extension/node/trace/readTraceHead.ts';
 import { rankAlignment } from '../../extension/shared/trace/ranks.ts';
 import { waitedRank, type RankMarks } from '../../webview/analysis/rankWaits.ts';
 import { longestUnrecorded, unrecordedHover, unrecordedLabels, type Unrecorded } from '../../webview/timelineGaps.ts';
 import { waitedFor as waitedForWords, waitingInForms } from '../../webview/timelineWords.ts';
-import { TrackRows } from '../../webview/timelineRows.ts';
+import { TrackRows, type Row } from '../../webview/timelineRows.ts';
 import { LABEL_WIDTH, type Measure } from '../../webview/timelineText.ts';
 
 /** 6 px a character, about the canvas's 11 px font. */
 const m: Measure = { width: (text) => 6 * text.length, ascent: 8, descent: 3 };
 
-test("rank 1's stretches with no op recorded: one wording at every width, its time first, cut at its end, never a bare time", async () => {
-  const model = await scanTraceFile(path.resolve(__dirname, '../fixtures/traces/ranks/straggler/rank1.trace.json'));
-  const rows = new TrackRows(model, 0).rows;
+/** A rank's whole trace across a canvas `width` px wide: its rows, its steps' span and where a time is drawn. */
+function wholeTrace(model: TraceModel): {
+  rows: Row[];
+  tMin: number;
+  tMax: number;
+  xAt: (width: number) => (t: number) => number;
+} {
   const tMin = model.steps[0]!.start;
   const tMax = model.steps[model.steps.length - 1]!.end;
+  const xAt = (width: number) => (t: number) => LABEL_WIDTH + ((t - tMin) / (tMax - tMin)) * (width - LABEL_WIDTH);
+  return { rows: new TrackRows(model, 0).rows, tMin, tMax, xAt };
+}
+
+test("rank 1's stretches with no op recorded: one wording at every width, its time first, cut at its end, never a bare time", async () => {
+  const model = await scanTraceFile(path.resolve(__dirname, '../fixtures/traces/ranks/straggler/rank1.trace.json'));
+  const { rows, tMin, tMax, xAt } = wholeTrace(model);
   const found = (width: number): (string | null)[] =>
-    unrecordedLabels(
-      model,
-      rows,
-      tMin,
-      tMax,
-      (t) => LABEL_WIDTH + ((t - tMin) / (tMax - tMin)) * (width - LABEL_WIDTH),
-      m,
-    ).map((s) => s.text);
+    unrecordedLabels(model, rows, tMin, tMax, xAt(width), m).map((s) => s.text);
   const said = (width: number): string[] => found(width).flatMap((text) => (text ? [text] : []));
   const wide = said(1400);
   // one before each step's all_reduce, whole where there is room
@@ -186,16 +191,14 @@ test("rank 0's wait said for rank 1, which recorded no op then: rank 1's thread 
 
 test("rank 0's waits in the whole trace at 560, 700 and 1400 px: each said in whole words, its time first, none cut on a function word (review 13 Q2/Q4)", async () => {
   const model = await scanTraceFile(path.resolve(__dirname, '../fixtures/traces/ranks/straggler/rank0.trace.json'));
-  const rows = new TrackRows(model, 0).rows;
-  const tMin = model.steps[0]!.start;
-  const tMax = model.steps[model.steps.length - 1]!.end;
+  const { rows, tMin, tMax, xAt } = wholeTrace(model);
   const waits = (width: number): (string | null)[] =>
     unrecordedLabels(
       model,
       rows,
       tMin,
       tMax,
-      (t) => LABEL_WIDTH + ((t - tMin) / (tMax - tMin)) * (width - LABEL_WIDTH),
+      xAt(width),
       m,
       communicationNames(model.names),
       () => 'rank 1, which recorded no op then',
