@@ -452,3 +452,36 @@ def test_a_kernel_s_time_per_step_is_of_the_steps_the_compare_counts() -> None:
     [(_, us)] = [(key, us) for key, us in times["us"].items() if key[1].endswith("cpp_fused_add_mul_relu_0")]
     assert us == pytest.approx(sum(past_first) / 2) and us != pytest.approx(sum(every) / 3)
     assert round(us, 3) == 0.891  # the compare's, as the fixture's compare list says it
+
+
+def test_a_cuda_trace_s_kernel_time_counts_each_step_once_by_its_cpu_marker() -> None:
+    """Code read 37 item 1: a CUDA trace marks each step twice (the CPU's `user_annotation` and the stream's
+    `gpu_user_annotation`); the H200 fixture's top kernel read 9.03 µs "mean of steps 1–2" (step 1 counted, divided by
+    3). It is step 2's: the kernels launched inside the CPU's ProfilerStep#2, over one step."""
+    trace = Path(__file__).resolve().parents[1] / "fixtures/recorded/encoder_fastpath-h200/in-situ-eager.trace.json"
+    events = json.loads(trace.read_text())["traceEvents"]
+    assert {e.get("cat") for e in events if e.get("name") == "ProfilerStep#2"} == {
+        "user_annotation",
+        "gpu_user_annotation",
+    }
+    times = kernel_us_per_step(str(trace), 2)
+    assert times["steps"] == (2, 2)
+    [(a, b)] = [
+        (e["ts"], e["ts"] + e["dur"])
+        for e in events
+        if e.get("name") == "ProfilerStep#2" and e["cat"] == "user_annotation"
+    ]
+    launched = {
+        e["args"]["correlation"]
+        for e in events
+        if e.get("cat") in ("cuda_runtime", "cuda_driver")
+        and "correlation" in (e.get("args") or {})
+        and a <= e["ts"] < b
+    }
+    top = max(times["us"].items(), key=lambda kv: kv[1])
+    in_step_2 = sum(
+        e["dur"]
+        for e in events
+        if e.get("cat") == "kernel" and e["name"] == top[0][1] and e["args"].get("correlation") in launched
+    )
+    assert top[1] == pytest.approx(in_step_2) and round(top[1], 2) == 14.98

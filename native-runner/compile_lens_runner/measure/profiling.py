@@ -191,10 +191,14 @@ _STEP_MARK = re.compile(r"ProfilerStep#(\d+)")
 def _compared_steps(events: list[dict[str, Any]]) -> list[tuple[int, float, float]]:
     """The profiled steps a trace compare counts (webview/analysis/compare.ts stepsCompared): every marked step but the
     first where it has two or more (the first holds the profiler's start-up), as (number, start, end)."""
+    # one marker per step, the CPU's: a CUDA trace also marks each step on the stream (`gpu_user_annotation`, on the
+    # GPU's clock), which counted step 1 and divided by 3 for steps 1–2 (code read 37 item 1)
     marked = sorted(
-        (int(m[1]), e["ts"], e["ts"] + e.get("dur", 0))
-        for e in events
-        if (m := _STEP_MARK.fullmatch(e.get("name", ""))) is not None
+        {
+            int(m[1]): (int(m[1]), e["ts"], e["ts"] + e.get("dur", 0))
+            for e in events
+            if e.get("cat") != "gpu_user_annotation" and (m := _STEP_MARK.fullmatch(e.get("name", ""))) is not None
+        }.values()
     )
     return marked[1:] if len(marked) > 1 else marked
 
