@@ -132,7 +132,7 @@ def _frames_from_log(report: dict[str, Any], here: str | None) -> None:
 
 def _kernel_times(mode: dict[str, Any], here: str | None) -> None:
     """Each kernel's time per step from the mode's profile the fixture keeps, over the steps a trace compare counts
-    (schema 1.42 kernelSteps: past the first; before it, every profiled step, which read apart from the compare's:
+    (schema 1.43 kernelSteps: measure/compared_steps.py; before it, every profiled step, which read apart from the compare's:
     review 13O O2)."""
     compiler, trace = mode.get("compiler"), mode.get("trace")
     path = os.path.join(here, trace) if here and trace else None

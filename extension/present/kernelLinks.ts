@@ -20,8 +20,8 @@ import { placeOf } from '../shared/sourcePlace.ts';
 
 export const isExternKernel = (kernel: KernelProvenance): boolean => kernel.name.startsWith('extern_kernels.');
 
-/** The profiled steps a kernel's time per step is the mean of (schema 1.43 kernelSteps): the compare's, past the
- *  first. */
+/** The profiled steps a kernel's time per step is the mean of (schema 1.43 kernelSteps, which says the rule: the
+ *  trace compare's). */
 export type KernelSteps = NonNullable<CompilerInsight['kernelSteps']>;
 
 /** "0.891 µs/step under the profiler, mean of steps 2–3": a kernel's time in the profiled steps, which carry the

@@ -607,7 +607,7 @@ export interface CompilerInsight {
    */
   kernels?: KernelProvenance[];
   /**
-   * schema 1.43: the profiled steps each kernel's usPerStep is the mean of, by their markers' numbers: those a trace compare counts (every one but the first). Absent: every profiled step (a report before it, or a trace with no step marked)
+   * schema 1.43: the profiled steps each kernel's usPerStep is the mean of, by their markers' numbers: the steps compared (measure/compared_steps.py, the rule of the webview's trace compare too): of the marked steps every one but the first where there are two or more, and of those the longest run in which no compile ran, the first of equal runs (all of them where each compiled); a runner before this said every one but the first, a step that compiled too. Absent: every profiled step (a report before it, or a trace with no step marked)
    */
   kernelSteps?: {
     first: number;

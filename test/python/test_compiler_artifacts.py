@@ -485,3 +485,41 @@ def test_a_cuda_trace_s_kernel_time_counts_each_step_once_by_its_cpu_marker() ->
         if e.get("cat") == "kernel" and e["name"] == top[0][1] and e["args"].get("correlation") in launched
     )
     assert top[1] == pytest.approx(in_step_2) and round(top[1], 2) == 14.98
+
+
+def test_a_kernel_s_steps_are_the_compare_s_those_without_a_compile() -> None:
+    """Code read 37 item 3: the runner counted every step but the first, the compare (compare.ts stepsCompared) the
+    longest run of them without a compile. train_small's in-situ eager trace holds another region's compile in step 3:
+    the compare counts step 2 (test/unit/traceCompare.test.ts, "a step in which a compile ran"), and so do the kernels."""
+    trace = Path(__file__).resolve().parents[1] / "fixtures/traces/train_small-before-s29/in-situ-eager.trace.json"
+    assert kernel_us_per_step(str(trace), 3)["steps"] == (2, 2)
+
+
+def _step(n: int, at: float) -> dict[str, object]:
+    return {"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{n}", "ts": at, "dur": 10.0}
+
+
+def _op(name: str, at: float, dur: float = 1.0) -> dict[str, object]:
+    return {"ph": "X", "cat": "cpu_op", "name": name, "ts": at, "dur": dur}
+
+
+@pytest.mark.parametrize(
+    ("compiled_in", "counted", "us"),
+    [
+        ((), (2, 4), 3.0),  # every step but the first: 2 + 3 + 4 over 3
+        ((3,), (2, 2), 2.0),  # a recompile in step 3 of 4: runs [2] and [4], the first of equals
+        ((2,), (3, 4), 3.5),
+        ((2, 3, 4), (2, 4), 3.0),  # every compared step compiled: all of them (the compare says them unlike)
+    ],
+)
+def test_the_compared_steps_are_the_longest_run_without_a_compile(
+    tmp_path: Path, compiled_in: tuple[int, ...], counted: tuple[int, int], us: float
+) -> None:
+    """4 profiled steps, step n running one `aten::mm` of n µs; a compile (Dynamo's dynamo_timed span) in some."""
+    events = [e for n in range(1, 5) for e in (_step(n, n * 100.0), _op("aten::mm", n * 100.0 + 1, float(n)))]
+    events += [_op("_compile.compile_inner (dynamo_timed)", n * 100.0 + 5, 2.0) for n in compiled_in]
+    trace = tmp_path / "t.trace.json"
+    trace.write_text(json.dumps({"traceEvents": events}))
+    times = kernel_us_per_step(str(trace), 4)
+    assert times["steps"] == counted
+    assert times["us"][(None, "aten::mm")] == pytest.approx(us)

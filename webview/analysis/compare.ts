@@ -39,9 +39,8 @@ export interface KernelChange {
 export interface TraceComparison {
   /** 'step' when both traces have steps; otherwise rows are whole-trace totals */
   per: 'step' | 'trace';
-  /** per side, the steps the rows are a mean over (null per trace): every step but the first where there are two
-   *  or more, as the first carries the profiler's start-up and the first call's own costs (a 39 ms step beside
-   *  1.7 ms ones), which a mean over every step would read as the side's per-step time */
+  /** per side, the steps the rows are a mean over (null per trace): stepsCompared's, past the first (it carries the
+   *  profiler's start-up and the first call's own costs: a 39 ms step beside 1.7 ms ones) and without a compile */
   steps: { before: StepsCompared | null; after: StepsCompared | null };
   /** why rows of the two sides are not the same quantity (those rows are marked `unlike`), or null: the sides' steps
    *  are not alike (calls found as repeated kernels beside the profiler's steps of a script), every compared step of a
@@ -77,7 +76,8 @@ export function tableTime(rows: readonly ComparisonRow[]): (us: number) => strin
 /** The steps compared of a trace, their window and their lengths (µs): every one but the first where it has two or
  *  more, and of those the longest run of steps in which no compile ran (a step that compiled is the compiler's time:
  *  "+4220%" was a step of a compile beside a steady one); the steps that held one, where some did not
- *  (StepsCompared.compiling), else every step, each with a compile (`allCompiling`). */
+ *  (StepsCompared.compiling), else every step, each with a compile (`allCompiling`). The runner's kernel times count
+ *  the same steps by the same rule (measure/compared_steps.py; a test of each on train_small's trace holds them alike). */
 function stepsCompared(model: TraceModel): {
   steps: StepsCompared;
   count: number;

@@ -413,7 +413,7 @@ def attach(
 
 def time_kernels(compiler: CompilerInsight, trace_path: str | None, steps: int) -> None:
     """Each kernel's `usPerStep` from the profile at `trace_path` (of `steps` profiled steps), and the steps it is the
-    mean of (`kernelSteps`, schema 1.43: the compare's, past the first); None where the kernel did not run there."""
+    mean of (`kernelSteps`, schema 1.43: the steps compared, measure/compared_steps.py); None where the kernel did not run there."""
     times = kernel_us_per_step(trace_path, steps) if trace_path else None
     kernels = compiler.get("kernels") or []
     names = Counter(k["name"] for k in kernels)

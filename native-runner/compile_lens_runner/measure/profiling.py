@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import bisect
 import json
-import re
 from collections.abc import Callable
 from typing import Any, TypedDict
+
+from .compared_steps import compared_steps
 
 PROFILED_STEPS = 3  # steps each profile records, after one unrecorded warmup step
 # On CPU Inductor names its C++ kernels in a profiler trace only when they are compiled to record themselves, which
@@ -185,29 +186,11 @@ class KernelTimes(TypedDict):
     steps: tuple[int, int] | None
 
 
-_STEP_MARK = re.compile(r"ProfilerStep#(\d+)")
-
-
-def _compared_steps(events: list[dict[str, Any]]) -> list[tuple[int, float, float]]:
-    """The profiled steps a trace compare counts (webview/analysis/compare.ts stepsCompared): every marked step but the
-    first where it has two or more (the first holds the profiler's start-up), as (number, start, end)."""
-    # one marker per step, the CPU's: a CUDA trace also marks each step on the stream (`gpu_user_annotation`, on the
-    # GPU's clock), which counted step 1 and divided by 3 for steps 1–2 (code read 37 item 1)
-    marked = sorted(
-        {
-            int(m[1]): (int(m[1]), e["ts"], e["ts"] + e.get("dur", 0))
-            for e in events
-            if e.get("cat") != "gpu_user_annotation" and (m := _STEP_MARK.fullmatch(e.get("name", ""))) is not None
-        }.values()
-    )
-    return marked[1:] if len(marked) > 1 else marked
-
-
 def kernel_us_per_step(trace_path: str, steps: int) -> KernelTimes:
     """µs per profiled step of device kernels (CPU: of CPU ops; Inductor's C++ kernels are CPU ops) by (compile id, name),
-    from a Chrome trace that holds only the `steps` profiled steps: the mean of the steps a trace compare counts (past
-    the first, review 13O O2: "0.943 µs/step" of every step on the hover, "0.891 µs/step" of steps 2–3 in the compare
-    for one kernel), where the trace marks its steps; else of all of them. The compile id is that of the
+    from a Chrome trace that holds only the `steps` profiled steps: the mean of the steps compared (compared_steps, the
+    trace compare's rule: review 13O O2 read "0.943 µs/step" of every step on the hover, "0.891 µs/step" of steps 2–3
+    in the compare, for one kernel), where the trace marks its steps; else of all of them. The compile id is that of the
     "Torch-Compiled Region: <id>" the op ran in (a kernel: where its launch ran), so equal kernel names of two compiles
     stay apart; None outside any region, or where torch does not name the id."""
     with open(trace_path, encoding="utf-8") as f:
@@ -216,7 +199,7 @@ def kernel_us_per_step(trace_path: str, steps: int) -> KernelTimes:
             for e in json.load(f).get("traceEvents", [])
             if e.get("ph") == "X" and isinstance(e.get("ts"), (int, float))
         ]
-    counted = _compared_steps(events)
+    counted = compared_steps(events)
 
     def in_counted(ts: float) -> bool:
         return not counted or any(start <= ts < end for _, start, end in counted)
