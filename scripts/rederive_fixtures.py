@@ -88,7 +88,7 @@ def _call_code(region: dict[str, Any], call: dict[str, Any]) -> str | None:
 
 def _phase_names(report: dict[str, Any]) -> None:
     """A compile phase recorded before schema 1.40 without its names told apart from its compile's others ("Inductor
-    (backward)", the last its short name: "guards 209 ms", not its time alone: review 10H H2), or before 1.42 with its
+    (backward)", the last its short name: "guards 209 ms", not its time alone: review 10H H2), or before 1.44 with its
     restarted traces counted ("(1 of 2)", not "(restart)") and its short name apart (`shortName`, no longer written):
     named as compiler/artifacts.phases names them (phase_names.py)."""
     records = [e.get("compiler") for e in [*report["modes"], *(report.get("regions") or [])]]

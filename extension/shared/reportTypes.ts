@@ -1020,7 +1020,7 @@ export interface CompilePhase {
    */
   shortName?: string;
   /**
-   * schema 1.40: the names its bar is labelled by, longest first (the bar says the longest that fits, with its time; its hover the first), each told apart from its compile's other phases of its name: 'Inductor (backward)', 'C++ compile (backward, 1 of 2)', 'Dynamo: trace bytecode (1 of 2)'; a shorter name another of its record's phases is also said by left out ('codegen'), so every bar of a phase has the same names; 1.42: Dynamo's traces of one frame by its restart, 'Dynamo: trace bytecode (first attempt)', '(restart)' (compiler/phase_names.py). Absent: a cache lookup, an older report
+   * schema 1.40: the names its bar is labelled by, longest first (the bar says the longest that fits, with its time; its hover the first), each told apart from its compile's other phases of its name: 'Inductor (backward)', 'C++ compile (backward, 1 of 2)', 'Dynamo: trace bytecode (1 of 2)'; a shorter name another of its record's phases is also said by left out ('codegen'), so every bar of a phase has the same names; 1.44: Dynamo's traces of one frame by its restart, 'Dynamo: trace bytecode (first attempt)', '(restart)' (compiler/phase_names.py). Absent: a cache lookup, an older report
    *
    * @minItems 1
    */

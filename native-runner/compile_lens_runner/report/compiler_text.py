@@ -148,8 +148,8 @@ def _no_work(compiler: CompilerInsight) -> tuple[int, str]:
 
 def _none_made(compiler: CompilerInsight) -> list[tuple[int, str, str]]:
     """Why compiles made no graph, where the record says: each reason's count, its words beside the count ("captured
-    nothing in forward", "at the recompile limit", "failed", "with only autotuning recorded") and alone ("nothing
-    captured in forward")."""
+    nothing in forward", "at the recompile limit", "failed", "autotuning alone") and alone ("nothing captured in
+    forward")."""
     idle, where = _no_work(compiler)
     failures = {str(f.get("compileId")): f for f in compiler.get("compileFailures") or []}
     limit = sum(1 for f in failures.values() if f.get("recompileLimitHit"))
@@ -170,15 +170,15 @@ def _none_made(compiler: CompilerInsight) -> list[tuple[int, str, str]]:
 
 
 def compiles_made(compiles: int, graphs: int | None, compiler: CompilerInsight | None = None) -> str:
-    """ "5 compiles (1 graph)", "1 compile (no graph)": compiles, and beside them the graphs where some made none
+    """ "5 compiles (1 graph)", "1 compile (made no graph)": compiles, and beside them the graphs where some made none
     (review 5A G3: "1 compile, 783 ms" beside "made no graph"); the compile phases' heading and a region's facts say it
     alike (review 6C Z6: "1 compile made 0 graphs" beside "1 compile (no graph)"). Which made none and why, where the
     record says (review 8 A7/B4: "5 compiles (1 graph) · 4 graph breaks" read as graphs gone missing, each break
-    starting a new graph): "5 compiles (1 graph; 4 captured nothing in forward)", "17 compiles (12 graphs; 4
-    captured nothing in forward, 1 at the recompile limit)". The reasons add up to the compiles (review 9 D3: "7
-    compiles (2 graphs; 4 with no tensor work)" left one unsaid, a compile the log recorded no op count for): the rest
-    said as that, "7 compiles (2 graphs; 4 captured nothing, 1 with no reason logged)", and with no reason recorded
-    at all, "2 compiles (1 graph; 1 made none)"; reasons that overshoot the compiles (counted from another record) are
+    starting a new graph): "5 compiles (1 graph; 4 made none: nothing captured in forward)", "17 compiles (12 graphs;
+    5 made none: 4 captured nothing in forward, 1 at the recompile limit)". The reasons add up to the compiles (review
+    9 D3: "7 compiles (2 graphs; 4 with no tensor work)" left one unsaid, a compile the log recorded no op count for):
+    the rest said as that, "7 compiles (2 graphs; 5 made none: 4 captured nothing, 1 no reason logged)", and with no
+    reason recorded at all, "2 compiles (1 graph; 1 made none)"; reasons that overshoot the compiles (counted from another record) are
     not said as a breakdown."""
     if graphs is None or graphs >= compiles:
         return formats.plural(compiles, "compile")
