@@ -110,6 +110,9 @@ def test_a_region_s_replay_says_its_callable_inputs_number_times_and_the_answer_
         "mode='max-autotune' on the most frequent inputs float32[256, 1024] with grad (40 calls): 1.50×"
     )
     assert said.endswith(", the replay compiled these inputs with mode='max-autotune' in 12.5 s")
+    # the inputs as the measurement's signatureText says them (code read 37: one place words them)
+    worded = dict(what_if, signatureText="the batch of 256")
+    assert " inputs the batch of 256 (40 calls): " in mode_line.replay_line(r0, worded, number)  # type: ignore[arg-type]
     # a mode as the user writes it (review 3B D22: "mode default" read the name as a word)
     assert mode_line.script_mode({"options": {"mode": "max-autotune", "backend": "aot_eager"}}) == (  # type: ignore[typeddict-item]
         "mode='max-autotune', backend='aot_eager'"

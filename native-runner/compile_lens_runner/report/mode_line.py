@@ -206,14 +206,15 @@ def replay_line(region: Region, m: RegionMeasurement, number: AnswerNumber, pays
     """ "default (as written) on the most frequent inputs float32[256, 1024] with grad (40 calls): 1.19× per call replayed
     (1.12–1.26×), 0.67 ms/call vs eager 0.80 ms, fastest rounds of 40 interleaved pairs, kernels/call 9 → 1, break-even after 51,204
     calls". The script's own callable's compile is the script's (the region's facts say it); a what-if mode's is the
-    replay's own, on these inputs. pays: the answer's pay-back, where this is the answer's number."""
+    replay's own, on these inputs. pays: the answer's pay-back, where this is the answer's number. Its inputs are
+    `signatureText` (attach_region writes it first): one place says them for the CLI and the panel."""
     label = replay_mode(region, m)
     signature = m.get("signature")
     inputs = ""
     if signature is not None:
         calls = next((s["calls"] for s in region.get("signatures") or [] if s["signature"] == signature), None)
         counted = f" ({formats.plural(calls, 'call')})" if calls is not None else ""
-        inputs = f" on {_WHY_INPUTS.get(m.get('why') or '', 'captured')} inputs {formats.inputs(signature)}{counted}"
+        inputs = f" on {_WHY_INPUTS.get(m.get('why') or '', 'captured')} inputs {m['signatureText']}{counted}"
     parts = [number.get("text") or formats.speedup(number["value"])]
     compiled_ms = _ms(m.get("timing"))
     if compiled_ms is not None:
