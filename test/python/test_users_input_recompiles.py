@@ -69,6 +69,10 @@ def test_one_change_of_the_users_input_that_recompiled_every_part_of_the_call_is
         assert words["what"].endswith(
             "The call's input 'input_ids' changed size in dimension 1 from 192 to 128, which caused it."
         )
+    # grouped again (code read 37 item 11: a second group_sites said the cause twice): the same words, the same site
+    said_once = [r["explanation"] for r in insight["recompiles"]]
+    assert recompile_sites.group_sites(insight["recompiles"]) == [site]
+    assert [r["explanation"] for r in insight["recompiles"]] == said_once
 
 
 def test_the_frame_the_users_call_entered_is_the_one_torch_compiles_wrapper_called() -> None:

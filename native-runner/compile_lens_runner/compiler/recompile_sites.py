@@ -83,19 +83,23 @@ def _seen_by(recompile: Recompile, recompiles: list[Recompile]) -> Recompile | N
     )
 
 
+_CAUSED = ", which caused it."
+
+
 def _said_with_cause(recompiles: list[Recompile]) -> None:
     """Each library frame's recompile that a change of the user's input caused (_seen_by) says that input, and takes
-    its fix: the fix acts on the input the user passes, not on the tensor the library made of it."""
+    its fix: the fix acts on the input the user passes, not on the tensor the library made of it. In place, and once:
+    words already said with their cause are kept (group_sites may see a list twice)."""
     for recompile in recompiles:
         host = _seen_by(recompile, recompiles)
         said, cause = recompile.get("explanation"), host.get("explanation") if host else None
-        if said is None or cause is None or not LIBRARY_SAID.search(said["what"]):
+        if said is None or cause is None or not LIBRARY_SAID.search(said["what"]) or said["what"].endswith(_CAUSED):
             continue  # torch.compile's wrapper's `args[0]`: the user's input itself, said as it is
         first = cause["what"].split("; ", 1)[0]
         kept = said["what"].rsplit(" You do not hold", 1)[0]
         recompile["explanation"] = {
             **cause,
-            "what": f"{kept} The call's {first[:1].lower()}{first[1:]}, which caused it.",
+            "what": f"{kept} The call's {first[:1].lower()}{first[1:]}{_CAUSED}",
         }
 
 
@@ -144,7 +148,8 @@ def group_sites(recompiles: list[Recompile]) -> list[RecompileSite]:
     """One entry per (source line, guard pattern): recompiles that recur at one site are one finding with a count. A
     library frame's recompile on a change the user's own frame recompiled on too is part of that one (_seen_by): its
     compile id is listed with it, as evidence. Each such recompile's own words are first said with that cause, in
-    place (_said_with_cause): one order for every caller."""
+    place (_said_with_cause, which mutates `recompiles`' explanations, once: grouping a list again says the same):
+    one order for every caller."""
     _said_with_cause(recompiles)
     sites: dict[tuple[str | None, int | None, str], tuple[RecompileSite, list[str]]] = {}  # with each site's reasons
     seen = {id(r): host for r in recompiles if (host := _seen_by(r, recompiles)) is not None}
