@@ -26,16 +26,15 @@ export type KernelSteps = NonNullable<CompilerInsight['kernelSteps']>;
 
 /** "0.891 µs/step under the profiler, mean of steps 2–3": a kernel's time in the profiled steps, which carry the
  *  profiler's overhead (and a busy host's) — beside a timed call of 0.11 ms, a bare "5.87 ms/step" read as a second
- *  time for the same call — and which steps: the runner's, those the trace compare counts (review 13O O2: "0.943
+ *  time for the same call — and which steps, as the runner says them (kernelSteps.text; review 13O O2: "0.943
  *  µs/step" of every step here, "0.891 µs/step" of steps 2–3 in the compare, for one kernel); a report before them
- *  (null), "every profiled step", the first too, as it was */
+ *  (null), "every profiled step", the first too, as it was; a 1.43–1.44 report, before the runner's words, by its
+ *  numbers */
 export const formatUsPerStep = (us: number, steps: KernelSteps | null): string =>
   `${formatUs(us)}/step under the profiler, mean of ${
     steps === null
       ? 'every profiled step'
-      : steps.first === steps.last
-        ? `step ${steps.first}`
-        : `steps ${steps.first}–${steps.last}`
+      : (steps.text ?? (steps.first === steps.last ? `step ${steps.first}` : `steps ${steps.first}–${steps.last}`))
   }`;
 
 /** The CodeLens title over a kernel in the generated code. */

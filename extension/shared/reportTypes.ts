@@ -612,6 +612,10 @@ export interface CompilerInsight {
   kernelSteps?: {
     first: number;
     last: number;
+    /**
+     * schema 1.45: the steps said, 'step 2', 'steps 2–3' (the kernel list and a kernel's time say them by it)
+     */
+    text?: string;
   };
   /**
    * each failed compile: compileId, failType, reason (PyTorch's words); schema 1.32: recompileLimitHit true where it was the recompile limit (no graph made: its frame is named 'step: recompile limit hit, made no graph')

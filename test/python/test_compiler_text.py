@@ -226,3 +226,12 @@ def test_a_compile_that_made_no_graph_is_said_in_one_phrase_on_every_page() -> N
                 seen += 1
                 assert "made none" in heading or compile_names.NO_GRAPH in heading, f"{path}: {heading}"
     assert seen >= 5
+
+
+def test_the_steps_a_kernel_s_time_is_the_mean_of_are_said_by_the_runner() -> None:
+    """Code read 37 item 5: "mean of steps 2–3" was worded on the TS side; kernelSteps.text says it (schema 1.45)."""
+    assert compiler_text.steps_text({"first": 2, "last": 2}) == "step 2"
+    assert compiler_text.steps_text({"first": 2, "last": 3}) == "steps 2–3"
+    report = json.loads((FIXTURES / "reports" / "fused-cpu" / "report.json").read_text())
+    [steps] = [m["compiler"]["kernelSteps"] for m in report["modes"] if "kernelSteps" in (m.get("compiler") or {})]
+    assert steps == {"first": 2, "last": 3, "text": "steps 2–3"}

@@ -99,6 +99,11 @@ test("a compiled user line's hover: its kernels in the runner's words, time per 
   // "0.891 µs/step" of steps 2–3 in the compare); a report before kernelSteps says every step, as it was
   assert.equal(formatUsPerStep(0.943, null), '0.943 µs/step under the profiler, mean of every profiled step');
   assert.equal(formatUsPerStep(2.4, { first: 4, last: 4 }), '2.40 µs/step under the profiler, mean of step 4');
+  // the steps as the runner says them (schema 1.45 kernelSteps.text; code read 37 item 5: words on the TS side)
+  assert.equal(
+    formatUsPerStep(2.4, { first: 4, last: 4, text: 'the runner’s steps' }),
+    '2.40 µs/step under the profiler, mean of the runner’s steps',
+  );
   const twoModes = compiledLineHover([uses[0]!, { ...uses[0]!, mode: 'max-autotune' }], () => null);
   assert.match(
     twoModes,

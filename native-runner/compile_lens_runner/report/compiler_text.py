@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .. import formats
-from ..shapes.compiler import CompilePhase, CompilerInsight, CudaGraphSkip, CudaGraphStatus, GraphBreak
+from ..shapes.compiler import CompilePhase, CompilerInsight, CudaGraphSkip, CudaGraphStatus, GraphBreak, StepSpan
 from ..shapes.ranks import RankEntry
 from ..shapes.report import Report
 from . import compile_names, mode_line, rank_text
@@ -395,11 +395,20 @@ def _phase_texts(compiler: CompilerInsight, entries: Sequence[RankEntry], ranks:
         compiler["cacheBuildText"] = build
 
 
+def steps_text(steps: StepSpan) -> str:
+    """ "step 2", "steps 2–3": the profiled steps a kernel's time per step is the mean of (kernelSteps)."""
+    first, last = steps["first"], steps["last"]
+    return f"step {first}" if first == last else f"steps {first}–{last}"
+
+
 def attach(report: Report) -> None:
     """Each compiler record's lines and counts: the modes' and the regions'."""
     records = [m.get("compiler") for m in report["modes"]]
     records += [r.get("compiler") for r in report.get("regions") or []]
     for compiler in (c for c in records if c is not None):
+        steps = compiler.get("kernelSteps")
+        if steps is not None:
+            steps["text"] = steps_text(steps)
         if compiler["graphBreaks"]:
             compiler["breakSites"] = break_sites(compiler["graphBreaks"])
         count_texts(compiler, report.get("ranks") or [])

@@ -225,11 +225,15 @@ class _CompilerInsight(TypedDict):
     recompiles: list[Recompile]
 
 
-class StepSpan(TypedDict):
-    """Profiled steps, first to last, by the numbers their markers say (ProfilerStep#2 is step 2)."""
-
+class _StepSpan(TypedDict):
     first: int
     last: int
+
+
+class StepSpan(_StepSpan, total=False):
+    """Profiled steps, first to last, by the numbers their markers say (ProfilerStep#2 is step 2)."""
+
+    text: str  # schema 1.45: "steps 2–3" (compiler_text.steps_text)
 
 
 class CompilerInsight(_CompilerInsight, total=False):
