@@ -87,10 +87,14 @@ function stepsInside(phase: CompilePhase, phases: readonly CompilePhase[]): stri
 const labelsOf = (phase: CompilePhase): readonly string[] =>
   phase.labels ?? [phase.name, ...(phase.shortName ? [phase.shortName] : [])];
 
+/** A bar label's dataset key `name` with its forms' `prefix` ("uncounted": "uncountedForms"), or none. */
+const formKey = (prefix: string, name: string): string =>
+  prefix ? `${prefix}${name[0]!.toUpperCase()}${name.slice(1)}` : name;
+
 /** Sets a bar label's forms on its text: timed, longest first, and its shortest name alone (code read 36 item 11: not
  *  cut back out of a form); `prefix` "uncounted": its forms without their count "(1 of 2)" (schema 1.44). */
 function setForms(text: SVGTextElement, labels: readonly string[], time: string, prefix = ''): void {
-  const key = (name: string): string => (prefix ? `${prefix}${name[0]!.toUpperCase()}${name.slice(1)}` : name);
+  const key = (name: string): string => formKey(prefix, name);
   text.dataset[key('forms')] = phaseLabelForms(labels, time).join('\n');
   text.dataset[key('name')] = labels.at(-1)!;
 }
@@ -225,7 +229,7 @@ interface Drawn {
 
 /** A bar's label forms from its text (setForms), each measured in it: timed, longest first, then its name alone. */
 function measured(text: SVGTextElement, prefix: string): { forms: string[]; lengths: number[]; nameOnly: number } {
-  const key = (name: string): string => (prefix ? `${prefix}${name[0]!.toUpperCase()}${name.slice(1)}` : name);
+  const key = (name: string): string => formKey(prefix, name);
   const timed = (text.dataset[key('forms')] ?? '').split('\n');
   const name = text.dataset[key('name')] ?? '';
   const length = (form: string): number => {

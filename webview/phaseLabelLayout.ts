@@ -200,6 +200,14 @@ class Lane {
   }
 }
 
+/** Whether `lane`'s bars `forms` labels, with `bar` in form `form`, fit (`forms` as it was after). */
+function fitsWith(lane: Lane, order: LaneOrder, forms: Map<LaneBar, number>, bar: LaneBar, form: number): boolean {
+  forms.set(bar, form);
+  const fits = lane.fits(order.labelled(forms));
+  forms.delete(bar);
+  return fits;
+}
+
 /** How a phase's bars are labelled across a chart: with their time, or by their name alone, in their bars. */
 type Way = 'timed' | 'named';
 
@@ -209,7 +217,10 @@ type Way = 'timed' | 'named';
  * before (what fits at a width fits at every wider one: a wider panel only adds labels); a depth's costliest first,
  * and no other before it (review 12N N1). A phase's bars all with their time or all by their name alone (review 13
  * P6: "trace" beside "Dynamo: trace bytecode 207 ms"): the way its first bar labelled is, until every one by its name
- * alone has room for its time.
+ * alone has room for its time, or a bar with room only the other way has it where all of them have room to (review
+ * 14T T1: a resumed frame's backend compile, room for "backend" in it, bare); a bar left bare by its phase's way alone
+ * blanks not its depth, its cheaper bars there only in their own (code read 37 item 2: a recompile's guards with
+ * their time beside them left the first compile's row bare).
  */
 function chartLabelled(
   orders: readonly LaneOrder[],
@@ -219,27 +230,53 @@ function chartLabelled(
   const chosen = orders.map(() => new Map<LaneBar, number>());
   const ways = new Map<string, Way>();
   const timed = (bar: LaneBar): number => bar.lengths.length - 1;
+  const wayOf = (bar: LaneBar, way: Way): number | null =>
+    way === 'timed' ? (bar.lengths.length ? timed(bar) : null) : bar.nameOnly === undefined ? null : bar.lengths.length;
   for (let ladder = LADDER_FROM; ladder <= width; ladder *= LADDER_STEP) {
     const at = orders.map((order, k) => new Lane(order, lanes[k]!.markers, ladder));
+    const fitsAll = (ks: Iterable<number>): boolean =>
+      [...ks].every((k) => at[k]!.fits(orders[k]!.labelled(chosen[k]!)));
+    /** Says phase `phase` the other way across the chart where every bar of it labelled has room to, `bar` (of lane
+     *  `lane`) with them: a costlier bar never left bare by the way a cheaper one of its phase took first (code read
+     *  37 item 2). */
+    const turn = (phase: string, way: Way, bar: LaneBar, lane: number): boolean => {
+      const said = chosen.flatMap((forms, k) =>
+        [...forms.keys()].filter((b) => b.phase === phase).map((b) => ({ b, k, was: forms.get(b)! })),
+      );
+      const all = [...said, { b: bar, k: lane, was: -1 }];
+      const forms = all.map(({ b }) => wayOf(b, way));
+      if (forms.some((f) => f === null)) return false;
+      all.forEach(({ b, k }, i) => chosen[k]!.set(b, forms[i]!));
+      if (fitsAll(new Set(all.map(({ k }) => k)))) return true;
+      for (const { b, k, was } of all) {
+        if (was < 0) chosen[k]!.delete(b);
+        else chosen[k]!.set(b, was);
+      }
+      return false;
+    };
     orders.forEach((order, k) => {
       const forms = chosen[k]!;
       for (const bar of order.byCost) {
         if (forms.has(bar)) continue;
         const way = ways.get(bar.phase);
-        const tries = [
-          ...(way !== 'named' && bar.lengths.length ? [timed(bar)] : []),
-          ...(way !== 'timed' && bar.nameOnly !== undefined ? [bar.lengths.length] : []),
-        ];
-        const form = tries.find((f) => {
-          forms.set(bar, f);
-          return at[k]!.fits(order.labelled(forms));
-        });
-        if (form !== undefined) {
+        const form = (['timed', 'named'] as const)
+          .filter((w) => way === undefined || way === w)
+          .map((w) => wayOf(bar, w))
+          .find((f) => f !== null && fitsWith(at[k]!, order, forms, bar, f));
+        if (form !== undefined && form !== null) {
+          forms.set(bar, form);
           ways.set(bar.phase, onlyInside(bar, form) ? 'named' : 'timed');
           continue;
         }
-        forms.delete(bar);
-        if (bar === order.costliest) break;
+        const other: Way = way === 'timed' ? 'named' : 'timed';
+        const otherForm = way === undefined ? null : wayOf(bar, other);
+        if (otherForm === null || !fitsWith(at[k]!, order, forms, bar, otherForm)) {
+          if (bar === order.costliest) break;
+          continue;
+        }
+        // room the other way: the phase turned that way where its other bars have room to, else this bar bare, and
+        // its depth's cheaper bars only in their own (the way alone never blanks a depth)
+        if (turn(bar.phase, other, bar, k)) ways.set(bar.phase, other);
       }
     });
     // a phase by name alone whose bars all have room for their time now: with their time
@@ -266,18 +303,25 @@ function chartLabelled(
 export function placeChartLabels(lanes: readonly ChartLane[], width: number): Map<LaneBar, LabelPlace> {
   const orders = lanes.map((l) => new LaneOrder(l.bars));
   const chosen = chartLabelled(orders, lanes, width);
-  const shown = new Set(chosen.flatMap((forms) => [...forms.keys()]));
   const among = (key: string): LaneBar[] => lanes.flatMap((l) => l.bars.filter((b) => b.uncounted?.among === key));
-  const uncounted = new Set(
-    lanes.flatMap((l) => l.bars.filter((b) => b.uncounted && among(b.uncounted.among).some((m) => !shown.has(m)))),
-  );
-  const fitted = orders.map((order, k) => new Lane(order, lanes[k]!.markers, width, uncounted));
+  /** The bars said without their count: one of those they are counted among unlabelled. */
+  const uncountedOf = (): Set<LaneBar> => {
+    const shown = new Set(chosen.flatMap((forms) => [...forms.keys()]));
+    return new Set(
+      lanes.flatMap((l) => l.bars.filter((b) => b.uncounted && among(b.uncounted.among).some((m) => !shown.has(m)))),
+    );
+  };
+  let uncounted = uncountedOf();
+  let fitted = orders.map((order, k) => new Lane(order, lanes[k]!.markers, width, uncounted));
   // what fitted at the ladder's width fits at this wider one; a rounding that says otherwise drops the cheapest
   fitted.forEach((lane, k) => {
     const forms = chosen[k]!;
     const cheapest = [...forms.keys()].sort(byCost);
     while (forms.size && !lane.fits(lane.order.labelled(forms))) forms.delete(cheapest.pop()!);
   });
+  // a bar dropped: its mates without their count (shorter: they still fit), never "(1 of 2)" beside a bare 2nd
+  uncounted = uncountedOf();
+  fitted = orders.map((order, k) => new Lane(order, lanes[k]!.markers, width, uncounted));
   // each phase's timed bars in one form, the longest all of them can take: the phases whose bars cost most first
   const phases = new Map<string, { lane: number; bar: LaneBar }[]>();
   chosen.forEach((forms, lane) => {

@@ -239,3 +239,84 @@ test('a count "(1 of 2)" only where every bar it counts among is labelled, else 
   assert.equal(alone.has(boxed[1]!), false);
   assert.equal(alone.get(boxed[0]!)?.uncounted, true);
 });
+
+test("a row's bars never left bare by the way another row's bar of their phase took first (code read 37 item 2)", () => {
+  const phaseBar = (phase: string, from: number, to: number, ms: number, timed: number, name: number): LaneBar => ({
+    phase,
+    from,
+    to,
+    ms,
+    startMs: from * 1000,
+    lengths: [timed],
+    nameOnly: name,
+  });
+  // a first compile: its costliest, guards, packed between trace and backend (no room beside it: by its name in it)
+  const first = (): LaneBar[] => [
+    phaseBar('trace', 0, 0.1, 50, 90, 40),
+    phaseBar('guards', 0.1, 0.16, 200, 86, 40),
+    phaseBar('backend', 0.16, 0.3, 100, 90, 50),
+  ];
+  // a recompile whose costliest is a narrow guards bar, room right of it: with its time beside it
+  const recompile = (): LaneBar[] => [phaseBar('guards', 0, 0.01, 20, 80, 40), phaseBar('trace', 0.5, 0.51, 5, 80, 40)];
+  for (const width of [900, 1200, 1500]) {
+    const [one, two] = [first(), recompile()];
+    const alone = placeChartLabels([{ bars: one, markers: [] }], width);
+    assert.ok(alone.size > 0, `${width} px: the first compile alone labelled`);
+    const chart = placeChartLabels(
+      [
+        { bars: one, markers: [] },
+        { bars: two, markers: [] },
+      ],
+      width,
+    );
+    assert.ok(
+      one.some((b) => chart.has(b)),
+      `${width} px: the first compile bare beside the recompile`,
+    );
+    assert.ok(
+      two.some((b) => chart.has(b)),
+      `${width} px: the recompile bare`,
+    );
+    // one way per phase: every labelled bar of a phase with its time, or every one by its name alone
+    for (const phase of ['trace', 'guards']) {
+      const ways = new Set(
+        [...one, ...two].filter((b) => b.phase === phase && chart.has(b)).map((b) => chart.get(b)!.form),
+      );
+      assert.ok(ways.size <= 1, `${width} px: ${phase} said ${ways.size} ways`);
+    }
+  }
+});
+
+test("a compile's costliest bar of a depth named by its name alone in it where its phase is said with its time on another row, that row's said alike (review 14T T1)", () => {
+  const backend = (from: number, to: number, ms: number): LaneBar => ({
+    from,
+    to,
+    ms,
+    startMs: from * 10000,
+    phase: 'backend compile',
+    lengths: [110, 80],
+    nameOnly: 50,
+  });
+  // the first compile's backend compile, room for its time in it; the resumed frame's at the axis's end, a trace
+  // sliver right before it: room in it for its name alone, none beside it
+  const first = [backend(0.05, 0.6, 5560)];
+  const resumed = [
+    { ...backend(0.9, 0.905, 40), phase: 'trace', lengths: [90], nameOnly: 30 },
+    backend(0.905, 0.97, 328),
+  ];
+  for (const width of [1000, 1400]) {
+    const chart = placeChartLabels(
+      [
+        { bars: first, markers: [] },
+        { bars: resumed, markers: [] },
+      ],
+      width,
+    );
+    const [big, late] = [chart.get(first[0]!), chart.get(resumed[1]!)];
+    assert.ok(late?.inside, `${width} px: the resumed frame's backend compile unlabelled`);
+    // by its name alone (its index: its lengths' count) where its time has no room in it, and the first compile's
+    // the same way; with its time where it has
+    assert.equal(late.form, width === 1000 ? 2 : 1, `${width} px`);
+    assert.equal(big?.form, late.form, `${width} px`);
+  }
+});
