@@ -494,7 +494,7 @@ def test_a_kernel_s_steps_are_the_compare_s_those_without_a_compile() -> None:
     trace = Path(__file__).resolve().parents[1] / "fixtures/traces/train_small-before-s29/in-situ-eager.trace.json"
     assert kernel_us_per_step(str(trace), 3)["steps"] == (2, 2)
     # a recompile in step 3 of 4: step 2, as test/unit/traceCompare.test.ts holds the compare to on this trace
-    four = Path(__file__).resolve().parents[1] / "fixtures/traces/recompile-in-step-3-of-4.trace.json"
+    four = Path(__file__).resolve().parents[1] / "fixtures/traces/constructed/recompile-in-step-3-of-4.trace.json"
     assert kernel_us_per_step(str(four), 4)["steps"] == (2, 2)
 
 

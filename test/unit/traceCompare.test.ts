@@ -218,7 +218,7 @@ describe('compare', () => {
   test('a recompile in step 3 of 4: step 2 compared, the steps the runner times kernels over', async () => {
     // code read 37 item 3: runs [2] and [4] without a compile, the first of equals; the runner's kernelSteps say the
     // same of this trace (test_compiler_artifacts.py, measure/compared_steps.py: one rule)
-    const model = await scanTraceFile(fixture('recompile-in-step-3-of-4.trace.json'));
+    const model = await scanTraceFile(fixture('constructed/recompile-in-step-3-of-4.trace.json'));
     const comparison = compareTraces(model, model);
     assert.deepEqual(comparison.steps.before, { first: 2, last: 2, coldStep: 1, unit: 'step', compiling: [3] });
   });
