@@ -178,9 +178,10 @@ test('Python frames say what ran from their start: a built-in by its name as cod
       '<built-in method _is_tracing of pybind11_builtins.pybind11_detail_function_record_v1_system_libstdcpp_gxx_abi_1xxx_use_cxx11_abi_1 object at 0x7f95835a8050>',
       '_is_tracing',
     ],
-    ['torch/nn/modules/module.py(1783): _call_impl', 'torch: _call_impl (module.py:1783)'],
-    ['tqdm/_monitor.py(69): run', 'tqdm: run (_monitor.py:69)'],
-    ['/usr/lib/python3/site-packages/numpy/core/fromnumeric.py(3): sum', 'numpy: sum (fromnumeric.py:3)'],
+    // a library's frame by its function first: a cut keeps it, never the library alone (review 14 T5: "torch: …")
+    ['torch/_dynamo/guards.py(2201): fn', "fn (torch's guards.py:2201)"],
+    ['tqdm/_monitor.py(69): run', "run (tqdm's _monitor.py:69)"],
+    ['/usr/lib/python3/site-packages/numpy/core/fromnumeric.py(3): sum', "sum (numpy's fromnumeric.py:3)"],
     // the user's files by their line in words, Python's own by module (review 11 I9: "anchors.py(191): <module>",
     // "threading.py(359): wait" beside "torch: __call__ (eval_frame.py:460)")
     ['/home/me/proj/model.py(3): forward', 'model.py line 3, forward'],
@@ -227,6 +228,10 @@ test("a compiled call's way down to its kernels in words, as the recording holds
     ['torch/_dynamo/eval_frame.py(1240): _fn', "torch.compile's wrapper"],
     ['torch/_dynamo/eval_frame.py(956): compile_wrapper', "torch.compile's wrapper"],
     ['nn.Module: OptimizedModule_0', 'compiled module'],
+    // review 14 T5: "torch: __call__ (eval_frame.py:460)", "torch: _call_impl (module.py:1783)", "nn.Module: SimpleNet_0"
+    ['torch/_dynamo/eval_frame.py(460): __call__', "compiled module's call"],
+    ['torch/nn/modules/module.py(1783): _call_impl', 'module call'],
+    ['nn.Module: SimpleNet_0', 'SimpleNet'],
     ['torch/_functorch/_aot_autograd/runtime_wrappers.py(769): wrapper', "AOTAutograd's wrapper"],
     ['torch/_functorch/_aot_autograd/utils.py(124): call_func_at_runtime_with_args', "AOTAutograd's wrapper"],
     ['torch/_inductor/output_code.py(628): __call__', "Inductor's compiled graph"],
@@ -239,7 +244,7 @@ test("a compiled call's way down to its kernels in words, as the recording holds
   // the rest of torch's frames there by library and function, never an Inductor helper called the launch
   assert.equal(
     names.get('torch/_inductor/runtime/triton_heuristics.py(1385): get_profiler_kwargs'),
-    'torch: get_profiler_kwargs (triton_heuristics.py:1385)',
+    "get_profiler_kwargs (torch's triton_heuristics.py:1385)",
   );
   // DDP's record of its forward (ddp-ranks-cpu)
   const ddp = await said('reports/ddp-ranks-cpu/ranks/rank1/rank1.trace.json.gz', null, 'default');

@@ -122,6 +122,10 @@ const TORCH_INTERNALS: [RegExp, string][] = [
   // call_func_at_runtime_with_args (utils.py:124)" in the unfolded stack): torch.compile's wrapper, AOTAutograd's,
   // Inductor's graph, then the launch of each kernel it generated
   [/^(?:.*\/)?torch\/_dynamo\/eval_frame\.py\(\d+\): (?:_fn|compile_wrapper)$/, "torch.compile's wrapper"],
+  // (review 14 T5: "torch: __call__ (eval_frame.py:460)", "torch: _call_impl (module.py:1783)" twice) the compiled
+  // module's __call__, then nn.Module's call of each module inside it
+  [/^(?:.*\/)?torch\/_dynamo\/eval_frame\.py\(\d+\): __call__$/, "compiled module's call"],
+  [/^(?:.*\/)?torch\/nn\/modules\/module\.py\(\d+\): (?:_call_impl|_wrapped_call_impl)$/, 'module call'],
   [
     /^(?:.*\/)?torch\/_functorch\/(?:_aot_autograd\/(?:runtime_wrappers|utils)|aot_autograd)\.py\(\d+\): (?:wrapper|runtime_wrapper|call_func_at_runtime_with_args|__call__|forward)$/,
     "AOTAutograd's wrapper",
@@ -191,7 +195,7 @@ export function torchTypeObjects(names: readonly string[]): Set<string> {
  * tool's own frames as its ("Compile Lens: profiling.py:163, profile"), PyTorch's internals a user does not act in by
  * what they do ("Inductor's compile workers", "CUDA set-up"), a built-in by its name as Python code calls it
  * ("torch.mm" where `torchTypes` holds its type object's address, "Tensor.size", "linear"), a library's file by the
- * library and function ("torch: _call_impl (module.py:1783)"), Python's own by function and module ("wait (Python's
+ * function and library ("get_profiler_kwargs (torch's triton_heuristics.py:1385)"), Python's own by function and module ("wait (Python's
  * threading)", "getenv (Python's os)" of "<frozen os>(779): getenv"), the user's file by its line in words ("anchors.py line 191, module level": review 11 I9, two frame
  * forms in one stack); any other name as it is.
  */
@@ -203,7 +207,8 @@ export function pythonFrameWords(name: string, torchTypes: ReadonlySet<string> =
   const runner = RUNNER_FRAME.exec(name);
   if (runner) return `Compile Lens: ${runner[1]}:${runner[2]}, ${runner[3]}`;
   const library = LIBRARY_FRAME.exec(name);
-  if (library) return `${library[1]}: ${library[4]} (${library[2]}:${library[3]})`;
+  // the function first, so a cut keeps it (review 14 T5: "torch: …" cut to its library alone)
+  if (library) return `${library[4]} (${library[1]}'s ${library[2]}:${library[3]})`;
   const frozen = FROZEN_FRAME.exec(name);
   if (frozen) return `${frozen[2]} (Python's ${frozen[1]})`;
   const file = FILE_FRAME.exec(name);
