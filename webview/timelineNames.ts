@@ -9,6 +9,7 @@ import { timelineMarks, type TimelineMark } from '../extension/shared/trace/time
 import {
   callsAround,
   compilesOfTrace,
+  frameFunction,
   markSaid,
   nameNow,
   namesNow,
@@ -159,13 +160,18 @@ export class TimelineNames {
   }
 
   /**
-   * Whether slice `i`'s label says more than the frame it ran inside (one level up on its track): a nested frame said
-   * in the same words is left unlabelled, its bar under the labelled one, its hover its own frame (review 13 Q7:
-   * "CUDA set-up" over "CUDA set-up", set_device and _cuda_setDevice; "Inductor's compile workers" twice).
+   * The words slice `i`'s label says: its name's; a nested frame said in the same words as the frame it ran inside
+   * (one level up on its track) adds what differs, its own function ("AOTAutograd's wrapper, runtime_wrapper"), else
+   * repeats them (review 14 T3: four wide bars under "AOTAutograd's wrapper" left blank read as a drawing failure;
+   * review 13 Q7: "CUDA set-up" over "CUDA set-up", set_device, then the _cuda_setDevice it calls).
    */
-  labelWorthy(i: number): boolean {
-    const parent = frameAround(this.model, i);
-    return parent < 0 || this.sliceName(this.model.name[parent]!) !== this.sliceName(this.model.name[i]!);
+  labelWords(i: number): string {
+    const model = this.model;
+    const words = this.sliceName(model.name[i]!);
+    const parent = frameAround(model, i);
+    if (parent < 0 || this.sliceName(model.name[parent]!) !== words) return words;
+    const own = frameFunction(model.names[model.name[i]!]!);
+    return own && own !== frameFunction(model.names[model.name[parent]!]!) ? `${words}, ${own}` : words;
   }
 
   /** The name for a tooltip: as said, with the trace's own beside it where it is said otherwise. */

@@ -229,6 +229,14 @@ export function pythonFrameWords(name: string, torchTypes: ReadonlySet<string> =
   return type && !type.startsWith('pybind11_builtins.') ? `${type}.${method}` : method!;
 }
 
+/** A Python frame's function as its code names it ("runtime_wrapper" of "torch/…/runtime_wrappers.py(769):
+ *  runtime_wrapper", "_cuda_setDevice" of "<built-in function _cuda_setDevice>"), or null for another name. */
+export function frameFunction(name: string): string | null {
+  const builtIn = BUILT_IN.exec(name);
+  if (builtIn) return builtIn[1] ?? builtIn[2]!;
+  return /\.py\(\d+\): (<module>|[A-Za-z_]\w*)$/.exec(name)?.[1] ?? null;
+}
+
 // a frame of code the user (or a library outside torch) wrote: not torch's, not a built-in, not Python's <string>
 const CODE_FRAME = /^(?!torch\/|<)(?:.*\/)?[^/<>]+\.py\(\d+\): ([A-Za-z_]\w*)$/;
 
