@@ -15,6 +15,7 @@ import {
   namesNow,
   namesSaid,
   type SaidName,
+  type TracedCompiles,
 } from './analysis/sliceNames.ts';
 import { coldStep } from './analysis/stepMap.ts';
 import { firstIsWarmUp } from '../extension/shared/trace/window.ts';
@@ -30,7 +31,7 @@ export class TimelineNames {
   private paneFrames: readonly CompiledFrame[] | null = null;
   /** the compiles as the trace names them, found once: by the code they ran where it has Python stacks
    *  (tracedFrames), else by their place in the step (callsByPlace): compilesOfTrace */
-  private tracedCompiles: { frames: CompiledFrame[]; byPlace: boolean } | null = null;
+  private tracedCompiles: TracedCompiles | null = null;
   private paneKernels: KernelProvenance[] | null = null;
   private paneBreaks: GraphBreak[] | null = null;
   /** the script's call that opened the in-situ window this trace is (its profiler steps are the calls after it) */
@@ -56,7 +57,8 @@ export class TimelineNames {
     if (!this.foundMarks) {
       const found = timelineMarks(this.model);
       const around = callsAround(this.model, found);
-      this.marksSaid = found.map((m, i) => markSaid(m, this.frames, this.paneBreaks, around[i]));
+      const placed = this.callsNamedByPlace ? this.traced.placed : [];
+      this.marksSaid = found.map((m, i) => markSaid(m, this.frames, this.paneBreaks, around[i], placed));
       this.foundMarks = found.map((m, i) => ({ ...m, label: nameNow(this.marksSaid[i]!, this.linesNow) }));
     }
     return this.foundMarks;
@@ -75,7 +77,7 @@ export class TimelineNames {
     this.saidNames = this.shownNames = null;
   }
 
-  private get traced(): { frames: CompiledFrame[]; byPlace: boolean } {
+  private get traced(): TracedCompiles {
     return (this.tracedCompiles ??= compilesOfTrace(this.model));
   }
 

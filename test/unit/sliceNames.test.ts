@@ -10,7 +10,7 @@ import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { paneFrames, paneKernels } from '../../extension/present/kernelLinks.ts';
 import { generatedKernelWords, readGeneratedName } from '../../extension/present/kernelNames.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
-import { ordinal } from '../../webview/analysis/compiledCalls.ts';
+import { callsByPlace, ordinal, type PlacedCall } from '../../webview/analysis/compiledCalls.ts';
 import {
   callsAround,
   compilesOfTrace,
@@ -19,7 +19,7 @@ import {
   pythonFrameWords,
   tracedFrames,
 } from '../../webview/analysis/sliceNames.ts';
-import { timelineMarks } from '../../extension/shared/trace/timelineMarks.ts';
+import { timelineMarks, type TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
 import { traceNameWords } from '../../extension/shared/trace/traceWords.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
@@ -251,6 +251,36 @@ test("a compiled call's way down to its kernels in words, as the recording holds
   assert.equal(ddp.get('DistributedDataParallel.forward'), "DDP's forward");
 });
 
+test("a compile inside another call named by place from the parts of both: the host's ops and code never break the short form", () => {
+  // code read 37 item 4: "1st compiled call in the step (mm)" as the host failed a pattern that parsed the name back,
+  // and the band fell back to "…, recompile 1, inside 1st compiled call in the step (mm)" (review 13 Q1/P2)
+  const call = (compileId: string, ord: string, ops: string, code: number | null, attempt: number): PlacedCall => ({
+    compileId,
+    ordinal: ord,
+    within: 'in the step',
+    ops,
+    code,
+    attempt,
+  });
+  const placed = [call('0/1', '1st', 'mm', null, 1), call('4/1', '4th', 'addmm', null, 1)];
+  const mark: TimelineMark = { kind: 'recompile', startUs: 0, durUs: 10, label: '', compileId: '4/1', track: 0 };
+  const said = (calls: PlacedCall[]): string => markSaid(mark, callsByPlace(calls), null, '0/1', calls).text;
+  assert.equal(said(placed), "4th compiled call's recompile (addmm), inside the 1st");
+  // told apart by code: each keeps its own
+  assert.equal(
+    said([call('0/1', '1st', 'mm', 1, 1), call('4/1', '4th', '', 5, 2)]),
+    "4th compiled call's recompile 2, code 5, inside the 1st (code 1)",
+  );
+  // outside the steps: said, where the band is
+  const outside = placed.map((c) => ({ ...c, within: 'outside the steps' as const }));
+  assert.equal(said(outside), "4th compiled call's recompile (addmm), inside the 1st outside the steps");
+  // in different places: each whole, the host by its call, not which compile of it ran
+  assert.equal(
+    said([{ ...placed[0]!, within: 'outside the steps' }, placed[1]!]),
+    '4th compiled call in the step (addmm), recompile 1, inside 1st compiled call outside the steps (mm)',
+  );
+});
+
 test('a trace without its report: a compiled call by the code it ran, from its Python stacks, not "compiled function 1"', async () => {
   const model = await scanTraceFile(path.join(FIXTURES, 'traces/mlp-default.trace.json'));
   const frames = tracedFrames(model);
@@ -285,7 +315,7 @@ test("a compile run inside another frame's call names that call: its band over t
   // whose compile it is first, the call it ran in as few words; never "recompile 1", the slice's own words for the 1st
   // call's recompile under it (review 13 Q1/P2: two calls' "recompile 1" for one 2 s stall)
   assert.equal(
-    markSaid(marks[stall]!, compilesOfTrace(model).frames, null, around[stall]).text,
+    markSaid(marks[stall]!, compilesOfTrace(model).frames, null, around[stall], compilesOfTrace(model).placed).text,
     "4th compiled call's recompile (addmm), inside the 1st",
   );
   // with the rank's report: the report's names, the call's by its function, not which compile of it ran

@@ -22,7 +22,7 @@ import { cellLineLabel, placeOf, type SourcePlace } from '../../extension/shared
 import { slicesByCorrelation } from '../../extension/shared/trace/flowLinks.ts';
 import { lastStartingBy, levelsOf } from '../../extension/shared/trace/levels.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
-import { callsByPlace } from './compiledCalls.ts';
+import { callsByPlace, placedCalls, placedName, type PlacedCall } from './compiledCalls.ts';
 import { isGraphRun, regionNames, type TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
 import { traceNameWords } from '../../extension/shared/trace/traceWords.ts';
 
@@ -287,9 +287,18 @@ export function tracedFrames(model: TraceModel): CompiledFrame[] {
  * The compiles of a trace opened without its report, as the trace names them: by the code they ran where it has
  * Python stacks (tracedFrames), else by their place in the step and the ops they run (callsByPlace, `byPlace`).
  */
-export function compilesOfTrace(model: TraceModel): { frames: CompiledFrame[]; byPlace: boolean } {
+export function compilesOfTrace(model: TraceModel): TracedCompiles {
   const byCode = tracedFrames(model);
-  return byCode.length ? { frames: byCode, byPlace: false } : { frames: callsByPlace(model), byPlace: true };
+  if (byCode.length) return { frames: byCode, byPlace: false, placed: [] };
+  const placed = placedCalls(model);
+  return { frames: callsByPlace(placed), byPlace: true, placed };
+}
+
+/** A trace's compiles as it names them (compilesOfTrace): by code, or by place, then with the parts of each name. */
+export interface TracedCompiles {
+  frames: CompiledFrame[];
+  byPlace: boolean;
+  placed: PlacedCall[];
 }
 
 /** A name with the lines it cites where they are after the user's edits (`now`). */
@@ -316,13 +325,15 @@ const PYTHON_BETWEEN_GRAPHS = 'Python between graphs, no op recorded';
  * broke where the report has it ("graph break at line 22, in forward after line 20": the frame alone named the line
  * of the break before it), what its band spans after that: a label cut to the lane keeps the break and its line
  * (review 8B B1: "Python b…"); a compile run inside another frame's call (`around`, callsAround) with that call
- * ("…, recompile 1, inside 1st compiled call in the step"). `breaks`: the graph breaks of the pane's report entry.
+ * ("…, recompile 1, inside 1st compiled call in the step"). `breaks`: the graph breaks of the pane's report entry;
+ * `placed`: the parts of the names of `frames` where they are the trace's calls by place (compilesOfTrace).
  */
 export function markSaid(
   mark: TimelineMark,
   frames: readonly CompiledFrame[] | null,
   breaks: readonly GraphBreak[] | null = null,
   around: string | null = null,
+  placed: readonly PlacedCall[] = [],
 ): SaidName {
   const broke =
     mark.kind === 'graph-break' && mark.compileId ? breaks?.find((b) => b.compileId === mark.compileId) : undefined;
@@ -338,32 +349,40 @@ export function markSaid(
       mark.kind === 'graph-break'
         ? `${text}: ${between}`
         : around
-          ? compiledInside(text, tracedCompileName(frames, around).replace(/, recompiled? .*$/, ''))
+          ? compiledInside(text, frames, mark.compileId!, around, placed)
           : text,
     own: compilePlace(frames, mark.compileId ?? null),
   };
 }
 
-/** a compile a trace names by its place ("4th compiled call in the step (addmm), recompile 1"; "compile of …") */
-const PLACED_COMPILE =
-  /^(?:compile of )?(\d+(?:st|nd|rd|th) compiled call)( in the step| outside the steps| in the trace)?( \([^()]*\))?(?:, recompile (\d+))?$/;
-const PLACED_CALL = /^(\d+(?:st|nd|rd|th)) compiled call( in the step| outside the steps| in the trace)?$/;
-
 /**
- * A compile's words with the call it ran inside (`host`, another frame's call by its function, not which compile of
- * it ran: the slice under the band says that): "forward, recompile 1, inside helper"; two calls a trace names by
- * place, whose compile it is, which, and the call it ran in as few words: "4th compiled call's recompile (addmm),
- * inside the 1st" (review 13 Q1/P2: "4th compiled call …, recompile 1, inside 1st compiled call in the step" over the
- * slice "1st compiled call in the step, recompile 1" claimed one 2 s stall for two recompiles).
+ * A compile's words (`own`) with the call it ran inside (`host`, another frame's call by its function, not which
+ * compile of it ran: the slice under the band says that): "forward, recompile 1, inside helper"; two calls a trace
+ * names by place (`placed`), from their parts, whose compile it is, which, and the call it ran in as few words: "4th
+ * compiled call's recompile (addmm), inside the 1st", the host's ops and attempt left to its slice (review 13 Q1/P2:
+ * "4th compiled call …, recompile 1, inside 1st compiled call in the step" over the slice "1st compiled call in the
+ * step, recompile 1" claimed one 2 s stall for two recompiles; code read 37 item 4: a host running ops of its own,
+ * "(mm)", fell back to that form).
  */
-function compiledInside(own: string, host: string): string {
-  const compile = PLACED_COMPILE.exec(own);
-  const call = PLACED_CALL.exec(host);
-  if (!compile || !call || compile[2] !== call[2]) return `${own}, ${INSIDE}${host}`;
-  const [, whose, within = '', ops = '', attempt] = compile;
-  const which = attempt === undefined ? 'compile' : attempt === '1' ? 'recompile' : `recompile ${attempt}`;
+function compiledInside(
+  own: string,
+  frames: readonly CompiledFrame[] | null,
+  compileId: string,
+  host: string,
+  placed: readonly PlacedCall[],
+): string {
+  const call = placed.find((c) => c.compileId === compileId);
+  const around = placed.find((c) => c.compileId === host);
+  if (!around || call?.within !== around.within)
+    // the host by its call, not which compile of it ran: its place's name, or the report's less its attempt
+    return `${own}, ${INSIDE}${around ? placedName(around, 0) : tracedCompileName(frames, host).replace(/, recompiled? .*$/, '')}`;
+  const which = call.attempt === 0 ? 'compile' : call.attempt === 1 ? 'recompile' : `recompile ${call.attempt}`;
+  const ops = call.ops ? ` (${call.ops})` : '';
+  const code = call.code === null ? '' : `, code ${call.code}`;
+  const hostCode = around.code === null ? '' : ` (code ${around.code})`;
   // "in the step" said once by the slice under it; "outside the steps" kept: it says where the band is
-  return `${whose}'s ${which}${ops}, ${INSIDE}the ${call[1]}${within === ' in the step' ? '' : within}`;
+  const where = call.within === 'in the step' ? '' : ` ${call.within}`;
+  return `${call.ordinal} compiled call's ${which}${ops}${code}, ${INSIDE}the ${around.ordinal}${hostCode}${where}`;
 }
 /** the words that join a compile's name to the call it ran inside (overlays.ts shortens a label around them) */
 export const INSIDE = 'inside ';
