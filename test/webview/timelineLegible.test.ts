@@ -585,8 +585,11 @@ describe('the timeline in light, dark and high-contrast themes', () => {
               // whole at 1400 px, said as rank 1's (review 13 P1: "…, no op recorded there" read as rank 0's); at 700
               // for the rank alone (the hover says the cause); narrower, fewer whole words, its time first
               const [wait, ...more] = gaps.filter((g) => g.includes('wait'));
-              const forms = waitingInForms('all_reduce', 0, 'rank 1, which recorded no op then').map((form) =>
-                form.replace(/^0 µs/, /^[\d.]+ ms/.exec(wait ?? '')?.[0] ?? ''),
+              // (rank 1 recorded no op through part of the wait only, then ran its backward and all_reduce: how much,
+              // review 14 T4)
+              const idle = /, which recorded no op for ([\d.]+ ms) of it$/.exec(wait ?? '')?.[1] ?? 'all';
+              const forms = waitingInForms('all_reduce', 0, `rank 1, which recorded no op for ${idle} of it`).map(
+                (form) => form.replace(/^0 µs/, /^[\d.]+ ms/.exec(wait ?? '')?.[0] ?? ''),
               );
               assert.ok(
                 wait !== undefined &&
