@@ -18,6 +18,7 @@ import {
   type TracedCompiles,
 } from './analysis/sliceNames.ts';
 import { coldStep } from './analysis/stepMap.ts';
+import type { PlacedCall } from './analysis/compiledCalls.ts';
 import { firstIsWarmUp } from '../extension/shared/trace/window.ts';
 import { profilerWorkLabel, traceNamed } from './timelineWords.ts';
 import { withoutNamespace } from './timelineText.ts';
@@ -34,6 +35,8 @@ export class TimelineNames {
   private tracedCompiles: TracedCompiles | null = null;
   private paneKernels: KernelProvenance[] | null = null;
   private paneBreaks: GraphBreak[] | null = null;
+  /** the calls named by place that another frame's compile ran inside, once the marks are found (namesSaid) */
+  private hostCalls: PlacedCall[] = [];
   /** the script's call that opened the in-situ window this trace is (its profiler steps are the calls after it) */
   private paneFromCall: number | null = null;
   /** per name id, the names said otherwise than the trace says them, as the report said them (sliceName) */
@@ -59,6 +62,9 @@ export class TimelineNames {
       const around = callsAround(this.model, found);
       const placed = this.callsNamedByPlace ? this.traced.placed : [];
       this.marksSaid = found.map((m, i) => markSaid(m, this.frames, this.paneBreaks, around[i], placed));
+      // the calls a band lies over: their slices said by their place alone (namesSaid), found with the marks
+      this.hostCalls = placed.filter((call) => around.includes(call.compileId));
+      if (this.hostCalls.length) this.saidNames = this.shownNames = null;
       this.foundMarks = found.map((m, i) => ({ ...m, label: nameNow(this.marksSaid[i]!, this.linesNow) }));
     }
     return this.foundMarks;
@@ -136,7 +142,7 @@ export class TimelineNames {
    * tooltip and the details keep the trace's own).
    */
   sliceName(nameId: number): string {
-    this.saidNames ??= namesSaid(this.model, this.frames, this.paneKernels, this.paneFromCall);
+    this.saidNames ??= namesSaid(this.model, this.frames, this.paneKernels, this.paneFromCall, this.hostCalls);
     this.shownNames ??= namesNow(this.saidNames, this.linesNow);
     const said = this.shownNames.get(nameId) ?? this.model.names[nameId]!;
     const frames = this.profilerWork.labelFrames.get(nameId);

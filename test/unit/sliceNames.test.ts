@@ -318,6 +318,14 @@ test("a compile run inside another frame's call names that call: its band over t
     markSaid(marks[stall]!, compilesOfTrace(model).frames, null, around[stall], compilesOfTrace(model).placed).text,
     "4th compiled call's recompile (addmm), inside the 1st",
   );
+  // the 1st call's slice under that band said by its place alone: its own recompile ran 55 ms before, said by its own
+  // band (review 14 T2: "1st compiled call in the step, recompile 1" under the 4th call's recompile)
+  const traced = compilesOfTrace(model);
+  const hosts = traced.placed.filter((call) => around.includes(call.compileId));
+  const regionName = (calls: typeof hosts): string | undefined =>
+    namesSaid(model, traced.frames, null, null, calls).get(model.names.indexOf('Torch-Compiled Region: 0/1'))?.text;
+  assert.equal(regionName([]), '1st compiled call in the step, recompile 1');
+  assert.equal(regionName(hosts), '1st compiled call in the step');
   // with the rank's report: the report's names, the call's by its function, not which compile of it ran
   const { report } = await loadReport(path.join(FIXTURES, 'reports/ddp-ranks-cpu/report.json'));
   const frames = report.modes[0]!.compiler!.rankPhases![1]!.compiler.frames ?? null;

@@ -527,6 +527,13 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                 frames[1]!.texts.some((t) => t.role === 'slice' && t.text.startsWith('1st compiled call in the step')),
                 `${theme.name}: the call under the stall's band`,
               );
+              // (by its place alone: its own recompile is its own band's, 55 ms before: review 14 T2)
+              assert.ok(
+                !frames[1]!.texts.some(
+                  (t) => t.role === 'slice' && t.text.startsWith('1st compiled call in the step,'),
+                ),
+                `${theme.name}: the call under the stall's band says no recompile`,
+              );
               // (which compile and the call it ran in, in the same words at every width, found above: review 10G G3,
               // "…, recompile 1" at 1400 px, a break's at 560; the 4th call's own name where it has room)
             }

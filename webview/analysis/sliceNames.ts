@@ -62,18 +62,28 @@ export const compilePlace = (frames: readonly CompiledFrame[] | null, compileId:
 /**
  * Per name id, the name in words where the trace's is a compiler code (the rest: as the trace says them), as the
  * report said it. `frames` and `kernels`: the compiles and kernels of the report entry the trace was profiled for
- * (null: a trace opened without its report), which name a compile by its function and a kernel's user lines.
+ * (null: a trace opened without its report), which name a compile by its function and a kernel's user lines;
+ * `hosts`: the calls named by place that another frame's compile ran inside (callsAround).
  */
 export function namesSaid(
   model: TraceModel,
   frames: readonly CompiledFrame[] | null,
   kernels: KernelProvenance[] | null,
   fromCall: number | null = null,
+  hosts: readonly PlacedCall[] = [],
 ): Map<number, SaidName> {
   const shown = new Map<number, SaidName>();
   const plain = (text: string): SaidName => ({ text, own: null });
-  for (const [id, compileId] of regionNames(model))
-    shown.set(id, { text: compiledCallName(frames, compileId), own: compilePlace(frames, compileId) });
+  for (const [id, compileId] of regionNames(model)) {
+    // a call named by place that another frame's compile ran inside: by its place alone, its attempt left to its own
+    // compile's band (review 14 T2: "1st compiled call in the step, recompile 1" under the band of the 4th call's
+    // recompile, two recompiles read for one 2 s stall; the 1st's ran 55 ms before)
+    const host = hosts.find((call) => call.compileId === compileId);
+    shown.set(id, {
+      text: host ? placedName(host, 0) : compiledCallName(frames, compileId),
+      own: compilePlace(frames, compileId),
+    });
+  }
   const wanted = new Uint8Array(model.names.length);
   const torchTypes = torchTypeObjects(model.names);
   model.names.forEach((name, id) => {
