@@ -234,6 +234,9 @@ function problems(frame: FrameLayout, colours: Map<string, Rgba>): string[] {
   for (const t of texts)
     if (t.role === 'slice' && /^[A-Za-z_][\w.]*::?\S.*…$/.test(t.text))
       found.push(`${describeText(t)}: cut with its namespace kept`);
+  // nor a prefix alone (review 14 T5: the folded row's "torch: …" at 700 px where 1400 read "compiled module")
+  for (const t of texts)
+    if (t.role === 'slice' && /^[\w.']+:\s*…$/.test(t.text)) found.push(`${describeText(t)}: cut to a prefix alone`);
   // a tick label starts right of its tick: one turned to the tick's left reads as the tick before's ("50 ms│")
   for (const t of texts)
     if (t.role === 'tick' && !lines.some((l) => l.role === 'tick' && l.x + l.w <= t.x && t.x - l.x <= 6))
