@@ -272,7 +272,7 @@ function load(message: Opening): void {
           alignment.shiftUs,
         );
         const found = ranks && waitedRank(ranks, p, fromUs, toUs);
-        return found ? waitedFor(found.rank, found.cause) : null;
+        return found ? waitedFor(found.rank, found.cause, found.unrecordedUs ?? null) : null;
       };
     });
   }

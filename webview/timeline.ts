@@ -53,6 +53,12 @@ import { idleTracksNote, idleTracksTooltip, warmUpLabel } from './timelineWords.
 /** a track name's inset in the label column */
 const NAME_INSET = 4;
 
+/** a slice to label and the words its label says, before they are cut to it */
+interface SliceWords {
+  i: number;
+  words: string;
+}
+
 export interface DrawStats {
   rects: number;
   slices: number;
@@ -327,16 +333,20 @@ export class TimelineCanvas extends TimelineNames {
     return stats;
   }
 
-  /** The slices a frame labels: of unfolded rows, those whose words say more than the frame's around them
-   *  (labelWorthy); of a folded stack's row, one frame at a place (pickFoldedLabels). */
-  private labelled({ labels, foldedLabels }: LaidOutRects, m: Measure): number[] {
+  /** The slices a frame labels: of unfolded rows, each wide enough (its words: labelWords); of a folded stack's row,
+   *  one frame at a place (pickFoldedLabels). */
+  private labelled({ labels, foldedLabels }: LaidOutRects, m: Measure): SliceWords[] {
     const model = this.model;
     const said = ({ i, x0, x1 }: FoldedLabel): { whole: boolean; width: number } | null => {
       const name = this.sliceName(model.name[i]!);
       const text = sliceLabel(name, x1 - x0 - 6, m);
       return text === null ? null : { whole: text === withoutNamespace(name), width: m.width(text) };
     };
-    return [...labels.filter((i) => this.labelWorthy(i)), ...pickFoldedLabels(model, foldedLabels, said)];
+    return [
+      ...labels.map((i) => ({ i, words: this.labelWords(i) })),
+      // (a folded row draws no frame around its label: its name alone)
+      ...pickFoldedLabels(model, foldedLabels, said).map((i) => ({ i, words: this.sliceName(model.name[i]!) })),
+    ];
   }
 
   /**
@@ -345,7 +355,7 @@ export class TimelineCanvas extends TimelineNames {
    * overlays.clearLabelsOfBands).
    */
   private sliceTexts(
-    labels: number[],
+    labels: readonly SliceWords[],
     xOf: (t: number) => number,
     left: number,
     right: number,
@@ -356,10 +366,10 @@ export class TimelineCanvas extends TimelineNames {
     const model = this.model;
     const page: Paint = { colour: theme.background, alpha: 1 };
     const texts: TextBox[] = [];
-    for (const i of labels) {
+    for (const { i, words } of labels) {
       const x0 = Math.max(left, xOf(model.start[i]!));
       const room = Math.min(right, xOf(model.start[i]! + model.dur[i]!)) - x0 - 6;
-      const text = sliceLabel(this.sliceName(model.name[i]!), room, m);
+      const text = sliceLabel(words, room, m);
       if (!text) continue;
       const name = model.name[i]!;
       const fill = this.communication[name] ? theme.communication : theme.kind[model.kind[i]!]!;

@@ -9,13 +9,16 @@ import { timelineMarks, type TimelineMark } from '../extension/shared/trace/time
 import {
   callsAround,
   compilesOfTrace,
+  frameFunction,
   markSaid,
   nameNow,
   namesNow,
   namesSaid,
   type SaidName,
+  type TracedCompiles,
 } from './analysis/sliceNames.ts';
 import { coldStep } from './analysis/stepMap.ts';
+import type { PlacedCall } from './analysis/compiledCalls.ts';
 import { firstIsWarmUp } from '../extension/shared/trace/window.ts';
 import { profilerWorkLabel, traceNamed } from './timelineWords.ts';
 import { withoutNamespace } from './timelineText.ts';
@@ -29,9 +32,11 @@ export class TimelineNames {
   private paneFrames: readonly CompiledFrame[] | null = null;
   /** the compiles as the trace names them, found once: by the code they ran where it has Python stacks
    *  (tracedFrames), else by their place in the step (callsByPlace): compilesOfTrace */
-  private tracedCompiles: { frames: CompiledFrame[]; byPlace: boolean } | null = null;
+  private tracedCompiles: TracedCompiles | null = null;
   private paneKernels: KernelProvenance[] | null = null;
   private paneBreaks: GraphBreak[] | null = null;
+  /** the calls named by place that another frame's compile ran inside, once the marks are found (namesSaid) */
+  private hostCalls: PlacedCall[] = [];
   /** the script's call that opened the in-situ window this trace is (its profiler steps are the calls after it) */
   private paneFromCall: number | null = null;
   /** per name id, the names said otherwise than the trace says them, as the report said them (sliceName) */
@@ -55,7 +60,11 @@ export class TimelineNames {
     if (!this.foundMarks) {
       const found = timelineMarks(this.model);
       const around = callsAround(this.model, found);
-      this.marksSaid = found.map((m, i) => markSaid(m, this.frames, this.paneBreaks, around[i]));
+      const placed = this.callsNamedByPlace ? this.traced.placed : [];
+      this.marksSaid = found.map((m, i) => markSaid(m, this.frames, this.paneBreaks, around[i], placed));
+      // the calls a band lies over: their slices said by their place alone (namesSaid), found with the marks
+      this.hostCalls = placed.filter((call) => around.includes(call.compileId));
+      if (this.hostCalls.length) this.saidNames = this.shownNames = null;
       this.foundMarks = found.map((m, i) => ({ ...m, label: nameNow(this.marksSaid[i]!, this.linesNow) }));
     }
     return this.foundMarks;
@@ -74,7 +83,7 @@ export class TimelineNames {
     this.saidNames = this.shownNames = null;
   }
 
-  private get traced(): { frames: CompiledFrame[]; byPlace: boolean } {
+  private get traced(): TracedCompiles {
     return (this.tracedCompiles ??= compilesOfTrace(this.model));
   }
 
@@ -133,7 +142,7 @@ export class TimelineNames {
    * tooltip and the details keep the trace's own).
    */
   sliceName(nameId: number): string {
-    this.saidNames ??= namesSaid(this.model, this.frames, this.paneKernels, this.paneFromCall);
+    this.saidNames ??= namesSaid(this.model, this.frames, this.paneKernels, this.paneFromCall, this.hostCalls);
     this.shownNames ??= namesNow(this.saidNames, this.linesNow);
     const said = this.shownNames.get(nameId) ?? this.model.names[nameId]!;
     const frames = this.profilerWork.labelFrames.get(nameId);
@@ -159,13 +168,18 @@ export class TimelineNames {
   }
 
   /**
-   * Whether slice `i`'s label says more than the frame it ran inside (one level up on its track): a nested frame said
-   * in the same words is left unlabelled, its bar under the labelled one, its hover its own frame (review 13 Q7:
-   * "CUDA set-up" over "CUDA set-up", set_device and _cuda_setDevice; "Inductor's compile workers" twice).
+   * The words slice `i`'s label says: its name's; a nested frame said in the same words as the frame it ran inside
+   * (one level up on its track) adds what differs, its own function ("AOTAutograd's wrapper, runtime_wrapper"), else
+   * repeats them (review 14 T3: four wide bars under "AOTAutograd's wrapper" left blank read as a drawing failure;
+   * review 13 Q7: "CUDA set-up" over "CUDA set-up", set_device, then the _cuda_setDevice it calls).
    */
-  labelWorthy(i: number): boolean {
-    const parent = frameAround(this.model, i);
-    return parent < 0 || this.sliceName(this.model.name[parent]!) !== this.sliceName(this.model.name[i]!);
+  labelWords(i: number): string {
+    const model = this.model;
+    const words = this.sliceName(model.name[i]!);
+    const parent = frameAround(model, i);
+    if (parent < 0 || this.sliceName(model.name[parent]!) !== words) return words;
+    const own = frameFunction(model.names[model.name[i]!]!);
+    return own && own !== frameFunction(model.names[model.name[parent]!]!) ? `${words}, ${own}` : words;
   }
 
   /** The name for a tooltip: as said, with the trace's own beside it where it is said otherwise. */

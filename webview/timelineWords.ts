@@ -178,10 +178,17 @@ const DOING: Record<NonNullable<WaitCause>, string> = {
 };
 /** The rank a collective waited for and what it did all the while: "rank 1, recompiling", "rank 1, which recorded no
  *  op then" (its thread's stretch with none, said as the other rank's: review 13 P1, "…for rank 1, no op recorded
- *  there" on rank 0's row read as rank 0's own, beside the table's 3.72 ms for it); doing what the trace does not say
- *  (`cause` null): "rank 1". */
-export const waitedFor = (rank: number, cause: WaitCause): string =>
-  cause === null ? `rank ${rank}` : `rank ${rank}, ${DOING[cause]}`;
+ *  there" on rank 0's row read as rank 0's own, beside the table's 3.72 ms for it), or for part of the while
+ *  (`unrecordedUs`): "rank 1, which recorded no op for 33.6 ms of it"; doing what the trace does not say (`cause`
+ *  null): "rank 1". */
+export function waitedFor(rank: number, cause: WaitCause, unrecordedUs: number | null = null): string {
+  if (cause === null) return `rank ${rank}`;
+  // its stretch with none through part of the wait only: how much (review 14 T4, "which recorded no op then" over
+  // rank 1's last 8 ms of backward and all_reduce)
+  if (cause === 'unrecorded' && unrecordedUs !== null)
+    return `rank ${rank}, which recorded no op for ${formatUs(unrecordedUs)} of it`;
+  return `rank ${rank}, ${DOING[cause]}`;
+}
 
 /** That stretch's hover: what the time is, on which thread the collective ran, and what it waited for. */
 export const waitingInHover = (op: string, us: number, thread: string, cause: string | null): string =>

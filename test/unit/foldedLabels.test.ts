@@ -1,6 +1,6 @@
-// Which frames a timeline labels (webview/sliceRects.ts pickFoldedLabels, timelineNames.ts labelWorthy): a folded
-// stack's row labels one frame at a place, a wider panel never fewer words; an unfolded stack leaves a frame said in
-// its parent's words unlabelled.
+// Which frames a timeline labels (webview/sliceRects.ts pickFoldedLabels, timelineNames.ts labelWords): a folded
+// stack's row labels one frame at a place, a wider panel never fewer words; an unfolded stack says a frame said in its
+// parent's words with its own function added, else the same words.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { scanTraceBytes } from '../../extension/node/trace/byteScanner.ts';
@@ -60,8 +60,9 @@ test("a folded stack's row: the frame whose words fit whole, never a deeper one 
   assert.deepEqual(pickFoldedLabels(apart, side, fitsWhole(words)), [0, 1, 2]);
 });
 
-test("a frame said in its parent's words is left unlabelled; one said otherwise, or beside it, is labelled", () => {
-  // review 13 Q7: "CUDA set-up" over "CUDA set-up" (set_device, then the built-in _cuda_setDevice it calls)
+test("a frame said in its parent's words adds its own function, else repeats them; one said otherwise keeps its own", () => {
+  // review 13 Q7: "CUDA set-up" over "CUDA set-up" (set_device, then the built-in _cuda_setDevice it calls); review 14
+  // T3: the nested frames left blank, four wide bars under "AOTAutograd's wrapper" with no words
   const frame = (name: string, ts: number, dur: number): object => ({
     ph: 'X',
     cat: 'python_function',
@@ -80,6 +81,9 @@ test("a frame said in its parent's words is left unlabelled; one said otherwise,
           frame('torch/cuda/__init__.py(450): _lazy_init', 200, 100),
           frame('anchors.py(18): forward', 210, 50),
           frame('<built-in function _cuda_init>', 270, 20),
+          frame('torch/_functorch/_aot_autograd/runtime_wrappers.py(8): wrapper', 400, 100),
+          frame('torch/_functorch/_aot_autograd/runtime_wrappers.py(9): wrapper', 410, 80),
+          frame('torch/_functorch/_aot_autograd/utils.py(124): call_func_at_runtime_with_args', 420, 60),
         ],
       }),
     ),
@@ -88,9 +92,17 @@ test("a frame said in its parent's words is left unlabelled; one said otherwise,
     line: (_p: unknown, line: number): number => line,
     named: (): null => null,
   });
-  const worthy = (raw: string): boolean => names.labelWorthy(model.name.indexOf(model.names.indexOf(raw)));
-  assert.equal(worthy('torch/cuda/__init__.py(626): set_device'), true);
-  assert.equal(worthy('<built-in function _cuda_setDevice>'), false);
-  assert.equal(worthy('anchors.py(18): forward'), true);
-  assert.equal(worthy('<built-in function _cuda_init>'), false);
+  const words = (raw: string): string => names.labelWords(model.name.indexOf(model.names.indexOf(raw)));
+  assert.equal(words('torch/cuda/__init__.py(626): set_device'), 'CUDA set-up');
+  assert.equal(words('<built-in function _cuda_setDevice>'), 'CUDA set-up, _cuda_setDevice');
+  assert.equal(words('anchors.py(18): forward'), 'anchors.py line 18, forward');
+  // under _lazy_init, past the user's frame beside it
+  assert.equal(words('<built-in function _cuda_init>'), 'CUDA set-up, _cuda_init');
+  assert.equal(words('torch/_functorch/_aot_autograd/runtime_wrappers.py(8): wrapper'), "AOTAutograd's wrapper");
+  // the same function nested in itself: the words repeated, not a blank bar
+  assert.equal(words('torch/_functorch/_aot_autograd/runtime_wrappers.py(9): wrapper'), "AOTAutograd's wrapper");
+  assert.equal(
+    words('torch/_functorch/_aot_autograd/utils.py(124): call_func_at_runtime_with_args'),
+    "AOTAutograd's wrapper, call_func_at_runtime_with_args",
+  );
 });

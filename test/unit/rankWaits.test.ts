@@ -68,6 +68,12 @@ test("a wait is the one other rank's stretch with no op recorded through half of
     rank: 1,
     cause: 'unrecorded',
   });
+  // through part of the wait only: how much (review 14 T4: rank 1's stretch ends, then its backward and all_reduce)
+  assert.deepEqual(waitedRank([idle(0, 0), idle(1, 1000, [0, 2500])], 0, 1000, 4000), {
+    rank: 1,
+    cause: 'unrecorded',
+    unrecordedUs: 2500,
+  });
   // less than half of the wait on the job's clock (2000–3000 of rank 1's is 3000–4000 of it): no cause
   assert.deepEqual(waitedRank([idle(0, 0), idle(1, 1000, [2000, 3000])], 0, 1000, 5000), { rank: 1, cause: null });
   // of three ranks, the one with no op recorded through it; two such: no one rank to name
@@ -92,6 +98,10 @@ test('a wait said with the rank it waited for, and the cause where the trace sho
   assert.equal(
     waitingIn('all_reduce', 41_700, waitedFor(1, 'unrecorded')),
     '41.7 ms, waiting in all_reduce for rank 1, which recorded no op then',
+  );
+  assert.equal(
+    waitingIn('all_reduce', 41_700, waitedFor(1, 'unrecorded', 33_600)),
+    '41.7 ms, waiting in all_reduce for rank 1, which recorded no op for 33.6 ms of it',
   );
   // the other rank's stretch said as that rank's, never in the words a stretch of this thread's own is said in (review
   // 13 P1: "…for rank 1, no op recorded there" on rank 0's row read as rank 0's, beside its table's 3.72 ms)

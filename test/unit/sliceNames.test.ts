@@ -10,7 +10,7 @@ import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { paneFrames, paneKernels } from '../../extension/present/kernelLinks.ts';
 import { generatedKernelWords, readGeneratedName } from '../../extension/present/kernelNames.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
-import { ordinal } from '../../webview/analysis/compiledCalls.ts';
+import { callsByPlace, ordinal, type PlacedCall } from '../../webview/analysis/compiledCalls.ts';
 import {
   callsAround,
   compilesOfTrace,
@@ -19,7 +19,7 @@ import {
   pythonFrameWords,
   tracedFrames,
 } from '../../webview/analysis/sliceNames.ts';
-import { timelineMarks } from '../../extension/shared/trace/timelineMarks.ts';
+import { timelineMarks, type TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
 import { traceNameWords } from '../../extension/shared/trace/traceWords.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
@@ -178,9 +178,10 @@ test('Python frames say what ran from their start: a built-in by its name as cod
       '<built-in method _is_tracing of pybind11_builtins.pybind11_detail_function_record_v1_system_libstdcpp_gxx_abi_1xxx_use_cxx11_abi_1 object at 0x7f95835a8050>',
       '_is_tracing',
     ],
-    ['torch/nn/modules/module.py(1783): _call_impl', 'torch: _call_impl (module.py:1783)'],
-    ['tqdm/_monitor.py(69): run', 'tqdm: run (_monitor.py:69)'],
-    ['/usr/lib/python3/site-packages/numpy/core/fromnumeric.py(3): sum', 'numpy: sum (fromnumeric.py:3)'],
+    // a library's frame by its function first: a cut keeps it, never the library alone (review 14 T5: "torch: …")
+    ['torch/_dynamo/guards.py(2201): fn', "fn (torch's guards.py:2201)"],
+    ['tqdm/_monitor.py(69): run', "run (tqdm's _monitor.py:69)"],
+    ['/usr/lib/python3/site-packages/numpy/core/fromnumeric.py(3): sum', "sum (numpy's fromnumeric.py:3)"],
     // the user's files by their line in words, Python's own by module (review 11 I9: "anchors.py(191): <module>",
     // "threading.py(359): wait" beside "torch: __call__ (eval_frame.py:460)")
     ['/home/me/proj/model.py(3): forward', 'model.py line 3, forward'],
@@ -227,6 +228,10 @@ test("a compiled call's way down to its kernels in words, as the recording holds
     ['torch/_dynamo/eval_frame.py(1240): _fn', "torch.compile's wrapper"],
     ['torch/_dynamo/eval_frame.py(956): compile_wrapper', "torch.compile's wrapper"],
     ['nn.Module: OptimizedModule_0', 'compiled module'],
+    // review 14 T5: "torch: __call__ (eval_frame.py:460)", "torch: _call_impl (module.py:1783)", "nn.Module: SimpleNet_0"
+    ['torch/_dynamo/eval_frame.py(460): __call__', "compiled module's call"],
+    ['torch/nn/modules/module.py(1783): _call_impl', 'module call'],
+    ['nn.Module: SimpleNet_0', 'SimpleNet'],
     ['torch/_functorch/_aot_autograd/runtime_wrappers.py(769): wrapper', "AOTAutograd's wrapper"],
     ['torch/_functorch/_aot_autograd/utils.py(124): call_func_at_runtime_with_args', "AOTAutograd's wrapper"],
     ['torch/_inductor/output_code.py(628): __call__', "Inductor's compiled graph"],
@@ -239,11 +244,41 @@ test("a compiled call's way down to its kernels in words, as the recording holds
   // the rest of torch's frames there by library and function, never an Inductor helper called the launch
   assert.equal(
     names.get('torch/_inductor/runtime/triton_heuristics.py(1385): get_profiler_kwargs'),
-    'torch: get_profiler_kwargs (triton_heuristics.py:1385)',
+    "get_profiler_kwargs (torch's triton_heuristics.py:1385)",
   );
   // DDP's record of its forward (ddp-ranks-cpu)
   const ddp = await said('reports/ddp-ranks-cpu/ranks/rank1/rank1.trace.json.gz', null, 'default');
   assert.equal(ddp.get('DistributedDataParallel.forward'), "DDP's forward");
+});
+
+test("a compile inside another call named by place from the parts of both: the host's ops and code never break the short form", () => {
+  // code read 37 item 4: "1st compiled call in the step (mm)" as the host failed a pattern that parsed the name back,
+  // and the band fell back to "…, recompile 1, inside 1st compiled call in the step (mm)" (review 13 Q1/P2)
+  const call = (compileId: string, ord: string, ops: string, code: number | null, attempt: number): PlacedCall => ({
+    compileId,
+    ordinal: ord,
+    within: 'in the step',
+    ops,
+    code,
+    attempt,
+  });
+  const placed = [call('0/1', '1st', 'mm', null, 1), call('4/1', '4th', 'addmm', null, 1)];
+  const mark: TimelineMark = { kind: 'recompile', startUs: 0, durUs: 10, label: '', compileId: '4/1', track: 0 };
+  const said = (calls: PlacedCall[]): string => markSaid(mark, callsByPlace(calls), null, '0/1', calls).text;
+  assert.equal(said(placed), "4th compiled call's recompile (addmm), inside the 1st");
+  // told apart by code: each keeps its own
+  assert.equal(
+    said([call('0/1', '1st', 'mm', 1, 1), call('4/1', '4th', '', 5, 2)]),
+    "4th compiled call's recompile 2, code 5, inside the 1st (code 1)",
+  );
+  // outside the steps: said, where the band is
+  const outside = placed.map((c) => ({ ...c, within: 'outside the steps' as const }));
+  assert.equal(said(outside), "4th compiled call's recompile (addmm), inside the 1st outside the steps");
+  // in different places: each whole, the host by its call, not which compile of it ran
+  assert.equal(
+    said([{ ...placed[0]!, within: 'outside the steps' }, placed[1]!]),
+    '4th compiled call in the step (addmm), recompile 1, inside 1st compiled call outside the steps (mm)',
+  );
 });
 
 test('a trace without its report: a compiled call by the code it ran, from its Python stacks, not "compiled function 1"', async () => {
@@ -280,9 +315,17 @@ test("a compile run inside another frame's call names that call: its band over t
   // whose compile it is first, the call it ran in as few words; never "recompile 1", the slice's own words for the 1st
   // call's recompile under it (review 13 Q1/P2: two calls' "recompile 1" for one 2 s stall)
   assert.equal(
-    markSaid(marks[stall]!, compilesOfTrace(model).frames, null, around[stall]).text,
+    markSaid(marks[stall]!, compilesOfTrace(model).frames, null, around[stall], compilesOfTrace(model).placed).text,
     "4th compiled call's recompile (addmm), inside the 1st",
   );
+  // the 1st call's slice under that band said by its place alone: its own recompile ran 55 ms before, said by its own
+  // band (review 14 T2: "1st compiled call in the step, recompile 1" under the 4th call's recompile)
+  const traced = compilesOfTrace(model);
+  const hosts = traced.placed.filter((call) => around.includes(call.compileId));
+  const regionName = (calls: typeof hosts): string | undefined =>
+    namesSaid(model, traced.frames, null, null, calls).get(model.names.indexOf('Torch-Compiled Region: 0/1'))?.text;
+  assert.equal(regionName([]), '1st compiled call in the step, recompile 1');
+  assert.equal(regionName(hosts), '1st compiled call in the step');
   // with the rank's report: the report's names, the call's by its function, not which compile of it ran
   const { report } = await loadReport(path.join(FIXTURES, 'reports/ddp-ranks-cpu/report.json'));
   const frames = report.modes[0]!.compiler!.rankPhases![1]!.compiler.frames ?? null;

@@ -122,6 +122,9 @@ test("PyTorch's records of a training step's parts in words: the optimizer's, au
     // (Inductor's kernel launch is the frame that calls it, triton_heuristics.py's run: analysis/sliceNames.ts)
     ['<built-in function _launch_kernel>', "the kernel's CUDA launch"],
     ['nn.Module: OptimizedModule_0', 'compiled module'],
+    // the user's module by its class, without the profiler's count (review 14 T5: "nn.Module: SimpleNet_0")
+    ['nn.Module: SimpleNet_0', 'SimpleNet'],
+    ['nn.Module: Block_12', 'Block'],
     ['DistributedDataParallel.forward', "DDP's forward"],
     ['<string>(1): launcher', "Inductor's kernel launcher"],
     // the compiled graph's own backward keeps its words
@@ -129,6 +132,6 @@ test("PyTorch's records of a training step's parts in words: the optimizer's, au
   ];
   for (const [raw, words] of said) assert.equal(traceNameWords(raw), words, raw);
   // not a record of these: as it is
-  for (const raw of ['Optimizer.step#AdamW.zero_grad', 'Backward0', 'aten::addmm', 'MyFnBackward', 'nn.Module: Net_0'])
+  for (const raw of ['Optimizer.step#AdamW.zero_grad', 'Backward0', 'aten::addmm', 'MyFnBackward', 'nn.Module: Net'])
     assert.equal(traceNameWords(raw), null, raw);
 });

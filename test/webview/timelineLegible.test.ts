@@ -234,6 +234,9 @@ function problems(frame: FrameLayout, colours: Map<string, Rgba>): string[] {
   for (const t of texts)
     if (t.role === 'slice' && /^[A-Za-z_][\w.]*::?\S.*…$/.test(t.text))
       found.push(`${describeText(t)}: cut with its namespace kept`);
+  // nor a prefix alone (review 14 T5: the folded row's "torch: …" at 700 px where 1400 read "compiled module")
+  for (const t of texts)
+    if (t.role === 'slice' && /^[\w.']+:\s*…$/.test(t.text)) found.push(`${describeText(t)}: cut to a prefix alone`);
   // a tick label starts right of its tick: one turned to the tick's left reads as the tick before's ("50 ms│")
   for (const t of texts)
     if (t.role === 'tick' && !lines.some((l) => l.role === 'tick' && l.x + l.w <= t.x && t.x - l.x <= 6))
@@ -527,6 +530,13 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                 frames[1]!.texts.some((t) => t.role === 'slice' && t.text.startsWith('1st compiled call in the step')),
                 `${theme.name}: the call under the stall's band`,
               );
+              // (by its place alone: its own recompile is its own band's, 55 ms before: review 14 T2)
+              assert.ok(
+                !frames[1]!.texts.some(
+                  (t) => t.role === 'slice' && t.text.startsWith('1st compiled call in the step,'),
+                ),
+                `${theme.name}: the call under the stall's band says no recompile`,
+              );
               // (which compile and the call it ran in, in the same words at every width, found above: review 10G G3,
               // "…, recompile 1" at 1400 px, a break's at 560; the 4th call's own name where it has room)
             }
@@ -585,8 +595,11 @@ describe('the timeline in light, dark and high-contrast themes', () => {
               // whole at 1400 px, said as rank 1's (review 13 P1: "…, no op recorded there" read as rank 0's); at 700
               // for the rank alone (the hover says the cause); narrower, fewer whole words, its time first
               const [wait, ...more] = gaps.filter((g) => g.includes('wait'));
-              const forms = waitingInForms('all_reduce', 0, 'rank 1, which recorded no op then').map((form) =>
-                form.replace(/^0 µs/, /^[\d.]+ ms/.exec(wait ?? '')?.[0] ?? ''),
+              // (rank 1 recorded no op through part of the wait only, then ran its backward and all_reduce: how much,
+              // review 14 T4)
+              const idle = /, which recorded no op for ([\d.]+ ms) of it$/.exec(wait ?? '')?.[1] ?? 'all';
+              const forms = waitingInForms('all_reduce', 0, `rank 1, which recorded no op for ${idle} of it`).map(
+                (form) => form.replace(/^0 µs/, /^[\d.]+ ms/.exec(wait ?? '')?.[0] ?? ''),
               );
               assert.ok(
                 wait !== undefined &&

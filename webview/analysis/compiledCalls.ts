@@ -68,13 +68,35 @@ function opsIn(model: TraceModel, at: number, regions: ReadonlyMap<number, strin
   return ops;
 }
 
+/** Where a compiled call is: among its step's calls, else outside the steps, else (a trace with none) the trace's. */
+export type CallWithin = 'in the step' | 'outside the steps' | 'in the trace';
+
+/** A compiled call named by its place, in parts: whose place ("4th"), where, the ops it runs (words, at most
+ *  MAX_OPS: "addmm"; empty: none), its code's number where two frames share the rest (null: none do), and which of
+ *  its frame's compiles it runs (0: the first). A name is built from them (placedName), never parsed back. */
+export interface PlacedCall {
+  compileId: string;
+  ordinal: string;
+  within: CallWithin;
+  ops: string;
+  code: number | null;
+  attempt: number;
+}
+
+/** "2nd compiled call in the step (sum_view)", ", code 2" where two frames share that, ", recompile 1" for its
+ *  frame's second compile (`attempt` given: another than the call's own). */
+export function placedName(call: PlacedCall, attempt: number = call.attempt): string {
+  const ops = call.ops ? ` (${call.ops})` : '';
+  const code = call.code === null ? '' : `, code ${call.code}`;
+  return `${call.ordinal} compiled call ${call.within}${ops}${code}${attempt ? `, recompile ${attempt}` : ''}`;
+}
+
 /**
- * Each compiled call ("Torch-Compiled Region: 1/0") of the model named by its place among the compiled calls of
- * the step it first runs in (of the trace where it has no steps) and the ops it runs: "2nd compiled call in the
- * step (sum_view)", with ", recompile 1" for Dynamo's second compile of the same code. As report frames with
- * only a name (compileNames.ts says a frame's nameText as it is). Empty where the model has no compiled call.
+ * Each compiled call ("Torch-Compiled Region: 1/0") of the model by its place among the compiled calls of the step
+ * it first runs in (of the trace where it has no steps) and the ops it runs, in parts (placedName says them): a
+ * recompile takes its first compile's place. Empty where the model has no compiled call.
  */
-export function callsByPlace(model: TraceModel): CompiledFrame[] {
+export function placedCalls(model: TraceModel): PlacedCall[] {
   const regions = regionNames(model);
   if (!regions.size) return [];
   // every call, by start: the first of each compile id is the one named
@@ -96,27 +118,35 @@ export function callsByPlace(model: TraceModel): CompiledFrame[] {
     if (!frames.includes(frameOf(i))) frames.push(frameOf(i));
     stepFrames.set(step, frames);
   }
-  const within = (step: number): string =>
+  const within = (step: number): CallWithin =>
     step >= 0 ? 'in the step' : steps.length ? 'outside the steps' : 'in the trace';
-  const named = new Map<string, { base: string; attempt: number }>();
+  const named = new Map<string, PlacedCall>();
   for (const i of calls) {
     const compileId = regions.get(model.name[i]!)!;
     if (named.has(compileId)) continue;
     const step = callStep.get(i)!;
-    const place = `${ordinal(stepFrames.get(step)!.indexOf(frameOf(i)) + 1)} compiled call ${within(step)}`;
     const ops = opsIn(model, i, regions);
-    const shown = ops.slice(0, MAX_OPS).join(', ') + (ops.length > MAX_OPS ? ', …' : '');
     named.set(compileId, {
-      base: ops.length ? `${place} (${shown})` : place,
+      compileId,
+      ordinal: ordinal(stepFrames.get(step)!.indexOf(frameOf(i)) + 1),
+      within: within(step),
+      ops: ops.slice(0, MAX_OPS).join(', ') + (ops.length > MAX_OPS ? ', …' : ''),
+      code: null,
       attempt: Number(compileId.split('/')[1]?.split('_')[0] ?? 0),
     });
   }
   // two frames at the same place running the same ops (steps that call different code): told apart by frame
   const framesOf = new Map<string, Set<string>>();
-  for (const [compileId, { base }] of named)
-    framesOf.set(base, (framesOf.get(base) ?? new Set()).add(compileId.split('/')[0]!));
-  return [...named].map(([compileId, { base, attempt }]) => {
-    const told = framesOf.get(base)!.size > 1 ? `${base}, code ${Number(compileId.split('/')[0]) + 1}` : base;
-    return { compileId, function: null, seconds: 0, nameText: attempt ? `${told}, recompile ${attempt}` : told };
-  });
+  for (const call of named.values()) {
+    const base = placedName(call, 0);
+    framesOf.set(base, (framesOf.get(base) ?? new Set()).add(call.compileId.split('/')[0]!));
+  }
+  return [...named.values()].map((call) =>
+    framesOf.get(placedName(call, 0))!.size > 1 ? { ...call, code: Number(call.compileId.split('/')[0]) + 1 } : call,
+  );
 }
+
+/** The compiled calls of placedCalls as report frames with only a name (compileNames.ts says a frame's nameText as
+ *  it is). */
+export const callsByPlace = (placed: readonly PlacedCall[]): CompiledFrame[] =>
+  placed.map((call) => ({ compileId: call.compileId, function: null, seconds: 0, nameText: placedName(call) }));

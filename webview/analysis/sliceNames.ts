@@ -22,7 +22,7 @@ import { cellLineLabel, placeOf, type SourcePlace } from '../../extension/shared
 import { slicesByCorrelation } from '../../extension/shared/trace/flowLinks.ts';
 import { lastStartingBy, levelsOf } from '../../extension/shared/trace/levels.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
-import { callsByPlace } from './compiledCalls.ts';
+import { callsByPlace, placedCalls, placedName, type PlacedCall } from './compiledCalls.ts';
 import { isGraphRun, regionNames, type TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
 import { traceNameWords } from '../../extension/shared/trace/traceWords.ts';
 
@@ -62,18 +62,28 @@ export const compilePlace = (frames: readonly CompiledFrame[] | null, compileId:
 /**
  * Per name id, the name in words where the trace's is a compiler code (the rest: as the trace says them), as the
  * report said it. `frames` and `kernels`: the compiles and kernels of the report entry the trace was profiled for
- * (null: a trace opened without its report), which name a compile by its function and a kernel's user lines.
+ * (null: a trace opened without its report), which name a compile by its function and a kernel's user lines;
+ * `hosts`: the calls named by place that another frame's compile ran inside (callsAround).
  */
 export function namesSaid(
   model: TraceModel,
   frames: readonly CompiledFrame[] | null,
   kernels: KernelProvenance[] | null,
   fromCall: number | null = null,
+  hosts: readonly PlacedCall[] = [],
 ): Map<number, SaidName> {
   const shown = new Map<number, SaidName>();
   const plain = (text: string): SaidName => ({ text, own: null });
-  for (const [id, compileId] of regionNames(model))
-    shown.set(id, { text: compiledCallName(frames, compileId), own: compilePlace(frames, compileId) });
+  for (const [id, compileId] of regionNames(model)) {
+    // a call named by place that another frame's compile ran inside: by its place alone, its attempt left to its own
+    // compile's band (review 14 T2: "1st compiled call in the step, recompile 1" under the band of the 4th call's
+    // recompile, two recompiles read for one 2 s stall; the 1st's ran 55 ms before)
+    const host = hosts.find((call) => call.compileId === compileId);
+    shown.set(id, {
+      text: host ? placedName(host, 0) : compiledCallName(frames, compileId),
+      own: compilePlace(frames, compileId),
+    });
+  }
   const wanted = new Uint8Array(model.names.length);
   const torchTypes = torchTypeObjects(model.names);
   model.names.forEach((name, id) => {
@@ -122,6 +132,10 @@ const TORCH_INTERNALS: [RegExp, string][] = [
   // call_func_at_runtime_with_args (utils.py:124)" in the unfolded stack): torch.compile's wrapper, AOTAutograd's,
   // Inductor's graph, then the launch of each kernel it generated
   [/^(?:.*\/)?torch\/_dynamo\/eval_frame\.py\(\d+\): (?:_fn|compile_wrapper)$/, "torch.compile's wrapper"],
+  // (review 14 T5: "torch: __call__ (eval_frame.py:460)", "torch: _call_impl (module.py:1783)" twice) the compiled
+  // module's __call__, then nn.Module's call of each module inside it
+  [/^(?:.*\/)?torch\/_dynamo\/eval_frame\.py\(\d+\): __call__$/, "compiled module's call"],
+  [/^(?:.*\/)?torch\/nn\/modules\/module\.py\(\d+\): (?:_call_impl|_wrapped_call_impl)$/, 'module call'],
   [
     /^(?:.*\/)?torch\/_functorch\/(?:_aot_autograd\/(?:runtime_wrappers|utils)|aot_autograd)\.py\(\d+\): (?:wrapper|runtime_wrapper|call_func_at_runtime_with_args|__call__|forward)$/,
     "AOTAutograd's wrapper",
@@ -191,7 +205,7 @@ export function torchTypeObjects(names: readonly string[]): Set<string> {
  * tool's own frames as its ("Compile Lens: profiling.py:163, profile"), PyTorch's internals a user does not act in by
  * what they do ("Inductor's compile workers", "CUDA set-up"), a built-in by its name as Python code calls it
  * ("torch.mm" where `torchTypes` holds its type object's address, "Tensor.size", "linear"), a library's file by the
- * library and function ("torch: _call_impl (module.py:1783)"), Python's own by function and module ("wait (Python's
+ * function and library ("get_profiler_kwargs (torch's triton_heuristics.py:1385)"), Python's own by function and module ("wait (Python's
  * threading)", "getenv (Python's os)" of "<frozen os>(779): getenv"), the user's file by its line in words ("anchors.py line 191, module level": review 11 I9, two frame
  * forms in one stack); any other name as it is.
  */
@@ -203,7 +217,8 @@ export function pythonFrameWords(name: string, torchTypes: ReadonlySet<string> =
   const runner = RUNNER_FRAME.exec(name);
   if (runner) return `Compile Lens: ${runner[1]}:${runner[2]}, ${runner[3]}`;
   const library = LIBRARY_FRAME.exec(name);
-  if (library) return `${library[1]}: ${library[4]} (${library[2]}:${library[3]})`;
+  // the function first, so a cut keeps it (review 14 T5: "torch: …" cut to its library alone)
+  if (library) return `${library[4]} (${library[1]}'s ${library[2]}:${library[3]})`;
   const frozen = FROZEN_FRAME.exec(name);
   if (frozen) return `${frozen[2]} (Python's ${frozen[1]})`;
   const file = FILE_FRAME.exec(name);
@@ -222,6 +237,14 @@ export function pythonFrameWords(name: string, torchTypes: ReadonlySet<string> =
   // of pybind11's function records (torch._C's), of no type a user names
   if (type === 'type') return at && torchTypes.has(at) ? `torch.${method}` : method!;
   return type && !type.startsWith('pybind11_builtins.') ? `${type}.${method}` : method!;
+}
+
+/** A Python frame's function as its code names it ("runtime_wrapper" of "torch/…/runtime_wrappers.py(769):
+ *  runtime_wrapper", "_cuda_setDevice" of "<built-in function _cuda_setDevice>"), or null for another name. */
+export function frameFunction(name: string): string | null {
+  const builtIn = BUILT_IN.exec(name);
+  if (builtIn) return builtIn[1] ?? builtIn[2]!;
+  return /\.py\(\d+\): (<module>|[A-Za-z_]\w*)$/.exec(name)?.[1] ?? null;
 }
 
 // a frame of code the user (or a library outside torch) wrote: not torch's, not a built-in, not Python's <string>
@@ -274,9 +297,18 @@ export function tracedFrames(model: TraceModel): CompiledFrame[] {
  * The compiles of a trace opened without its report, as the trace names them: by the code they ran where it has
  * Python stacks (tracedFrames), else by their place in the step and the ops they run (callsByPlace, `byPlace`).
  */
-export function compilesOfTrace(model: TraceModel): { frames: CompiledFrame[]; byPlace: boolean } {
+export function compilesOfTrace(model: TraceModel): TracedCompiles {
   const byCode = tracedFrames(model);
-  return byCode.length ? { frames: byCode, byPlace: false } : { frames: callsByPlace(model), byPlace: true };
+  if (byCode.length) return { frames: byCode, byPlace: false, placed: [] };
+  const placed = placedCalls(model);
+  return { frames: callsByPlace(placed), byPlace: true, placed };
+}
+
+/** A trace's compiles as it names them (compilesOfTrace): by code, or by place, then with the parts of each name. */
+export interface TracedCompiles {
+  frames: CompiledFrame[];
+  byPlace: boolean;
+  placed: PlacedCall[];
 }
 
 /** A name with the lines it cites where they are after the user's edits (`now`). */
@@ -303,13 +335,15 @@ const PYTHON_BETWEEN_GRAPHS = 'Python between graphs, no op recorded';
  * broke where the report has it ("graph break at line 22, in forward after line 20": the frame alone named the line
  * of the break before it), what its band spans after that: a label cut to the lane keeps the break and its line
  * (review 8B B1: "Python b…"); a compile run inside another frame's call (`around`, callsAround) with that call
- * ("…, recompile 1, inside 1st compiled call in the step"). `breaks`: the graph breaks of the pane's report entry.
+ * ("…, recompile 1, inside 1st compiled call in the step"). `breaks`: the graph breaks of the pane's report entry;
+ * `placed`: the parts of the names of `frames` where they are the trace's calls by place (compilesOfTrace).
  */
 export function markSaid(
   mark: TimelineMark,
   frames: readonly CompiledFrame[] | null,
   breaks: readonly GraphBreak[] | null = null,
   around: string | null = null,
+  placed: readonly PlacedCall[] = [],
 ): SaidName {
   const broke =
     mark.kind === 'graph-break' && mark.compileId ? breaks?.find((b) => b.compileId === mark.compileId) : undefined;
@@ -325,32 +359,40 @@ export function markSaid(
       mark.kind === 'graph-break'
         ? `${text}: ${between}`
         : around
-          ? compiledInside(text, tracedCompileName(frames, around).replace(/, recompiled? .*$/, ''))
+          ? compiledInside(text, frames, mark.compileId!, around, placed)
           : text,
     own: compilePlace(frames, mark.compileId ?? null),
   };
 }
 
-/** a compile a trace names by its place ("4th compiled call in the step (addmm), recompile 1"; "compile of …") */
-const PLACED_COMPILE =
-  /^(?:compile of )?(\d+(?:st|nd|rd|th) compiled call)( in the step| outside the steps| in the trace)?( \([^()]*\))?(?:, recompile (\d+))?$/;
-const PLACED_CALL = /^(\d+(?:st|nd|rd|th)) compiled call( in the step| outside the steps| in the trace)?$/;
-
 /**
- * A compile's words with the call it ran inside (`host`, another frame's call by its function, not which compile of
- * it ran: the slice under the band says that): "forward, recompile 1, inside helper"; two calls a trace names by
- * place, whose compile it is, which, and the call it ran in as few words: "4th compiled call's recompile (addmm),
- * inside the 1st" (review 13 Q1/P2: "4th compiled call …, recompile 1, inside 1st compiled call in the step" over the
- * slice "1st compiled call in the step, recompile 1" claimed one 2 s stall for two recompiles).
+ * A compile's words (`own`) with the call it ran inside (`host`, another frame's call by its function, not which
+ * compile of it ran: the slice under the band says that): "forward, recompile 1, inside helper"; two calls a trace
+ * names by place (`placed`), from their parts, whose compile it is, which, and the call it ran in as few words: "4th
+ * compiled call's recompile (addmm), inside the 1st", the host's ops and attempt left to its slice (review 13 Q1/P2:
+ * "4th compiled call …, recompile 1, inside 1st compiled call in the step" over the slice "1st compiled call in the
+ * step, recompile 1" claimed one 2 s stall for two recompiles; code read 37 item 4: a host running ops of its own,
+ * "(mm)", fell back to that form).
  */
-function compiledInside(own: string, host: string): string {
-  const compile = PLACED_COMPILE.exec(own);
-  const call = PLACED_CALL.exec(host);
-  if (!compile || !call || compile[2] !== call[2]) return `${own}, ${INSIDE}${host}`;
-  const [, whose, within = '', ops = '', attempt] = compile;
-  const which = attempt === undefined ? 'compile' : attempt === '1' ? 'recompile' : `recompile ${attempt}`;
+function compiledInside(
+  own: string,
+  frames: readonly CompiledFrame[] | null,
+  compileId: string,
+  host: string,
+  placed: readonly PlacedCall[],
+): string {
+  const call = placed.find((c) => c.compileId === compileId);
+  const around = placed.find((c) => c.compileId === host);
+  if (!around || call?.within !== around.within)
+    // the host by its call, not which compile of it ran: its place's name, or the report's less its attempt
+    return `${own}, ${INSIDE}${around ? placedName(around, 0) : tracedCompileName(frames, host).replace(/, recompiled? .*$/, '')}`;
+  const which = call.attempt === 0 ? 'compile' : call.attempt === 1 ? 'recompile' : `recompile ${call.attempt}`;
+  const ops = call.ops ? ` (${call.ops})` : '';
+  const code = call.code === null ? '' : `, code ${call.code}`;
+  const hostCode = around.code === null ? '' : ` (code ${around.code})`;
   // "in the step" said once by the slice under it; "outside the steps" kept: it says where the band is
-  return `${whose}'s ${which}${ops}, ${INSIDE}the ${call[1]}${within === ' in the step' ? '' : within}`;
+  const where = call.within === 'in the step' ? '' : ` ${call.within}`;
+  return `${call.ordinal} compiled call's ${which}${ops}${code}, ${INSIDE}the ${around.ordinal}${hostCode}${where}`;
 }
 /** the words that join a compile's name to the call it ran inside (overlays.ts shortens a label around them) */
 export const INSIDE = 'inside ';

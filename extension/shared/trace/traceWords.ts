@@ -28,6 +28,8 @@ const SPAN_WORDS = new Map([
 ]);
 /** torch.compile's module around the user's, as the profiler records its call ("nn.Module: OptimizedModule_0") */
 const COMPILED_MODULE = /^nn\.Module: OptimizedModule_\d+$/;
+/** the profiler's record of another module's call, by its class and a count of its own ("nn.Module: SimpleNet_0") */
+const MODULE_CALL = /^nn\.Module: (\w+?)_\d+$/;
 
 /** A kernel's name as a library or ATen writes it: a C++ signature, or a library's own naming scheme. */
 const KERNEL_NAME = /^(?:void |sm\d+_|ampere_|volta_|turing_|hopper_|nvjet_|cutlass|cudnn|fmha_|gemv|gemm)/;
@@ -162,5 +164,8 @@ function recordWords(name: string): string | null {
  *  step's parts), else null: said as it is. */
 export function traceNameWords(name: string): string | null {
   if (COMPILED_MODULE.test(name)) return 'compiled module';
+  // the user's module by its class, as their code names it (review 14 T5: "nn.Module: SimpleNet_0")
+  const module = MODULE_CALL.exec(name)?.[1];
+  if (module) return module;
   return SPAN_WORDS.get(name) ?? compilePhaseWords(name) ?? kernelWords(name) ?? recordWords(name);
 }
