@@ -179,11 +179,9 @@ class Lane {
     return this.clusters.find((c) => c.bars.includes(bar))!;
   }
 
-  /** Whether `bar` has no place at all at this width, in any of its forms (in it or beside it), other labels aside. */
-  placeless(bar: LaneBar): boolean {
-    const forms = bar.lengths.length + (bar.nameOnly === undefined ? 0 : 1);
-    for (let form = 0; form < forms; form++) if (this.candidates({ bar, form, insideOnly: false }).length) return false;
-    return true;
+  /** Whether `bar` has no place at all at this width in any of `forms` (in it or beside it), other labels aside. */
+  placeless(bar: LaneBar, forms: readonly number[]): boolean {
+    return forms.every((form) => !this.candidates({ bar, form, insideOnly: false }).length);
   }
 
   private span(bar: LaneBar): Span {
@@ -294,9 +292,16 @@ function clusterChanges(order: LaneOrder): number[] {
 }
 
 /** Whether `lane`'s bars `forms` labels, with `bar` in form `form`, fit (`forms` as it was after); `bar` beside itself
- *  too where every costlier bar of its depth unlabelled has no place at all (review 14R R1, O3 relaxed). */
-function fitsWith(lane: LaneAhead, order: LaneOrder, forms: Map<LaneBar, number>, bar: LaneBar, form: number): boolean {
-  const free = order.byCost.every((b) => byCost(b, bar) >= 0 || forms.has(b) || lane.now.placeless(b));
+ *  too where every costlier bar of its depth unlabelled has no place at all (`placeless`: review 14R R1, O3 relaxed). */
+function fitsWith(
+  lane: LaneAhead,
+  order: LaneOrder,
+  forms: Map<LaneBar, number>,
+  bar: LaneBar,
+  form: number,
+  placeless: (b: LaneBar) => boolean,
+): boolean {
+  const free = order.byCost.every((b) => byCost(b, bar) >= 0 || forms.has(b) || placeless(b));
   const wasFree = order.freed.has(bar);
   if (free) order.freed.add(bar);
   forms.set(bar, form);
@@ -359,6 +364,17 @@ function chartLabelled(
       }
       return false;
     };
+    /** Whether a bar of lane `k` has no place at this width in a form its phase may be said in on the chart (the 63-s
+     *  compile's 5.72-s C++ build, room in it for its name alone, its phase said with its time on another row) */
+    const placeless =
+      (k: number) =>
+      (b: LaneBar): boolean => {
+        const way = ways.get(b.phase);
+        const forms = (['timed', 'named'] as const)
+          .filter((w) => way === undefined || way === w)
+          .flatMap((w) => (w === 'timed' ? b.lengths.map((_, i) => i) : [wayOf(b, w)].filter((f) => f !== null)));
+        return at[k]!.now.placeless(b, forms);
+      };
     orders.forEach((order, k) => {
       const forms = chosen[k]!;
       for (const bar of order.byCost) {
@@ -367,7 +383,7 @@ function chartLabelled(
         const form = (['timed', 'named'] as const)
           .filter((w) => way === undefined || way === w)
           .map((w) => wayOf(bar, w))
-          .find((f) => f !== null && fitsWith(at[k]!, order, forms, bar, f));
+          .find((f) => f !== null && fitsWith(at[k]!, order, forms, bar, f, placeless(k)));
         if (form !== undefined && form !== null) {
           forms.set(bar, form);
           ways.set(bar.phase, onlyInside(bar, form) ? 'named' : 'timed');
@@ -375,9 +391,9 @@ function chartLabelled(
         }
         const other: Way = way === 'timed' ? 'named' : 'timed';
         const otherForm = way === undefined ? null : wayOf(bar, other);
-        if (otherForm === null || !fitsWith(at[k]!, order, forms, bar, otherForm)) {
+        if (otherForm === null || !fitsWith(at[k]!, order, forms, bar, otherForm, placeless(k))) {
           // a costliest bar with a place, unlabelled, leaves its depth bare (review 12N N1)
-          if (bar === order.costliest && !at[k]!.now.placeless(bar)) break;
+          if (bar === order.costliest && !placeless(k)(bar)) break;
           continue;
         }
         // room the other way: the phase turned that way where its other bars have room to, else this bar bare, and

@@ -367,3 +367,32 @@ test("slivers all as wide (drawn at the least width): a label beside them is the
   }
   assert.ok(places.size > 0);
 });
+
+test("a costlier bar with room only for a form its phase is not said in on the chart has no place: its depth's cheaper bars named beside themselves (review 14R R1: the 63-s compile's 5.72-s C++ build)", () => {
+  const at = (from: number, to: number, ms: number, lengths: number[], phase: string, nameOnly?: number): LaneBar => ({
+    from,
+    to,
+    ms,
+    startMs: from * 1000,
+    lengths,
+    phase,
+    ...(nameOnly === undefined ? {} : { nameOnly }),
+  });
+  // the phase said with its time on the first row (no shorter name to turn it to); on the second, its bar has room
+  // for its name alone only (from a 650-px track), a bar against it either side; the cheaper bar's label has room
+  // beside it from 920 px on, where the costlier one has a place only in a form the chart does not say it in
+
+  const said = at(0.1, 0.5, 100, [100], 'P');
+  const bare = at(0.6, 0.64, 100, [120], 'P', 20);
+  const cheap = at(0.1, 0.105, 5, [400], 'Q');
+  const lanes = [
+    { bars: [said], markers: [] },
+    {
+      bars: [cheap, at(0.55, 0.5995, 10, [500], 'X'), bare, at(0.6405, 0.97, 20, [2000], 'Y')],
+      markers: [],
+    },
+  ];
+  const places = placeChartLabels(lanes, 1000);
+  assert.ok(places.has(said) && !places.has(bare), JSON.stringify([...places.values()]));
+  assert.ok(places.get(cheap) && !places.get(cheap)!.inside, 'the cheaper bar named beside itself');
+});
