@@ -2,9 +2,10 @@
 // them). Labels go to bars by what they cost, the longest first, then by room; and the bars labelled are chosen on a
 // ladder of widths fixed for every panel, each keeping the labels of the narrower ones, so a wider panel only adds
 // labels, never swaps one for another (review 11K K1 / 11J J2); a depth's costliest bar before any other (review 12N
-// N1), and while a costlier bar of its depth has no label, a bar's label only in its bar (review 13 O3: "guards
-// 53.9 ms" beside the backend compile, the 0.5-s trace unnamed). A label lies in its bar or directly beside it, no
-// other bar nearer to it than its own (review 13 O1: "backward compile 974 ms" against the forward's Inductor bar).
+// N1), and while a costlier bar of its depth has no label but has a place, a bar's label only in its bar (review 13
+// O3: "guards 53.9 ms" beside the backend compile, the 0.5-s trace unnamed; relaxed by review 14R R1). A label lies in
+// its bar or directly beside it, no other bar nearer to it than its own (review 13 O1: "backward compile 974 ms"
+// against the forward's Inductor bar), slivers under 2 px against a bar counting as its edge (review 14R R1/R2).
 // A chart says each phase in one form (review 13 O5 / P6: "guards 30.1 ms" beside "build guards 32.9 ms"), a count
 // "(1 of 2)" only where every bar it counts is labelled. Pure: the bars as shares of the track, labels' lengths in px.
 
@@ -54,14 +55,28 @@ const CLEAR = 1;
 /** A cache marker's diamond reaches this far either side of its phase's start (compilePhases.ts DIAMOND). */
 const MARKER_HALF = 5;
 const ROUNDING = 1e-6;
-/** The least width a bar is drawn at, as a share of the track (compilePhases.ts draws it): a sliver this wide over a
- *  bar's edge is that edge to the eye. */
+/** The least width a bar is drawn at, as a share of the track (compilePhases.ts draws it). */
 export const LEAST_BAR = 0.0015;
+/** A bar drawn narrower than this (px) is a sliver: to the eye, the edge of a bar it touches (within TOUCH px), whose
+ *  label beside them both is that bar's (review 14R R1: a step's guards, a sub-px trace against them, bare). */
+const SLIVER = 2;
+const TOUCH = 1;
+/** The track width (px) past which the bars the eye takes for one are those it takes at this width: slivers that
+ *  grow wider than SLIVER only past it stay a bar's edge, so a label beside them keeps its place at any wider panel. */
+const CLUSTERS_UPTO = 1200;
 /** The track widths, in px, at which the bars labelled are chosen: the same ladder at every panel's width. */
 const LADDER_FROM = 16;
 const LADDER_STEP = 1.05;
 
 type Span = [number, number];
+/** Bars of a depth the eye takes for one: a bar and the slivers touching it (never two bars wider than slivers), or
+ *  slivers alone (`wide` false). */
+interface Cluster {
+  span: Span;
+  widest: LaneBar;
+  bars: LaneBar[];
+  wide: boolean;
+}
 interface Candidate {
   at: number;
   end: number;
@@ -92,6 +107,10 @@ const byCost = (a: LaneBar, b: LaneBar): number => b.ms - a.ms || a.startMs - b.
 class LaneOrder {
   readonly bars: readonly LaneBar[];
   readonly byCost: readonly LaneBar[];
+  /** Bars labelled, at some width of the ladder, where every costlier bar of their depth unlabelled had no place at
+   *  all: beside themselves too, at every wider width (review 14R R1: a recompile's Inductor bare, its costlier bars at
+   *  the axis's end against another) */
+  readonly freed = new Set<LaneBar>();
   constructor(bars: readonly LaneBar[]) {
     // left to right: the order the labels keep (review 10H H2: labels that read the phases backwards)
     this.bars = [...bars].sort((a, b) => a.from - b.from || a.to - b.to);
@@ -109,7 +128,7 @@ class LaneOrder {
       .map((bar) => ({
         bar,
         form: forms.get(bar)!,
-        insideOnly: this.bars.some((b) => !forms.has(b) && byCost(b, bar) < 0),
+        insideOnly: !this.freed.has(bar) && this.bars.some((b) => !forms.has(b) && byCost(b, bar) < 0),
       }));
   }
 }
@@ -117,6 +136,7 @@ class LaneOrder {
 /** One depth of a row at a track width: what is drawn there, in px. */
 class Lane {
   private readonly markers: Span[];
+  private readonly clusters: Cluster[];
   constructor(
     readonly order: LaneOrder,
     private readonly markerShares: readonly number[],
@@ -124,46 +144,91 @@ class Lane {
     private readonly uncounted: ReadonlySet<LaneBar> = new Set(),
   ) {
     this.markers = markerShares.map((m) => [m * width - MARKER_HALF, m * width + MARKER_HALF]);
+    this.clusters = this.clustered();
+  }
+
+  /** The depth's clusters, left to right: each bar joined to the slivers that touch it, or chain to it. */
+  private clustered(): Cluster[] {
+    const px = Math.min(this.width, CLUSTERS_UPTO);
+    const sliver = (b: LaneBar): boolean => (b.to - b.from) * px < SLIVER - ROUNDING;
+    const clusters: Cluster[] = this.order.bars.map((b) => ({
+      span: this.span(b),
+      widest: b,
+      bars: [b],
+      wide: !sliver(b),
+    }));
+    const touch = (a: Cluster, b: Cluster): boolean => (gap(a.span, b.span) / this.width) * px <= TOUCH;
+    for (let joined = true; joined;) {
+      joined = false;
+      for (let i = 0; i < clusters.length && !joined; i++)
+        for (let j = i + 1; j < clusters.length && !joined; j++) {
+          const [a, b] = [clusters[i]!, clusters[j]!];
+          if (!touch(a, b) || (a.wide && b.wide)) continue;
+          const bars = [...a.bars, ...b.bars];
+          const widest = bars.reduce((w, x) => (x.to - x.from > w.to - w.from + ROUNDING ? x : w));
+          const span: Span = [Math.min(a.span[0], b.span[0]), Math.max(a.span[1], b.span[1])];
+          clusters.splice(j, 1);
+          clusters[i] = { span, widest, bars, wide: a.wide || b.wide };
+          joined = true;
+        }
+    }
+    return clusters;
+  }
+
+  private clusterOf(bar: LaneBar): Cluster {
+    return this.clusters.find((c) => c.bars.includes(bar))!;
+  }
+
+  /** Whether `bar` has no place at all at this width in any of `forms` (in it or beside it), other labels aside. */
+  placeless(bar: LaneBar, forms: readonly number[]): boolean {
+    return forms.every((form) => !this.candidates({ bar, form, insideOnly: false }).length);
   }
 
   private span(bar: LaneBar): Span {
     return [bar.from * this.width, bar.to * this.width];
   }
 
-  /** Whether a label at `label`, `own` px from its bar `bar` (on `side`: -1 left of the label, 1 right of it), is in
-   *  the track, clear of every marker, and unmistakably its bar's (review 13 O1): no other bar of its depth nearer to
-   *  it on its bar's side but a sliver drawn over its bar (its edge, as the eye sees it), and on the other side each
-   *  at least PAD farther (a label midway between two bars is neither's). In shares where it can be: the same at
-   *  every width. */
+  /** Whether a label at `label`, `own` px from its bar `bar`'s cluster (on `side`: -1 left of the label, 1 right of
+   *  it), is in the track, clear of every marker, and unmistakably its bar's (review 13 O1): its bar the widest of its
+   *  cluster (a label beside slivers and a bar is the bar's: review 14R R1), of bars as wide the nearest, no other
+   *  cluster of its depth nearer to it on its cluster's side, and on the other side each at least PAD farther (a label
+   *  midway between two is neither's). */
   private clear(bar: LaneBar, label: Span, own: number, side: -1 | 1): boolean {
     const [from, to] = label;
     if (from < 0 || to > this.width) return false;
+    const home = this.clusterOf(bar);
+    // the widest's; of bars as wide (slivers drawn at the least width), the one strictly nearest it (the DDP job's
+    // 0.5-px trace, as wide as its guards, named across them)
+    const wide = (b: LaneBar): boolean => b.to - b.from >= home.widest.to - home.widest.from - ROUNDING;
+    const nearer = (b: LaneBar): boolean => gap(label, this.span(b)) > gap(label, this.span(bar)) + ROUNDING;
+    if (!wide(bar) || !home.bars.every((b) => b === bar || !wide(b) || nearer(b))) return false;
     // less a rounding's worth: a label that begins at a marker's own edge is clear of it at every width
     const apart = ([a, b]: Span): boolean => b <= from - CLEAR + ROUNDING || a >= to + CLEAR - ROUNDING;
-    const unmistakable = (other: LaneBar): boolean => {
-      const span = this.span(other);
-      // how far it reaches past its bar's edge toward the label, as a share
-      const past = side < 0 ? other.to - bar.to : bar.from - other.from;
-      const over = other.to > bar.from + ROUNDING && other.from < bar.to - ROUNDING;
-      if (over && past <= LEAST_BAR + ROUNDING) return gap(label, span) >= CLEAR - ROUNDING;
+    const unmistakable = ({ span }: Cluster): boolean => {
+      // how far it reaches past its bar's cluster's edge toward the label
+      const past = side < 0 ? span[1] - home.span[1] : home.span[0] - span[0];
       return gap(label, span) >= (past <= ROUNDING ? own : own + PAD) - ROUNDING;
     };
-    return this.order.bars.every((b) => b === bar || unmistakable(b)) && this.markers.every(apart);
+    return this.clusters.every((c) => c === home || unmistakable(c)) && this.markers.every(apart);
   }
 
   /** What a label left of `bar` may end at: its start, or the left of a diamond between it and the bar before it
    *  (a label left of a diamond, never under it: review 5A G7). */
   private startsOf(bar: LaneBar): number[] {
-    const before = Math.max(0, ...this.order.bars.filter((b) => b.to <= bar.from).map((b) => b.to));
-    const diamonds = this.markerShares.filter((m) => m >= before && m < bar.to);
-    return [bar.from * this.width, ...diamonds.map((m) => m * this.width - MARKER_HALF)];
+    const [from] = this.clusterOf(bar).span;
+    const before = Math.max(0, ...this.clusters.filter((c) => c.span[1] <= from).map((c) => c.span[1]));
+    const diamonds = this.markerShares.map((m) => m * this.width).filter((m) => m >= before && m < bar.to * this.width);
+    return [from, ...diamonds.map((m) => m - MARKER_HALF)];
   }
 
   /** What a label right of `bar` may begin after, likewise: its end, or the right of a diamond before the next bar. */
   private endsOf(bar: LaneBar): number[] {
-    const after = Math.min(1, ...this.order.bars.filter((b) => b.from >= bar.to).map((b) => b.from));
-    const diamonds = this.markerShares.filter((m) => m <= after && m > bar.from);
-    return [bar.to * this.width, ...diamonds.map((m) => m * this.width + MARKER_HALF)];
+    const [, to] = this.clusterOf(bar).span;
+    const after = Math.min(this.width, ...this.clusters.filter((c) => c.span[0] >= to).map((c) => c.span[0]));
+    const diamonds = this.markerShares
+      .map((m) => m * this.width)
+      .filter((m) => m <= after && m > bar.from * this.width);
+    return [to, ...diamonds.map((m) => m + MARKER_HALF)];
   }
 
   /** Where `bar`'s label in form `form` may go, most wanted first: in its bar (after a diamond at its start), right
@@ -176,12 +241,13 @@ class Lane {
       .reduce((from, [, b]) => Math.max(from, b + 1), x + PAD);
     const inside = start + length + PAD <= end ? [{ at: start, end: start + length, inside: true }] : [];
     if (insideOnly || onlyInside(bar, form)) return inside;
+    const cluster = this.clusterOf(bar).span;
     const beside = (from: number, own: number, side: -1 | 1): Candidate | null =>
       this.clear(bar, [from, from + length], own, side) ? { at: from, end: from + length, inside: false } : null;
     const all = [
       ...inside,
-      ...this.endsOf(bar).map((edge) => beside(edge + PAD, edge + PAD - end, -1)),
-      ...this.startsOf(bar).map((edge) => beside(edge - PAD - length, x - (edge - PAD), 1)),
+      ...this.endsOf(bar).map((edge) => beside(edge + PAD, edge + PAD - cluster[1], -1)),
+      ...this.startsOf(bar).map((edge) => beside(edge - PAD - length, cluster[0] - (edge - PAD), 1)),
     ];
     return all.filter((c) => c !== null);
   }
@@ -200,11 +266,48 @@ class Lane {
   }
 }
 
-/** Whether `lane`'s bars `forms` labels, with `bar` in form `form`, fit (`forms` as it was after). */
-function fitsWith(lane: Lane, order: LaneOrder, forms: Map<LaneBar, number>, bar: LaneBar, form: number): boolean {
+/** A depth at a width of the ladder, and at each wider width where what the eye takes for one bar changes (a sliver
+ *  grows to SLIVER px, or moves off a bar by more than TOUCH): a label given its place at the one has a place at
+ *  every wider width (the clusters aside, what fits at a width fits at every wider one), so a wider panel only adds
+ *  labels. */
+class LaneAhead {
+  constructor(
+    readonly now: Lane,
+    private readonly ahead: readonly Lane[],
+  ) {}
+
+  fits(labelled: readonly ToLabel[]): boolean {
+    return this.now.fits(labelled) && this.ahead.every((lane) => lane.fits(labelled));
+  }
+}
+
+/** The widths, in px, at which `order`'s clusters change: just past each bar's SLIVER px, each gap's TOUCH px. */
+function clusterChanges(order: LaneOrder): number[] {
+  const past = (px: number, share: number): number[] =>
+    share > 0 && px / share < CLUSTERS_UPTO ? [(px / share) * (1 + 1e-9)] : [];
+  return order.bars.flatMap((b, i) => [
+    ...past(SLIVER, b.to - b.from),
+    ...order.bars.slice(i + 1).flatMap((c) => past(TOUCH, Math.max(c.from - b.to, b.from - c.to))),
+  ]);
+}
+
+/** Whether `lane`'s bars `forms` labels, with `bar` in form `form`, fit (`forms` as it was after); `bar` beside itself
+ *  too where every costlier bar of its depth unlabelled has no place at all (`placeless`: review 14R R1, O3 relaxed). */
+function fitsWith(
+  lane: LaneAhead,
+  order: LaneOrder,
+  forms: Map<LaneBar, number>,
+  bar: LaneBar,
+  form: number,
+  placeless: (b: LaneBar) => boolean,
+): boolean {
+  const free = order.byCost.every((b) => byCost(b, bar) >= 0 || forms.has(b) || placeless(b));
+  const wasFree = order.freed.has(bar);
+  if (free) order.freed.add(bar);
   forms.set(bar, form);
   const fits = lane.fits(order.labelled(forms));
   forms.delete(bar);
+  if (!wasFree && !(fits && free)) order.freed.delete(bar);
   return fits;
 }
 
@@ -230,10 +333,17 @@ function chartLabelled(
   const chosen = orders.map(() => new Map<LaneBar, number>());
   const ways = new Map<string, Way>();
   const timed = (bar: LaneBar): number => bar.lengths.length - 1;
+  const changes = orders.map((order, k) => clusterChanges(order).map((w) => new Lane(order, lanes[k]!.markers, w)));
   const wayOf = (bar: LaneBar, way: Way): number | null =>
     way === 'timed' ? (bar.lengths.length ? timed(bar) : null) : bar.nameOnly === undefined ? null : bar.lengths.length;
   for (let ladder = LADDER_FROM; ladder <= width; ladder *= LADDER_STEP) {
-    const at = orders.map((order, k) => new Lane(order, lanes[k]!.markers, ladder));
+    const at = orders.map(
+      (order, k) =>
+        new LaneAhead(
+          new Lane(order, lanes[k]!.markers, ladder),
+          changes[k]!.filter((lane) => lane.width > ladder),
+        ),
+    );
     const fitsAll = (ks: Iterable<number>): boolean =>
       [...ks].every((k) => at[k]!.fits(orders[k]!.labelled(chosen[k]!)));
     /** Says phase `phase` the other way across the chart where every bar of it labelled has room to, `bar` (of lane
@@ -254,6 +364,17 @@ function chartLabelled(
       }
       return false;
     };
+    /** Whether a bar of lane `k` has no place at this width in a form its phase may be said in on the chart (the 63-s
+     *  compile's 5.72-s C++ build, room in it for its name alone, its phase said with its time on another row) */
+    const placeless =
+      (k: number) =>
+      (b: LaneBar): boolean => {
+        const way = ways.get(b.phase);
+        const forms = (['timed', 'named'] as const)
+          .filter((w) => way === undefined || way === w)
+          .flatMap((w) => (w === 'timed' ? b.lengths.map((_, i) => i) : [wayOf(b, w)].filter((f) => f !== null)));
+        return at[k]!.now.placeless(b, forms);
+      };
     orders.forEach((order, k) => {
       const forms = chosen[k]!;
       for (const bar of order.byCost) {
@@ -262,7 +383,7 @@ function chartLabelled(
         const form = (['timed', 'named'] as const)
           .filter((w) => way === undefined || way === w)
           .map((w) => wayOf(bar, w))
-          .find((f) => f !== null && fitsWith(at[k]!, order, forms, bar, f));
+          .find((f) => f !== null && fitsWith(at[k]!, order, forms, bar, f, placeless(k)));
         if (form !== undefined && form !== null) {
           forms.set(bar, form);
           ways.set(bar.phase, onlyInside(bar, form) ? 'named' : 'timed');
@@ -270,8 +391,9 @@ function chartLabelled(
         }
         const other: Way = way === 'timed' ? 'named' : 'timed';
         const otherForm = way === undefined ? null : wayOf(bar, other);
-        if (otherForm === null || !fitsWith(at[k]!, order, forms, bar, otherForm)) {
-          if (bar === order.costliest) break;
+        if (otherForm === null || !fitsWith(at[k]!, order, forms, bar, otherForm, placeless(k))) {
+          // a costliest bar with a place, unlabelled, leaves its depth bare (review 12N N1)
+          if (bar === order.costliest && !placeless(k)(bar)) break;
           continue;
         }
         // room the other way: the phase turned that way where its other bars have room to, else this bar bare, and
