@@ -3,9 +3,9 @@
 // parent's words with its own function added, else the same words.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { scanTraceBytes } from '../../extension/node/trace/byteScanner.ts';
 import { pickFoldedLabels, type FoldedLabel } from '../../webview/sliceRects.ts';
 import { TimelineNames } from '../../webview/timelineNames.ts';
+import { cpuOp, scanEvents, type TraceEvent } from './traceEvents.ts';
 
 /** 6 px a character, as a label's room is counted (the slice's width less 6 px): whole, else cut to the room */
 const fitsWhole =
@@ -63,31 +63,20 @@ test("a folded stack's row: the frame whose words fit whole, never a deeper one 
 test("a frame said in its parent's words adds its own function, else repeats them; one said otherwise keeps its own", () => {
   // review 13 Q7: "CUDA set-up" over "CUDA set-up" (set_device, then the built-in _cuda_setDevice it calls); review 14
   // T3: the nested frames left blank, four wide bars under "AOTAutograd's wrapper" with no words
-  const frame = (name: string, ts: number, dur: number): object => ({
-    ph: 'X',
+  const frame = (name: string, ts: number, dur: number): TraceEvent => ({
+    ...cpuOp(name, ts, dur),
     cat: 'python_function',
-    name,
-    pid: 1,
-    tid: 1,
-    ts,
-    dur,
   });
-  const model = scanTraceBytes(
-    new TextEncoder().encode(
-      JSON.stringify({
-        traceEvents: [
-          frame('torch/cuda/__init__.py(626): set_device', 0, 100),
-          frame('<built-in function _cuda_setDevice>', 10, 80),
-          frame('torch/cuda/__init__.py(450): _lazy_init', 200, 100),
-          frame('anchors.py(18): forward', 210, 50),
-          frame('<built-in function _cuda_init>', 270, 20),
-          frame('torch/_functorch/_aot_autograd/runtime_wrappers.py(8): wrapper', 400, 100),
-          frame('torch/_functorch/_aot_autograd/runtime_wrappers.py(9): wrapper', 410, 80),
-          frame('torch/_functorch/_aot_autograd/utils.py(124): call_func_at_runtime_with_args', 420, 60),
-        ],
-      }),
-    ),
-  );
+  const model = scanEvents([
+    frame('torch/cuda/__init__.py(626): set_device', 0, 100),
+    frame('<built-in function _cuda_setDevice>', 10, 80),
+    frame('torch/cuda/__init__.py(450): _lazy_init', 200, 100),
+    frame('anchors.py(18): forward', 210, 50),
+    frame('<built-in function _cuda_init>', 270, 20),
+    frame('torch/_functorch/_aot_autograd/runtime_wrappers.py(8): wrapper', 400, 100),
+    frame('torch/_functorch/_aot_autograd/runtime_wrappers.py(9): wrapper', 410, 80),
+    frame('torch/_functorch/_aot_autograd/utils.py(124): call_func_at_runtime_with_args', 420, 60),
+  ]);
   const names = new TimelineNames(model, {
     line: (_p: unknown, line: number): number => line,
     named: (): null => null,
