@@ -1215,7 +1215,7 @@ export interface Reason {
   what?: string;
   fix?: string | null;
   /**
-   * what kind: a failure's (failed), why not in situ (no-in-situ), the backend (backend-no-kernels); replay-beside: the verdict the replay alone would give
+   * what kind: a failure's (failed), why not in situ (no-in-situ), the backend (backend-no-kernels); replay-beside: the verdict the replay alone would give; near-the-bar (schema 1.46): the verdict a next run may give (none: not clearly faster, or compile)
    */
   kind?: string;
   mode?: string;
@@ -1237,7 +1237,13 @@ export interface Reason {
    * pays-back-after: the compile it pays back missed every FX graph cache lookup (a cold cache: later runs load it, so they pay back sooner)
    */
   coldCache?: boolean;
+  /**
+   * another measurement's speedup; the bar (not-faster, may-be-no-faster, not-clearly-faster, near-the-bar)
+   */
   value?: number;
+  /**
+   * a range's low end (near-the-bar: the answer's number's, the one that decides compile against no verdict)
+   */
   low?: number;
   high?: number;
   pairs?: number;
@@ -1267,6 +1273,10 @@ export interface Reason {
    * schema 1.36, cpu-host-range: the CPUs the timing process could run on (hostLoad.cpus), where the run recorded them: a many-core host's caveat is said from 8
    */
   cpus?: number;
+  /**
+   * schema 1.46, near-the-bar: the answer's number's range's low end lies within this many % of the bar (report/verdict.py MIN_USEFUL_SPEEDUP), as two profiles of one model agree, so a next run may give the verdict kind
+   */
+  nearPct?: number;
   /**
    * unmeasured: the modes[] or measurements[] index it is about
    */

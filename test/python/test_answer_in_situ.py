@@ -140,7 +140,7 @@ def test_steps_that_decide_nothing_are_the_answer_and_a_decisive_replay_is_said_
     a = region_answer(region)
     assert a["verdict"] == "none" and a["mode"] is None
     assert a["number"]["kind"] == "in-situ-step" and a["number"]["value"] == 1.15
-    assert codes(a) == ["not-clearly-faster", "replay-beside"]
+    assert codes(a) == ["not-clearly-faster", "near-the-bar", "replay-beside"]
     beside = _beside(a)
     assert {k: beside[k] for k in ("kind", "value", "low", "high", "what")} == {
         "kind": "stay-eager",
@@ -149,10 +149,10 @@ def test_steps_that_decide_nothing_are_the_answer_and_a_decisive_replay_is_said_
         "high": 1.0404,  # floored: never zero-width (the replay's own ±2%)
         "what": "not faster compiled",
     }
-    assert a["headline"] == "no verdict: 1.15× per step in situ (1.01–1.30×) · not clearly faster"
+    assert a["headline"] == "no verdict: 1.15× per step in situ (1.01–1.30×) · not clearly faster · near the 1.05× bar"
     assert a["sentence"] == (
         "No verdict: 1.15× per step in situ (1.01–1.30×). Compiled may be faster, but not clearly: the range does not "
-        "clear 1.05×. The replay, timed apart from the script's own steps: 1.02× per call replayed (0.98–1.04×), which "
+        "clear 1.05×. Its range's low end 1.01× falls short of the 1.05× bar by under 5%: a next run may say compile. The replay, timed apart from the script's own steps: 1.02× per call replayed (0.98–1.04×), which "
         "alone would say stay eager (not faster compiled); the answer rests on the script's own steps."
     )
     # the replay's number is evidence, labelled as a replay, never a second answer

@@ -142,6 +142,7 @@ _AFTER_NUMBER = frozenset(
     {
         "pays-back-after",
         "not-clearly-faster",
+        "near-the-bar",
         "too-noisy-to-decide",
         "no-range",
         "host-contended",
@@ -171,9 +172,9 @@ def headline(answer: Answer, facts: list[str]) -> str:
     said_by_number = _SAID_BY_NUMBER.get(number.get("direction", "")) if number else None
     if number and said_by_number == "too-noisy-to-decide" and "low" not in number and "tooNoisy" not in number:
         said_by_number = "no-range"
-    after = [
-        reason_text.clause(r) for r in answer["reasons"] if r["code"] in _AFTER_NUMBER and r["code"] != said_by_number
-    ]
+    # near the bar qualifies the verdict, never sizes it: the first clause a headline too long leaves to the sentence
+    said = sorted(answer["reasons"], key=lambda r: r["code"] == "near-the-bar")
+    after = [reason_text.clause(r) for r in said if r["code"] in _AFTER_NUMBER and r["code"] != said_by_number]
     after = after if number else []
     while True:
         # a reason two measurements share (the host busy for in situ and for the replay) is said once

@@ -95,6 +95,7 @@ class Reason(_Reason, total=False):
     eagerMs: float  # in-situ-own-cost: eager's time per step or call in situ
     hostPct: float  # launch-bound-range: eager's host time over its GPU time, in % (inSitu.hostShare)
     floorPct: float  # launch-bound-range, cpu-host-range: the least half-width of its range, in %
+    nearPct: float  # near-the-bar (schema 1.46): how near the bar its range's low end lies, at most, in %
     cpus: int  # cpu-host-range (schema 1.36): the CPUs the timing process could run on (hostLoad.cpus), where known
     index: int  # unmeasured: the modes[] or measurements[] index it is about
     text: str  # rendered (reason_text.py): the reason's sentence
