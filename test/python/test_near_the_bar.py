@@ -19,8 +19,9 @@ def _number(value: float, low: float, high: float) -> AnswerNumber:
     )
 
 
-def _near(a: dict[str, Any]) -> dict[str, Any] | None:
-    return next((r for r in a["reasons"] if r["code"] == "near-the-bar"), None)
+def _near(a: dict[str, Any]) -> dict[str, Any]:
+    """The answer's near-the-bar reason; {} where it has none."""
+    return next((r for r in a["reasons"] if r["code"] == "near-the-bar"), {})
 
 
 # (value, low, high) -> the verdict a next run may give, or None where the verdict is not decided by a hair
@@ -61,26 +62,26 @@ def test_two_in_situ_profiles_either_side_of_the_bar_tell_one_story() -> None:
     assert codes(longer)[:2] == ["pays-back-after", "near-the-bar"]
     for a in (undecided, longer):
         assert a["headline"].endswith(" · near the 1.05× bar") and len(a["headline"]) <= 200
-    assert _near(undecided)["text"] == (  # type: ignore[index]
+    assert _near(undecided)["text"] == (
         "Its range's low end 1.02× falls short of the 1.05× bar by under 5%: a next run may say compile."
     )
-    assert _near(longer)["text"] == (  # type: ignore[index]
+    assert _near(longer)["text"] == (
         "Its range's low end 1.08× clears the 1.05× bar by under 5%: a next run may say not clearly faster."
     )
-    assert _near(longer)["text"] in longer["sentence"]  # type: ignore[index]
+    assert _near(longer)["text"] in longer["sentence"]
     region["inSitu"] = _in_situ(1.5, 1.3, 1.7, 212, 1000)
-    assert _near(region_answer(region)) is None
+    assert not _near(region_answer(region))
 
 
 def test_a_replay_and_a_target_s_modes_near_the_bar_say_so_too() -> None:
     replayed = region_answer(_region("Block", 12, [_measurement("as-written", 1.27, low=1.08, high=1.46)]))
     assert replayed["number"]["kind"] == "replay-call" and replayed["verdict"] in ("compile", "compile-for-longer-runs")
-    assert _near(replayed)["kind"] == "none"  # type: ignore[index]
+    assert _near(replayed)["kind"] == "none"
     undecided = region_answer(_region("Block", 12, [_measurement("as-written", 1.24, low=1.02, high=1.66)]))
-    assert undecided["verdict"] == "none" and _near(undecided)["kind"] == "compile"  # type: ignore[index]
+    assert undecided["verdict"] == "none" and _near(undecided)["kind"] == "compile"
     report = fixture("graphbreak-cpu")
     report["modes"] = [_measurement("default", 1.24, low=1.02, high=1.66)]
     a = answered(report)["answer"]
     assert a["verdict"] == "none" and codes(a)[:2] == ["not-clearly-faster", "near-the-bar"]
     report["modes"] = [_measurement("default", 1.02, low=0.98, high=1.06)]
-    assert _near(answered(report)["answer"]) is None
+    assert not _near(answered(report)["answer"])

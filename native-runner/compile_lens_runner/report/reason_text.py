@@ -236,7 +236,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         lambda r: (
             f"Its range's low end {formats.speedup(r['low'])} "
             f"{'falls short of' if r.get('kind') == 'compile' else 'clears'} the {formats.speedup(r['value'])} bar by "
-            f"under {r.get('nearPct', 5.0):g}%: a next run may say "
+            f"under {r['nearPct']:g}%: a next run may say "
             f"{'compile' if r.get('kind') == 'compile' else 'not clearly faster'}."
         ),
     ),
