@@ -63,6 +63,7 @@ def _recompile_sites(compiler: dict[str, Any]) -> None:
     if not recompiles:
         return
     for recompile in recompiles:
+        recompile["trigger"] = rederive_words.trigger(recompile.get("trigger"))
         recompile["explanation"] = explain.explain_recorded(recompile, bool(compiler.get("cudaGraphs")))
     made_for.fill(recompiles)
     ranks = {

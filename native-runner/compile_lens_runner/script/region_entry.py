@@ -7,6 +7,7 @@ import statistics
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from .. import formats
 from ..compiler import cudagraphs, explain, recompile_sites
 from ..compiler import torch_trace as tt
 from ..compiler.insight import compile_seconds, compiler_insight, recompile
@@ -254,7 +255,7 @@ def trigger_text(region: Region) -> Any:
 
     def trigger(record: tt.Record) -> str | None:
         call = by_id.get(record.compile_id or "")
-        return f"call {call.index} of {region.name} with {call.signature}" if call else None
+        return f"call {call.index} of {region.name} on {formats.inputs(call.signature)}" if call else None
 
     return trigger
 
