@@ -16,7 +16,7 @@ from ..measure import timing
 from ..report import shape_text
 from ..shapes.region import Region as RegionEntry
 from ..shapes.region import RegionCall, RegionSignature, SteadyState
-from . import mark_dynamic_edit, shape_facts, warmup_shape
+from . import grad_switch, mark_dynamic_edit, shape_facts, warmup_shape
 
 if TYPE_CHECKING:
     from .calls import CallRecord
@@ -264,6 +264,7 @@ def region_json(region: Region, records: RegionRecords, cudagraphs: bool) -> Reg
     calls = calls_json(region, records)
     insight = compiler_insight(records.records, trigger_text(region), cudagraphs) if records.records else None
     warmup = warmup_shape.explain(calls, insight, records.starts)
+    grad_switch.explain(calls, insight)
     mark_dynamic_edit.offer(insight, records.starts)
     nothing = no_compiled_code(insight, region.call_count)
     if nothing is not None:  # Dynamo's guards matched frames that hold no graph: every call ran the original code
