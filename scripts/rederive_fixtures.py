@@ -42,7 +42,7 @@ from compile_lens_runner.compiler.insight import compiler_insight, limit_hits  #
 from compile_lens_runner.measure import step_work  # noqa: E402
 from compile_lens_runner.measure.profiling import PROFILED_STEPS  # noqa: E402
 from compile_lens_runner.report import answer, compile_names  # noqa: E402
-from compile_lens_runner.script import region_entry  # noqa: E402
+from compile_lens_runner.script import grad_switch, region_entry  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "test", "fixtures")
@@ -63,6 +63,7 @@ def _recompile_sites(compiler: dict[str, Any]) -> None:
     if not recompiles:
         return
     for recompile in recompiles:
+        recompile["trigger"] = rederive_words.trigger(recompile.get("trigger"))
         recompile["explanation"] = explain.explain_recorded(recompile, bool(compiler.get("cudaGraphs")))
     made_for.fill(recompiles)
     ranks = {
@@ -181,6 +182,7 @@ def rederive(report: dict[str, Any], folder: str | None = None, here: str | None
             region["steadyState"] = steady
         for measurement in region["measurements"]:
             rederive_words.ran_eagerly(measurement)
+        grad_switch.explain(region["calls"], region.get("compiler"))  # a grad-mode recompile in a loop's switch
         rederive_words.shape_fixes(region)
         region["replay"]["reason"] = rederive_words.replay_reason(region["replay"].get("reason"), region["name"])
         rederive_numbers.in_situ(region, folder)

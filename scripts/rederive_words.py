@@ -10,6 +10,7 @@ import json
 import re
 from typing import Any
 
+from compile_lens_runner import formats
 from compile_lens_runner.compiler import break_patterns, explain
 from compile_lens_runner.measure import host
 from compile_lens_runner.report import answer, reason_text, shape_text
@@ -237,3 +238,20 @@ def measured_fixes(report: dict[str, Any]) -> None:
 
 # a compile phase as older runners labelled it (compiler/phase_labels.json): one phase, one name (review 10 D12)
 OLD_PHASE_LABELS = {"cache hit: load": "load from cache"}
+
+
+# a recompile's trigger as runners before session 32 said it: the call's signature raw ("float32[8, 32]; grad") or a
+# target's inputs with their grad mode in parentheses ("float32[8, 32] (inference)")
+_CALL_TRIGGER = re.compile(r"^(call \d+ of .+?) with (.+; (?:grad|no_grad|inference))$")
+_TARGET_INPUTS = re.compile(r"(call|warmup) with ([^;()]+?) \((grad|no_grad|inference)\)")
+
+
+def trigger(text: str | None) -> str | None:
+    """A recompile's trigger with its inputs said as formats.inputs says them ("float32[8, 32] with grad")."""
+    if not text:
+        return text
+    call = _CALL_TRIGGER.match(text)
+    if call:
+        return f"{call[1]} on {formats.inputs(call[2])}"
+    said = _TARGET_INPUTS.sub(lambda m: f"{m[1]} on {formats.inputs(f'{m[2]}; {m[3]}')}", text)
+    return said.replace(", after warmup on ", ", after a warmup on ")

@@ -201,8 +201,13 @@ def inputs(signature: str) -> str:
     args, cut, mode = signature.rpartition(";")
     if not cut:
         return signature
-    said = _GRAD_MODE_SAID.get(mode.strip(), f"({mode.strip()})")
+    said = grad_mode(mode.strip())
     return f"{args.strip()} {said}" if args.strip() else said
+
+
+def grad_mode(mode: str) -> str:
+    """ "under torch.no_grad()" for a call's recorded grad mode "no_grad"; a mode of no known name as recorded."""
+    return _GRAD_MODE_SAID.get(mode, f"({mode})")
 
 
 def rank_list(ranks: Iterable[int]) -> str:

@@ -51,8 +51,8 @@ def test_the_step_line_then_its_pay_back_why_what_it_rests_on_the_steps_left_out
         "  steady steps: eager 70, compiled 69; 48 steps left out: 3 in Compile Lens's compiled warm-up, 12 first at its input "
         "shape, 29 during which compiling was switched on or off, 4 in which Compile Lens saved inputs or checked for "
         "changes",
-        "  float32[1, 37, 512]; inference: 0.89×, 0.8 ms → 0.9 ms (41 calls)",
-        "  float32[1, 512, 512]; inference: 0.92×, 1.2 ms → 1.3 ms (1 call)",
+        "  float32[1, 37, 512] under torch.inference_mode(): 0.89×, 0.8 ms → 0.9 ms (41 calls)",
+        "  float32[1, 512, 512] under torch.inference_mode(): 0.92×, 1.2 ms → 1.3 ms (1 call)",
     ]
 
 

@@ -109,7 +109,10 @@ def test_recompiles_one_call_set_off_are_said_as_that_one_event_by_rank() -> Non
     recompiles = region["compiler"]["recompiles"]
     assert sentences.recompiles_text(recompiles) == "recompiled at call 3"
     assert sentences.recompiles_text(recompiles[:1]) == "1 recompile"
-    other = [recompiles[0], {**recompiles[1], "trigger": "call 5 of DistributedDataParallel with float32[4, 64]; grad"}]
+    other = [
+        recompiles[0],
+        {**recompiles[1], "trigger": "call 5 of DistributedDataParallel on float32[4, 64] with grad"},
+    ]
     assert sentences.recompiles_text(other, " on rank 1") == "2 recompiles on rank 1"  # two calls: two events
     # the region's facts (schema 1.32) say them once for every surface: the CLI's region line, the report panel;
     # counted as the rank table below them counts, graphs (review 6C Z4: "5 compiles made 1 graph on rank 0 (4 made

@@ -135,7 +135,7 @@ def test_a_region_that_recompiles_every_call(two_regions: tuple[Path, Any]) -> N
     assert [c["signature"] for c in grows["calls"]] == [f"float32[{n}]; no_grad" for n in range(8, 13)]
     assert "expected 8, actual 9" in grows["calls"][1]["recompileReason"]
     assert len(grows["compiler"]["recompiles"]) == 4 and grows["compiler"]["graphCount"] == 5
-    assert grows["compiler"]["recompiles"][0]["trigger"] == "call 1 of grows with float32[9]; no_grad"
+    assert grows["compiler"]["recompiles"][0]["trigger"] == "call 1 of grows on float32[9] under torch.no_grad()"
     assert grows["steadyState"] is None  # every call compiled: there is no steady state
     # every signature was seen once: the last one (float32[12]) is measured, on a graph the script compiled
     assert [m["signature"] for m in grows["measurements"]] == ["float32[12]; no_grad"] * 2

@@ -295,7 +295,7 @@ def lines(region: Region) -> list[str]:
     x = step or call
     if x and x.get("comparedBy") == "matched-mix":
         out += [
-            f"  {g['signature']}: {formats.speedup(g['speedup'])}, {formats.ms(g['eagerMs'])} → "
+            f"  {formats.inputs(g['signature'])}: {formats.speedup(g['speedup'])}, {formats.ms(g['eagerMs'])} → "
             f"{formats.ms(g['compiledMs'])} ({formats.plural(g['calls'], 'call')})"
             for g in x.get("signatures") or []
         ]

@@ -7,6 +7,7 @@ import statistics
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from .. import formats
 from ..compiler import cudagraphs, explain, recompile_sites
 from ..compiler import torch_trace as tt
 from ..compiler.insight import compile_seconds, compiler_insight, recompile
@@ -15,7 +16,7 @@ from ..measure import timing
 from ..report import shape_text
 from ..shapes.region import Region as RegionEntry
 from ..shapes.region import RegionCall, RegionSignature, SteadyState
-from . import mark_dynamic_edit, shape_facts, warmup_shape
+from . import grad_switch, mark_dynamic_edit, shape_facts, warmup_shape
 
 if TYPE_CHECKING:
     from .calls import CallRecord
@@ -254,7 +255,7 @@ def trigger_text(region: Region) -> Any:
 
     def trigger(record: tt.Record) -> str | None:
         call = by_id.get(record.compile_id or "")
-        return f"call {call.index} of {region.name} with {call.signature}" if call else None
+        return f"call {call.index} of {region.name} on {formats.inputs(call.signature)}" if call else None
 
     return trigger
 
@@ -263,6 +264,7 @@ def region_json(region: Region, records: RegionRecords, cudagraphs: bool) -> Reg
     calls = calls_json(region, records)
     insight = compiler_insight(records.records, trigger_text(region), cudagraphs) if records.records else None
     warmup = warmup_shape.explain(calls, insight, records.starts)
+    grad_switch.explain(calls, insight)
     mark_dynamic_edit.offer(insight, records.starts)
     nothing = no_compiled_code(insight, region.call_count)
     if nothing is not None:  # Dynamo's guards matched frames that hold no graph: every call ran the original code

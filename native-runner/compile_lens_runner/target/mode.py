@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from .. import formats
 from ..compiler import artifacts, explain
 from ..compiler import torch_trace as tt
 from ..compiler.insight import TIMED_PHASES, compiler_insight
@@ -179,9 +180,12 @@ class TargetRun:
         warm = describe_inputs(self.warm_inputs)
         if record.phase in TIMED_PHASES:
             region = "the timed region" if record.phase == "timed" else "the re-measured timed region"
-            return f"a call with {timed} ({self.target.grad_mode}) in {region}, after warmup with {warm} ({self.warm_grad}); {dyn}"
+            return (
+                f"a call on {formats.inputs(f'{timed}; {self.target.grad_mode}')} in {region}, after a warmup on "
+                f"{formats.inputs(f'{warm}; {self.warm_grad}')}; {dyn}"
+            )
         if record.phase in ("compile", "warmup"):
-            return f"a warmup call with {warm} ({self.warm_grad}); {dyn}"
+            return f"a warmup call on {formats.inputs(f'{warm}; {self.warm_grad}')}; {dyn}"
         if record.phase == "rewarm":
             return f"re-warming with the timed inputs {timed}; {dyn}"
         return f"a call during {record.phase or 'setup'}; {dyn}" if record.phase else None

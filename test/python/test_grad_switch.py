@@ -1,0 +1,69 @@
+"""A grad-mode recompile in a training loop that validates under torch.no_grad() between its steps is said as the
+loop's switch (one graph per grad mode, compiled once), not as a serving warm-up in the wrong grad mode."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from compile_lens_runner.compiler.explain import WARMUP_FIX
+from compile_lens_runner.script import grad_switch
+
+
+def _calls(modes: list[str]) -> list[Any]:
+    return [
+        {"index": i, "ms": 1.0, "signature": f"float32[64, 3]; {m}", "event": "ran", "gradMode": m}
+        | ({"compileSeconds": 1.41} if m != modes[0] and modes[:i].count(m) == 0 else {})
+        for i, m in enumerate(modes)
+    ]
+
+
+def _insight() -> Any:
+    said = {"what": "Grad mode differed from the compiled call.", "fix": WARMUP_FIX}
+    other = {"what": "Input 'x' changed size.", "fix": "mark it dynamic"}
+    return {
+        "recompiles": [
+            {
+                "reason": "GLOBAL_STATE changed: grad_mode",
+                "location": None,
+                "trigger": "call 20",
+                "explanation": dict(said),
+            }
+        ],
+        "recompileSites": [
+            {"pattern": "p", "reason": "r", "count": 1, "location": None, "explanation": dict(said)},
+            {"pattern": "q", "reason": "s", "count": 1, "location": None, "explanation": other},
+        ],
+    }
+
+
+def test_a_validation_pass_between_training_steps_is_said_as_the_loop_s_switch() -> None:
+    insight = _insight()
+    grad_switch.explain(_calls(["grad"] * 20 + ["no_grad"] * 3 + ["grad"] * 20), insight)
+    site = insight["recompileSites"][0]["explanation"]
+    assert site == insight["recompiles"][0]["explanation"]
+    assert site["what"] == (
+        "The calls switch between grad modes: with grad, then 3 calls under torch.no_grad() from call 20 on, then "
+        "with grad again. Each grad mode needs a graph of its own: call 20 compiled the second "
+        "(1.41 s), and later switches found both graphs cached."
+    )
+    assert site["fix"] != WARMUP_FIX and "uncompiled" in site["fix"]
+    assert insight["recompileSites"][1]["explanation"]["what"] == "Input 'x' changed size."  # another guard's own
+
+
+def test_a_warm_up_with_grad_before_serving_under_inference_keeps_the_warm_up_fix() -> None:
+    insight = _insight()
+    grad_switch.explain(_calls(["grad"] * 2 + ["inference"] * 5 + ["no_grad"]), insight)
+    assert insight["recompileSites"][0]["explanation"]["fix"] == WARMUP_FIX  # never back to grad: a warm-up's mode
+    assert grad_switch.explanation(_calls(["no_grad"] * 4)) is None
+
+
+def test_a_loop_whose_switches_recompile_again_keeps_the_guard_s_own_words() -> None:
+    insight = _insight()
+    again = {
+        **insight["recompiles"][0],
+        "trigger": "call 43",
+        "explanation": dict(insight["recompiles"][0]["explanation"]),
+    }
+    insight["recompiles"].append(again)
+    grad_switch.explain(_calls(["grad"] * 20 + ["no_grad"] * 3 + ["grad"] * 20 + ["no_grad"] * 3), insight)
+    assert insight["recompileSites"][0]["explanation"]["fix"] == WARMUP_FIX
