@@ -48,6 +48,7 @@ function sideLines(values: readonly string[]): HTMLElement {
 function renderBlock(block: ComparedBlock): HTMLElement {
   const section = el('section', 'compare-block');
   section.append(el('h2', undefined, block.title), sideLines(block.answer));
+  if (block.change !== null) section.append(said('compare-change', block.change));
   const table = el('table', 'compare-rows');
   const head = el('tr');
   head.append(el('th'), el('th', undefined, 'before'), el('th', undefined, 'after'));

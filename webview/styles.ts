@@ -183,6 +183,7 @@ ul.linked a.follow:focus-visible { outline: 1px solid var(--vscode-focusBorder);
 .compare-block { border-top: 1px solid var(--vscode-panel-border, #80808059); margin-top: 12px; }
 .compare-sides { display: grid; grid-template-columns: max-content 1fr; gap: 2px 8px; margin: 4px 0; }
 .compare-side { color: var(--vscode-descriptionForeground); }
+.compare-change { display: block; margin: 4px 0; }
 .compare-rows th { font-weight: normal; color: var(--vscode-descriptionForeground); white-space: nowrap; }
 .compare-rows tr.compare-changed td { font-weight: 600; }
 `;

@@ -22,10 +22,14 @@ function threeDigits(value: number): string {
 }
 
 /** `value` (positive) to three significant digits, every one kept: "2.40", "0.500", "1.00" */
-function measuredDigits(value: number): string {
-  const decimals = value >= 100 ? 0 : value >= 10 ? 1 : value >= 1 ? 2 : value >= 0.1 ? 3 : value >= 0.01 ? 4 : 5;
+const measuredDigits = (value: number): string => significantDigits(value, 3);
+
+/** `value` (positive) to `digits` significant digits (at most digits + 2 decimals), every one kept: "2.40", "2.402";
+ *  the rounded value's digits ("100", not "100.0", from 99.95) */
+function significantDigits(value: number, digits: number): string {
+  const decimals = Math.min(digits + 2, Math.max(0, digits - 1 - Math.floor(Math.log10(value))));
   const text = value.toFixed(decimals);
-  return decimals > 0 && Number(text) >= 10 ** (3 - decimals) ? value.toFixed(decimals - 1) : text;
+  return decimals > 0 && Number(text) >= 10 ** (digits - decimals) ? value.toFixed(decimals - 1) : text;
 }
 
 /** "61.7 s", "6.04 s", "525 ms", "1.6 ms": a compile time or a wall time, by the rule of every time (formatMs's) */
@@ -40,6 +44,34 @@ export function formatMs(ms: number): string {
   const text = threeDigits(ms);
   if (Number(text) < 0.1 && Number(threeDigits(ms * 1000)) < 100) return `${threeDigits(ms * 1000)} µs`;
   return Number(text) >= 1000 ? `${threeDigits(ms / 1000)} s` : `${text} ms`;
+}
+
+/** Eager's and compiled's times per call that a speedup is the ratio of, as formatMs says them, with a digit more
+ *  each (up to six) where the shown times would divide to another shown speedup: "17.3 µs" over "16.5 µs" reads
+ *  1.048× beside a 1.04× (review 14S S0: two runs' times then fell while their speedups rose), "17.25 µs" over
+ *  "16.54 µs" reads 1.04×. */
+export function formatTimesOfRatio(eagerMs: number, compiledMs: number, speedup: number): [string, string] {
+  const shown = formatSpeedup(speedup);
+  for (let digits = 3; digits <= 6; digits++) {
+    const [eager, compiled] = [msTo(eagerMs, digits), msTo(compiledMs, digits)];
+    if (formatSpeedup(eager.ms / compiled.ms) === shown) return [eager.text, compiled.text];
+  }
+  // not the ratio of these times at any digits (a number made by hand): no digit more could trace it
+  return [formatMs(eagerMs), formatMs(compiledMs)];
+}
+
+interface Shown {
+  text: string;
+  /** the value the text reads, in ms */
+  ms: number;
+}
+
+/** `ms` in formatMs's unit for it, to `digits` significant digits (trimmed where it is that number). */
+function msTo(ms: number, digits: number): Shown {
+  const unit = formatMs(ms).split(' ')[1]!;
+  const perMs = unit === 's' ? 1e-3 : unit === 'µs' ? 1e3 : 1;
+  const text = trimmed(significantDigits(ms * perMs, digits), ms * perMs);
+  return { text: `${text} ${unit}`, ms: Number(text) / perMs };
 }
 
 /** "14.2 ms", "869 µs", "27.9 µs", "2.40 µs": a trace's time, from its microseconds, every one of its three digits kept:

@@ -28,6 +28,9 @@ export interface ModeDigest {
   medianMs: number | null;
   /** eager measured in the same interleaved rounds: the speedup's other side */
   pairedEagerMs: number | null;
+  /** the times the answer's speedup is the ratio of (eager may be another mode's pairs' fastest: runEager); null in a
+   *  report before answers held them */
+  ratioOf: { eagerMs: number; compiledMs: number } | null;
   /** interleaved eager/compiled pairs the speedup rests on */
   pairs: number | null;
   compileSeconds: number | null;
@@ -156,6 +159,10 @@ export function digestMode(m: ModeResult, said: Said | null): ModeDigest {
     spreadPct: m.speedupIqrPct ?? m.speedupSpreadPct ?? m.timing?.spreadPct ?? null,
     medianMs: m.timing ? (m.timing.estimateMs ?? m.timing.medianMs) : null,
     pairedEagerMs: m.eagerTiming ? (m.eagerTiming.estimateMs ?? m.eagerTiming.medianMs) : null,
+    ratioOf:
+      number?.eagerMs !== undefined && number.compiledMs !== undefined
+        ? { eagerMs: number.eagerMs, compiledMs: number.compiledMs }
+        : null,
     pairs: m.eagerTiming?.rounds.length ?? null,
     compileSeconds: m.compileSeconds,
     breakEvenCalls: said ? (said.paysBack?.steps ?? null) : (m.breakEvenCalls ?? null),

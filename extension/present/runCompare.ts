@@ -12,7 +12,7 @@ import type { ComparedBlock, ComparedRun, RunComparison } from '../shared/protoc
 import type { AnswerNumber, Report } from '../shared/report.ts';
 import { baseName } from '../shared/fileName.ts';
 import { cellLineLabel } from '../shared/sourcePlace.ts';
-import { formatCount, formatMs, formatSeconds, plural } from './numbers.ts';
+import { formatCount, formatMs, formatSeconds, formatSpeedup, formatTimesOfRatio, plural } from './numbers.ts';
 
 const text = (value: number | null, format: (v: number) => string): string => (value === null ? '—' : format(value));
 
@@ -32,15 +32,46 @@ const MEASURES = [
 const TIMES = ['compiled', 'eager'] as const;
 
 /** One side of a block: its answer, then a value per measure in MEASURES' order, what its time is of ("per step in
- *  situ", "per call replayed"; null: no time), and the region's facts (null: not in this run). */
+ *  situ", "per call replayed"; null: no time), its speedup with its range (null: none), and the region's facts (null:
+ *  not in this run). */
 interface Side {
   answer: string;
   values: string[];
   quantity: string | null;
+  speedup: Speedup | null;
   facts: string[] | null;
 }
 
-const absent = (answer: string): Side => ({ answer, values: MEASURES.map(() => ''), quantity: null, facts: null });
+/** A side's speedup and where its next run may land (no range: an older report, or one too noisy to say). */
+interface Speedup {
+  value: number;
+  range: { low: number; high: number } | null;
+  /** what it is a ratio of times of: "per call replayed" */
+  quantity: string;
+}
+
+const absent = (answer: string): Side => ({
+  answer,
+  values: MEASURES.map(() => ''),
+  quantity: null,
+  speedup: null,
+  facts: null,
+});
+
+/** Where both runs' speedups are of one quantity and each lies inside the other's range, the change between them is
+ *  not measured, whichever way the two numbers point: said so in words (review 14S S0: "1.04× → 1.05×" beside times
+ *  that fell read as two directions); null otherwise. */
+function unmeasuredChange(before: Side, after: Side): string | null {
+  const [was, now] = [before.speedup, after.speedup];
+  if (!was?.range || !now?.range || was.quantity !== now.quantity) return null;
+  const inside = (v: number, r: { low: number; high: number }) => r.low <= v && v <= r.high;
+  if (!inside(was.value, now.range) || !inside(now.value, was.range)) return null;
+  return `no measurable change: ${formatSpeedup(was.value)} → ${formatSpeedup(now.value)} ${now.quantity}, each inside the other's range`;
+}
+
+/** The eager and compiled times a speedup is the ratio of, at the digits where they divide to it as shown. */
+const timesOf = (r: { eagerMs: number; compiledMs: number }, speedup: number): [string, string] =>
+  formatTimesOfRatio(r.eagerMs, r.compiledMs, speedup);
 
 /** What a region's number is a time of, in the words its number says it ("1.31× per step in situ"). */
 const QUANTITY: Record<AnswerNumber['kind'], (unit: AnswerNumber['unit']) => string> = {
@@ -71,11 +102,16 @@ const kernelsText = (eager: number | null, compiled: number | null | undefined):
 function modeSide(m: ModeDigest | null, eagerKernels: number | null): Side {
   if (!m) return absent('not run');
   if (m.status === 'error') return absent(`failed: ${m.error ?? 'unknown error'}`);
+  // the times the answer's speedup is the ratio of; a report before answers held them: its pairs' fastest rounds
+  const [eager, compiled] =
+    m.ratioOf && m.speedup !== null
+      ? timesOf(m.ratioOf, m.speedup)
+      : [text(m.pairedEagerMs, formatMs), text(m.medianMs, formatMs)];
   return {
     answer: m.speedup === null ? `not measured${m.notMeasured ? `. ${m.notMeasured}` : ''}` : speedupText(m),
     values: [
-      text(m.medianMs, formatMs),
-      text(m.pairedEagerMs, formatMs),
+      compiled,
+      eager,
       kernelsText(eagerKernels, m.kernelsPerStep),
       text(m.compileSeconds, formatSeconds),
       text(m.graphCount, String),
@@ -83,6 +119,7 @@ function modeSide(m: ModeDigest | null, eagerKernels: number | null): Side {
       String(m.recompiles),
     ],
     quantity: 'per call',
+    speedup: m.speedup === null ? null : { value: m.speedup, range: m.interval, quantity: 'per call' },
     facts: [],
   };
 }
@@ -94,19 +131,26 @@ function regionSide(d: RegionDigest | undefined, number: AnswerNumber | null): S
   if (!d) return absent('not in this run');
   const m = headlineMeasurement(d);
   // the time bare: the row's measure says what it is of (timeMeasure)
-  const compiledMs = number?.compiledMs;
+  const ratioOf =
+    number?.eagerMs !== undefined && number.compiledMs !== undefined
+      ? { eagerMs: number.eagerMs, compiledMs: number.compiledMs }
+      : null;
+  const [eager, compiled] = ratioOf && number ? timesOf(ratioOf, number.value) : ['—', text(d.steadyMs, formatMs)];
   const quantity =
-    compiledMs !== undefined && number
-      ? QUANTITY[number.kind](number.unit)
-      : d.steadyMs === null
-        ? null
-        : 'per call, steady state';
+    ratioOf && number ? QUANTITY[number.kind](number.unit) : d.steadyMs === null ? null : 'per call, steady state';
   return {
     answer: d.headline,
     quantity,
+    speedup: number
+      ? {
+          value: number.value,
+          range: number.low !== undefined && number.high !== undefined ? { low: number.low, high: number.high } : null,
+          quantity: QUANTITY[number.kind](number.unit),
+        }
+      : null,
     values: [
-      compiledMs !== undefined ? formatMs(compiledMs) : text(d.steadyMs, formatMs),
-      compiledMs !== undefined ? text(number?.eagerMs ?? null, formatMs) : '—',
+      compiled,
+      eager,
       kernelsText(m?.eagerKernelsPerStep ?? null, m?.kernelsPerStep),
       text(d.compileSeconds, formatSeconds),
       text(d.graphs, String),
@@ -124,6 +168,7 @@ function block(title: string, before: Side, after: Side): ComparedBlock {
   return {
     title,
     answer: [before.answer, after.answer],
+    change: unmeasuredChange(before, after),
     rows: MEASURES.map((measure, k) =>
       k === 0 || k === 1 ? timeRow(before, after, k) : { measure, values: [before.values[k]!, after.values[k]!] },
     ),

@@ -52,6 +52,9 @@ export interface ComparedBlock {
   title: string;
   /** each run's verdict and the number it rests on, in the runner's words ("not in this run" where it has none) */
   answer: [string, string];
+  /** where each run's speedup lies inside the other's range, that the change is not measured: "no measurable change:
+   *  1.04× → 1.05× per call replayed, each inside the other's range"; null otherwise */
+  change: string | null;
   /** the quantities compared, each run's value: per call, kernels per step, compile, graphs, breaks, recompiles */
   rows: { measure: string; values: [string, string] }[];
   /** the runner's facts of the region that differ between the runs ([] where they are the same) */

@@ -423,6 +423,19 @@ export async function openFile(page: Page, name: string): Promise<void> {
   throw new Error(`Quick Open did not open to find ${name}`);
 }
 
+/** Waits until the editor hover holding `text` is fully shown: it fades in, and a shot taken while it and what holds it
+ *  are not yet opaque shows the code through its text (review 14S S10). Playwright's `visible` counts an element at
+ *  opacity 0 as visible, so this asks the page for each ancestor's opacity and running animations. */
+export async function hoverShown(page: Page, text: string): Promise<void> {
+  await page.waitForFunction((text) => {
+    const hover = [...document.querySelectorAll('.monaco-hover')].find((h) => (h.textContent ?? '').includes(text));
+    for (let e: Element | null | undefined = hover; e; e = e.parentElement)
+      if (Number(getComputedStyle(e).opacity) < 1 || e.getAnimations().some((a) => a.playState !== 'finished'))
+        return false;
+    return hover !== undefined;
+  }, text);
+}
+
 /** The editor line showing `text`, and the CodeLens matching `title` drawn right above it (none between). */
 export async function lensAbove(
   page: Page,

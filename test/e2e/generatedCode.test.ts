@@ -14,6 +14,7 @@ import type { Report } from '../../extension/shared/report.ts';
 import {
   findWebviewFrame,
   focusWorkbench,
+  hoverShown,
   openFile,
   prepareCodeServer,
   runCommand,
@@ -174,15 +175,7 @@ test(
       // its time is the profiled steps', said so: not a second time per call beside the timed one
       assert.match(hover, /\d (µs|ms)\/step under the profiler/);
       // the hover fades in: shot once it and what holds it are opaque, not with the code showing through its text
-      await page.waitForFunction(() => {
-        const hover = [...document.querySelectorAll('.monaco-hover')].find((h) =>
-          (h.textContent ?? '').includes('compiled into'),
-        );
-        for (let e: Element | null | undefined = hover; e; e = e.parentElement)
-          if (Number(getComputedStyle(e).opacity) < 1 || e.getAnimations().some((a) => a.playState !== 'finished'))
-            return false;
-        return hover !== undefined;
-      });
+      await hoverShown(page, 'compiled into');
       await page.screenshot({ path: path.join(ARTIFACTS, 'compiled-line-hover.png') });
       await page.locator('.monaco-hover a', { hasText: 'Open generated code' }).first().click();
       await page

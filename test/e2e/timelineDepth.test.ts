@@ -10,6 +10,7 @@ import { before, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import {
   findWebviewFrame,
+  hoverShown,
   makeTestWorkspace,
   openFile,
   prepareCodeServer,
@@ -164,6 +165,8 @@ test(
           /* hover not up yet */
         }
       }
+      // shot once faded in, not with the code showing through the hover's text (review 14S S10)
+      await hoverShown(page, 'Show this graph break in the timeline');
       await shot(page, 'hover');
       await link.click();
       frame = await findWebviewFrame(page, '.focus-note', 120_000);

@@ -13,6 +13,7 @@ from compile_lens_runner.compiler import artifacts as compiler_artifacts
 from compile_lens_runner.compiler import phase_names, torch_trace
 from compile_lens_runner.compiler.insight import MAX_KERNELS, compiler_insight
 from compile_lens_runner.logs import files
+from compile_lens_runner.measure.compared_steps import SPEC, compared_run
 from compile_lens_runner.measure.profiling import kernel_us_per_step
 from compile_lens_runner.shapes.compiler import CompilePhase
 from conftest import SCHEMA
@@ -496,6 +497,13 @@ def test_a_kernel_s_steps_are_the_compare_s_those_without_a_compile() -> None:
     # a recompile in step 3 of 4: step 2, as test/unit/traceCompare.test.ts holds the compare to on this trace
     four = Path(__file__).resolve().parents[1] / "fixtures/traces/constructed/recompile-in-step-3-of-4.trace.json"
     assert kernel_us_per_step(str(four), 4)["steps"] == (2, 2)
+
+
+@pytest.mark.parametrize("case", SPEC["cases"])
+def test_the_compared_steps_are_the_shared_spec_s(case: dict[str, list[int]]) -> None:
+    """measure/compared_steps.json's cases, which test/unit/traceCompare.test.ts holds the compare's rule to too."""
+    first, last = case["compared"]
+    assert compared_run([bool(c) for c in case["compiling"]]) == (first - 1, last - 1)
 
 
 def _step(n: int, at: float) -> dict[str, object]:

@@ -5,12 +5,21 @@ import { test } from 'node:test';
 import { compareRuns, compareTitle } from '../../extension/present/runCompare.ts';
 import type { Report } from '../../extension/shared/report.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
+import { formatSpeedup } from '../../extension/present/numbers.ts';
 
 const fixture = async (name: string): Promise<Report> =>
   (await loadReport(path.resolve(__dirname, '../fixtures', name, 'report.json'))).report;
 
 const row = (block: { rows: { measure: string; values: [string, string] }[] }, measure: string) =>
   block.rows.find((r) => r.measure === measure)?.values;
+
+/** The speedup a block's shown times divide to, as a speedup is shown, in each run. */
+const shownRatios = (block: { rows: { measure: string; values: [string, string] }[] }): [string, string] => {
+  const ms = (text: string) =>
+    Number(text.split(' ')[0]) * (text.endsWith(' µs') ? 1e-3 : text.endsWith(' s') ? 1e3 : 1);
+  const [eager, compiled] = [block.rows[1]!.values, block.rows[0]!.values];
+  return [0, 1].map((k) => formatSpeedup(ms(eager[k]!) / ms(compiled[k]!))) as [string, string];
+};
 
 test("two target runs: each run's verdict, each mode's number, time per call and counts side by side; breaks and recompiles gone and added", async () => {
   const [graphbreak, recompile] = [await fixture('reports/graphbreak-cpu'), await fixture('reports/recompile-cpu')];
@@ -48,13 +57,9 @@ test("two target runs: each run's verdict, each mode's number, time per call and
     ['compiled per call', 'eager per call', 'kernels / step', 'compile', 'graphs', 'graph breaks', 'recompiles'],
   );
   // review G10: both sides of each ratio, so that it can be traced (eager over compiled is the mode's number)
-  const ratio = (k: 0 | 1) =>
-    Number(row(mode!, 'eager per call')![k].replace(' ms', '')) /
-    Number(row(mode!, 'compiled per call')![k].replace(' ms', ''));
-  assert.ok(
-    Math.abs(ratio(0) - 1.3) < 0.02 && Math.abs(ratio(1) - 0.78) < 0.02,
-    mode!.rows.map((r) => r.values).join('; '),
-  );
+  assert.deepEqual(shownRatios(mode!), ['1.30×', '0.78×'], mode!.rows.map((r) => r.values).join('; '));
+  // the ranges lie apart: the change is measured, and no sentence says otherwise
+  assert.equal(mode!.change, null);
   assert.equal(compared.gone.filter((s) => s.startsWith('graph break at graphbreak.py:')).length, 3);
   // line 24's random head index, recompiled on twice (once guarded at PyTorch's ModuleList indexing): one site
   assert.equal(compared.gone.filter((s) => s.startsWith('recompile at graphbreak.py:24')).length, 1);
@@ -133,4 +138,40 @@ test('a region timed per step in situ in one run and per call replayed in the ot
     block!.rows.slice(2).map((r) => r.measure),
     ['kernels / step', 'compile', 'graphs', 'graph breaks', 'recompiles'],
   );
+});
+
+// review 14S S0: "1.04× → 1.05×" with "17.3 µs" / "16.5 µs" → "16.9 µs" / "16.2 µs" beside them: the times' ratio fell
+// (1.048 → 1.043) while the shown speedup rose; and both ranges held both numbers, so no change was measured at all
+test("two runs' speedups within each other's range: the times shown divide to each shown speedup, and the change is said unmeasured", async () => {
+  const run = await fixture('recorded/train_small-cpu');
+  const region = run.regions!.find((r) => r.name === 'TinyTransformer')!;
+  // its recorded number, but with a range: a range too wide to say has no ends to be inside
+  const { tooNoisy: _tooNoisy, ...number } = region.answer!.number!;
+  const withNumber = (value: number, eagerMs: number, compiledMs: number, at: string): Report => ({
+    ...run,
+    createdAt: at,
+    regions: [
+      {
+        ...region,
+        answer: {
+          ...region.answer!,
+          number: { ...number, value, eagerMs, compiledMs, low: 0.89, high: 1.2 },
+        },
+      },
+    ],
+  });
+  const before = withNumber(1.0429, 0.01725, 0.01654, '2026-11-29T11:00:00+00:00');
+  const after = withNumber(1.0451, 0.01693, 0.0162, '2026-11-29T11:01:00+00:00');
+  const [block] = compareRuns(before, after, new Date('2026-11-29T12:00:00+00:00')).blocks;
+  assert.deepEqual(block!.rows[0], { measure: 'compiled per call replayed', values: ['16.54 µs', '16.2 µs'] });
+  assert.deepEqual(block!.rows[1], { measure: 'eager per call replayed', values: ['17.25 µs', '16.93 µs'] });
+  // each run's shown times divide to its shown speedup, so they point the way the speedups do
+  assert.deepEqual(shownRatios(block!), ['1.04×', '1.05×']);
+  assert.equal(block!.change, "no measurable change: 1.04× → 1.05× per call replayed, each inside the other's range");
+  // times whose three digits already divide to the speedup keep three
+  const [plain] = compareRuns(withNumber(1.3, 0.65, 0.5, before.createdAt), after).blocks;
+  assert.deepEqual(plain!.rows[1]!.values[0], '0.65 ms');
+  // a speedup outside the other's range: measured, not said unmeasured
+  const [apart] = compareRuns(withNumber(1.3, 0.65, 0.5, before.createdAt), after).blocks;
+  assert.equal(apart!.change, null);
 });

@@ -106,6 +106,7 @@ export function compareText(report: Report): string {
     ...c.blocks.flatMap((b) => [
       `### ${b.title}`,
       ...b.answer.map((a, k) => `${k ? 'after' : 'before'}: ${a}`),
+      ...(b.change === null ? [] : [b.change]),
       ...b.rows.map((r) => `${r.measure}: ${r.values.join(' | ')}`),
       ...b.changed.map((facts, k) => (facts.length ? `${k ? 'after' : 'before'} changed: ${facts.join(' · ')}` : '')),
     ]),

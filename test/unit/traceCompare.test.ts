@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { compareTraces } from '../../webview/analysis/compare.ts';
+import { compareTraces, comparedRun } from '../../webview/analysis/compare.ts';
+import COMPARED_STEPS from '../../native-runner/compile_lens_runner/measure/compared_steps.json';
 import {
   calledAsHeading,
   comparisonTitle,
@@ -221,6 +222,13 @@ describe('compare', () => {
     const model = await scanTraceFile(fixture('constructed/recompile-in-step-3-of-4.trace.json'));
     const comparison = compareTraces(model, model);
     assert.deepEqual(comparison.steps.before, { first: 2, last: 2, coldStep: 1, unit: 'step', compiling: [3] });
+  });
+
+  test("the steps compared are measure/compared_steps.json's, each case as the runner's compared_run says it", () => {
+    // the one rule: test_compiler_artifacts.py holds the runner's to the same cases
+    for (const { compiling, compared } of COMPARED_STEPS.cases)
+      assert.deepEqual(comparedRun(compiling), [compared[0]! - 1, compared[1]! - 1], JSON.stringify(compiling));
+    assert.equal(comparedRun([]), null);
   });
 
   test('eager vs reduce-overhead: CUDA-graph replays appear, launches drop', async () => {

@@ -77,7 +77,7 @@ export function tableTime(rows: readonly ComparisonRow[]): (us: number) => strin
  *  more, and of those the longest run of steps in which no compile ran (a step that compiled is the compiler's time:
  *  "+4220%" was a step of a compile beside a steady one); the steps that held one, where some did not
  *  (StepsCompared.compiling), else every step, each with a compile (`allCompiling`). The runner's kernel times count
- *  the same steps by the same rule (measure/compared_steps.py; a test of each on train_small's trace holds them alike). */
+ *  the same steps by the same rule (comparedRun). */
 function stepsCompared(model: TraceModel): {
   steps: StepsCompared;
   count: number;
@@ -87,22 +87,17 @@ function stepsCompared(model: TraceModel): {
   allCompiling: boolean;
 } | null {
   const { steps } = model;
-  if (!steps.length) return null;
-  const from = steps.length > 1 ? 1 : 0;
   const compiles = compileSpans(model);
+  // the first of several is no step compared, so its compile is not said (it carries the profiler's start-up)
+  const from = steps.length > 1 ? 1 : 0;
   const compiling = steps.map(
     (s, k) => k >= from && compiles.some((c) => c.startUs < s.end && c.startUs + c.durUs > s.start),
   );
-  // the longest run of steps without a compile, the first of equal ones
-  let [first, last] = [from, steps.length - 1];
-  let best = 0;
-  for (let k = from, start = from; k < steps.length; k++) {
-    if (compiling[k]) {
-      start = k + 1;
-      continue;
-    }
-    if (k - start + 1 > best) [best, first, last] = [k - start + 1, start, k];
-  }
+  const run = comparedRun(compiling);
+  if (!run) return null;
+  const [first, last] = run;
+  // a run holds a compile only where every step held one
+  const allCompiling = compiling.slice(first, last + 1).some(Boolean);
   const chosen = steps.slice(first, last + 1);
   const held = steps.flatMap((s, k) => (compiling[k] ? [stepNumber(s.label, k + 1)] : []));
   const lengths = chosen.map((s) => s.end - s.start);
@@ -112,15 +107,31 @@ function stepsCompared(model: TraceModel): {
       last: stepNumber(steps[last]!.label, last + 1),
       coldStep: coldStep(steps),
       unit: stepUnit(steps),
-      ...(best && held.length ? { compiling: held } : {}),
+      ...(!allCompiling && held.length ? { compiling: held } : {}),
     },
     count: chosen.length,
     window: { fromUs: chosen[0]!.start, toUs: chosen[chosen.length - 1]!.end },
     // the steps' own lengths, not the window's: steps found as repeated calls have gaps between them
     stepsUs: lengths.reduce((sum, us) => sum + us, 0),
     lengths,
-    allCompiling: best === 0,
+    allCompiling,
   };
+}
+
+/** The steps compared by measure/compared_steps.json's rule (the runner's compared_run, held to the same cases), as
+ *  [first, last] indices into the steps, given which of them a compile ran in; null without steps: of the steps, every
+ *  one but the first where there are two or more, and of those the longest run without a compile, the first of equal
+ *  runs; where every one compiled, all of them. */
+export function comparedRun(compiling: readonly boolean[]): [number, number] | null {
+  if (!compiling.length) return null;
+  const from = compiling.length > 1 ? 1 : 0;
+  let [first, last] = [from, compiling.length - 1];
+  let best = 0;
+  for (let k = from, start = from; k < compiling.length; k++) {
+    if (compiling[k]) start = k + 1;
+    else if (k - start + 1 > best) [best, first, last] = [k - start + 1, start, k];
+  }
+  return [first, last];
 }
 
 /** Why the two sides' per-step rows are not the same quantity (unlikeSteps says it), and whether that holds for every

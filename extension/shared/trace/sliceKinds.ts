@@ -1,6 +1,7 @@
 // Which kind of slice an event is (SliceKind, model.ts), from its name and its `cat`egory: how the timeline
 // colours it and what the summary counts it as.
 import { isCompilePhase } from './compilePhaseWords.ts';
+import COMPARED_STEPS from '../../../native-runner/compile_lens_runner/measure/compared_steps.json';
 import { SliceKind } from './model.ts';
 
 /** The `cat` values of torch.profiler events that classification tells apart. */
@@ -40,9 +41,9 @@ export function classifyDeviceName(name: string, cat: Cat): SliceKind {
 
 // Dynamo/Inductor compile phases: `dynamo_timed` record_function names (each by its key too, its plain twin:
 // compilePhaseWords.ts), their `_data: compile_id=` annotations, and the python frames that only run when a frame
-// is (re)compiled.
-const COMPILE_NAME =
-  /\(dynamo_timed\)$|compile_id=\d|^(dynamo|entire_frame_compile|backend_compile|compile_attempt_\d+|inductor_compile|compile_fx_inner|aot_compile)$|torch\/_dynamo\/convert_frame\.py\(\d+\): (_compile|compile_inner)$|torch\/_inductor\/compile_fx\.py\(\d+\): (compile_fx|compile_fx_inner|fx_codegen_and_compile)$/;
+// is (re)compiled: the pattern the runner's compared steps find a compile by too (measure/compared_steps.json, which
+// both read).
+const COMPILE_NAME = new RegExp(COMPARED_STEPS.compileName);
 
 export function classifyHostName(name: string, cat: Cat): SliceKind {
   if (cat === Cat.CudaRuntime || cat === Cat.CudaDriver) return SliceKind.RuntimeLaunch;
