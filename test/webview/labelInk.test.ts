@@ -1,11 +1,14 @@
 // A slice label's ink is chosen for what the canvas painted under it: in light, dark and high contrast, the pixel
 // just left of each label (inside its slice) is the colour its `under` says, and the label reads on it at 4.5:1
 // (review 14T T7: the folded Python row's "CUDA set-up", the profiler's own work, was inked for its faint fill on the
-// dark page, light grey on the slice blue of the frame around it at 1.9:1).
+// dark page, light grey on the slice blue of the frame around it at 1.9:1); and every slice colour of each theme, as
+// theme.ts reads it, takes a label ink that reads at 4.5:1 on it, opaque, faded on the page and faded over itself.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
+import { build } from 'esbuild';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
+import { SLICE_KIND_COUNT } from '../../extension/shared/trace/model.ts';
 import type { FrameLayout } from '../../webview/frameLayout.ts';
 import { contrast, over, READABLE, type Rgba } from '../../webview/ink.ts';
 import { sentTraces } from '../sentTraces.ts';
@@ -74,6 +77,52 @@ test("every slice label's ink reads at 4.5:1 on the pixels painted under it, a f
       labels.some((t) => t.text === 'CUDA set-up'),
       `${theme.name}: the faded label drawn: ${labels.map((t) => t.text).join(' | ')}`,
     );
+    assert.deepEqual(faults, [], theme.name);
+  }
+  await page.close();
+});
+
+test('every slice colour of each theme takes a label ink that reads at 4.5:1 on it: opaque, faded, faded over itself', async () => {
+  // theme.ts and ink.ts themselves, run in a page of their own (the webview's CSP runs no script but its bundle)
+  const bundled = await build({
+    stdin: {
+      contents: `import { readTheme } from './webview/theme.ts';
+        import { composite, readableInk, rgbaOf } from './webview/ink.ts';
+        import { DIM_ALPHA } from './webview/sliceRects.ts';
+        window.labelInks = () => {
+          const theme = readTheme();
+          const page = { colour: theme.background, alpha: 1 };
+          return [...theme.kind, theme.communication].flatMap((fill) =>
+            [[page, { colour: fill, alpha: 1 }], [page, { colour: fill, alpha: DIM_ALPHA }],
+             [page, { colour: fill, alpha: 1 }, { colour: fill, alpha: DIM_ALPHA }]].map((under) => ({
+              fill, alpha: under.at(-1).alpha, layers: under.length - 1,
+              under: composite(under), ink: rgbaOf(readableInk(composite(under), [theme.foreground, theme.background])),
+            })));
+        };`,
+      resolveDir: ROOT,
+      loader: 'ts',
+    },
+    bundle: true,
+    write: false,
+    format: 'iife',
+  });
+  const page = await browser().newPage();
+  await page.setContent('<!doctype html><html><body></body></html>');
+  await page.addScriptTag({ content: bundled.outputFiles[0]!.text });
+  for (const theme of THEMES) {
+    await applyTheme(page, theme);
+    const inks = await page.evaluate(() =>
+      (
+        window as unknown as {
+          labelInks(): { fill: string; alpha: number; layers: number; under: Rgba; ink: Rgba }[];
+        }
+      ).labelInks(),
+    );
+    assert.equal(inks.length, 3 * (SLICE_KIND_COUNT + 1));
+    const faults = inks.flatMap(({ fill, alpha, layers, under, ink }) => {
+      const ratio = contrast(over(ink, under), under);
+      return ratio < READABLE ? [`on ${fill} (alpha ${alpha}, ${layers} layers): ${ratio.toFixed(2)}:1`] : [];
+    });
     assert.deepEqual(faults, [], theme.name);
   }
   await page.close();
