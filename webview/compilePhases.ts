@@ -20,7 +20,7 @@ const ROW = 16;
 const MAX_COMPILES = 40;
 
 /** What each bar colour (phaseClass) is, in the legend's order. */
-const PHASE_LEGEND: [string, string][] = [
+export const PHASE_LEGEND: [string, string][] = [
   ['phase-dynamo', 'Dynamo (tracing, guards)'],
   ['phase-backend', 'backend compile'],
   ['phase-aot', 'AOT Autograd'],

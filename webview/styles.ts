@@ -148,23 +148,35 @@ ul.linked a.follow:focus-visible { outline: 1px solid var(--vscode-focusBorder);
 .phase-track { display: block; overflow: visible; }
 .phase-track text { font-size: 10px; fill: var(--vscode-editor-foreground, #ccc); pointer-events: none; }
 /* A bar's colour is --bar, drawn opaque (charts-lines has alpha: its text would sit on whatever lies under it); its
-   label is black or white, whichever reads better on it: lightness L* 49.4 is where both give the same WCAG
-   contrast (>= 4.58), so the label clears 4.5:1 on any theme's colour. */
+   label is black or white, whichever reads better on it: relative luminance (xyz-d65's y) 0.179 is where both give
+   the same WCAG contrast (4.58), so the label clears 4.5:1 on any theme's colour (lch's L* 49.4, the same point in
+   theory, put black on Light Modern's charts-red at 4.43:1: review 14R R5) */
 .phase rect { fill: rgb(from var(--bar) r g b / 1); }
-.phase text { fill: lch(from var(--bar) calc((49.4 - l) * infinity) 0 0 / 1); }
+.phase text {
+  --white: clamp(0, (0.179 - y) * infinity, 1);
+  fill: color(from var(--bar) xyz-d65 calc(var(--white) * 0.9505) var(--white) calc(var(--white) * 1.089) / 1);
+}
 .phase-axis .phase-track text { fill: var(--vscode-descriptionForeground); }
 .phase.beside text { fill: var(--vscode-editor-foreground, currentColor); } /* beside its bar: on the page */
 .phase-legend { margin-top: 6px; }
 .phase-legend .swatch { background: rgb(from var(--bar) r g b / 1); }
-.phase rect { stroke: var(--vscode-editor-background); stroke-width: 0.5; }
+/* the page-coloured edge that parts two bars lies under the fill: on a 1-2 px sliver a stroke over it left a dark line
+   (review 14R R5) */
+.phase rect { stroke: var(--vscode-editor-background); stroke-width: 0.5; paint-order: stroke; }
 .phase-dynamo { --bar: var(--vscode-charts-blue, #3794ff); }
 .phase-backend { --bar: var(--vscode-charts-lines, #8b8b8b); }
 .phase-aot { --bar: var(--vscode-charts-purple, #b180d7); }
 .phase-inductor { --bar: var(--vscode-charts-orange, #d18616); }
 /* not charts-yellow: drawn under Inductor's orange it was ΔE 6 from it in Light Modern, 1 to a red-green colour-blind
-   eye (review 5C X7); this dark teal is ΔE ≥ 16 from every other bar and the page in light, dark and high contrast, and
-   from Inductor, the bars beside it and the cache marker on it under protan, deutan and tritan simulation too */
+   eye (review 5C X7); this dark teal is ΔE ≥ 16 from every other bar and the page in light, and from Inductor, the
+   bars beside it and the cache marker on it under protan, deutan and tritan simulation too */
 .phase-codegen { --bar: #225555; }
+/* each bar stands out from the page at 3:1 (WCAG non-text contrast; test/webview/phaseContrast.test.ts): on a dark
+   page the dark teal was 2:1 (review 14R R5); this grey teal is 3.8:1 on Dark Modern, 4.8:1 on black, ΔE ≥ 24 from
+   every other bar and ≥ 18 from those beside it under protan, deutan and tritan simulation (a brighter teal was 12
+   from the cache marker's cyan to a tritan eye). Light Modern's charts-orange on white was 2.9:1 */
+.vscode-dark .phase-codegen, .vscode-high-contrast .phase-codegen { --bar: #608070; }
+.vscode-light .phase-inductor { --bar: color-mix(in srgb, var(--vscode-charts-orange, #d18616) 88%, black); }
 .phase-kernel { --bar: var(--vscode-charts-green, #388a34); }
 .phase-autotune { --bar: var(--vscode-charts-red, #f14c4c); }
 .phase-cache { --bar: var(--vscode-terminal-ansiCyan, #11a8cd); }

@@ -46,6 +46,7 @@ import {
 import { fitNames, paneTrackNames } from './trackNames.ts';
 import { TimelineNames } from './timelineNames.ts';
 import { lowerBoundStart, ROW_HEIGHT, TrackRows, type Row } from './timelineRows.ts';
+import { slicePaints } from './slicePaints.ts';
 import { DIM_ALPHA, pickFoldedLabels, SliceRects, type FoldedLabel, type LaidOutRects } from './sliceRects.ts';
 import { GAP_INSET, longestUnrecorded, unrecordedHover, unrecordedLabels, type Unrecorded } from './timelineGaps.ts';
 import { idleTracksNote, idleTracksTooltip, warmUpLabel } from './timelineWords.ts';
@@ -371,17 +372,21 @@ export class TimelineCanvas extends TimelineNames {
       const room = Math.min(right, xOf(model.start[i]! + model.dur[i]!)) - x0 - 6;
       const text = sliceLabel(words, room, m);
       if (!text) continue;
-      const name = model.name[i]!;
-      const fill = this.communication[name] ? theme.communication : theme.kind[model.kind[i]!]!;
       const under = [
         page,
-        { colour: fill, alpha: this.dimmed(i) ? DIM_ALPHA : 1 },
+        ...slicePaints(model, this.tracks.rows, i, (j) => this.fillOf(j, theme)),
         ...bandsAround(bands, x0 + 3, x0 + 3 + m.width(text)).map((b) => b.paint),
       ];
       const ink = { colour: readableInk(composite(under), [theme.foreground, theme.background]), alpha: 1 };
       texts.push(placeText(m, 'slice', text, x0 + 3, this.tracks.sliceY(i) + ROW_HEIGHT / 2, ink, under));
     }
     return texts;
+  }
+
+  /** Slice j's fill as SliceRects paints it: its kind's colour (a collective's over it), faint where dimmed. */
+  private fillOf(j: number, theme: Theme): Paint {
+    const colour = this.communication[this.model.name[j]!] ? theme.communication : theme.kind[this.model.kind[j]!]!;
+    return { colour, alpha: this.dimmed(j) ? DIM_ALPHA : 1 };
   }
 
   /** Each step's stretch with no op recorded on its thread, wide enough to be said, said in it where its label fits
