@@ -235,7 +235,9 @@ export function pythonFrameWords(name: string, torchTypes: ReadonlySet<string> =
   if (fn) return fn;
   // a method of torch's functions' type object is torch's function; of another type object, the type is unknown;
   // of pybind11's function records (torch._C's), of no type a user names
-  if (type === 'type') return at && torchTypes.has(at) ? `torch.${method}` : method!;
+  // (one of ATen's private ops said in words, as its op's slice says it: "torch._foreach_copy_", review 14 S8)
+  if (type === 'type')
+    return at && torchTypes.has(at) ? (traceNameWords(`aten::${method}`) ?? `torch.${method}`) : method!;
   return type && !type.startsWith('pybind11_builtins.') ? `${type}.${method}` : method!;
 }
 
