@@ -197,7 +197,8 @@ test('Python frames say what ran from their start: a built-in by its name as cod
     // a user's own file named as one of Python's is theirs (code read 6: "worker (Python's queue)")
     ['/home/me/app/queue.py(12): worker', 'queue.py line 12, worker'],
     ['/home/me/app/socket.py(3): serve', 'socket.py line 3, serve'],
-    ['contextlib.py(299): helper', "helper (Python's contextlib)"],
+    // (review 13 F5: "helper (Python's contextlib)", a place in Python, not what it does)
+    ['contextlib.py(299): helper', "making a `with` block's context manager (contextlib)"],
     ['<frozen os>(779): getenv', "getenv (Python's os)"],
     ['<frozen _collections_abc>(804): get', "get (Python's _collections_abc)"],
   ];

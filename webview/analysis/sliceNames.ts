@@ -10,6 +10,7 @@
 import {
   compiledCallName,
   compileName,
+  contextlibWords,
   graphRunName,
   markLabel,
   tracedCompileName,
@@ -225,8 +226,11 @@ export function pythonFrameWords(name: string, torchTypes: ReadonlySet<string> =
   if (file) {
     const [, folder, module, line, fn] = file;
     // a user's own queue.py is theirs (code read 6: "worker (Python's queue)")
-    if (PYTHON_MODULES.has(module!) && (folder === undefined || PYTHON_LIB.test(folder)))
-      return `${fn} (Python's ${module})`;
+    if (PYTHON_MODULES.has(module!) && (folder === undefined || PYTHON_LIB.test(folder))) {
+      // a `with` block's context manager by what it does, as its compile is named (review 13 F5)
+      const does = module === 'contextlib' ? contextlibWords(fn!) : null;
+      return does ? `${does} (contextlib)` : `${fn} (Python's ${module})`;
+    }
     return `${module}.py line ${line}, ${fn === '<module>' ? 'module level' : fn}`;
   }
   const builtIn = BUILT_IN.exec(name);
