@@ -353,9 +353,9 @@ export class TimelineCanvas extends TimelineNames {
   }
 
   /**
-   * The labels of slices wide enough for one: the name, cut to the slice, in the ink that reads on the slice's
-   * colour and on a compile's or break's band around it (one whose edge would cross it is drawn clear of it:
-   * overlays.clearLabelsOfBands).
+   * The labels of slices wide enough for one: the name, cut at whole words to the slice (none where no whole word
+   * fits: timelineText.sliceLabel), in the ink that reads on the slice's colour and on a compile's or break's band
+   * around it (one whose edge would cross it is drawn clear of it: overlays.clearLabelsOfBands).
    */
   private sliceTexts(
     labels: readonly SliceWords[],
