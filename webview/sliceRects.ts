@@ -31,7 +31,7 @@ export interface RectView {
 }
 
 /** What a frame's rects counted, and the slices wide enough for a label of their own: those of unfolded rows, and
- *  those a folded stack's row may label (pickFoldedLabels says which, by their words). */
+ *  those a folded stack's row may label (pickFoldedLabels says which, by where they lie). */
 export interface LaidOutRects {
   rects: number;
   slices: number;
@@ -48,27 +48,26 @@ export interface FoldedLabel {
 }
 
 /**
- * The labels a folded stack's row draws, where its levels lie over each other: of two frames whose labels would lie
- * over each other, the one whose words fit whole, the deeper (drawn on top) where both do, else the shallower, which
- * has the more room. A deeper frame cut to "Indu…" took the label of the frame around it, "torch: run (tri…", where a
- * wider panel made it wide enough for one (review 13 Q5: a wider panel showed fewer words). `said`: a slice's label,
- * whether its words fit whole and its width (px, from 3 px into the slice), or null where none fits.
+ * The labels a folded stack's row draws, where its levels lie over each other: a frame's, unless a frame around it
+ * (shallower, on its track) keeps the room its whole words take there, whether or not they fit yet. So a wider panel
+ * only adds labels, never trades one for another: the rule asks which frames lie over which, not whose words fit
+ * (review 14 T6: 560 px said "Inductor's compiled graph", 700 px "torch.mm" in its place; review 13 Q5: a deeper
+ * frame cut to "Indu…" took its outer frame's label). `said`: a slice's label's width (px, from 3 px into the
+ * slice), null where none fits, and its whole words' width.
  */
 export function pickFoldedLabels(
   model: Pick<TraceModel, 'track' | 'depth'>,
   candidates: readonly FoldedLabel[],
-  said: (label: FoldedLabel) => { whole: boolean; width: number } | null,
+  said: (label: FoldedLabel) => { width: number | null; wholeWidth: number },
 ): number[] {
-  const labels = candidates.flatMap((c) => {
-    const text = said(c);
-    return text ? [{ ...c, ...text, x1: c.x0 + 3 + text.width }] : [];
+  const kept = candidates.map((c) => {
+    const { width, wholeWidth } = said(c);
+    return { ...c, width, keeps: c.x0 + 3 + Math.min(wholeWidth, c.x1 - c.x0 - 6) };
   });
-  type Label = (typeof labels)[number];
-  const beats = (b: Label, a: Label): boolean =>
-    b.whole !== a.whole ? b.whole : b.whole === model.depth[b.i]! > model.depth[a.i]!;
-  const over = (a: Label, b: Label): boolean =>
-    model.track[a.i] === model.track[b.i] && model.depth[a.i] !== model.depth[b.i] && a.x0 < b.x1 && b.x0 < a.x1;
-  return labels.filter((a) => !labels.some((b) => over(a, b) && beats(b, a))).map((label) => label.i);
+  type Kept = (typeof kept)[number];
+  const keptFrom = (b: Kept, a: Kept): boolean =>
+    model.track[a.i] === model.track[b.i] && model.depth[b.i]! < model.depth[a.i]! && b.x0 < a.x1 && a.x0 < b.keeps;
+  return kept.filter((a) => a.width !== null && !kept.some((b) => keptFrom(b, a))).map((label) => label.i);
 }
 
 export class SliceRects {

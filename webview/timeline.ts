@@ -338,22 +338,25 @@ export class TimelineCanvas extends TimelineNames {
    *  one frame at a place (pickFoldedLabels). */
   private labelled({ labels, foldedLabels }: LaidOutRects, m: Measure): SliceWords[] {
     const model = this.model;
-    const said = ({ i, x0, x1 }: FoldedLabel): { whole: boolean; width: number } | null => {
+    const said = ({ i, x0, x1 }: FoldedLabel): { width: number | null; wholeWidth: number } => {
       const name = this.sliceName(model.name[i]!);
       const text = sliceLabel(name, x1 - x0 - 6, m);
-      return text === null ? null : { whole: text === withoutNamespace(name), width: m.width(text) };
+      return { width: text === null ? null : m.width(text), wholeWidth: m.width(withoutNamespace(name)) };
     };
     return [
-      ...labels.map((i) => ({ i, words: this.labelWords(i) })),
+      ...labels.flatMap((i) => {
+        const words = this.labelWords(i);
+        return words === null ? [] : [{ i, words }];
+      }),
       // (a folded row draws no frame around its label: its name alone)
       ...pickFoldedLabels(model, foldedLabels, said).map((i) => ({ i, words: this.sliceName(model.name[i]!) })),
     ];
   }
 
   /**
-   * The labels of slices wide enough for one: the name, cut to the slice, in the ink that reads on the slice's
-   * colour and on a compile's or break's band around it (one whose edge would cross it is drawn clear of it:
-   * overlays.clearLabelsOfBands).
+   * The labels of slices wide enough for one: the name, cut at whole words to the slice (none where no whole word
+   * fits: timelineText.sliceLabel), in the ink that reads on the slice's colour and on a compile's or break's band
+   * around it (one whose edge would cross it is drawn clear of it: overlays.clearLabelsOfBands).
    */
   private sliceTexts(
     labels: readonly SliceWords[],

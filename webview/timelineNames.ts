@@ -171,13 +171,18 @@ export class TimelineNames {
    * The words slice `i`'s label says: its name's; a nested frame said in the same words as the frame it ran inside
    * (one level up on its track) adds what differs, its own function ("AOTAutograd's wrapper, runtime_wrapper"), else
    * repeats them (review 14 T3: four wide bars under "AOTAutograd's wrapper" left blank read as a drawing failure;
-   * review 13 Q7: "CUDA set-up" over "CUDA set-up", set_device, then the _cuda_setDevice it calls).
+   * review 13 Q7: "CUDA set-up" over "CUDA set-up", set_device, then the _cuda_setDevice it calls). None where the
+   * record around it says the same op with a note added: autograd's "addmm's backward (autograd)" over its node's
+   * "addmm's backward" cut to the same words twice (review 14 T10); its hover names it.
    */
-  labelWords(i: number): string {
+  labelWords(i: number): string | null {
     const model = this.model;
     const words = this.sliceName(model.name[i]!);
     const parent = frameAround(model, i);
-    if (parent < 0 || this.sliceName(model.name[parent]!) !== words) return words;
+    if (parent < 0) return words;
+    const parentWords = this.sliceName(model.name[parent]!);
+    if (parentWords.startsWith(`${words} (`)) return null;
+    if (parentWords !== words) return words;
     const own = frameFunction(model.names[model.name[i]!]!);
     return own && own !== frameFunction(model.names[model.name[parent]!]!) ? `${words}, ${own}` : words;
   }

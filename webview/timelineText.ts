@@ -287,13 +287,29 @@ export function axisTime(us: number, scale: TimeScale, width: number): string {
 
 /**
  * A slice's label in `room` px: its name less its namespace ("all_reduce" of "gloo:all_reduce", "addmm" of
- * "aten::addmm"), cut with "…" where that does not fit; null where under 3 characters would show. Left out at every
- * width, in every view: one op said one way across views of one trace ("all_reduce" at 1400 px beside
- * "gloo:all_reduce" at 700 px read as two collectives, review 10 G7); the op says more than "gloo:all_…", and the
- * colour, the tooltip and the details say the rest.
+ * "aten::addmm"), else its first whole words and "…" ("checking the compiled…"); null where no whole word fits, the
+ * hover names it. Left out at every width, in every view: one op said one way across views of one trace
+ * ("all_reduce" at 1400 px beside "gloo:all_reduce" at 700 px read as two collectives, review 10 G7). Never part of
+ * a word: "add…" of addmm read as the fused-away add, "chec…" said nothing (review 14 R3, S8).
  */
 export function sliceLabel(name: string, room: number, m: Measure): string | null {
-  return fitEnd(withoutNamespace(name), room, m, 3); // "st…" says nothing
+  const text = withoutNamespace(name);
+  if (m.width(text) <= room) return text;
+  for (let end = text.lastIndexOf(' '); end > 0; end = text.lastIndexOf(' ', end - 1)) {
+    const words = text.slice(0, end).replace(/[\s,;:(–-]+$/, '');
+    if (saysSomething(words) && m.width(words + ELLIPSIS) <= room) return words + ELLIPSIS;
+  }
+  return null;
+}
+
+/** words that leave what they name unsaid: "Inductor's…", "code of…", "compiled forward, after its…" */
+const DANGLING =
+  /(?:['’]s?|\b(?:of|in|inside|at|on|to|for|from|by|with|into|after|before|than|the|a|an|and|or|nor|its|their|his|her))$/i;
+
+/** Whether a label's first words, cut before the rest, say what the slice is: not ending in a word that leads to
+ *  the rest, nor inside brackets left open. */
+function saysSomething(words: string): boolean {
+  return words.length > 0 && !DANGLING.test(words) && words.split('(').length === words.split(')').length;
 }
 
 // every namespace: "autograd::engine::evaluate_function: …" keeps "evaluate_f…", not "engine::e…"

@@ -39,6 +39,26 @@ function named(
   return { fn: frame?.function ? frameName(frame) : null, frame: Number(id.frame), attempt: id.attempt };
 }
 
+/** contextlib's functions a `with` block's context manager runs, by what they do there (compile_names.py's) */
+const CONTEXTLIB_WORDS = new Map([
+  ['helper', "making a `with` block's context manager"],
+  ['__init__', "starting a `with` block's context manager"],
+  ['__enter__', "entering a `with` block's context manager"],
+  ['__exit__', "leaving a `with` block's context manager"],
+]);
+
+/** "making a `with` block's context manager" of contextlib's `helper`, as a compile's name and a timeline's Python
+ *  frame say it; null for another function. */
+export const contextlibWords = (fn: string): string | null => CONTEXTLIB_WORDS.get(fn) ?? null;
+
+/** "making a `with` block's context manager", "contextlib" of contextlib's `helper`: a function of Python's own whose
+ *  file means nothing to the user, by what it does and its module; null for another. */
+function libraryFunctionWords(library: string, fn: string): { words: string; module: string } | null {
+  const module = library.split(' ').pop()!.split('/').pop()!.replace(/\.py$/, '');
+  const words = library.startsWith("Python's") && module === 'contextlib' ? contextlibWords(fn) : null;
+  return words ? { words, module } : null;
+}
+
 /** A frame by its function, as report/compile_names.py names it: a recorded frame with no location is not the user's
  *  code (the runner keeps user files' only), named by the user's line whose call led there, the library's frame as
  *  detail (schema 1.35), else where the report says it is (schema 1.31); a part resumed after a graph break is at a
@@ -49,6 +69,14 @@ function frameName(frame: CompiledFrame): string {
   // torch.compile(module)'s wrapper: its code is the module the user called
   if (frame.library?.startsWith("PyTorch's") && fn === 'inner' && frame.calledFrom)
     return `the compiled module called at ${placeLabel(frame.calledFrom)}`;
+  // contextlib's by what it does, its line after a graph break meaning nothing to the user (review 13 F5)
+  const does = frame.library ? libraryFunctionWords(frame.library, resume ? resume[1]! : fn) : null;
+  if (does) {
+    const after = resume ? ', after a graph break in it' : '';
+    return frame.calledFrom
+      ? `the call at ${placeLabel(frame.calledFrom)} (${does.words}, ${does.module}${after})`
+      : `${does.words} (${does.module})${after}`;
+  }
   // a resumed part's graph break by its file's line, "contextlib.py:105" (review 10 F5: "line 105" read as the user's)
   const broke = resume && frame.library ? `${frame.library.split(' ').pop()!.split('/').pop()}:${resume[2]}` : '';
   if (frame.library && frame.calledFrom) {
@@ -68,8 +96,8 @@ function frameName(frame: CompiledFrame): string {
  * A compile by its function: "forward" (its first compile), "forward, recompile 2"; where the report knows no
  * function for the frame, "compiled function 2, recompile 1" (Dynamo's frames counted from 1: not "compiled graph",
  * which read as the graphs the heading counts, review 9 D7); a frame not in the user's files,
- * "inner (in PyTorch's _dynamo/external_utils.py)", "__init__ (in Python's contextlib.py), after its graph break at
- * contextlib.py:105" where the report
+ * "inner (in PyTorch's _dynamo/external_utils.py)", "starting a `with` block's context manager (contextlib), after a
+ * graph break in it" where the report
  * says where it is (schema 1.31), else "inner (not in your files)"; "an unknown compile" for no id.
  */
 export function compileName(

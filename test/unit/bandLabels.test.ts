@@ -68,7 +68,7 @@ test("a recompile's label shortened names the recompile at every width, never it
 test("a break's label shortened keeps which call it broke in while that fits, then which break it is", () => {
   // review 10G C10: "graph break in 1st compiled call in the step (convolution, …)" went straight to "graph break"
   const label =
-    'graph break in 1st compiled call in the step (convolution, native_batch_norm_l…, …): Python between graphs, no op recorded';
+    'graph break in 1st compiled call in the step (convolution, native_batch_norm, …): Python between graphs, no op recorded';
   assert.equal(shortestFit(label, 'graph-break', 6 * 50, m), 'graph break in 1st compiled call in the step');
   // then which break it is in whole words, never a cut of the long form: "graph break in 1st…" left "1st" what
   // (review 13 P4/Q9), else none

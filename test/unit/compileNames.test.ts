@@ -20,8 +20,10 @@ import { FIXTURE_REPORTS } from './surfaces.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 
-/** "the call at ddp_train.py:84 (__init__ in Python's contextlib.py, after its graph break at contextlib.py:105)" */
+/** "the call at train.py:84 (forward in transformers/…, after its graph break at modeling_llama.py:105)" */
 const CALL_AT = /^the call at \S+ \((\S+) in (.+?)(, after its graph break at \S+)?\)$/;
+/** "the call at ddp_train.py:84 (starting a `with` block's context manager, contextlib, after a graph break in it)" */
+const CALL_IN_MODULE = /^the call at \S+ \((.+?), (\w+)(, after a graph break in it)?\)$/;
 
 test("a compile is its function and which compile of it: a graph break's resume function reads as the line after it", async () => {
   // graphbreak-cpu (a real run): forward broke at lines 20, 22 and 24; the part after line 24 recompiled twice, for
@@ -151,10 +153,9 @@ test("a report's compiles and kernels are named in the runner's words (schema 1.
         const called = frames.find((f) => f.compileId === id)?.calledFrom;
         // and a compile whose backward compiled at the first backward is named for both from its phases, which a
         // trace alone does not hold (compile_names.backward_compiled_after, review 10 D8)
-        const unwrapped = (called ? wrapped : wrapped?.replace(CALL_AT, '$1 (in $2)$3'))?.replace(
-          ' and its backward',
-          '',
-        );
+        const unwrapped = (
+          called ? wrapped : wrapped?.replace(CALL_AT, '$1 (in $2)$3').replace(CALL_IN_MODULE, '$1 ($2)$3')
+        )?.replace(' and its backward', '');
         return madeFor
           ? unwrapped?.replace(`, recompiled for ${madeFor}`, `, recompile ${Number(id.split('/')[1])}`)
           : unwrapped;

@@ -7,57 +7,75 @@ import { pickFoldedLabels, type FoldedLabel } from '../../webview/sliceRects.ts'
 import { TimelineNames } from '../../webview/timelineNames.ts';
 import { cpuOp, scanEvents, type TraceEvent } from './traceEvents.ts';
 
-/** 6 px a character, as a label's room is counted (the slice's width less 6 px): whole, else cut to the room */
+/** 6 px a character, as a label's room is counted (the slice's width less 6 px): whole, else none (no whole word) */
 const fitsWhole =
   (words: string[]) =>
-  ({ i, x0, x1 }: FoldedLabel): { whole: boolean; width: number } | null => {
-    const room = x1 - x0 - 6;
-    return room < 24 ? null : { whole: 6 * words[i]!.length <= room, width: Math.min(room, 6 * words[i]!.length) };
+  ({ i, x0, x1 }: FoldedLabel): { width: number | null; wholeWidth: number } => {
+    const wholeWidth = 6 * words[i]!.length;
+    return { width: wholeWidth <= x1 - x0 - 6 ? wholeWidth : null, wholeWidth };
   };
 
-test("a folded stack's row: the frame whose words fit whole, never a deeper one cut to 'Indu…' over them", () => {
-  // review 13 Q5 (gpu-mlp, the Python row): at 700 px the kernel launch's frame "torch: run (tri…"; at 1400 px its
-  // deeper frames wide enough for a label took it, "Indu…", "torc…"
+test("a folded stack's row: a frame's label unless a frame around it keeps that room, at every width", () => {
   const model = { track: Uint32Array.from([0, 0, 0]), depth: Uint16Array.from([0, 1, 2]) };
   const words = ["Inductor's kernel launch", "Inductor's kernel launcher", 'the kernel launch into CUDA'];
-  // at 700 px only the outer frame is wide enough for a label: it, cut
-  assert.deepEqual(pickFoldedLabels(model, [{ i: 0, x0: 100, x1: 160 }], fitsWhole(words)), [0]);
-  // at 1400 px the outer one fits whole, the deeper ones (wide enough for a label, not for their words) do not: the
-  // outer one's words still
+  // review 13 Q5: a deeper frame wide enough for a label took its outer frame's ("Indu…", "torc…" at 1400 px); review
+  // 14 T6: at 560 px "Inductor's compiled graph", at 700 px "torch.mm" in its place. A frame keeps the room of its
+  // whole words over the frames inside it, whether they fit yet or not: at 700 px the outer one too narrow for its
+  // words keeps their room, no deeper one takes it
+  assert.deepEqual(pickFoldedLabels(model, [{ i: 0, x0: 100, x1: 160 }], fitsWhole(words)), []);
   const wide: FoldedLabel[] = [
     { i: 0, x0: 100, x1: 260 },
-    { i: 1, x0: 110, x1: 160 },
-    { i: 2, x0: 120, x1: 162 },
+    { i: 1, x0: 110, x1: 240 },
+    { i: 2, x0: 120, x1: 230 },
   ];
   assert.deepEqual(pickFoldedLabels(model, wide, fitsWhole(words)), [0]);
-  // wider still, the deepest whole: it, the frame drawn on top
-  const wider: FoldedLabel[] = [
-    { i: 0, x0: 100, x1: 600 },
-    { i: 1, x0: 110, x1: 200 },
-    { i: 2, x0: 120, x1: 400 },
-  ];
-  assert.deepEqual(pickFoldedLabels(model, wider, fitsWhole(words)), [2]);
-  // none fits whole: the outer one, with the most room; never two labels at one place
-  const narrow: FoldedLabel[] = [
-    { i: 0, x0: 100, x1: 150 },
-    { i: 1, x0: 105, x1: 148 },
-  ];
-  assert.deepEqual(pickFoldedLabels(model, narrow, fitsWhole(words)), [0]);
-  // a deeper frame whole beside the outer one's label, not under it: both (review 13 Q5: "Inductor's compiled graph"
-  // lost at 700 px to torch.mm, which it ran, 200 px to the right of its label)
+  // wider still: the outer one's words, and a deeper one whole beside them, not under them (review 13 Q5:
+  // "Inductor's compiled graph" lost at 700 px to torch.mm, which it ran, 200 px to the right of its label)
   const beside: FoldedLabel[] = [
     { i: 0, x0: 100, x1: 600 },
+    { i: 1, x0: 110, x1: 200 },
     { i: 2, x0: 300, x1: 500 },
   ];
   assert.deepEqual(pickFoldedLabels(model, beside, fitsWhole(words)), [0, 2]);
   // frames side by side at one depth, or on other tracks, each keep theirs
   const apart = { track: Uint32Array.from([0, 0, 1]), depth: Uint16Array.from([1, 1, 2]) };
   const side: FoldedLabel[] = [
-    { i: 0, x0: 100, x1: 150 },
-    { i: 1, x0: 150, x1: 200 },
-    { i: 2, x0: 100, x1: 200 },
+    { i: 0, x0: 100, x1: 250 },
+    { i: 1, x0: 250, x1: 420 },
+    { i: 2, x0: 100, x1: 300 },
   ];
   assert.deepEqual(pickFoldedLabels(apart, side, fitsWhole(words)), [0, 1, 2]);
+});
+
+test('a wider panel only adds labels to a folded row, never trades one for another (review 14 T6)', () => {
+  // one stack at 560, 700 and 1400 px: an outer frame, a frame inside it at its start (too narrow for its words at
+  // 560 px, wide enough at 700 px, where it took the outer frame's label), one past the outer words' room, and one
+  // inside that
+  const model = { track: Uint32Array.from([0, 0, 0, 0]), depth: Uint16Array.from([0, 1, 1, 2]) };
+  const words = ["Inductor's compiled graph", 'torch.mm', 'torch.addmm', "Inductor's kernel launch"];
+  const spans = [
+    [0, 1],
+    [0.02, 0.14],
+    [0.45, 0.95],
+    [0.5, 0.9],
+  ];
+  const picked = [560, 700, 1400].map((width) => {
+    const scale = (t: number): number => 190 + t * (width - 200);
+    const candidates = spans.flatMap(([t0, t1], i) =>
+      scale(t1!) - scale(t0!) >= 40 ? [{ i, x0: scale(t0!), x1: scale(t1!) }] : [],
+    );
+    return pickFoldedLabels(model, candidates, fitsWhole(words));
+  });
+  for (let k = 1; k < picked.length; k++)
+    assert.ok(
+      picked[k - 1]!.every((i) => picked[k]!.includes(i)),
+      `${picked[k - 1]!.map((i) => words[i]).join(' | ')}, then ${picked[k]!.map((i) => words[i]).join(' | ')}`,
+    );
+  assert.deepEqual(picked, [
+    [0, 2],
+    [0, 2],
+    [0, 2],
+  ]);
 });
 
 test("a frame said in its parent's words adds its own function, else repeats them; one said otherwise keeps its own", () => {
@@ -81,7 +99,7 @@ test("a frame said in its parent's words adds its own function, else repeats the
     line: (_p: unknown, line: number): number => line,
     named: (): null => null,
   });
-  const words = (raw: string): string => names.labelWords(model.name.indexOf(model.names.indexOf(raw)));
+  const words = (raw: string): string | null => names.labelWords(model.name.indexOf(model.names.indexOf(raw)));
   assert.equal(words('torch/cuda/__init__.py(626): set_device'), 'CUDA set-up');
   assert.equal(words('<built-in function _cuda_setDevice>'), 'CUDA set-up, _cuda_setDevice');
   assert.equal(words('anchors.py(18): forward'), 'anchors.py line 18, forward');
@@ -94,4 +112,24 @@ test("a frame said in its parent's words adds its own function, else repeats the
     words('torch/_functorch/_aot_autograd/utils.py(124): call_func_at_runtime_with_args'),
     "AOTAutograd's wrapper, call_func_at_runtime_with_args",
   );
+});
+
+test("a record inside one that says its op with a note added draws no label: one op's words once (review 14 T10)", () => {
+  // ranks, rank 0, step 4: "addmm's …" over "addmm's…" over "mm", autograd's record of AddmmBackward0 over the node
+  const model = scanEvents([
+    cpuOp('autograd::engine::evaluate_function: AddmmBackward0', 0, 100),
+    cpuOp('AddmmBackward0', 5, 90),
+    cpuOp('aten::mm', 10, 40),
+    cpuOp('autograd::engine::evaluate_function: torch::autograd::AccumulateGrad', 200, 50),
+    cpuOp('aten::add_', 210, 20),
+  ]);
+  const names = new TimelineNames(model, {
+    line: (_p: unknown, line: number): number => line,
+    named: (): null => null,
+  });
+  const words = (raw: string): string | null => names.labelWords(model.name.indexOf(model.names.indexOf(raw)));
+  assert.equal(words('autograd::engine::evaluate_function: AddmmBackward0'), "addmm's backward (autograd)");
+  assert.equal(words('AddmmBackward0'), null);
+  assert.equal(words('aten::mm'), 'aten::mm');
+  assert.equal(words('aten::add_'), 'aten::add_');
 });

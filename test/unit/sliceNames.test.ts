@@ -161,7 +161,13 @@ test('Python frames say what ran from their start: a built-in by its name as cod
   assert.equal(names.get('<built-in method mm of type object at 0x7f952c33e180>'), 'torch.mm');
   assert.equal(names.get('<built-in method addmm of type object at 0x7f952c33e180>'), 'torch.addmm');
   const copies = await said('traces/mlp-reduce-overhead.trace.json', null, 'reduce-overhead');
-  assert.equal(copies.get('<built-in method _foreach_copy_ of type object at 0x7f952c33e180>'), 'torch._foreach_copy_');
+  // one of ATen's private ops in the words its op's slice says (review 14 S8: "torch._foreach_copy_", and "inside
+  // _foreach_copy_, the profiler's own work")
+  assert.equal(
+    copies.get('<built-in method _foreach_copy_ of type object at 0x7f952c33e180>'),
+    'copying a list of tensors',
+  );
+  assert.equal(copies.get('aten::_foreach_copy_'), 'copying a list of tensors');
   assert.deepEqual(
     [...names, ...copies].filter(([, words]) => words.startsWith('<built-in') || words.startsWith('torch/')),
     [],
@@ -191,7 +197,8 @@ test('Python frames say what ran from their start: a built-in by its name as cod
     // a user's own file named as one of Python's is theirs (code read 6: "worker (Python's queue)")
     ['/home/me/app/queue.py(12): worker', 'queue.py line 12, worker'],
     ['/home/me/app/socket.py(3): serve', 'socket.py line 3, serve'],
-    ['contextlib.py(299): helper', "helper (Python's contextlib)"],
+    // (review 13 F5: "helper (Python's contextlib)", a place in Python, not what it does)
+    ['contextlib.py(299): helper', "making a `with` block's context manager (contextlib)"],
     ['<frozen os>(779): getenv', "getenv (Python's os)"],
     ['<frozen _collections_abc>(804): get', "get (Python's _collections_abc)"],
   ];

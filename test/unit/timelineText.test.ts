@@ -247,19 +247,31 @@ test('one op said one way at every width and in every view: its namespace left o
   for (const room of [40, 100, 400])
     assert.deepEqual(
       [sliceLabel('gloo:all_reduce', room, m), sliceLabel('aten::linear', room, m)],
-      room === 40 ? ['all_r…', 'linear'] : ['all_reduce', 'linear'],
+      room === 40 ? [null, 'linear'] : ['all_reduce', 'linear'],
       `${room} px`,
     );
-  // a name without a namespace as it is, cut to fit; one too narrow for any label, none
-  assert.equal(sliceLabel('compiled forward', 40, m), 'compi…');
   assert.equal(sliceLabel('aten::addmm', 6, m), null);
 });
 
-test('a slice label cut keeps its op, not a namespace: every namespace left out, nested ones too', () => {
+test('a slice label cut at whole words, never to part of a word nor to words that lead nowhere (review 14 R3, S8)', () => {
+  // "add…" of addmm read as the fused-away add; "chec…" said nothing: a name with no whole word that fits, none
   assert.equal(sliceLabel('aten::addmm', 66, m), 'addmm');
-  assert.equal(sliceLabel('aten::addmm_with_a_long_tail', 60, m), 'addmm_wit…');
-  // a wide slice no longer swallowed by a tiny one (review 6A H4) showed "engine::e…"
-  assert.equal(sliceLabel('autograd::engine::evaluate_function: AddmmBackward0', 60, m), 'evaluate_…');
+  assert.equal(sliceLabel('aten::addmm', 24, m), null);
+  assert.equal(sliceLabel('aten::addmm_with_a_long_tail', 60, m), null);
+  assert.equal(sliceLabel('autograd::engine::evaluate_function: AddmmBackward0', 60, m), null);
+  assert.equal(sliceLabel("checking the compiled code's guards", 30, m), null);
+  assert.equal(sliceLabel("checking the compiled code's guards", 60, m), 'checking…');
+  // nor a possessive, a preposition or a conjunction last: "Inductor's …", "code of…", "compiled nor…"
+  assert.equal(sliceLabel("Inductor's code of forward", 150, m), "Inductor's code…");
+  assert.equal(sliceLabel("Inductor's code of forward", 90, m), null);
+  assert.equal(sliceLabel('compiled forward, recompiled for x', 120, m), 'compiled forward…');
+  assert.equal(
+    sliceLabel('1st compiled call in the step (convolution, relu)', 250, m),
+    '1st compiled call in the step…',
+  );
+  // one ellipsis form, right after the last word: "addmm's backward…", never "addmm's …"
+  assert.equal(sliceLabel("addmm's backward (autograd)", 120, m), "addmm's backward…");
+  assert.equal(sliceLabel("addmm's backward (autograd)", 60, m), null);
   // a name whose colon is followed by a space is no namespace
   assert.equal(sliceLabel('Dynamo: compile', 200, m), 'Dynamo: compile');
 });

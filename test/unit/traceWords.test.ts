@@ -135,3 +135,12 @@ test("PyTorch's records of a training step's parts in words: the optimizer's, au
   for (const raw of ['Optimizer.step#AdamW.zero_grad', 'Backward0', 'aten::addmm', 'MyFnBackward', 'nn.Module: Net'])
     assert.equal(traceNameWords(raw), null, raw);
 });
+
+test("ATen's private ops a module or optimizer reaches by what they do, never their raw names (review 13 O8, 14 S8)", () => {
+  // "_transformer_enco…", "_native_m…" in the fast path's timeline, which the report explains in words
+  assert.equal(traceNameWords('aten::_transformer_encoder_layer_fwd'), "TransformerEncoderLayer's fast path");
+  assert.equal(traceNameWords('aten::_native_multi_head_attention'), "MultiheadAttention's fast path");
+  assert.equal(traceNameWords('aten::_foreach_copy_'), 'copying a list of tensors');
+  // an op the user calls by its own name stays that name
+  assert.equal(traceNameWords('aten::addmm'), null);
+});

@@ -13,6 +13,15 @@ export function namespacesMixed(frame: FrameLayout, bareOps: ReadonlySet<string>
   return kept.length && bare.length ? [`with a namespace: ${kept.join(', ')}; without: ${bare.join(', ')}`] : [];
 }
 
+/** A pane's slice labels cut inside an op's name: "add…" of addmm read as the fused-away add, "_native_m…" (review
+ *  14 R3, 13 O8). `bareOps`: its ops without their namespaces. */
+export function opsCut(frame: FrameLayout, bareOps: ReadonlySet<string>): string[] {
+  return frame.texts
+    .filter((t) => t.role === 'slice' && /^[\w.]+…$/.test(t.text))
+    .filter((t) => [...bareOps].some((op) => op.startsWith(t.text.slice(0, -1))))
+    .map((t) => `${describeText(t)}: an op's name cut`);
+}
+
 export const describeText = (t: TextBox): string => `${t.role} "${t.text}" at ${t.x.toFixed(0)},${t.y.toFixed(0)}`;
 
 /** What breaks the rules in one frame; empty when it reads. */
@@ -68,6 +77,14 @@ export function problems(frame: FrameLayout, colours: Map<string, Rgba>): string
   // nor a prefix alone (review 14 T5: the folded row's "torch: …" at 700 px where 1400 read "compiled module")
   for (const t of texts)
     if (t.role === 'slice' && /^[\w.']+:\s*…$/.test(t.text)) found.push(`${describeText(t)}: cut to a prefix alone`);
+  // a slice's label cut after a word that says something: never a possessive or a word that leads on ("Inductor's
+  // …", "code of…"), nor with the ellipsis spaced off its word ("addmm's …" beside "addmm's…") (review 14 R3, T10)
+  for (const t of texts)
+    if (
+      t.role === 'slice' &&
+      /(?:[^\w)]|['’]s|\b(?:of|in|at|on|for|to|from|by|with|the|a|an|and|or|nor))…$/.test(t.text)
+    )
+      found.push(`${describeText(t)}: cut after a word that leads on`);
   // a tick label starts right of its tick: one turned to the tick's left reads as the tick before's ("50 ms│")
   for (const t of texts)
     if (t.role === 'tick' && !lines.some((l) => l.role === 'tick' && l.x + l.w <= t.x && t.x - l.x <= 6))

@@ -10,7 +10,8 @@ import { isGraphRun, regionNames } from '../../extension/shared/trace/timelineMa
 
 /** ops named in a call's name, at most: the name stays a label, not a listing */
 const MAX_OPS = 2;
-/** an op's words, at most (Inductor's fused names run long: "_native_batch_norm_legit_no_training_convolution…") */
+/** an op's words, at most (Inductor's fused names run long: "_native_batch_norm_legit_no_training_convolution…"):
+ *  a longer one is said by the op it begins with ("native_batch_norm"), else left to the list's "…" */
 const MAX_OP_CHARS = 20;
 const CPP_OPS = /^(?:graph_\d+_)?cpp_fused_(\w+?)_\d+$/;
 const TRITON_OPS = /^triton_(?:poi|red|per|tem|for)_fused_(\w+?)_\d+$/;
@@ -22,23 +23,35 @@ export function ordinal(n: number): string {
   return `${n}${suffix}`;
 }
 
-/** What an op slice runs, in words: "addmm" for aten::addmm, "sum_view" for graph_1_cpp_fused_sum_view_0; null
- *  for a slice that is no op (a wrapper, a launch). */
-function opWords(name: string): string | null {
-  let op = name.startsWith('aten::')
+/** What an op slice runs: "addmm" for aten::addmm, "sum_view" for graph_1_cpp_fused_sum_view_0; null for a slice
+ *  that is no op (a wrapper, a launch). */
+function opOf(name: string): string | null {
+  const op = name.startsWith('aten::')
     ? name.slice('aten::'.length)
     : readGeneratedName(name)
       ? (CPP_OPS.exec(name)?.[1] ?? TRITON_OPS.exec(name)?.[1] ?? null)
       : null;
-  if (!op) return null;
   // ATen's private ops ("_native_batch_norm_legit") by their name, not the underscore first
-  op = op.replace(/^_+/, '');
-  return op.length > MAX_OP_CHARS ? `${op.slice(0, MAX_OP_CHARS - 1)}…` : op;
+  return op?.replace(/^_+/, '') ?? null;
 }
 
+/** A long op name by the longest op its name begins with, whole words of it ("native_batch_norm" of
+ *  "native_batch_norm_legit_no_training"), never a part of a word ("native_batch_norm_l…", review 14 S8); null
+ *  where no such start fits. */
+function shortOp(op: string): string | null {
+  for (let end = op.lastIndexOf('_', MAX_OP_CHARS); end > 0; end = op.lastIndexOf('_', end - 1)) {
+    const start = op.slice(0, end);
+    if (KNOWN_OPS.has(start)) return start;
+  }
+  return null;
+}
+
+/** ops a long name may begin with: ATen's, as the fused names Inductor writes spell them */
+const KNOWN_OPS = new Set(['native_batch_norm', 'native_layer_norm', 'native_group_norm', 'convolution', 'addmm']);
+
 /** The outermost ops run in slice `at` (on its track, not in a compiled call nested in it), in time order: those its
- *  compiled graphs ran where it ran one, not the eager code after a graph break. */
-function opsIn(model: TraceModel, at: number, regions: ReadonlyMap<number, string>): string[] {
+ *  compiled graphs ran where it ran one, not the eager code after a graph break; `more`: some not said whole. */
+function opsIn(model: TraceModel, at: number, regions: ReadonlyMap<number, string>): { ops: string[]; more: boolean } {
   const levels = levelsOf(model);
   const track = model.track[at]!;
   const from = model.start[at]!;
@@ -52,20 +65,24 @@ function opsIn(model: TraceModel, at: number, regions: ReadonlyMap<number, strin
       const span: [number, number] = [model.start[j]!, model.start[j]! + model.dur[j]!];
       if (regions.has(model.name[j]!)) nested.push(span);
       else if (isGraphRun(model.names[model.name[j]!]!)) graphs.push(span);
-      else if (opWords(model.names[model.name[j]!]!)) inside.push(j);
+      else if (opOf(model.names[model.name[j]!]!)) inside.push(j);
     });
   inside.sort((a, b) => model.start[a]! - model.start[b]! || model.depth[a]! - model.depth[b]!);
   const ops: string[] = [];
+  let more = false;
   let end = -Infinity;
   for (const j of inside) {
     const start = model.start[j]!;
     const within = ([a, b]: [number, number]): boolean => start >= a && start < b;
     if (start < end || nested.some(within) || (graphs.length && !graphs.some(within))) continue;
     end = start + model.dur[j]!;
-    const op = opWords(model.names[model.name[j]!]!)!;
-    if (!ops.includes(op)) ops.push(op);
+    const op = opOf(model.names[model.name[j]!]!)!;
+    // a long one by the op it begins with, what follows it left to the list's "…"
+    const said = op.length > MAX_OP_CHARS ? shortOp(op) : op;
+    if (said !== null && !ops.includes(said)) ops.push(said);
+    if (said !== op) more = true;
   }
-  return ops;
+  return { ops, more };
 }
 
 /** Where a compiled call is: among its step's calls, else outside the steps, else (a trace with none) the trace's. */
@@ -125,12 +142,12 @@ export function placedCalls(model: TraceModel): PlacedCall[] {
     const compileId = regions.get(model.name[i]!)!;
     if (named.has(compileId)) continue;
     const step = callStep.get(i)!;
-    const ops = opsIn(model, i, regions);
+    const { ops, more } = opsIn(model, i, regions);
     named.set(compileId, {
       compileId,
       ordinal: ordinal(stepFrames.get(step)!.indexOf(frameOf(i)) + 1),
       within: within(step),
-      ops: ops.slice(0, MAX_OPS).join(', ') + (ops.length > MAX_OPS ? ', …' : ''),
+      ops: ops.length ? ops.slice(0, MAX_OPS).join(', ') + (ops.length > MAX_OPS || more ? ', …' : '') : '',
       code: null,
       attempt: Number(compileId.split('/')[1]?.split('_')[0] ?? 0),
     });

@@ -10,6 +10,7 @@
 import {
   compiledCallName,
   compileName,
+  contextlibWords,
   graphRunName,
   markLabel,
   tracedCompileName,
@@ -225,8 +226,11 @@ export function pythonFrameWords(name: string, torchTypes: ReadonlySet<string> =
   if (file) {
     const [, folder, module, line, fn] = file;
     // a user's own queue.py is theirs (code read 6: "worker (Python's queue)")
-    if (PYTHON_MODULES.has(module!) && (folder === undefined || PYTHON_LIB.test(folder)))
-      return `${fn} (Python's ${module})`;
+    if (PYTHON_MODULES.has(module!) && (folder === undefined || PYTHON_LIB.test(folder))) {
+      // a `with` block's context manager by what it does, as its compile is named (review 13 F5)
+      const does = module === 'contextlib' ? contextlibWords(fn!) : null;
+      return does ? `${does} (contextlib)` : `${fn} (Python's ${module})`;
+    }
     return `${module}.py line ${line}, ${fn === '<module>' ? 'module level' : fn}`;
   }
   const builtIn = BUILT_IN.exec(name);
@@ -235,7 +239,9 @@ export function pythonFrameWords(name: string, torchTypes: ReadonlySet<string> =
   if (fn) return fn;
   // a method of torch's functions' type object is torch's function; of another type object, the type is unknown;
   // of pybind11's function records (torch._C's), of no type a user names
-  if (type === 'type') return at && torchTypes.has(at) ? `torch.${method}` : method!;
+  // (one of ATen's private ops said in words, as its op's slice says it: "torch._foreach_copy_", review 14 S8)
+  if (type === 'type')
+    return at && torchTypes.has(at) ? (traceNameWords(`aten::${method}`) ?? `torch.${method}`) : method!;
   return type && !type.startsWith('pybind11_builtins.') ? `${type}.${method}` : method!;
 }
 

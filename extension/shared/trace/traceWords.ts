@@ -25,6 +25,12 @@ const SPAN_WORDS = new Map([
   // the profiler's record of a module's call: torch.compile's wrapper module by what it is (review 13 Q3/P5:
   // "nn.Module: OptimizedModule_0", "DistributedDataParallel.fo…")
   ['DistributedDataParallel.forward', "DDP's forward"],
+  // ATen's private ops a user's module or optimizer reaches, by what they do (review 13 O8: "_transformer_enco…",
+  // "_native_m…"; review 14 S8: "inside _foreach_copy_, the profiler's own work"); the report explains the fast path
+  ['aten::_transformer_encoder_layer_fwd', "TransformerEncoderLayer's fast path"],
+  ['aten::_native_multi_head_attention', "MultiheadAttention's fast path"],
+  ['aten::_masked_softmax', "attention's masked softmax"],
+  ['aten::_foreach_copy_', 'copying a list of tensors'],
 ]);
 /** torch.compile's module around the user's, as the profiler records its call ("nn.Module: OptimizedModule_0") */
 const COMPILED_MODULE = /^nn\.Module: OptimizedModule_\d+$/;
