@@ -39,19 +39,19 @@ function named(
   return { fn: frame?.function ? frameName(frame) : null, frame: Number(id.frame), attempt: id.attempt };
 }
 
-/** contextlib's functions a `with` block's context manager runs, by what they do there (compile_names.py's) */
+/** contextlib's functions a with statement's context manager runs, by what they do there (compile_names.py's) */
 const CONTEXTLIB_WORDS = new Map([
-  ['helper', "making a `with` block's context manager"],
-  ['__init__', "starting a `with` block's context manager"],
-  ['__enter__', "entering a `with` block's context manager"],
-  ['__exit__', "leaving a `with` block's context manager"],
+  ['helper', "making a with statement's context manager"],
+  ['__init__', "starting a with statement's context manager"],
+  ['__enter__', "entering a with statement's context manager"],
+  ['__exit__', "leaving a with statement's context manager"],
 ]);
 
-/** "making a `with` block's context manager" of contextlib's `helper`, as a compile's name and a timeline's Python
+/** "making a with statement's context manager" of contextlib's `helper`, as a compile's name and a timeline's Python
  *  frame say it; null for another function. */
 export const contextlibWords = (fn: string): string | null => CONTEXTLIB_WORDS.get(fn) ?? null;
 
-/** "making a `with` block's context manager", "contextlib" of contextlib's `helper`: a function of Python's own whose
+/** "making a with statement's context manager", "contextlib" of contextlib's `helper`: a function of Python's own whose
  *  file means nothing to the user, by what it does and its module; null for another. */
 function libraryFunctionWords(library: string, fn: string): { words: string; module: string } | null {
   const module = library.split(' ').pop()!.split('/').pop()!.replace(/\.py$/, '');
@@ -96,7 +96,7 @@ function frameName(frame: CompiledFrame): string {
  * A compile by its function: "forward" (its first compile), "forward, recompile 2"; where the report knows no
  * function for the frame, "compiled function 2, recompile 1" (Dynamo's frames counted from 1: not "compiled graph",
  * which read as the graphs the heading counts, review 9 D7); a frame not in the user's files,
- * "inner (in PyTorch's _dynamo/external_utils.py)", "starting a `with` block's context manager (contextlib), after a
+ * "inner (in PyTorch's _dynamo/external_utils.py)", "starting a with statement's context manager (contextlib), after a
  * graph break in it" where the report
  * says where it is (schema 1.31), else "inner (not in your files)"; "an unknown compile" for no id.
  */

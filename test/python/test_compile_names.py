@@ -189,9 +189,9 @@ def test_a_compile_outside_the_users_files_is_named_by_the_users_call_that_led_t
     assert [f["nameText"] for f in insight["frames"]] == [
         "the compiled module called at ddp_train.py:78",
         # contextlib's by what it does, not a place in Python (review 13 F5)
-        "the call at ddp_train.py:78 (making a `with` block's context manager, contextlib)",
-        "the call at ddp_train.py:78 (starting a `with` block's context manager, contextlib)",
-        "the call at ddp_train.py:78 (starting a `with` block's context manager, contextlib, after a graph break in it)",
+        "the call at ddp_train.py:78 (making a with statement's context manager, contextlib)",
+        "the call at ddp_train.py:78 (starting a with statement's context manager, contextlib)",
+        "the call at ddp_train.py:78 (starting a with statement's context manager, contextlib, after a graph break in it)",
         "forward",
     ]
     assert insight["frames"][1]["calledFrom"]["function"] == "<module>" and "calledFrom" not in insight["frames"][4]
@@ -207,9 +207,9 @@ def test_a_compile_outside_the_users_files_says_where_it_is() -> None:
     named = [
         "inner (in PyTorch's _dynamo/external_utils.py)",
         # contextlib's by what it does (review 13 F5), its line after a graph break meaning nothing to the user
-        "making a `with` block's context manager (contextlib)",
-        "starting a `with` block's context manager (contextlib)",
-        "starting a `with` block's context manager (contextlib), after a graph break in it",
+        "making a with statement's context manager (contextlib)",
+        "starting a with statement's context manager (contextlib)",
+        "starting a with statement's context manager (contextlib), after a graph break in it",
         "forward",
     ]
     region = _ddp_ranks()[0]["regions"][0]
@@ -250,10 +250,10 @@ def test_a_compile_outside_the_users_files_without_its_caller_is_named_by_the_li
     for report in _ddp_ranks():
         for compiler in _records(report):
             said = _names(compiler)
-            assert said["1/0"] == "the call at ddp_train.py:84 (making a `with` block's context manager, contextlib)"
-            assert said["2/0"] == "the call at ddp_train.py:84 (starting a `with` block's context manager, contextlib)"
+            assert said["1/0"] == "the call at ddp_train.py:84 (making a with statement's context manager, contextlib)"
+            assert said["2/0"] == "the call at ddp_train.py:84 (starting a with statement's context manager, contextlib)"
             assert said["3/0"] == (
-                "the call at ddp_train.py:84 (starting a `with` block's context manager, contextlib, after a graph"
+                "the call at ddp_train.py:84 (starting a with statement's context manager, contextlib, after a graph"
                 " break in it)"
             )
             assert not [n for n in said.values() if "105" in n or "Python's" in n]
@@ -413,5 +413,5 @@ def test_every_recorded_frame_outside_the_users_files_is_said_one_way() -> None:
         for frame in (entry.get("compiler") or {}).get("frames") or []
         if "nameText" in frame
     ]
-    assert any("`with` block's context manager, contextlib" in s for s in said)
+    assert any("with statement's context manager, contextlib" in s for s in said)
     assert not [s for s in said if "not in your files" in s or " of Python's " in s]

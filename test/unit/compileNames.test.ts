@@ -22,7 +22,7 @@ const FIXTURES = path.resolve(__dirname, '../fixtures');
 
 /** "the call at train.py:84 (forward in transformers/…, after its graph break at modeling_llama.py:105)" */
 const CALL_AT = /^the call at \S+ \((\S+) in (.+?)(, after its graph break at \S+)?\)$/;
-/** "the call at ddp_train.py:84 (starting a `with` block's context manager, contextlib, after a graph break in it)" */
+/** "the call at ddp_train.py:84 (starting a with statement's context manager, contextlib, after a graph break in it)" */
 const CALL_IN_MODULE = /^the call at \S+ \((.+?), (\w+)(, after a graph break in it)?\)$/;
 
 test("a compile is its function and which compile of it: a graph break's resume function reads as the line after it", async () => {

@@ -198,7 +198,7 @@ test('Python frames say what ran from their start: a built-in by its name as cod
     ['/home/me/app/queue.py(12): worker', 'queue.py line 12, worker'],
     ['/home/me/app/socket.py(3): serve', 'socket.py line 3, serve'],
     // (review 13 F5: "helper (Python's contextlib)", a place in Python, not what it does)
-    ['contextlib.py(299): helper', "making a `with` block's context manager (contextlib)"],
+    ['contextlib.py(299): helper', "making a with statement's context manager (contextlib)"],
     ['<frozen os>(779): getenv', "getenv (Python's os)"],
     ['<frozen _collections_abc>(804): get', "get (Python's _collections_abc)"],
   ];

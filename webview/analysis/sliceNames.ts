@@ -227,7 +227,7 @@ export function pythonFrameWords(name: string, torchTypes: ReadonlySet<string> =
     const [, folder, module, line, fn] = file;
     // a user's own queue.py is theirs (code read 6: "worker (Python's queue)")
     if (PYTHON_MODULES.has(module!) && (folder === undefined || PYTHON_LIB.test(folder))) {
-      // a `with` block's context manager by what it does, as its compile is named (review 13 F5)
+      // a with statement's context manager by what it does, as its compile is named (review 13 F5)
       const does = module === 'contextlib' ? contextlibWords(fn!) : null;
       return does ? `${does} (contextlib)` : `${fn} (Python's ${module})`;
     }
