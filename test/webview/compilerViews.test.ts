@@ -134,7 +134,7 @@ describe('compiler views in the report panel', () => {
     // train_small.py (recorded): step's ninth compile (1/8) failed at the recompile limit and made no graph
     const { report } = await loadReport(join(FIXTURES, 'recorded/train_small-cpu/report.json'));
     const limited = report.modes[0]!.compiler!.frames!.find((f) => f.compileId === '1/8')!;
-    assert.equal(limited.nameText, 'step: recompile limit hit, made no graph');
+    assert.equal(limited.nameText, 'step: hit the recompile limit, made no graph');
     const page = await openReport('recorded/train_small-cpu', []);
     const section = page.locator('details.compile-phases[data-mode="script"]');
     await section.waitFor();
