@@ -42,7 +42,7 @@ from compile_lens_runner.compiler.insight import compiler_insight, limit_hits  #
 from compile_lens_runner.measure import step_work  # noqa: E402
 from compile_lens_runner.measure.profiling import PROFILED_STEPS  # noqa: E402
 from compile_lens_runner.report import answer, compile_names  # noqa: E402
-from compile_lens_runner.script import grad_switch, region_entry  # noqa: E402
+from compile_lens_runner.script import grad_switch, kernel_times, region_entry  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "test", "fixtures")
@@ -152,6 +152,10 @@ def rederive(report: dict[str, Any], folder: str | None = None, here: str | None
     for mode in out["modes"]:
         rederive_numbers.fastest_rounds(mode)
         _kernel_times(mode, here)
+        if (
+            mode["mode"] == "script" and here
+        ):  # the script's kernels, from its regions' profiles (script/kernel_times.py)
+            kernel_times.time_script_kernels(mode.get("compiler"), out.get("regions") or [], here, PROFILED_STEPS)
     for entry in [*out["modes"], *(m for region in out.get("regions") or [] for m in region["measurements"])]:
         rederive_numbers.break_even(entry)
         rederive_numbers.few_pairs(entry)

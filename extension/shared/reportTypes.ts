@@ -618,7 +618,7 @@ export interface CompilerInsight {
     text?: string;
   };
   /**
-   * each failed compile: compileId, failType, reason (PyTorch's words); schema 1.32: recompileLimitHit true where it was the recompile limit (no graph made: its frame is named 'step: recompile limit hit, made no graph')
+   * each failed compile: compileId, failType, reason (PyTorch's words); schema 1.32: recompileLimitHit true where it was the recompile limit (no graph made: its frame is named 'step: hit the recompile limit, made no graph')
    */
   compileFailures?: {
     [k: string]: unknown;

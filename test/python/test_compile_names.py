@@ -82,7 +82,7 @@ def test_a_compile_that_hit_the_recompile_limit_is_named_as_that_not_as_one_more
     compile_names.name_all(compiler)
     said = _names(compiler)
     assert (
-        said["0/8"] == "forward: recompile limit hit, made no graph"
+        said["0/8"] == "forward: hit the recompile limit, made no graph"
         and said["0/7"] == "forward, recompiled for self.calls == 23"
     )
 

@@ -134,7 +134,7 @@ def test_the_facts_count_the_compiles_their_rows_show() -> None:
     # which made none and why (review 8 A7: "5 compiles (1 graph) · 4 graph breaks" read as graphs gone missing, a
     # break starting a new graph): the compile log's graph_op_count, 0 for forward's 4 compiles (schema 1.36)
     assert sentences.region_facts(r2)[1:4] == [
-        "5 compiles (1 graph; 4 made none: nothing captured in forward)",
+        "5 compiles (1 graph; 4 made no graph: captured nothing in function forward)",
         "4 graph breaks",  # the print's, in each of the 4 compiles: Problems' "Graph break ×4" (review 5C M9)
         "3 recompiles",
     ]
@@ -143,21 +143,21 @@ def test_the_facts_count_the_compiles_their_rows_show() -> None:
     # a report before 1.36 does not say why: those that made none counted, no reason made up
     for frame in r2["compiler"]["frames"]:
         del frame["graphOps"]
-    assert sentences.region_facts(r2)[1] == "5 compiles (1 graph; 4 made none)"
+    assert sentences.region_facts(r2)[1] == "5 compiles (1 graph; 4 made no graph for reasons the log does not give)"
     # a compile at the recompile limit, and one that failed, are said as that (step's ninth compile, serve's second)
     script = _recorded("train_small-cpu")["modes"][0]["compiler"]["phasesText"]
     assert script.startswith(
-        "17 compiles (12 graphs; 5 made none: 4 captured nothing in forward, 1 at the recompile limit), "
+        "17 compiles (12 graphs; 5 made no graph: 4 captured nothing in function forward, 1 hit the recompile limit), "
     )
     failed = json.loads((FIXTURES / "reports" / "script-in-situ-failure-cpu" / "report.json").read_text())
-    assert failed["modes"][0]["compiler"]["phasesText"].startswith("2 compiles (1 graph; 1 made none: it failed), ")
+    assert failed["modes"][0]["compiler"]["phasesText"].startswith("2 compiles (1 graph; 1 made no graph: failed), ")
     # the facts and the compile phases' heading say a compile that made nothing alike (review 6C Z6: "1 compile made 0
     # graphs" beside "1 compile (no graph)"), from the report's own record, and why where one reason is all's
     encoder = _recorded("encoder_fastpath-h200")
     # what is known, not "no tensor work" (review 9 C2: a TransformerEncoder whose fast-path op broke the graph at its
     # first op does tensor work; Dynamo captured nothing before the break)
-    assert sentences.region_facts(encoder["regions"][0])[1] == "1 compile (made no graph: nothing captured)"
-    assert encoder["modes"][0]["compiler"]["phasesText"].startswith("1 compile (made no graph: nothing captured), ")
+    assert sentences.region_facts(encoder["regions"][0])[1] == "1 compile (made no graph: captured nothing)"
+    assert encoder["modes"][0]["compiler"]["phasesText"].startswith("1 compile (made no graph: captured nothing), ")
     # where every compile made a graph the facts say the graphs alone
     fused = json.loads((FIXTURES / "reports" / "fused-cpu" / "report.json").read_text())
     region = {"callCount": 1, "calls": [], "compiler": fused["modes"][0]["compiler"]}

@@ -342,7 +342,7 @@ def test_a_measured_fix_compares_each_quantity_in_one_unit() -> None:
 
 def test_a_frame_s_recompile_limit_attempt_is_its_region_s_compile_though_no_call_claims_it() -> None:
     """Review 6B T: train_small's step read "530 ms compiling" beside compile rows adding up to 536.6 ms, the last
-    "step: recompile limit hit, made no graph · 6.48 ms": Dynamo refuses the frame before its compile starts, so the call
+    "step: hit the recompile limit, made no graph · 6.48 ms": Dynamo refuses the frame before its compile starts, so the call
     that hit the limit claims no compile id. Its time is the region's; its guard failure is no recompile, and its
     failure is said as the limit, not as "compiling 1/2 failed"."""
     from types import SimpleNamespace

@@ -40,6 +40,11 @@ def test_signatures_a_leading_dimension_change_named_by_its_dimension_other_chan
     assert change("int64[3]; grad", "int64[4]; grad") == ("int64[3]", "int64[4]")  # a 1-D tensor alone: by the tensor
     assert change("float32[2, 3]; no_grad", "float32[2, 3]; grad") == ("no_grad", "grad")
     assert change("x=3", "x=4") == ("x=3", "x=4")
+    # inputs said whole in the inputs column's words, never a raw grad-mode token (review 14S S4)
+    assert change("float32[2]; grad", "int64[2, 3]; inference") == (
+        "float32[2] with grad",
+        "int64[2, 3] under torch.inference_mode()",
+    )
 
 
 def test_a_failed_guard_as_a_sentence() -> None:
@@ -120,7 +125,7 @@ def test_recompiles_with_the_same_inputs_say_what_changed_instead() -> None:
     report = json.loads((REPO / "test" / "fixtures" / "recorded" / "train_small-cpu" / "report.json").read_text())
     counter = next(r for r in report["regions"] if r["name"] == "Counter")
     assert story.region_story(counter) == (
-        "3 of 4 calls recompiled with the same inputs (float32[8, 32]; inference), each time because the Python "
+        "3 of 4 calls recompiled with the same inputs (float32[8, 32] under torch.inference_mode()), each time because the Python "
         f"value self.calls changed; {recompiling(counter)}."
     )
     # one of them at new inputs: each recompile says its own change

@@ -28,7 +28,7 @@ const records = modes.flatMap(({ name, mode }) => [
 ]);
 
 /** The heading's total: "64.3 s" of "2 compiles, 64.3 s (a cold compile cache: …), 1 cache hit" (and of "17 compiles
- *  (12 graphs; 5 made none: 4 captured nothing in forward, 1 at the recompile limit), 9.65 s …"). */
+ *  (12 graphs; 5 made no graph: 4 captured nothing in function forward, 1 hit the recompile limit), 9.65 s …"). */
 const timeOf = (heading: string): string => /, (\d[\d,]*(?:\.\d+)? m?s)\b/.exec(heading)![1]!;
 
 test('every fixture with compile phases: the heading is the runner total, and the rows as printed add up to it', () => {

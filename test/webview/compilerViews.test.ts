@@ -134,7 +134,7 @@ describe('compiler views in the report panel', () => {
     // train_small.py (recorded): step's ninth compile (1/8) failed at the recompile limit and made no graph
     const { report } = await loadReport(join(FIXTURES, 'recorded/train_small-cpu/report.json'));
     const limited = report.modes[0]!.compiler!.frames!.find((f) => f.compileId === '1/8')!;
-    assert.equal(limited.nameText, 'step: recompile limit hit, made no graph');
+    assert.equal(limited.nameText, 'step: hit the recompile limit, made no graph');
     const page = await openReport('recorded/train_small-cpu', []);
     const section = page.locator('details.compile-phases[data-mode="script"]');
     await section.waitFor();
@@ -265,6 +265,9 @@ describe('compiler views in the report panel', () => {
     // gelu as the user wrote it, not the erf and mul Inductor recorded for it (review E13)
     assert.match(text, /fuses\s+gelu(?!,)/);
     assert.match(text, /your lines\s+two_regions\.py:13/);
+    // its time per step from the region's profile of the script's own callable, the compare's number (review 14R R9:
+    // "this one took 1.80 µs" alone, the compare's 1.26 µs/step)
+    assert.match(text, /average\s+1\.26 µs\/step under the profiler, mean of steps 2–3/);
     const before = (await record(page)).posted.length;
     await page.locator('.kernel-source vscode-button.open-code').click();
     // the script's compiles hold the generated code: the "script" entry, not the pane's label

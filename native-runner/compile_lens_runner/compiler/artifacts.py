@@ -411,11 +411,14 @@ def attach(
     time_kernels(compiler, path if path and os.path.exists(path) else None, steps)
 
 
-def time_kernels(compiler: CompilerInsight, trace_path: str | None, steps: int) -> None:
+def time_kernels(
+    compiler: CompilerInsight, trace_path: str | None, steps: int, compile_ids: set[str] | None = None
+) -> None:
     """Each kernel's `usPerStep` from the profile at `trace_path` (of `steps` profiled steps), and the steps it is the
-    mean of (`kernelSteps`, schema 1.43: the steps compared, measure/compared_steps.py); None where the kernel did not run there."""
+    mean of (`kernelSteps`, schema 1.43: the steps compared, measure/compared_steps.py); None where the kernel did not
+    run there. compile_ids: only the kernels those compiles made (a script's region's, from that region's profile)."""
     times = kernel_us_per_step(trace_path, steps) if trace_path else None
-    kernels = compiler.get("kernels") or []
+    kernels = [k for k in compiler.get("kernels") or [] if compile_ids is None or k.get("compileId") in compile_ids]
     names = Counter(k["name"] for k in kernels)
     for k in kernels:
         k["usPerStep"] = _time_of(k, times["us"] if times else {}, unique=names[k["name"]] == 1)

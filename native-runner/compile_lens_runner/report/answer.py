@@ -52,6 +52,7 @@ from . import (
     guard_text,
     in_situ_text,
     mode_line,
+    noise_text,
     notes,
     rank_text,
     reason_text,
@@ -89,6 +90,7 @@ def target_answer(report: Report) -> Answer:
             decision = verdict.Decision("none", decision.number, [failed, *decision.reasons])
         decision.reasons += _no_kernels((report.get("settings") or {}).get("backend"), decision.number)
         decision.reasons += _cpu_host(report["environment"].get("device"), decision.number, _loads(modes))
+        noise_text.say_what_varied(decision.reasons, decision.number, None, list(modes))
         evidence = [n for _, n in measured if n is not decision.number]
     if report["target"].get("kind") == "logs":
         return verdict.build(decision, [], [], [])
@@ -392,6 +394,7 @@ def region_answer(
     if failed is not None and not (failed.get("kind") == "compile" and _in_situ_of(region).get("failure")):
         decision = verdict.Decision("none", decision.number, [failed, *decision.reasons])
     number = decision.number
+    noise_text.say_what_varied(decision.reasons, number, region.get("inSitu"), list(region["measurements"]))
     for r in decision.reasons:
         if r["code"] == "recompile-limit":  # its sentence says what the number compares only where there is one
             r["measured"] = number is not None

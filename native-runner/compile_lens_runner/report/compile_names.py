@@ -14,7 +14,7 @@ know them (`opsText`, schema 1.32: "add, relu" for aten.add, aten.relu); a kerne
 several compiles made alike, once, with the compiles that made it (`sharedText`, schema 1.29: "fused kernel 1 (lines
 12, 13), made by 2 compiles: forward (first compile and recompile 1)"), as the hover on a compiled line lists it. Said from the
 compiler record each time the report is written (answer.attach). A compile that hit the recompile limit made no
-graph: "step: recompile limit hit, made no graph". A trace opened without a report has no names from
+graph: "step: hit the recompile limit, made no graph". A trace opened without a report has no names from
 here: the timeline names what it can from the trace alone (webview/timelineWords.ts)."""
 
 from __future__ import annotations
@@ -45,9 +45,27 @@ _KIND_WORDS = {
 }
 
 
-# a compile that made no graph, in one phrase on every surface (compiler_text's counts too) (review 12M M8, 12N N6: "captured nothing", "made none",
-# "no graph" and "made no graph" for one thing); "made none" only as its short form in a count of graphs
+# a compile that made no graph, in one phrase on every surface, counted or not, and its reasons in the same words and
+# order wherever they are said (review 12M M8, 12N N6, 14R R8: "captured nothing", "made none", "nothing captured",
+# "no graph" and "made no graph" for one thing, the reasons' words swapped between the summary and the heading)
 NO_GRAPH = "made no graph"
+NOTHING_CAPTURED = "captured nothing"
+LIMIT_HIT = "hit the recompile limit"
+FAILED = "failed"
+AUTOTUNED_ONLY = "only autotuned"
+
+
+def not_logged(count: int) -> str:
+    """What made no graph for a reason the record lacks (review 13P P8, 14R R8: "1 no reason logged", of what?)."""
+    return f"for {'a reason' if count == 1 else 'reasons'} the log does not give"
+
+
+def in_functions(names: list[str]) -> str:
+    """ " in function forward", " in functions forward and step": the compiled function by name, never " in forward"
+    (read as "in the forward pass", review 14R R8)."""
+    said = list(dict.fromkeys(names))
+    joined = " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 2 else said)
+    return f" in function{'s' if len(said) > 1 else ''} {joined}"
 
 
 def function_name(name: str, location: SourceLocation | None = None) -> str:
@@ -357,9 +375,11 @@ def name_all(
         if frame["compileId"] in backward_after:
             base, comma, which = frame["nameText"].partition(", recompile")
             frame["nameText"] = f"{base} and its backward{comma}{which}"
-        if frame["compileId"] in limited:  # the compile Dynamo gave up on: no graph, no "recompile 8" of it
+        # the compile Dynamo gave up on: no graph, no "recompile 8" of it; its one reason before NO_GRAPH, so that the
+        # row's time is held to a plain last word (the webview makes "recompile limit" a term of its own)
+        if frame["compileId"] in limited:
             first = name(re.sub(r"/.*", "/0", frame["compileId"] or ""))
-            frame["nameText"] = f"{first}: recompile limit hit, {NO_GRAPH}"
+            frame["nameText"] = f"{first}: {LIMIT_HIT}, {NO_GRAPH}"
     alike: dict[tuple[str, str], list[KernelProvenance]] = {}
     for kernel in compiler.get("kernels") or []:
         named = kernel_name(kernel, name(kernel.get("compileId")) if kernel.get("compileId") else None)

@@ -134,22 +134,19 @@ def compile_time(compiler: CompilerInsight) -> str | None:
 def _no_work(compiler: CompilerInsight) -> tuple[int, str]:
     """The compiles that captured nothing, so made no graph (graphOps 0, schema 1.36: the frame broke or returned
     before Dynamo captured an op; not "no tensor work": a TransformerEncoder whose fast-path op broke at its first op
-    does tensor work, review 9 C2), and " in forward" for their functions where all are the user's."""
+    does tensor work, review 9 C2), and " in function forward" for their functions where all are the user's."""
     idle = {f["compileId"]: f for f in compiler.get("frames") or [] if f.get("graphOps") == 0}
     names = [
         compile_names.function_name(str(f["function"]), f["location"])
         for f in idle.values()
         if f.get("function") and f.get("location")
     ]
-    said = list(dict.fromkeys(names))  # "forward and step": one item of the reasons' list, whatever it names
-    joined = " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 2 else said)
-    return len(idle), f" in {joined}" if names and len(names) == len(idle) else ""
+    return len(idle), compile_names.in_functions(names) if names and len(names) == len(idle) else ""
 
 
-def _none_made(compiler: CompilerInsight) -> list[tuple[int, str, str]]:
-    """Why compiles made no graph, where the record says: each reason's count, its words beside the count ("captured
-    nothing in forward", "at the recompile limit", "failed", "autotuning alone") and alone ("nothing captured in
-    forward")."""
+def _none_made(compiler: CompilerInsight) -> list[tuple[int, str]]:
+    """Why compiles made no graph, where the record says: each reason's count and its words ("captured nothing in
+    function forward", "hit the recompile limit", "failed", "only autotuned")."""
     idle, where = _no_work(compiler)
     failures = {str(f.get("compileId")): f for f in compiler.get("compileFailures") or []}
     limit = sum(1 for f in failures.values() if f.get("recompileLimitHit"))
@@ -161,46 +158,43 @@ def _none_made(compiler: CompilerInsight) -> list[tuple[int, str, str]]:
     idle_ids = {str(f["compileId"]) for f in compiler.get("frames") or [] if f.get("graphOps") == 0}
     tuned = sum(1 for c, names in named.items() if names == {"autotune"} and c not in failures and c not in idle_ids)
     said = [
-        (idle, f"captured nothing{where}", f"nothing captured{where}"),
-        (limit, "at the recompile limit", "recompile limit hit"),
-        (len(failures) - limit, "failed", "it failed" if len(failures) == 1 else "they failed"),
-        (tuned, "autotuning alone", "autotuning alone"),
+        (idle, f"{compile_names.NOTHING_CAPTURED}{where}"),
+        (limit, compile_names.LIMIT_HIT),
+        (len(failures) - limit, compile_names.FAILED),
+        (tuned, compile_names.AUTOTUNED_ONLY),
     ]
-    return [(n, with_count, alone) for n, with_count, alone in said if n]
+    return [(n, words) for n, words in said if n]
 
 
 def compiles_made(compiles: int, graphs: int | None, compiler: CompilerInsight | None = None) -> str:
     """ "5 compiles (1 graph)", "1 compile (made no graph)": compiles, and beside them the graphs where some made none
-    (review 5A G3: "1 compile, 783 ms" beside "made no graph"); the compile phases' heading and a region's facts say it
-    alike (review 6C Z6: "1 compile made 0 graphs" beside "1 compile (no graph)"). Which made none and why, where the
+    (review 5A G3: "1 compile, 783 ms" beside "made no graph"); the compile phases' heading, the counts and a region's
+    facts say it alike (review 6C Z6, 14R R8: five wordings of one thing). Which made no graph and why, where the
     record says (review 8 A7/B4: "5 compiles (1 graph) · 4 graph breaks" read as graphs gone missing, each break
-    starting a new graph): "5 compiles (1 graph; 4 made none: nothing captured in forward)", "17 compiles (12 graphs;
-    5 made none: 4 captured nothing in forward, 1 at the recompile limit)". The reasons add up to the compiles (review
-    9 D3: "7 compiles (2 graphs; 4 with no tensor work)" left one unsaid, a compile the log recorded no op count for):
-    the rest said as that, "7 compiles (2 graphs; 5 made none: 4 captured nothing, 1 no reason logged)", and with no
-    reason recorded at all, "2 compiles (1 graph; 1 made none)"; reasons that overshoot the compiles (counted from another record) are
-    not said as a breakdown."""
+    starting a new graph), each reason in the same words and order with or without its count: "5 compiles (1 graph; 4
+    made no graph: captured nothing in function forward)", "17 compiles (12 graphs; 5 made no graph: 4 captured nothing
+    in function forward, 1 hit the recompile limit)". The reasons add up to the compiles (review 9 D3: a compile the
+    log recorded no op count for was left unsaid): the rest said as that, "7 compiles (2 graphs; 5 made no graph: 4
+    captured nothing, 1 for a reason the log does not give)", and with no reason recorded at all, "2 compiles (1 graph;
+    1 made no graph for a reason the log does not give)"; reasons that overshoot the compiles (counted from another
+    record) are not said as a breakdown."""
     if graphs is None or graphs >= compiles:
         return formats.plural(compiles, "compile")
     why = _none_made(compiler) if compiler else []
     none = compiles - graphs
-    rest = none - sum(n for n, _, _ in why)
+    rest = none - sum(n for n, _ in why)
     if rest < 0:
         why, rest = [], none
-    # one reason for them all said alone ("nothing captured in forward"), several each with its count, and the rest,
-    # where some have a reason, as that (review 13P P8: "1 with no reason logged" said of what, it did not say)
-    if len(why) == 1 and not rest:
-        reasons = why[0][2]
+    if not why:  # "(1 graph; 4 made no graph for reasons the log does not give)"
+        made = f"{compile_names.NO_GRAPH} {compile_names.not_logged(none)}"
+    elif len(why) == 1 and not rest:  # one reason for them all, its count the one before it
+        made = f"{compile_names.NO_GRAPH}: {why[0][1]}"
     else:
-        reasons = ", ".join(
-            [*(f"{n} {words}" for n, words, _ in why), *([f"{rest} no reason logged"] if why and rest else [])]
-        )
-    if graphs == 0:  # "1 compile (made no graph: nothing captured)"
-        return f"{formats.plural(compiles, 'compile')} ({compile_names.NO_GRAPH}{f': {reasons}' if reasons else ''})"
-    # "2 compiles (1 graph; 1 made none)": "made none" the short form of compile_names.NO_GRAPH beside a count of graphs
-    return f"{formats.plural(compiles, 'compile')} ({formats.plural(graphs, 'graph')}; {none} made none" + (
-        f": {reasons})" if reasons else ")"
-    )
+        said = [f"{n} {words}" for n, words in why] + ([f"{rest} {compile_names.not_logged(rest)}"] if rest else [])
+        made = f"{compile_names.NO_GRAPH}: {', '.join(said)}"
+    if graphs == 0:  # "1 compile (made no graph: captured nothing)"
+        return f"{formats.plural(compiles, 'compile')} ({made})"
+    return f"{formats.plural(compiles, 'compile')} ({formats.plural(graphs, 'graph')}; {none} {made})"
 
 
 def _time_span(seconds: list[float]) -> str:
@@ -232,7 +226,7 @@ def phases_text(
     merged record's phases are the lowest rank's with a record (ranks/merge.merge_insights), "5 compiles (1 graph) on
     rank 0, 55.1 s" (review 10H H3: said as the job's beside rank 1's "2 graphs" and "compiling 57 s"); a group of
     ranks alike (`ranks`, schema 1.38 rankPhases: ranks/merge.rank_phases), theirs, the lowest rank's drawn: "5
-    compiles (1 graph; 3 captured nothing) on ranks 0 and 2, 5.78 s; rank 0's drawn (rank 2's alike, 5.28 s)"."""
+    compiles (1 graph; 3 made no graph: captured nothing) on ranks 0 and 2, 5.78 s; rank 0's drawn (rank 2's alike, 5.28 s)"."""
     phases = compiler.get("phases") or []
     if not phases:
         return None

@@ -202,7 +202,12 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     ),
     "too-noisy-to-decide": (
         lambda r: "too noisy to decide",
-        lambda r: "It varied too much to decide: profile again when the host is quieter, or with more --rounds.",
+        # what varied, where the record says it (report/noise_text.py, review 14R R7: no cause named)
+        lambda r: (
+            f"It varied too much to decide: {r['what']}. Profile again when the host is quieter, or with more --rounds."
+            if r.get("what")
+            else "It varied too much to decide: profile again when the host is quieter, or with more --rounds."
+        ),
     ),
     "no-range": (
         lambda r: "no range measured",

@@ -42,7 +42,7 @@ def signature_change(before: str, after: str) -> tuple[str, str]:
     """How two signatures differ, in a few words each: "size 1 in dimension 0" / "size 5 in dimension 0" when only
     the leading dimension of tensors of 2-D or more changed (not "batch": dimension 0 is not always the batch, and the
     failed guard's sentence says "dimension 0"; review 8 A14), else the first tensor that differs, else the grad mode, else the
-    signatures themselves."""
+    inputs themselves as the inputs column says them (formats.inputs)."""
     (a, a_grad), (b, b_grad) = parse_signature(before), parse_signature(after)
     same_layout = (
         len(a) == len(b)
@@ -62,7 +62,7 @@ def signature_change(before: str, after: str) -> tuple[str, str]:
             return a[differing[0]].text(), b[differing[0]].text()
         if a_grad != b_grad and a_grad and b_grad:
             return a_grad, b_grad
-    return before, after
+    return formats.inputs(before), formats.inputs(after)
 
 
 def _why(call: RegionCall) -> str | None:
@@ -146,8 +146,9 @@ def _recompile_churn(region: Region, recompiles: list[RegionCall]) -> str:
     position = {id(c): k for k, c in enumerate(calls)}
     before = [calls[position[id(r)] - 1]["signature"] if position[id(r)] > 0 else None for r in recompiles]
     # what changed: the inputs where they did, else the failed guard in words (a Python value the graph held)
+    # the inputs in the inputs column's words ("under torch.inference_mode()", review 14S S4: "; inference" raw)
     changes = [
-        r["signature"]
+        formats.inputs(r["signature"])
         if was is None
         else signature_change(was, r["signature"])[1]
         if was != r["signature"]
@@ -157,7 +158,7 @@ def _recompile_churn(region: Region, recompiles: list[RegionCall]) -> str:
     cost = _recompiling_cost(region, recompiles)
     count = f"{len(recompiles)} of {formats.plural(len(calls), 'call')} recompiled"
     if all(was == r["signature"] for r, was in zip(recompiles, before, strict=True)) and len(set(changes)) == 1:
-        return f"{count} with the same inputs ({recompiles[0]['signature']}), each time because {changes[0]}{cost}."
+        return f"{count} with the same inputs ({formats.inputs(recompiles[0]['signature'])}), each time because {changes[0]}{cost}."
     shown = [*changes[:3], "…", changes[-1]] if len(changes) > 4 else changes
     return f"{count}" + (", each for inputs not seen before" if all_new else "") + f" ({', '.join(shown)}){cost}."
 

@@ -35,7 +35,16 @@ from ..shapes.common import RunError
 from ..shapes.mode import CUDAGRAPH_MODES, ModeResult, RegionMeasurement
 from ..shapes.region import Region as RegionEntry
 from ..shapes.report import Eager
-from . import in_situ_report, interleave, mark_dynamic_edit, region_entry, shape_fix, shape_fix_apply, warmup_shape
+from . import (
+    in_situ_report,
+    interleave,
+    kernel_times,
+    mark_dynamic_edit,
+    region_entry,
+    shape_fix,
+    shape_fix_apply,
+    warmup_shape,
+)
 from .calls import resolve_all
 from .notebook import NotebookScript, convert, map_locations, map_warmup_lines
 from .regions import Region, RegionRecorder, ScriptStopped
@@ -381,6 +390,7 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
         in_situ_report.skipped(run.report, answer.ATTACHED)
     else:
         in_situ_report.skipped(run.report, "--no-in-situ")
+    kernel_times.time_script_kernels(entry.get("compiler"), run.report["regions"], run.workdir, PROFILED_STEPS)
     warmup_shape.share(entry.get("compiler"), run.report["regions"])
     mark_dynamic_edit.share(entry.get("compiler"), run.report["regions"])
     if notebook is not None:

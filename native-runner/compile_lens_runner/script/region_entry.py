@@ -31,7 +31,7 @@ def _frame(compile_id: str) -> tuple[str, int]:
 def _limit_attempts(compile_ids: list[str], records: list[tt.Record]) -> set[str]:
     """The recompile limit's attempts at the region's frames: Dynamo refuses such a frame before its compile starts,
     so no call claims the attempt (the watcher counts compiles as they start), yet it is timed and drawn as that
-    frame's compile row ("step: recompile limit hit, no graph · 6.48 ms"), and the region's compile total counts it
+    frame's compile row ("step: hit the recompile limit, made no graph · 6.48 ms"), and the region's compile total counts it
     (review 6B T: "530 ms compiling" beside rows adding up to 536.6 ms)."""
     frames = {cid.split("/")[0] for cid in compile_ids}
     return {
