@@ -251,7 +251,9 @@ def test_a_compile_outside_the_users_files_without_its_caller_is_named_by_the_li
         for compiler in _records(report):
             said = _names(compiler)
             assert said["1/0"] == "the call at ddp_train.py:84 (making a with statement's context manager, contextlib)"
-            assert said["2/0"] == "the call at ddp_train.py:84 (starting a with statement's context manager, contextlib)"
+            assert (
+                said["2/0"] == "the call at ddp_train.py:84 (starting a with statement's context manager, contextlib)"
+            )
             assert said["3/0"] == (
                 "the call at ddp_train.py:84 (starting a with statement's context manager, contextlib, after a graph"
                 " break in it)"

@@ -38,7 +38,8 @@ def test_signatures_a_leading_dimension_change_named_by_its_dimension_other_chan
     )
     assert change("float32[8, 128]; grad", "float32[8, 256]; grad") == ("float32[8, 128]", "float32[8, 256]")
     assert change("int64[3]; grad", "int64[4]; grad") == ("int64[3]", "int64[4]")  # a 1-D tensor alone: by the tensor
-    assert change("float32[2, 3]; no_grad", "float32[2, 3]; grad") == ("no_grad", "grad")
+    # only the grad mode changed: said as a noun ("recompiled for torch.no_grad()"), never the raw token
+    assert change("float32[2, 3]; no_grad", "float32[2, 3]; grad") == ("torch.no_grad()", "grad enabled")
     assert change("x=3", "x=4") == ("x=3", "x=4")
     # inputs said whole in the inputs column's words, never a raw grad-mode token (review 14S S4)
     assert change("float32[2]; grad", "int64[2, 3]; inference") == (

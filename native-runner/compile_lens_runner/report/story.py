@@ -38,6 +38,9 @@ def parse_signature(signature: str) -> tuple[list[_Tensor], str | None]:
     return tensors, grad
 
 
+_GRAD_NOUN = {"grad": "grad enabled", "no_grad": "torch.no_grad()", "inference": "torch.inference_mode()"}
+
+
 def signature_change(before: str, after: str) -> tuple[str, str]:
     """How two signatures differ, in a few words each: "size 1 in dimension 0" / "size 5 in dimension 0" when only
     the leading dimension of tensors of 2-D or more changed (not "batch": dimension 0 is not always the batch, and the
@@ -60,8 +63,8 @@ def signature_change(before: str, after: str) -> tuple[str, str]:
             if batch_only and frm and to:
                 return f"size {frm[0]} in dimension 0", f"size {to[0]} in dimension 0"
             return a[differing[0]].text(), b[differing[0]].text()
-        if a_grad != b_grad and a_grad and b_grad:
-            return a_grad, b_grad
+        if a_grad != b_grad and a_grad and b_grad:  # the mode as a noun: "recompiled for torch.no_grad()"
+            return _GRAD_NOUN.get(a_grad, a_grad), _GRAD_NOUN.get(b_grad, b_grad)
     return formats.inputs(before), formats.inputs(after)
 
 
