@@ -35,7 +35,8 @@ LEFT_OUT_WORDS = {
     "never served compiled": "eager at a shape compiled code never served",
     "switch": "during which compiling was switched on or off",
     "observer": "in which Compile Lens saved inputs or checked for changes",
-    "interrupted": "interrupted (far above the side's median)",
+    # a step far above its side's median: the host paused, or the script did other work in it (a validation pass)
+    "interrupted": "far above their side's median",
 }
 
 
@@ -124,9 +125,10 @@ def _interrupted_side(side: str, x: InterruptedSide, first: bool) -> str:
 
 
 def interrupted_text(x: Interrupted, contended: bool) -> str:
-    """ "interrupted steps: eager 6 steps of 21.1 ms–115 ms (its median with them: 0.639 ms), compiled 7 of
-    24.8 ms–209 ms (its median with them: 0.678 ms) (each over 5× its side's median, one rule both ways); the host was
-    contended: other processes held its CPUs": what the steady state leaves out as time no side's code took; the
+    """ "outlying steps (over 5× their side's median, one rule both ways: a pause of the host or other work of the
+    script in them): eager 6 steps of 21.1 ms–115 ms (its median with them: 0.639 ms), compiled 7 of 24.8 ms–209 ms
+    (its median with them: 0.678 ms); the host was contended: other processes held its CPUs": what the steady state
+    leaves out, whether the host paused or the script did more in those steps (a validation pass: s32); the
     host's load where it was measured contended (a quiet host's pause is not named). That they are left out is said
     with the other steps left out, once (the answer's sentence, else the steady steps' line)."""
     said: list[str] = []
@@ -135,8 +137,8 @@ def interrupted_text(x: Interrupted, contended: bool) -> str:
             said.append(_interrupted_side(side, part, not said))
     host = "; the host was contended: other processes held its CPUs" if contended else ""
     return (
-        f"interrupted steps: {', '.join(said)}; each over {formats.count(x['times'])}× its side's median, "
-        f"one rule both ways{host}"
+        f"outlying steps (over {formats.count(x['times'])}× their side's median, one rule both ways: a pause of the "
+        f"host or other work of the script in them): {', '.join(said)}{host}"
     )
 
 
