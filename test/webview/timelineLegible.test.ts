@@ -495,9 +495,15 @@ describe('the timeline in light, dark and high-contrast themes', () => {
             // in the whole trace, rank 0's waits said at every width, in whole words (review 13 Q2: none at 560 px,
             // step 4's unsaid at 700; Q4: "41.7 ms, waiting in…" cut on "in")
             if (c.name === 'ranks' && view === 'all') {
-              const waits = frames[0]!.texts.filter((x) => x.role === 'gap' && x.text.includes('wait'));
-              // (at 560 px step 4's 31.6 ms is 70 px, short of "31.6 ms wait" and its insets: its hover says it)
-              assert.equal(waits.length, width >= 700 ? 3 : 2, `${theme.name}: ${waits.map((t) => t.text).join(', ')}`);
+              const waits = frames[0]!.texts.filter((x) => x.role === 'gap' && !x.text.includes('no op'));
+              // (at 560 px step 4's 31.6 ms is 70 px, short of "31.6 ms wait" and its insets: its bare time, as its
+              // hover says it, review 14 T9)
+              assert.equal(waits.length, 3, `${theme.name}: ${waits.map((t) => t.text).join(', ')}`);
+              if (width < 700)
+                assert.ok(
+                  waits.some((t) => /^[\d.]+ ms$/.test(t.text)),
+                  theme.name,
+                );
               for (const { text } of waits) assert.doesNotMatch(text, /(?:…|\b(?:in|for|of|the))$/, theme.name);
             }
             // rank 0's 2 s in all_reduce said as its wait for rank 1's recompile, which the view shows (review 9 D4: an
@@ -515,6 +521,14 @@ describe('the timeline in light, dark and high-contrast themes', () => {
               assert.equal(waits.length, 1, `${theme.name}: ${waits.map((t) => t.text).join(', ')}`);
               assert.match(waits[0]!.text, /^\d+ µs(?:,| wait$)/, theme.name);
               assert.doesNotMatch(waits[0]!.text, /(?:…|\b(?:in|for|of|the))$/, theme.name);
+              // rank 1 reached all_reduce last, rank 0 already in it: its time there is the collective's own, said
+              // so, never "waiting" (review 14 S3: "273 µs, waiting")
+              const last = frames[1]!.texts.filter((t) => t.role === 'gap' && /^\d+ µs(?: |$)/.test(t.text));
+              assert.ok(
+                last.every((t) => /^\d+ µs(?: in all_reduce(?:, last to arrive)?)?$/.test(t.text)) &&
+                  (width < 1400 || last.length === 1),
+                `${theme.name}: rank 1's ${last.map((t) => t.text).join(', ')}`,
+              );
             }
             if (view === 'all') await page.keyboard.press('f');
           }
