@@ -294,11 +294,14 @@ export const comparisonCaveat =
 
 /** The step row's change cell: no %-difference, which read as a speedup (issue 44: "−33%" beside compiled calls the
  *  call chart showed slower, the timed verdict too noisy to say), and no words that read as a verdict either ("not a
- *  speedup" beside 142 → 115 µs read as "compiled lost", review 10 F1): a dash; its tooltip says why. */
+ *  speedup" beside 142 → 115 µs read as "compiled lost", review 10 F1): the after side's time as a multiple of the
+ *  before side's, said not to be the verdict ("×2.1, not the verdict": review 14 S9, a dash left the row a user reads
+ *  first with no change); its tooltip says why. */
 export const profiledStepChange = {
-  text: '—',
+  text: (afterOverBefore: number): string =>
+    `×${afterOverBefore >= 100 ? formatWhole(afterOverBefore) : afterOverBefore.toPrecision(2)}, not the verdict`,
   tooltip:
-    "These are profiled calls, which the profiler slows, eager's many ops more than compiled code's few: their change is not how much faster compiling made them. The timed number above, without the profiler, is.",
+    "The after side's profiled time as a multiple of the before side's. These are profiled calls, which the profiler slows, eager's many ops more than compiled code's few: their change is not how much faster compiling made them. The timed number above, without the profiler, is.",
 };
 
 /** The compare table's step rows: the step's mean length under the profiler leads, then its two parts, the
