@@ -59,7 +59,7 @@ describe('timeline webview', () => {
     // margin past it: stepWindow.test.ts)
     const { y } = await slicePoint(page, 0, 'PyTorch Profiler (0)');
     const canvas = (await page.locator('canvas').first().boundingBox())!;
-    const x = canvas.x + LABEL_WIDTH + (canvas.width - LABEL_WIDTH) / stepWindowEnd(1) - 4;
+    const x = canvas.x + LABEL_WIDTH + (canvas.width - LABEL_WIDTH) / stepWindowEnd(1, canvas.width - LABEL_WIDTH) - 4;
     await page.mouse.move(x, y);
     const tooltip = page.locator('.tooltip');
     await tooltip.waitFor({ state: 'visible' });

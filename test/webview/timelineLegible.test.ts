@@ -546,6 +546,16 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                 `${theme.name}: rank 1's ${last.map((t) => t.text).join(', ')}`,
               );
             }
+            // the job's last rank's end line a margin from the pane's edge, as rank 0's: ranks share one axis, and
+            // rank 1's step ends last (review 14 T8: at x 514 of 520 px, rank 0's 40 px from it)
+            if ((c.name === 'ddp' || c.name === 'ranks') && view === 'step') {
+              const ends = frames.map((f) => Math.max(...f.lines.filter((l) => l.role === 'step').map((l) => l.x)));
+              const last = Math.max(...ends);
+              assert.ok(
+                last <= frames[0]!.width - 20,
+                `${theme.name}: the last end line at ${last} of ${frames[0]!.width}`,
+              );
+            }
             if (view === 'all') await page.keyboard.press('f');
           }
         }
