@@ -5,6 +5,7 @@
 import { formatUs } from '../extension/present/numbers.ts';
 import { targetSpans, type TimelineTarget } from '../extension/shared/trace/timelineMarks.ts';
 import { el } from './panels.ts';
+import { withoutNamespace } from './timelineText.ts';
 import type { TimelineCanvas } from './timeline.ts';
 import { focusFound, focusNotFound, paneMovedToCode, type PassedWhy } from './timelineWords.ts';
 import { sameCode, sameStepTime, stepNumber } from './analysis/stepMap.ts';
@@ -74,7 +75,13 @@ export function showTarget(
       ),
       ...moved.map((m) =>
         paneMovedToCode(
-          { pane: panes[m.pane]!.label, name: m.name, at: formatUs(m.atUs), intoStep: formatUs(m.intoStepUs) },
+          {
+            pane: panes[m.pane]!.label,
+            name: m.name,
+            inside: m.inside,
+            at: formatUs(m.atUs),
+            intoStep: formatUs(m.intoStepUs),
+          },
           panes[p]!.label,
           m.step,
         ),
@@ -101,9 +108,10 @@ function alignOthers(
   panes: readonly { timeline: TimelineCanvas }[],
   found: number,
   span: { startUs: number; durUs: number },
-): { pane: number; name: string; atUs: number; intoStepUs: number; step: number }[] {
+): { pane: number; name: string; inside: string | null; atUs: number; intoStepUs: number; step: number }[] {
   const here = panes[found]!.timeline;
-  const moved: { pane: number; name: string; atUs: number; intoStepUs: number; step: number }[] = [];
+  const moved: { pane: number; name: string; inside: string | null; atUs: number; intoStepUs: number; step: number }[] =
+    [];
   for (const [q, { timeline }] of panes.entries()) {
     if (q === found) continue;
     const code = sameCode(here.model, span, timeline.model);
@@ -117,12 +125,15 @@ function alignOthers(
     // its axis now reads the found pane's time: the note says its code at that time (and where it is on its own
     // step), and it is outlined as the found places are, so the eye finds a 3 px op
     const step = timeline.model.steps.findIndex((s) => s.start <= there && there < s.end);
-    if (code) timeline.focused = [{ startUs: there, durUs: opDuration(timeline, code.name, there) }];
+    const op = code ? opAt(timeline, code.name, there) : -1;
+    if (code) timeline.focused = [{ startUs: there, durUs: op < 0 ? 0 : timeline.model.dur[op]! }];
+    const outer = op < 0 ? op : timeline.outermostOp(op);
     if (code && step >= 0)
       moved.push({
         pane: q,
         // as its slice and the tables say it: "view", not "aten::view" (review 13 P5)
         name: timeline.sayName(code.name),
+        inside: outer === op ? null : withoutNamespace(timeline.sliceName(timeline.model.name[outer]!)),
         atUs: at - here.offset,
         intoStepUs: there - timeline.model.steps[step]!.start,
         step: stepNumber(timeline.model.steps[step]!.label, step + 1),
@@ -131,10 +142,10 @@ function alignOthers(
   return moved;
 }
 
-/** How long the op `name` that starts at `startUs` ran (0 where none does: the outline is then its least width). */
-function opDuration(timeline: TimelineCanvas, name: string, startUs: number): number {
+/** The op `name` that starts at `startUs`, or -1 (the outline is then its least width). */
+function opAt(timeline: TimelineCanvas, name: string, startUs: number): number {
   const { model } = timeline;
   const id = model.names.indexOf(name);
-  for (let i = 0; i < model.count; i++) if (model.name[i] === id && model.start[i] === startUs) return model.dur[i]!;
-  return 0;
+  for (let i = 0; i < model.count; i++) if (model.name[i] === id && model.start[i] === startUs) return i;
+  return -1;
 }

@@ -46,7 +46,7 @@ import { post, savedState, saveState } from './hostApi.ts';
 import { state } from './viewState.ts';
 import { comparisonPending, matchingSlices, paneTitle, readingTraces, waitedFor } from './timelineWords.ts';
 import { rankCompiler } from './analysis/rankCompiles.ts';
-import { rankMarksOf, waitedRank, type RankMarks } from './analysis/rankWaits.ts';
+import { LAST_TO_ARRIVE, rankMarksOf, waitedRank, type RankMarks } from './analysis/rankWaits.ts';
 import { stepsAsCalls } from './analysis/sliceNames.ts';
 import { paneRegions } from './paneFit.ts';
 import { alignSteps, stepBounds, stepHolding, stepLeads } from './paneSteps.ts';
@@ -272,6 +272,7 @@ function load(message: Opening): void {
           alignment.shiftUs,
         );
         const found = ranks && waitedRank(ranks, p, fromUs, toUs);
+        if (found === LAST_TO_ARRIVE) return found;
         return found ? waitedFor(found.rank, found.cause, found.unrecordedUs ?? null) : null;
       };
     });

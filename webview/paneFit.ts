@@ -44,9 +44,15 @@ export function paneScale(current: ScaleLinear<number, number>, stretch: number)
  *  canvas, a few px from its edge, not on it (review 10-12 J5: rank 0's step 2 ran off the right edge, no end line). */
 const STEP_MARGIN = 0.02;
 
+/** The least margin past a step view's end line, px of the plot: 2% of a narrow pane's is a few px, the last rank's
+ *  end line at the pane's edge while rank 0's, which ends sooner, had 40 (review 14 T8). */
+const STEP_MARGIN_PX = 24;
+
 /** A step view's window's end, pane time (µs since the aligned step): where the longest of the panes' steps ends
- *  (`longest`, µs), with a margin; 1 where none has length. */
-export const stepWindowEnd = (longest: number): number => longest * (1 + STEP_MARGIN) || 1;
+ *  (`longest`, µs), with a margin, at least STEP_MARGIN_PX of the plot `plotPx` wide (a plot of unknown width: its
+ *  share alone); 1 where none has length. */
+export const stepWindowEnd = (longest: number, plotPx = Infinity): number =>
+  Math.max(longest * (1 + STEP_MARGIN), longest / (1 - Math.min(0.5, STEP_MARGIN_PX / Math.max(1, plotPx)))) || 1;
 
 /** The whole traces' window, pane time: [from, to] with a step view's margin past its end, where the last step's
  *  end line is drawn (review 13 Q8: the all views' last slices ran into the pane's right edge, no line closing

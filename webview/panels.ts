@@ -417,8 +417,8 @@ export function renderComparison(
     const stepRow = row.ofStep === 'step';
     const change = row.unlike
       ? '—'
-      : stepRow
-        ? profiledStepChange.text
+      : stepRow && row.before > 0
+        ? profiledStepChange.text(row.after / row.before)
         : row.before === 0
           ? row.after === 0
             ? '—'

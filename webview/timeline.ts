@@ -120,6 +120,8 @@ export class TimelineCanvas extends TimelineNames {
   private unrecorded: { x0: number; x1: number; y: number; hover: string }[] = [];
   /** the marks' bands the last frame drew (canvas px), the narrowest first, for their hover in the marks' lane */
   private markBands: { x0: number; x1: number; hover: string }[] = [];
+  /** its collectives' spans (inCollective), found on the first ask */
+  private collectives: { startUs: number; endUs: number }[] | null = null;
   /** every level of its tracks, whatever is in view (unrecordedUs), made on the first ask */
   private everyRow: readonly Row[] | null = null;
 
@@ -147,6 +149,12 @@ export class TimelineCanvas extends TimelineNames {
   unrecordedUs(fromUs: number, toUs: number, leastUs: number): number {
     this.everyRow ??= new TrackRows(this.model, 0).rows;
     return longestUnrecorded(this.model, this.everyRow, fromUs, toUs, leastUs, this.communication);
+  }
+
+  /** Whether a thread of this trace ran a collective at atUs (analysis/rankWaits.ts: which rank reached it last). */
+  inCollective(atUs: number): boolean {
+    this.collectives ??= collectiveSpans(this.model, this.communication, -Infinity, Infinity);
+    return this.collectives.some((c) => c.startUs <= atUs && atUs < c.endUs);
   }
 
   /** The canvas's height: its rows' (it changes as tracks come into view or go idle, and stacks fold). */

@@ -71,7 +71,7 @@ export class TimelineInput {
       state.stepBeforeAll = null;
       this.host.align();
     }
-    state.base.domain([0, stepWindowEnd(this.fitRegions())]);
+    state.base.domain([0, stepWindowEnd(this.fitRegions(), box.clientWidth - LABEL_WIDTH)]);
     this.reset(box);
   }
 

@@ -23,6 +23,7 @@ import { firstIsWarmUp } from '../extension/shared/trace/window.ts';
 import { profilerWorkLabel, traceNamed } from './timelineWords.ts';
 import { withoutNamespace } from './timelineText.ts';
 import { ProfilerWork } from './analysis/profilerWork.ts';
+import { isOp } from './analysis/rangeSummary.ts';
 
 export class TimelineNames {
   /** the marks, once found (the canvas draws none until then) */
@@ -185,6 +186,15 @@ export class TimelineNames {
     if (parentWords !== words) return words;
     const own = frameFunction(model.names[model.name[i]!]!);
     return own && own !== frameFunction(model.names[model.name[parent]!]!) ? `${words}, ${own}` : words;
+  }
+
+  /** The outermost op that holds slice `i` on its track (`i` itself where none does): what its row's label names
+   *  where `i` is an op nested in it (aten::view inside aten::flatten, labelled "flatten": review 14 S2). */
+  outermostOp(i: number): number {
+    let outer = i;
+    for (let up = frameAround(this.model, i); up >= 0 && isOp(this.model.kind[up]!); up = frameAround(this.model, up))
+      outer = up;
+    return outer;
   }
 
   /** The name for a tooltip: as said, with the trace's own beside it where it is said otherwise. */

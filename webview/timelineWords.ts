@@ -4,7 +4,7 @@
 // its panes, times and counts.
 import { formatCount, formatUs, formatUsLike, formatWhole, plural } from '../extension/present/numbers.ts';
 import { sharedUnit, stepNumber, stepUnit, type StepsCompared } from './analysis/stepMap.ts';
-import type { WaitCause } from './analysis/rankWaits.ts';
+import { LAST_TO_ARRIVE, type WaitCause } from './analysis/rankWaits.ts';
 
 /** While the traces are read: "Reading the trace…", "Reading 2 more traces…". */
 export const readingTraces = (count: number, more = false): string =>
@@ -166,9 +166,12 @@ export const waitingIn = (op: string, us: number, cause: string | null): string 
  */
 export function waitingInForms(op: string, us: number, cause: string | null): string[] {
   const time = formatUs(us);
+  // the rank last to reach it waited for none: its time is the collective's own (review 14 S3: "273 µs, waiting")
+  if (cause === LAST_TO_ARRIVE) return [`${time} in ${op}, ${LAST_TO_ARRIVE}`, `${time} in ${op}`, time];
   const rank = cause?.split(', ')[0] ?? null;
   const named = rank ? [waitingIn(op, us, rank), `${time}, waiting for ${rank}`] : [`${time}, waiting in ${op}`];
-  return [...new Set([waitingIn(op, us, cause), ...named, `${time}, waiting`, `${time} wait`])];
+  // at last the bare time, which its hover says (review 14 T9: a 69 px wait unsaid beside "41.7 ms wait")
+  return [...new Set([waitingIn(op, us, cause), ...named, `${time}, waiting`, `${time} wait`, time])];
 }
 /** What the rank waited for did meanwhile, said after its rank (waitedFor). */
 const DOING: Record<NonNullable<WaitCause>, string> = {
@@ -192,7 +195,9 @@ export function waitedFor(rank: number, cause: WaitCause, unrecordedUs: number |
 
 /** That stretch's hover: what the time is, on which thread the collective ran, and what it waited for. */
 export const waitingInHover = (op: string, us: number, thread: string, cause: string | null): string =>
-  `No op recorded on this thread for ${formatUs(us)} of its step, while ${op} ran on ${thread}: this thread waited for it, and a collective waits for every rank to reach it (${cause ? `here ${cause}` : 'a slower rank, or one compiling'}).`;
+  cause === LAST_TO_ARRIVE
+    ? `No op recorded on this thread for ${formatUs(us)} of its step, while ${op} ran on ${thread}: this rank reached it last, every other rank already in it, so this is the collective's own time, not a wait for a slower rank.`
+    : `No op recorded on this thread for ${formatUs(us)} of its step, while ${op} ran on ${thread}: this thread waited for it, and a collective waits for every rank to reach it (${cause ? `here ${cause}` : 'a slower rank, or one compiling'}).`;
 
 /** Such a stretch's hover, whichever form labels it: what its time is (the rank table's words). */
 export const noOpRecordedHover = (us: number): string =>
@@ -289,11 +294,14 @@ export const comparisonCaveat =
 
 /** The step row's change cell: no %-difference, which read as a speedup (issue 44: "−33%" beside compiled calls the
  *  call chart showed slower, the timed verdict too noisy to say), and no words that read as a verdict either ("not a
- *  speedup" beside 142 → 115 µs read as "compiled lost", review 10 F1): a dash; its tooltip says why. */
+ *  speedup" beside 142 → 115 µs read as "compiled lost", review 10 F1): the after side's time as a multiple of the
+ *  before side's, said not to be the verdict ("×2.1, not the verdict": review 14 S9, a dash left the row a user reads
+ *  first with no change); its tooltip says why. */
 export const profiledStepChange = {
-  text: '—',
+  text: (afterOverBefore: number): string =>
+    `×${afterOverBefore >= 100 ? formatWhole(afterOverBefore) : afterOverBefore.toPrecision(2)}, not the verdict`,
   tooltip:
-    "These are profiled calls, which the profiler slows, eager's many ops more than compiled code's few: their change is not how much faster compiling made them. The timed number above, without the profiler, is.",
+    "The after side's profiled time as a multiple of the before side's. These are profiled calls, which the profiler slows, eager's many ops more than compiled code's few: their change is not how much faster compiling made them. The timed number above, without the profiler, is.",
 };
 
 /** The compare table's step rows: the step's mean length under the profiler leads, then its two parts, the
@@ -418,15 +426,16 @@ export const focusFound = (
 };
 
 /** Another pane moved to show the same code as the found one, its axis then reading the found pane's time: that
- *  first (a time on it is not the pane's own), then the code at that time and where it runs on its own step:
- *  "eager's axis now reads default's time. On it, eager's aten::item is at 7.87 ms (19.6 ms into eager's own
- *  step 1)." */
+ *  first (a time on it is not the pane's own), then the code at that time and where it runs on its own step. The code
+ *  is said as an op, with the op its slice runs inside where that is another (its label there): "eager's view op, in
+ *  flatten, is at 898 µs (1.40 ms into eager's own step 2)" (review 14 S2: "eager's view is at…" read as the pane's
+ *  view, beside a slice labelled flatten). */
 export const paneMovedToCode = (
-  moved: { pane: string; name: string; at: string; intoStep: string },
+  moved: { pane: string; name: string; inside: string | null; at: string; intoStep: string },
   found: string,
   step: number,
 ): string =>
-  `${moved.pane}'s axis now reads ${found}'s time. On it, ${moved.pane}'s ${moved.name} is at ${moved.at} (${moved.intoStep} into ${moved.pane}'s own step ${step}).`;
+  `${moved.pane}'s axis now reads ${found}'s time. On it, ${moved.pane}'s ${moved.name} op${moved.inside ? `, in ${moved.inside},` : ''} is at ${moved.at} (${moved.intoStep} into ${moved.pane}'s own step ${step}).`;
 
 /** A finding not placed: its compiles are not in these traces, or the report names none for it. */
 export const focusNotFound = (label: string, compiles: boolean): string =>

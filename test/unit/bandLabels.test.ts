@@ -89,10 +89,10 @@ test('a thread\'s breaks are said in one scheme: where one is "break N", its nei
   // review 13 P4 (cpu-graphbreak 1400 px, step view): "break 1", "break 2", "graph break in 3rd…" side by side
   const brk = (startUs: number, nth: string, track = 0): TimelineMark =>
     mark('graph-break', startUs, 20, `graph break in ${nth} compiled call in the step: Python between graphs`, track);
-  const texts = said([brk(300, '1st'), brk(345, '2nd'), brk(390, '3rd')], 600, [100, 560]).map((t) => t.text);
+  const texts = said([brk(300, '1st'), brk(350, '2nd'), brk(400, '3rd')], 600, [100, 560]).map((t) => t.text);
   assert.deepEqual(texts.slice().sort(), ['break 1', 'break 2', 'break 3']);
   // a break alone with room says itself whole; another thread's breaks keep their own scheme
-  const wide = said([brk(300, '1st'), brk(345, '2nd'), brk(390, '3rd', 1)], 800, [100, 760]).map((t) => t.text);
+  const wide = said([brk(300, '1st'), brk(350, '2nd'), brk(400, '3rd', 1)], 800, [100, 760]).map((t) => t.text);
   assert.deepEqual(wide.slice().sort(), ['break 1', 'break 2', 'graph break in 3rd compiled call in the step']);
 });
 
@@ -103,6 +103,7 @@ test('a break\'s band with no room for "break 1" before its step\'s line says wh
   const brk = (startUs: number, durUs: number, nth: string): TimelineMark =>
     mark('graph-break', startUs, durUs, `graph break in ${nth} compiled call in the step: Python between graphs`);
   const wide = brk(260, 36, '1st');
+  // (the two narrow bands abutting it read as one band with it: named by its label, review 14 S7)
   const texts = said([wide, brk(296, 2, '2nd'), brk(298, 2, '3rd')], 600, [248.7, 301.5]);
   assert.deepEqual(texts, [{ text: 'break', x: 261, w: 30 }]);
   // inside its band and before its step's line, never across it
@@ -169,6 +170,25 @@ test("breaks close together each keep a label over their own band, in one scheme
     texts.map((t) => t.text),
     ['break 1', 'break 2', 'break 3'],
   );
+});
+
+test("a thread's breaks in one step too close for a label each: none named, none over another's band (review 14 S7)", () => {
+  // cpu-graphbreak's step view at 700 px: bands 20 px apart, "break 1" ran over band 2, which had none, then "break 3"
+  const brk = (startUs: number, nth: string, track = 0): TimelineMark =>
+    mark('graph-break', startUs, 8, `graph break in ${nth} compiled call in the step: Python between graphs`, track);
+  assert.deepEqual(said([brk(300, '1st'), brk(320, '2nd'), brk(340, '3rd')], 600, [100, 560]), []);
+  // another thread's break too (the lane is one for all of a pane's threads); one in another step keeps its label
+  assert.deepEqual(said([brk(300, '1st'), brk(320, '2nd'), brk(340, '3rd', 1)], 600, [100, 560]), []);
+  assert.deepEqual(
+    said([brk(300, '1st'), brk(320, '2nd'), brk(400, '3rd')], 600, [100, 380, 560]).map((t) => t.text),
+    ['break 3'],
+  );
+  // with room for each before the next band: each named, none running over the next band
+  const spaced = [brk(300, '1st'), brk(350, '2nd'), brk(400, '3rd')];
+  const texts = said(spaced, 600, [100, 560]);
+  assert.equal(texts.length, 3);
+  for (const [k, t] of texts.sort((a, b) => a.x - b.x).entries())
+    assert.ok(k === 2 || t.x + t.w < spaced[k + 1]!.startUs, JSON.stringify(t));
 });
 
 test("a slice label that a band's edge crosses is painted clear of that band; one inside a band is left under it", () => {

@@ -48,6 +48,11 @@ test("a step view's window: past its longest step's end by a margin, never on it
   const end = stepWindowEnd(51_700);
   assert.ok(end > 51_700 && end <= 51_700 * 1.05, String(end));
   assert.equal(stepWindowEnd(0), 1);
+  // at least 24 px of a narrow plot past it: 2% of ddp's 360 px plot at 560 px left rank 1's end line 7 px from the
+  // edge (review 14 T8); a wide plot's 2% is more
+  for (const plotPx of [200, 360, 540])
+    assert.ok(Math.abs(plotPx * (1 - 51_700 / stepWindowEnd(51_700, plotPx)) - 24) < 1e-6, `${plotPx} px`);
+  assert.equal(stepWindowEnd(51_700, 1240), stepWindowEnd(51_700));
 });
 
 test("the whole traces' window: from their start to past their end by a step view's margin (review 13 Q8)", () => {

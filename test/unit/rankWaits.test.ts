@@ -16,6 +16,8 @@ const unrecorded =
       .filter((us) => us >= leastUs)
       .reduce((longest, us) => Math.max(longest, us), 0);
 const none = unrecorded();
+/** a rank in no collective at any time asked */
+const inNone = (): boolean => false;
 
 const mark = (kind: TimelineMark['kind'], startUs: number, durUs: number): TimelineMark => ({
   kind,
@@ -29,12 +31,13 @@ const mark = (kind: TimelineMark['kind'], startUs: number, durUs: number): Timel
 test("a wait is the one other rank's compile through half of it or more, on the job's clock", () => {
   // rank 1's clock 1000 µs behind rank 0's: its recompile at 500–2500 is 1500–3500 on the job's
   const ranks: RankMarks[] = [
-    { rank: 0, shiftUs: 0, marks: [mark('recompile', 0, 500)], unrecordedUs: none },
+    { rank: 0, shiftUs: 0, marks: [mark('recompile', 0, 500)], unrecordedUs: none, inCollective: inNone },
     {
       rank: 1,
       shiftUs: 1000,
       marks: [mark('graph-break', 0, 9000), mark('recompile', 500, 2000)],
       unrecordedUs: none,
+      inCollective: inNone,
     },
   ];
   assert.deepEqual(waitedRank(ranks, 0, 1000, 4000), { rank: 1, cause: 'recompile' });
@@ -46,7 +49,10 @@ test("a wait is the one other rank's compile through half of it or more, on the 
   // the other rank's number unknown: none named
   assert.equal(waitedRank([ranks[0]!, { ...ranks[1]!, rank: null }], 0, 0, 5000), null);
   // two ranks compiling meanwhile: no one rank to name
-  const three = [...ranks, { rank: 2, shiftUs: 0, marks: [mark('compile', 1000, 3000)], unrecordedUs: none }];
+  const three = [
+    ...ranks,
+    { rank: 2, shiftUs: 0, marks: [mark('compile', 1000, 3000)], unrecordedUs: none, inCollective: inNone },
+  ];
   assert.equal(waitedRank(three, 0, 1000, 4000), null);
   // of three ranks, none compiling: the wait is not one rank's
   assert.equal(waitedRank(three, 0, 5000, 9000), null);
@@ -63,6 +69,7 @@ test("a wait is the one other rank's stretch with no op recorded through half of
     shiftUs,
     marks: [],
     unrecordedUs: unrecorded(...stretches),
+    inCollective: inNone,
   });
   assert.deepEqual(waitedRank([idle(0, 0), idle(1, 1000, [0, 3000])], 0, 1000, 4000), {
     rank: 1,
@@ -117,6 +124,7 @@ test("each rank's pane listed once every pane's compiler marks are found, each w
       asked.push([fromUs, toUs, leastUs]);
       return 7;
     },
+    inCollective: inNone,
   });
   const recompile = [mark('recompile', 500, 2000)];
   // a pane's marks still to find: none listed (a wait said before it would name no compile)

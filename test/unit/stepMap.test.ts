@@ -119,10 +119,24 @@ test('a range pair over the first step says its one-time work is in it; one over
 test("a pane moved to the found code says first that its axis reads the found pane's time, then the code's time on it", () => {
   // review 8A A11: "…after it. — in default at 7.87 ms (…). eager is shown at the same code, its axis reading
   // default's time: its aten::item at 7.92 ms, 19.6 ms into step 1 of eager itself." buried the borrowed axis
-  const note = paneMovedToCode({ pane: 'eager', name: 'aten::item', at: '7.93 ms', intoStep: '19.6 ms' }, 'default', 1);
+  const note = paneMovedToCode(
+    { pane: 'eager', name: 'item', inside: null, at: '7.93 ms', intoStep: '19.6 ms' },
+    'default',
+    1,
+  );
   assert.equal(
     note,
-    "eager's axis now reads default's time. On it, eager's aten::item is at 7.93 ms (19.6 ms into eager's own step 1).",
+    "eager's axis now reads default's time. On it, eager's item op is at 7.93 ms (19.6 ms into eager's own step 1).",
+  );
+  // an op nested in another: said as an op, in the one its row labels (review 14 S2: "eager's view is at…" read as
+  // the pane's view beside a slice labelled flatten)
+  assert.equal(
+    paneMovedToCode(
+      { pane: 'eager', name: 'view', inside: 'flatten', at: '898 µs', intoStep: '1.40 ms' },
+      'default',
+      2,
+    ),
+    "eager's axis now reads default's time. On it, eager's view op, in flatten, is at 898 µs (1.40 ms into eager's own step 2).",
   );
   const found = focusFound('Graph break: Dynamo … starts a new graph after it.', 'default', '7.87 ms', 3);
   assert.equal(

@@ -7,11 +7,17 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
-import { communicationNames } from '../../webview/analysis/communication.ts';
+import { collectiveSpans, communicationNames } from '../../webview/analysis/communication.ts';
 import { readTraceHead } from '../../extension/node/trace/readTraceHead.ts';
 import { rankAlignment } from '../../extension/shared/trace/ranks.ts';
-import { waitedRank, type RankMarks } from '../../webview/analysis/rankWaits.ts';
-import { longestUnrecorded, unrecordedHover, unrecordedLabels, type Unrecorded } from '../../webview/timelineGaps.ts';
+import { LAST_TO_ARRIVE, waitedRank, type RankMarks } from '../../webview/analysis/rankWaits.ts';
+import {
+  longestUnrecorded,
+  unrecordedHover,
+  unrecordedLabels,
+  type Unrecorded,
+  type UnrecordedLabel,
+} from '../../webview/timelineGaps.ts';
 import { waitedFor as waitedForWords, waitingInForms } from '../../webview/timelineWords.ts';
 import { TrackRows, type Row } from '../../webview/timelineRows.ts';
 import { LABEL_WIDTH, type Measure } from '../../webview/timelineText.ts';
@@ -145,13 +151,17 @@ test("rank 0's wait said for rank 1 and how much of it rank 1 recorded no op: 34
     marks: [],
     unrecordedUs: (fromUs, toUs, leastUs) =>
       longestUnrecorded(model, rows[k]!, fromUs, toUs, leastUs, communicationNames(model.names)),
+    inCollective: (atUs) => collectiveSpans(model, communicationNames(model.names), atUs, atUs).length > 0,
   }));
   const [rank0] = models;
   const step = rank0!.steps[1]!;
   const xOf = (t: number): number => LABEL_WIDTH + ((t - step.start) / (step.end - step.start)) * (1400 - LABEL_WIDTH);
   const waitedFor = ({ fromUs, toUs }: Unrecorded): string | null => {
     const found = waitedRank(ranks, 0, fromUs, toUs);
-    return found && waitedForWords(found.rank, found.cause, found.unrecordedUs ?? null);
+    assert.notEqual(found, LAST_TO_ARRIVE);
+    return found && found !== LAST_TO_ARRIVE
+      ? waitedForWords(found.rank, found.cause, found.unrecordedUs ?? null)
+      : null;
   };
   const found = unrecordedLabels(
     rank0!,
@@ -188,6 +198,60 @@ test("rank 0's wait said for rank 1 and how much of it rank 1 recorded no op: 34
   // narrower, the rank kept before the op (review 13 Q4: "765 µs, waiting in…" said neither)
   assert.match(narrow(400) ?? '', /^4\d\.\d ms, waiting for rank 1$/);
   assert.match(narrow(LABEL_WIDTH + 100) ?? '', /^4\d\.\d ms wait$/);
+  // narrower still, its bare time, which its hover says (review 14 T9: a 69 px wait unlabelled at 560 px)
+  assert.match(narrow(LABEL_WIDTH + 70) ?? '', /^4\d\.\d ms$/);
+});
+
+test('rank 1, last to reach all_reduce while rank 0 waited in it, is said to be in it, not waiting (review 14 S3)', async () => {
+  const files = ['rank0', 'rank1'].map((r) =>
+    path.resolve(__dirname, `../fixtures/traces/ranks/straggler/${r}.trace.json`),
+  );
+  const models = await Promise.all(files.map((f) => scanTraceFile(f)));
+  const heads = await Promise.all(files.map((f) => readTraceHead(f)));
+  const alignment = rankAlignment(models.map((trace, k) => ({ trace, rank: heads[k]! })));
+  assert.equal(alignment.mode, 'absolute');
+  if (alignment.mode !== 'absolute') return;
+  const rows = models.map((model) => new TrackRows(model, 0).rows);
+  const ranks: RankMarks[] = models.map((model, k) => ({
+    rank: k,
+    shiftUs: alignment.shiftUs[k]!,
+    marks: [],
+    unrecordedUs: (fromUs, toUs, leastUs) =>
+      longestUnrecorded(model, rows[k]!, fromUs, toUs, leastUs, communicationNames(model.names)),
+    inCollective: (atUs) => collectiveSpans(model, communicationNames(model.names), atUs, atUs).length > 0,
+  }));
+  const said = (k: number, width: number): UnrecordedLabel[] => {
+    const step = models[k]!.steps[0]!;
+    return unrecordedLabels(
+      models[k]!,
+      rows[k]!,
+      step.start,
+      step.end,
+      (t) => LABEL_WIDTH + ((t - step.start) / (step.end - step.start)) * (width - LABEL_WIDTH),
+      m,
+      communicationNames(models[k]!.names),
+      ({ fromUs, toUs }) => {
+        const found = waitedRank(ranks, k, fromUs, toUs);
+        return found === LAST_TO_ARRIVE ? found : found && waitedForWords(found.rank, found.cause);
+      },
+    ).filter((label) => label.op !== null);
+  };
+  // rank 0 reached it first and waited for rank 1
+  assert.match(said(0, 1400)[0]!.text!, /^41\.7 ms, waiting in all_reduce for rank 1/);
+  // rank 1 reached it last: its time in it is the collective's own, no wait
+  const [last] = said(1, 4000);
+  assert.equal(last!.text, '4.83 ms in all_reduce, last to arrive');
+  assert.match(
+    unrecordedHover(
+      models[1]!,
+      last!,
+      models[1]!.tracks.map((t) => t.name),
+    ),
+    /reached it last/,
+  );
+  assert.equal(said(1, 2400)[0]!.text, '4.83 ms in all_reduce');
+  for (const width of [1400, 2000, 3000])
+    assert.ok(said(1, width).every((label) => !(label.text ?? '').includes('wait')));
 });
 
 test("rank 0's waits in the whole trace at 560, 700 and 1400 px: each said in whole words, its time first, none cut on a function word (review 13 Q2/Q4)", async () => {

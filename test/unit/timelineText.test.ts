@@ -200,7 +200,8 @@ test("the marks' lane: a label begins at its mark or not at all, never moved lef
       'graph break in 1st compiled call in the step (convolution, …): Python between graphs, no op recorded',
     );
   const stepXs = [110, 560];
-  const marks = [brk(420), brk(470), brk(500)];
+  // (50 px apart: room for each one's "break N" before the next band, which none runs over: review 14 S7)
+  const marks = [brk(400), brk(450), brk(500)];
   const boxes = markTexts(marks, 30, 100, 600, (t) => t, m, ink, [ink], [], stepXs);
   assert.ok(boxes.length > 0, 'the first break keeps a label');
   for (const box of boxes) {

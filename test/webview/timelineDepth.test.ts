@@ -201,10 +201,11 @@ describe('timeline depth', () => {
     assert.match(await page.locator('.focus-note').innerText(), /^Graph break: .* after it\. In default at /);
     // its axis reads default's time, and the note says so: the code's time on that axis, then on eager's own step,
     // step 2, the first the compare counts (review 11 I3), where the break's eager code (aten::view, aten::item)
-    // runs once a step, named as its slice and the tables name it: "view", never "aten::view" (review 13 P5)
+    // runs once a step, named as its slice and the tables name it: "view", never "aten::view" (review 13 P5), said
+    // as an op, in the op its row labels (review 14 S2: "eager's view is at…" read as the pane's view)
     assert.match(
       await page.locator('.focus-note').innerText(),
-      /\. eager's axis now reads default's time\. On it, eager's (view|item|_local_scalar_dense)\b[^:]* is at [\d.]+ (µs|ms) \([\d.]+ (µs|ms) into eager's own step 2\)\.$/,
+      /\. eager's axis now reads default's time\. On it, eager's view op, in flatten, is at [\d.]+ (µs|ms) \([\d.]+ (µs|ms) into eager's own step 2\)\.$/,
     );
     // both times as formatUs says them ("19.6 ms", not "19,643 µs": review 5A G4)
     const [, itemAt, intoStep] = / is at (\S+ \S+) \((\S+ \S+) into eager's own step 2/.exec(

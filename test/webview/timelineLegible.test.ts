@@ -442,7 +442,23 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                 c.inView[view],
                 `${theme.name}, ${view}`,
               );
-            for (const role of c.roles.filter((r) => r !== 'mark' || view === 'step' || width >= 700))
+            // step 2's three breaks, under 20 px apart below 1400 px, named all or none (review 14 S7: "break 1" ran
+            // over band 2, left blank between it and "break 3"): none there, each band's hover says it
+            if (c.name === 'cpu-graphbreak' && view === 'step') {
+              const marks = frames[1]!.texts.filter((t) => t.role === 'mark');
+              const edges = [...new Set(frames[1]!.lines.filter((l) => l.role === 'band').map((l) => l.x))];
+              assert.equal(marks.length, width >= 1400 ? 3 : 0, marks.map(describeText).join(' | '));
+              // (after a label's x, its own band's right edge, then the next band's left)
+              for (const t of marks)
+                assert.ok(
+                  !(edges.filter((x) => x > t.x).sort((a, b) => a - b)[1]! < t.x + t.w),
+                  `${theme.name}: ${describeText(t)} over the next band`,
+                );
+            }
+            const breaksNamed = c.name !== 'cpu-graphbreak' || view !== 'step' || width >= 1400;
+            for (const role of c.roles.filter(
+              (r) => r !== 'mark' || ((view === 'step' || width >= 700) && breaksNamed),
+            ))
               // (at 560 px the whole trace leaves no room beside a break's mark for its label: none, the hover
               // says it, rather than a label moved off its band, review 9 D5)
               assert.ok(
@@ -497,9 +513,15 @@ describe('the timeline in light, dark and high-contrast themes', () => {
             // in the whole trace, rank 0's waits said at every width, in whole words (review 13 Q2: none at 560 px,
             // step 4's unsaid at 700; Q4: "41.7 ms, waiting in…" cut on "in")
             if (c.name === 'ranks' && view === 'all') {
-              const waits = frames[0]!.texts.filter((x) => x.role === 'gap' && x.text.includes('wait'));
-              // (at 560 px step 4's 31.6 ms is 70 px, short of "31.6 ms wait" and its insets: its hover says it)
-              assert.equal(waits.length, width >= 700 ? 3 : 2, `${theme.name}: ${waits.map((t) => t.text).join(', ')}`);
+              const waits = frames[0]!.texts.filter((x) => x.role === 'gap' && !x.text.includes('no op'));
+              // (at 560 px step 4's 31.6 ms is 70 px, short of "31.6 ms wait" and its insets: its bare time, as its
+              // hover says it, review 14 T9)
+              assert.equal(waits.length, 3, `${theme.name}: ${waits.map((t) => t.text).join(', ')}`);
+              if (width < 700)
+                assert.ok(
+                  waits.some((t) => /^[\d.]+ ms$/.test(t.text)),
+                  theme.name,
+                );
               for (const { text } of waits) assert.doesNotMatch(text, /(?:…|\b(?:in|for|of|the))$/, theme.name);
             }
             // rank 0's 2 s in all_reduce said as its wait for rank 1's recompile, which the view shows (review 9 D4: an
@@ -517,6 +539,24 @@ describe('the timeline in light, dark and high-contrast themes', () => {
               assert.equal(waits.length, 1, `${theme.name}: ${waits.map((t) => t.text).join(', ')}`);
               assert.match(waits[0]!.text, /^\d+ µs(?:,| wait$)/, theme.name);
               assert.doesNotMatch(waits[0]!.text, /(?:…|\b(?:in|for|of|the))$/, theme.name);
+              // rank 1 reached all_reduce last, rank 0 already in it: its time there is the collective's own, said
+              // so, never "waiting" (review 14 S3: "273 µs, waiting")
+              const last = frames[1]!.texts.filter((t) => t.role === 'gap' && /^\d+ µs(?: |$)/.test(t.text));
+              assert.ok(
+                last.every((t) => /^\d+ µs(?: in all_reduce(?:, last to arrive)?)?$/.test(t.text)) &&
+                  (width < 1400 || last.length === 1),
+                `${theme.name}: rank 1's ${last.map((t) => t.text).join(', ')}`,
+              );
+            }
+            // the job's last rank's end line a margin from the pane's edge, as rank 0's: ranks share one axis, and
+            // rank 1's step ends last (review 14 T8: at x 514 of 520 px, rank 0's 40 px from it)
+            if ((c.name === 'ddp' || c.name === 'ranks') && view === 'step') {
+              const ends = frames.map((f) => Math.max(...f.lines.filter((l) => l.role === 'step').map((l) => l.x)));
+              const last = Math.max(...ends);
+              assert.ok(
+                last <= frames[0]!.width - 20,
+                `${theme.name}: the last end line at ${last} of ${frames[0]!.width}`,
+              );
             }
             if (view === 'all') await page.keyboard.press('f');
           }

@@ -303,8 +303,10 @@ describe('timeline ranges', () => {
     );
     const fitted = async (k: number): Promise<boolean> => {
       const { domain } = await debug(page);
-      // the step and the margin past its end (stepWindow.test.ts)
-      return Math.abs(domain[1] - domain[0] - stepWindowEnd(eager!.steps[k]!.end - eager!.steps[k]!.start)) < 1;
+      // the step and the margin past its end (stepWindow.test.ts), of the plot's width (review 14 T8)
+      const plot = (await page.locator('canvas').nth(0).boundingBox())!.width - LABEL_WIDTH;
+      const step = eager!.steps[k]!.end - eager!.steps[k]!.start;
+      return Math.abs(domain[1] - domain[0] - stepWindowEnd(step, plot)) < 1;
     };
     assert.ok(await fitted(1), 'fitted to step 2');
     // Fit all shows each trace from its first step (the warm-up's time on the axis's ticks); Fit to step, step 2 again
@@ -338,7 +340,7 @@ describe('timeline ranges', () => {
     // dragged from the axis's start to the step's end (the window's margin past it: stepWindow.test.ts), all of it
     const width = (await page.locator('canvas').nth(0).boundingBox())!.width;
     assert.ok(await fitted(0), 'fitted to step 1');
-    const stepEnd = LABEL_WIDTH + (width - LABEL_WIDTH) / stepWindowEnd(1);
+    const stepEnd = LABEL_WIDTH + (width - LABEL_WIDTH) / stepWindowEnd(1, width - LABEL_WIDTH);
     await dragRange(page, 0, (LABEL_WIDTH + 1) / width, (stepEnd - 1) / width);
     await page.locator('.range-pair').waitFor();
     const title = await page.locator('.range-pair h3').innerText();

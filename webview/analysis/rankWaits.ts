@@ -12,6 +12,8 @@ export interface RankMarks {
   shiftUs: number;
   marks: readonly TimelineMark[];
   unrecordedUs: (fromUs: number, toUs: number, leastUs: number) => number;
+  /** whether a thread of its ran a collective at atUs (its own time) */
+  inCollective: (atUs: number) => boolean;
 }
 
 /** A rank's pane's canvas as rankMarksOf reads it (timeline.ts TimelineCanvas). */
@@ -19,6 +21,7 @@ interface RankCanvas {
   readonly marks: readonly TimelineMark[];
   readonly marksFound: boolean;
   unrecordedUs(fromUs: number, toUs: number, leastUs: number): number;
+  inCollective(atUs: number): boolean;
 }
 
 /** Each rank's pane listed as waitedRank reads it (`ranks`: per pane, its rank; `shiftUs`: what to add to its times
@@ -35,6 +38,7 @@ export function rankMarksOf(
     shiftUs: shiftUs[k] ?? 0,
     marks: canvas.marks,
     unrecordedUs: (fromUs, toUs, leastUs) => canvas.unrecordedUs(fromUs, toUs, leastUs),
+    inCollective: (atUs) => canvas.inCollective(atUs),
   }));
 }
 
@@ -49,18 +53,30 @@ export interface WaitedRank {
   unrecordedUs?: number;
 }
 
+/** A rank that reached its collective when every other rank was already in one: it waited for none (review 14 S3:
+ *  rank 1's 273 µs in all_reduce, the collective's own time, said "273 µs, waiting" beside rank 0's wait for it). */
+export const LAST_TO_ARRIVE = 'last to arrive';
+
 /**
- * The rank pane `p`'s collective waited for through [fromUs, toUs] (µs of its model's time): the one other rank
+ * The rank pane `p`'s collective waited for through [fromUs, toUs] (µs of its model's time): none where every other
+ * rank was in a collective when it reached it (LAST_TO_ARRIVE); else the one other rank
  * compiling through at least half of it (and whether that is a recompile), else the one other rank whose thread
  * recorded no op through half of it (where none compiles: a compile's ops are recorded), and how much where less than
  * all of it; else, in a job of two ranks,
  * the other (it can be no other: review 12 L4/N5, "for another rank" where the table beside it names rank 1), with no
  * cause; null where several ranks do so, or none does among several (a wait is not one rank's then).
  */
-export function waitedRank(ranks: readonly RankMarks[], p: number, fromUs: number, toUs: number): WaitedRank | null {
+export function waitedRank(
+  ranks: readonly RankMarks[],
+  p: number,
+  fromUs: number,
+  toUs: number,
+): WaitedRank | typeof LAST_TO_ARRIVE | null {
   const [from, to] = [fromUs + ranks[p]!.shiftUs, toUs + ranks[p]!.shiftUs];
   const half = (to - from) / 2;
   const others = ranks.flatMap((r, q) => (q === p || r.rank === null ? [] : [{ ...r, rank: r.rank }]));
+  if (others.length && others.length === ranks.length - 1 && others.every((r) => r.inCollective(from - r.shiftUs)))
+    return LAST_TO_ARRIVE;
   const compiling = others.flatMap(({ rank, shiftUs, marks }): { rank: number; cause: WaitCause }[] => {
     const through = marks.filter((mark) => {
       if (mark.kind !== 'compile' && mark.kind !== 'recompile') return false;
