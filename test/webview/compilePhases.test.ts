@@ -252,6 +252,23 @@ describe('compile phases', () => {
       assert.ok(labelled[0]!.size > 3, `${labelled[0]!.size} labels at 560 px`);
     });
 
+  test('a compile that only autotuned is named by the runner as that, not as a recompile (review 13 O6)', async () => {
+    for (const width of [560, 700, 1400]) {
+      const page = await openPhases('reports/h100-mlp', width);
+      const names = (await rowsOf(page)).map(({ tip }) => tip.split('\u00a0·')[0]);
+      assert.deepEqual(
+        names,
+        [
+          'compiled function 1',
+          "compiled function 1, recompiled for x's size 64 in dimension 0",
+          'compiled function 1: autotuning alone, made no graph',
+        ],
+        `${width} px`,
+      );
+      await page.close();
+    }
+  });
+
   test("Counter's guards named beside the trace slivers before them where those stay slivers, and a step's at 560 px; else in their row's hover (review 14R R1/R2, 13 O1)", async () => {
     for (const width of [560, 700, 1400]) {
       const page = await openPhases('recorded/train_small-cpu', width);

@@ -47,6 +47,9 @@ _KIND_WORDS = {
 # a compile that made no graph, in one phrase on every surface (compiler_text's counts too) (review 12M M8, 12N N6: "captured nothing", "made none",
 # "no graph" and "made no graph" for one thing); "made none" only as its short form in a count of graphs
 NO_GRAPH = "made no graph"
+# a compile with nothing but autotuning recorded under it: its phase, and what it did (compiler_text.py says it so)
+AUTOTUNE = "autotune"
+AUTOTUNING_ALONE = "autotuning alone"
 
 
 def function_name(name: str, location: SourceLocation | None = None) -> str:
@@ -336,6 +339,22 @@ def name_all(
         if frame["compileId"] in limited:  # the compile Dynamo gave up on: no graph, no "recompile 8" of it
             first = name(re.sub(r"/.*", "/0", frame["compileId"] or ""))
             frame["nameText"] = f"{first}: recompile limit hit, {NO_GRAPH}"
+    # a compile the phases draw that no frame lists (a record without frames: h100-mlp) named for its row here too;
+    # one with nothing but autotuning under it made no graph, no recompile of its function (review 13 O6: "compiled
+    # function 1, recompile 2" of a compile Dynamo never traced, beside "1 made none: autotuning alone")
+    listed = {frame["compileId"] for frame in frames}
+    unlisted: dict[str, set[str]] = {}
+    for phase in compiler.get("phases") or []:
+        if phase["compileId"] not in listed:
+            unlisted.setdefault(phase["compileId"], set()).add(phase["name"])
+    rows = {
+        compile_id: f"{name(re.sub(r'/.*', '/0', compile_id))}: {AUTOTUNING_ALONE}, {NO_GRAPH}"
+        if names == {AUTOTUNE}
+        else name(compile_id)
+        for compile_id, names in unlisted.items()
+    }
+    if rows:
+        compiler["phaseRowTexts"] = rows
     alike: dict[tuple[str, str], list[KernelProvenance]] = {}
     for kernel in compiler.get("kernels") or []:
         named = kernel_name(kernel, name(kernel.get("compileId")) if kernel.get("compileId") else None)
