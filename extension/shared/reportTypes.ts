@@ -1036,7 +1036,7 @@ export interface CompilePhase {
    */
   labels?: [string, ...string[]];
   /**
-   * schema 1.44: where its labels count it among its compile's phases of its name and part ('C++ compile (backward, 1 of 2)'), the same names without the count ('C++ compile (backward)'): the chart's label where one of those phases has no label (review 13 P6). Absent: a phase its labels do not count
+   * schema 1.44: where its labels count it among its compile's phases of its name and part ('C++ compile (backward, 1 of 2)'), the same names without the count ('C++ compile (backward)'): the chart's label where one of those phases has no label (review 13 P6); 1.46: a restarted frame's traces' names without their attempt ('Dynamo: trace bytecode' for '… (first attempt)'), likewise (review 14R R4). Absent: a phase its labels do not count
    *
    * @minItems 1
    */

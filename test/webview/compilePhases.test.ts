@@ -269,6 +269,28 @@ describe('compile phases', () => {
     }
   });
 
+  test('a trace says "(first attempt)" or "(restart)" only where every trace of its frame is labelled (review 14R R4)', async () => {
+    for (const folder of ['recorded/encoder_fastpath-h200', 'recorded/train_small-cpu', 'reports/ddp-ranks-cpu'])
+      for (const width of [560, 700, 1400]) {
+        const page = await openPhases(folder, width);
+        for (const { tip, bars } of await rowsOf(page)) {
+          const traces = bars.filter((b) => b.phase === 'Dynamo: trace bytecode');
+          const attempts = traces.filter((b) => /\((first attempt|restart)/.test(b.label ?? ''));
+          if (attempts.length)
+            assert.ok(
+              traces.every((b) => b.label !== null),
+              `${folder} ${width} px, ${tip.split('\n')[0]}: ${attempts.map((b) => b.label).join(', ')} beside a bare trace`,
+            );
+        }
+        // the encoder's 671-ms trace, its 0.85-ms restart a sliver: named without its attempt
+        if (folder === 'recorded/encoder_fastpath-h200') {
+          const [first] = (await rowsOf(page))[0]!.bars.filter((b) => b.phase === 'Dynamo: trace bytecode');
+          assert.equal(first?.label, 'Dynamo: trace bytecode 671 ms', `${width} px`);
+        }
+        await page.close();
+      }
+  });
+
   test("Counter's guards named beside the trace slivers before them where those stay slivers, and a step's at 560 px; else in their row's hover (review 14R R1/R2, 13 O1)", async () => {
     for (const width of [560, 700, 1400]) {
       const page = await openPhases('recorded/train_small-cpu', width);
