@@ -458,7 +458,7 @@ function chartLabelled(
 /**
  * Each bar's label at track width `width` (px), or none, for every depth of every row of one chart (`lanes`): the bars
  * labelled as chartLabelled chose them; a bar counted among others ("(1 of 2)") without its count where one of those has no
- * label; each phase in the longest of its forms that every labelled bar of it can take, leaving every other label
+ * label, and of such bars none of which is labelled, the costliest without it where that fits; each phase in the longest of its forms that every labelled bar of it can take, leaving every other label
  * room (the costliest phases' first), or its name alone; placed where most wanted that leaves the rest their room.
  */
 export function placeChartLabels(lanes: readonly ChartLane[], width: number): Map<LaneBar, LabelPlace> {
@@ -483,6 +483,22 @@ export function placeChartLabels(lanes: readonly ChartLane[], width: number): Ma
   // a bar dropped: its mates without their count (shorter: they still fit), never "(1 of 2)" beside a bare 2nd
   uncounted = uncountedOf();
   fitted = orders.map((order, k) => new Lane(order, lanes[k]!.markers, width, uncounted));
+  // bars counted among others none of which is labelled (the 63-s compile's 13 C++ builds, "C++ (12 of 13) 5.72 s"
+  // too long for any: review 14R R1): the costliest named without its count where that fits, every costlier bar of
+  // its depth named; only it, so no two bars of a row are said alike (review 11K K6)
+  const mates = new Map<string, LaneBar[]>();
+  for (const l of lanes)
+    for (const b of l.bars) if (b.uncounted) mates.set(b.uncounted.among, [...(mates.get(b.uncounted.among) ?? []), b]);
+  const labelledNow = new Set(chosen.flatMap((forms) => [...forms.keys()]));
+  for (const group of mates.values()) {
+    if (group.some((b) => labelledNow.has(b))) continue;
+    const bar = [...group].sort(byCost)[0]!;
+    const k = orders.findIndex((order) => order.bars.includes(bar));
+    const [order, forms] = [orders[k]!, chosen[k]!];
+    if (order.byCost.some((b) => byCost(b, bar) < 0 && !forms.has(b))) continue;
+    forms.set(bar, bar.uncounted!.lengths.length - 1);
+    if (!fitted[k]!.fits(order.labelled(forms))) forms.delete(bar);
+  }
   // each phase's timed bars in one form, the longest all of them can take: the phases whose bars cost most first
   const phases = new Map<string, { lane: number; bar: LaneBar }[]>();
   chosen.forEach((forms, lane) => {

@@ -291,6 +291,20 @@ describe('compile phases', () => {
       }
   });
 
+  test("the 63-s compile's costliest C++ build named without its count where none of its 13 is labelled, only it (review 14R R1)", async () => {
+    for (const width of [560, 700, 1400]) {
+      const page = await openPhases('reports/fused-cpu', width);
+      const { bars } = (await rowsOf(page))[0]!;
+      const builds = bars.filter((b) => b.phase === 'C++ compile');
+      const shown = builds.filter((b) => b.label !== null);
+      // one at most, said without "(k of 13)": its 12 mates bare; at 1400 px the 5.72-s build has room for it
+      assert.ok(shown.length <= 1, `${width} px: ${shown.map((b) => b.label).join(', ')}`);
+      for (const build of shown) assert.doesNotMatch(build.label!, /of 13/, `${width} px`);
+      if (width === 1400) assert.match(shown[0]?.label ?? '', /^C\+\+ (compile )?5\.72 s$/, `${width} px`);
+      await page.close();
+    }
+  });
+
   test("Counter's guards named beside the trace slivers before them where those stay slivers, and a step's at 560 px; else in their row's hover (review 14R R1/R2, 13 O1)", async () => {
     for (const width of [560, 700, 1400]) {
       const page = await openPhases('recorded/train_small-cpu', width);
