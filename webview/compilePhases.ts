@@ -438,7 +438,8 @@ function modeSection(
   new ResizeObserver(() => fitLabels(rows)).observe(ticks.node()!);
   watchTheme();
   for (const id of order.slice(0, MAX_COMPILES)) {
-    const compile = compileName(compiler.frames, id);
+    // the runner's name for a compile no frame lists (schema 1.47: one that only autotuned is no recompile)
+    const compile = compiler.phaseRowTexts?.[id] ?? compileName(compiler.frames, id);
     // by its region where the report has regions ("Counter: forward after line 29"), unless the name says it
     const region = regions.get(id);
     const name = region && !compile.startsWith(region) ? `${region}: ${compile}` : compile;

@@ -137,6 +137,11 @@ class LaneOrder {
 class Lane {
   private readonly markers: Span[];
   private readonly clusters: Cluster[];
+  private readonly clusterOfBar = new Map<LaneBar, Cluster>();
+  /** which bars the eye takes for one here, as a key: lanes alike in it differ only in room */
+  readonly clustering: string;
+  /** each bar's candidates by its form and whether only in its bar: asked for again at every fit of the ladder */
+  private readonly candidatesOf = new Map<LaneBar, Map<number, Candidate[]>>();
   constructor(
     readonly order: LaneOrder,
     private readonly markerShares: readonly number[],
@@ -145,6 +150,9 @@ class Lane {
   ) {
     this.markers = markerShares.map((m) => [m * width - MARKER_HALF, m * width + MARKER_HALF]);
     this.clusters = this.clustered();
+    for (const cluster of this.clusters) for (const bar of cluster.bars) this.clusterOfBar.set(bar, cluster);
+    const index = (bar: LaneBar): number => order.bars.indexOf(bar);
+    this.clustering = this.clusters.map((c) => `${c.wide ? 'w' : 's'}${c.bars.map(index).join(',')}`).join(' ');
   }
 
   /** The depth's clusters, left to right: each bar joined to the slivers that touch it, or chain to it. */
@@ -176,7 +184,7 @@ class Lane {
   }
 
   private clusterOf(bar: LaneBar): Cluster {
-    return this.clusters.find((c) => c.bars.includes(bar))!;
+    return this.clusterOfBar.get(bar)!;
   }
 
   /** Whether `bar` has no place at all at this width in any of `forms` (in it or beside it), other labels aside. */
@@ -234,6 +242,15 @@ class Lane {
   /** Where `bar`'s label in form `form` may go, most wanted first: in its bar (after a diamond at its start), right
    *  of it, left of it; its name alone, or where a costlier bar has no label (`insideOnly`), in its bar only. */
   candidates({ bar, form, insideOnly }: ToLabel): Candidate[] {
+    const key = insideOnly ? -1 - form : form;
+    const known = this.candidatesOf.get(bar) ?? new Map<number, Candidate[]>();
+    this.candidatesOf.set(bar, known);
+    const found = known.get(key) ?? this.placesOf(bar, form, insideOnly);
+    known.set(key, found);
+    return found;
+  }
+
+  private placesOf(bar: LaneBar, form: number, insideOnly: boolean): Candidate[] {
     const length = formLength(formsOf(bar, this.uncounted), form);
     const [x, end] = this.span(bar);
     const start = this.markers
@@ -333,19 +350,33 @@ function chartLabelled(
   const chosen = orders.map(() => new Map<LaneBar, number>());
   const ways = new Map<string, Way>();
   const timed = (bar: LaneBar): number => bar.lengths.length - 1;
-  const changes = orders.map((order, k) => clusterChanges(order).map((w) => new Lane(order, lanes[k]!.markers, w)));
+  const changes = orders.map((order, k) =>
+    clusterChanges(order)
+      .sort((a, b) => a - b)
+      .map((w) => new Lane(order, lanes[k]!.markers, w)),
+  );
+  /** Of a depth's lanes wider than `now`, the narrowest of each way its bars cluster other than now's: what fits
+   *  there fits at every wider width clustered alike (the ladder's claim), so those need no fitting */
+  const aheadOf = (now: Lane, changed: readonly Lane[]): Lane[] => {
+    const seen = new Set([now.clustering]);
+    return changed.filter(
+      (lane) => lane.width > now.width && !seen.has(lane.clustering) && !!seen.add(lane.clustering),
+    );
+  };
   const wayOf = (bar: LaneBar, way: Way): number | null =>
     way === 'timed' ? (bar.lengths.length ? timed(bar) : null) : bar.nameOnly === undefined ? null : bar.lengths.length;
   for (let ladder = LADDER_FROM; ladder <= width; ladder *= LADDER_STEP) {
-    const at = orders.map(
-      (order, k) =>
-        new LaneAhead(
-          new Lane(order, lanes[k]!.markers, ladder),
-          changes[k]!.filter((lane) => lane.width > ladder),
-        ),
-    );
+    // each depth's lanes at this width made where first asked for: most depths are all labelled, or all bare
+    const lanesAt: LaneAhead[] = [];
+    const at = (k: number): LaneAhead => {
+      if (!lanesAt[k]) {
+        const now = new Lane(orders[k]!, lanes[k]!.markers, ladder);
+        lanesAt[k] = new LaneAhead(now, aheadOf(now, changes[k]!));
+      }
+      return lanesAt[k];
+    };
     const fitsAll = (ks: Iterable<number>): boolean =>
-      [...ks].every((k) => at[k]!.fits(orders[k]!.labelled(chosen[k]!)));
+      [...ks].every((k) => at(k).fits(orders[k]!.labelled(chosen[k]!)));
     /** Says phase `phase` the other way across the chart where every bar of it labelled has room to, `bar` (of lane
      *  `lane`) with them: a costlier bar never left bare by the way a cheaper one of its phase took first (code read
      *  37 item 2). */
@@ -366,14 +397,22 @@ function chartLabelled(
     };
     /** Whether a bar of lane `k` has no place at this width in a form its phase may be said in on the chart (the 63-s
      *  compile's 5.72-s C++ build, room in it for its name alone, its phase said with its time on another row) */
+    // asked of a bar at every fit this width: known by the way its phase is said (a bar's lane is its own)
+    const placelessWays = new Map<LaneBar, Map<Way | undefined, boolean>>();
     const placeless =
       (k: number) =>
       (b: LaneBar): boolean => {
         const way = ways.get(b.phase);
+        const known = placelessWays.get(b) ?? new Map<Way | undefined, boolean>();
+        placelessWays.set(b, known);
+        const said = known.get(way);
+        if (said !== undefined) return said;
         const forms = (['timed', 'named'] as const)
           .filter((w) => way === undefined || way === w)
           .flatMap((w) => (w === 'timed' ? b.lengths.map((_, i) => i) : [wayOf(b, w)].filter((f) => f !== null)));
-        return at[k]!.now.placeless(b, forms);
+        const none = at(k).now.placeless(b, forms);
+        known.set(way, none);
+        return none;
       };
     orders.forEach((order, k) => {
       const forms = chosen[k]!;
@@ -383,7 +422,7 @@ function chartLabelled(
         const form = (['timed', 'named'] as const)
           .filter((w) => way === undefined || way === w)
           .map((w) => wayOf(bar, w))
-          .find((f) => f !== null && fitsWith(at[k]!, order, forms, bar, f, placeless(k)));
+          .find((f) => f !== null && fitsWith(at(k), order, forms, bar, f, placeless(k)));
         if (form !== undefined && form !== null) {
           forms.set(bar, form);
           ways.set(bar.phase, onlyInside(bar, form) ? 'named' : 'timed');
@@ -391,7 +430,7 @@ function chartLabelled(
         }
         const other: Way = way === 'timed' ? 'named' : 'timed';
         const otherForm = way === undefined ? null : wayOf(bar, other);
-        if (otherForm === null || !fitsWith(at[k]!, order, forms, bar, otherForm, placeless(k))) {
+        if (otherForm === null || !fitsWith(at(k), order, forms, bar, otherForm, placeless(k))) {
           // a costliest bar with a place, unlabelled, leaves its depth bare (review 12N N1)
           if (bar === order.costliest && !placeless(k)(bar)) break;
           continue;
@@ -409,7 +448,7 @@ function chartLabelled(
       );
       if (!named.every(({ b }) => b.lengths.length)) continue;
       for (const { b, k } of named) chosen[k]!.set(b, timed(b));
-      if (named.every(({ k }) => at[k]!.fits(orders[k]!.labelled(chosen[k]!)))) ways.set(phase, 'timed');
+      if (named.every(({ k }) => at(k).fits(orders[k]!.labelled(chosen[k]!)))) ways.set(phase, 'timed');
       else for (const { b, k } of named) chosen[k]!.set(b, b.lengths.length);
     }
   }
@@ -419,7 +458,7 @@ function chartLabelled(
 /**
  * Each bar's label at track width `width` (px), or none, for every depth of every row of one chart (`lanes`): the bars
  * labelled as chartLabelled chose them; a bar counted among others ("(1 of 2)") without its count where one of those has no
- * label; each phase in the longest of its forms that every labelled bar of it can take, leaving every other label
+ * label, and of such bars none of which is labelled, the costliest without it where that fits; each phase in the longest of its forms that every labelled bar of it can take, leaving every other label
  * room (the costliest phases' first), or its name alone; placed where most wanted that leaves the rest their room.
  */
 export function placeChartLabels(lanes: readonly ChartLane[], width: number): Map<LaneBar, LabelPlace> {
@@ -444,6 +483,22 @@ export function placeChartLabels(lanes: readonly ChartLane[], width: number): Ma
   // a bar dropped: its mates without their count (shorter: they still fit), never "(1 of 2)" beside a bare 2nd
   uncounted = uncountedOf();
   fitted = orders.map((order, k) => new Lane(order, lanes[k]!.markers, width, uncounted));
+  // bars counted among others none of which is labelled (the 63-s compile's 13 C++ builds, "C++ (12 of 13) 5.72 s"
+  // too long for any: review 14R R1): the costliest named without its count where that fits, every costlier bar of
+  // its depth named; only it, so no two bars of a row are said alike (review 11K K6)
+  const mates = new Map<string, LaneBar[]>();
+  for (const l of lanes)
+    for (const b of l.bars) if (b.uncounted) mates.set(b.uncounted.among, [...(mates.get(b.uncounted.among) ?? []), b]);
+  const labelledNow = new Set(chosen.flatMap((forms) => [...forms.keys()]));
+  for (const group of mates.values()) {
+    if (group.some((b) => labelledNow.has(b))) continue;
+    const bar = [...group].sort(byCost)[0]!;
+    const k = orders.findIndex((order) => order.bars.includes(bar));
+    const [order, forms] = [orders[k]!, chosen[k]!];
+    if (order.byCost.some((b) => byCost(b, bar) < 0 && !forms.has(b))) continue;
+    forms.set(bar, bar.uncounted!.lengths.length - 1);
+    if (!fitted[k]!.fits(order.labelled(forms))) forms.delete(bar);
+  }
   // each phase's timed bars in one form, the longest all of them can take: the phases whose bars cost most first
   const phases = new Map<string, { lane: number; bar: LaneBar }[]>();
   chosen.forEach((forms, lane) => {

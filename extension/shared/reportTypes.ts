@@ -556,6 +556,12 @@ export interface CompilerInsight {
    */
   phasesText?: string;
   /**
+   * schema 1.47: the compile phases' rows' names, by compile id, of compiles the phases draw that no frame lists (report/compile_names.py): 'compiled function 1, recompile 1'; a compile with only autotuning recorded under it, 'compiled function 1: only autotuned, made no graph' (not a recompile). Absent: every compile drawn is a frame's, or an older report
+   */
+  phaseRowTexts?: {
+    [k: string]: string;
+  };
+  /**
    * schema 1.38, a torchrun job's script: each rank's compile phases, ranks whose phases are alike (the same compiles, named alike, each with the same phases in order) one group, the lowest rank's record drawn; the compile phases are drawn one section per group (a rank's recompile has its row: this record's own phases are the lowest rank's alone, review 10H H3). Absent: one process, or an older report
    */
   rankPhases?: RankPhases[];
@@ -1030,7 +1036,7 @@ export interface CompilePhase {
    */
   labels?: [string, ...string[]];
   /**
-   * schema 1.44: where its labels count it among its compile's phases of its name and part ('C++ compile (backward, 1 of 2)'), the same names without the count ('C++ compile (backward)'): the chart's label where one of those phases has no label (review 13 P6). Absent: a phase its labels do not count
+   * schema 1.44: where its labels count it among its compile's phases of its name and part ('C++ compile (backward, 1 of 2)'), the same names without the count ('C++ compile (backward)'): the chart's label where one of those phases has no label (review 13 P6); 1.47: a restarted frame's traces' names without their attempt ('Dynamo: trace bytecode' for '… (first attempt)'), likewise (review 14R R4). Absent: a phase its labels do not count
    *
    * @minItems 1
    */

@@ -417,3 +417,30 @@ def test_every_recorded_frame_outside_the_users_files_is_said_one_way() -> None:
     ]
     assert any("with statement's context manager, contextlib" in s for s in said)
     assert not [s for s in said if "not in your files" in s or " of Python's " in s]
+
+
+def test_a_compile_no_frame_lists_is_named_for_its_phase_row_one_that_only_autotuned_as_no_recompile() -> None:
+    """Review 13 O6: h100-mlp's third compile holds nothing but `autotune 108 ms` and the heading says "1 made none:
+    autotuning alone", yet its row read "compiled function 1, recompile 2": the runner names the rows of compiles no
+    frame lists, that one as the autotuning it was."""
+    phases = [
+        {"compileId": "0/0", "name": "Dynamo: whole frame", "startMs": 0.0, "durMs": 5.0, "depth": 0},
+        {"compileId": "0/1", "name": "Dynamo: whole frame", "startMs": 6.0, "durMs": 5.0, "depth": 0},
+        {"compileId": "0/2", "name": "autotune", "startMs": 12.0, "durMs": 1.0, "depth": 0},
+    ]
+    compiler = {"frames": [], "recompiles": [], "kernels": [], "phases": phases}
+    compile_names.name_all(compiler)  # type: ignore[arg-type]
+    assert compiler["phaseRowTexts"] == {
+        "0/0": "compiled function 1",
+        "0/1": "compiled function 1, recompile 1",
+        "0/2": "compiled function 1: only autotuned, made no graph",
+    }
+    # a compile a frame lists is named by its frame, as before: no row name of its own
+    frames = [{"compileId": "0/0", "function": "forward", "location": {"file": "/a/m.py", "line": 3}, "seconds": 1.0}]
+    listed = {"frames": frames, "recompiles": [], "kernels": [], "phases": phases[:1]}
+    compile_names.name_all(listed)  # type: ignore[arg-type]
+    assert "phaseRowTexts" not in listed
+    report = json.loads((FIXTURES / "h100-mlp" / "report.json").read_text())
+    rows = report["modes"][0]["compiler"]["phaseRowTexts"]
+    assert rows["0/2"] == "compiled function 1: only autotuned, made no graph"
+    assert not any("recompile 2" in row for row in rows.values())

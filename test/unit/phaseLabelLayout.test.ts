@@ -249,6 +249,24 @@ test('a count "(1 of 2)" only where every bar it counts among is labelled, else 
   assert.equal(alone.get(boxed[0]!)?.uncounted, true);
 });
 
+test('bars counted among others none of which has room for its count: the costliest said without it, only it (review 14R R1)', () => {
+  // three C++ builds side by side, 60 ms gaps: "(k of 3)" fits none, "C++ 5.72 s" fits in the costliest
+  const counted = (startMs: number, ms: number): LaneBar => ({
+    ...bar(startMs, ms, 10000, [400, 300]),
+    phase: 'C++ compile',
+    uncounted: { lengths: [200, 70], nameOnly: 25, among: 'row 0' },
+  });
+  // a costlier bar right after them (its label in it): no room beside the last either
+  const builds = [counted(1000, 400), counted(1460, 1000), counted(2520, 500)];
+  const after = bar(3080, 6000, 10000, [100]);
+  const said = placeChartLabels([{ bars: [...builds, after], markers: [] }], 1000);
+  assert.deepEqual(
+    builds.map((b) => said.get(b)),
+    [undefined, { form: 1, uncounted: true, at: builds[1]!.from * 1000 + 3, inside: true }, undefined],
+  );
+  assert.ok(said.get(after)?.inside);
+});
+
 test("a row's bars never left bare by the way another row's bar of their phase took first (code read 37 item 2)", () => {
   const phaseBar = (phase: string, from: number, to: number, ms: number, timed: number, name: number): LaneBar => ({
     phase,

@@ -255,6 +255,59 @@ describe('compile phases', () => {
       assert.ok(labelled[0]!.size > 3, `${labelled[0]!.size} labels at 560 px`);
     });
 
+  test('a compile that only autotuned is named by the runner as that, not as a recompile (review 13 O6)', async () => {
+    for (const width of [560, 700, 1400]) {
+      const page = await openPhases('reports/h100-mlp', width);
+      const names = (await rowsOf(page)).map(({ tip }) => tip.split('\u00a0·')[0]);
+      assert.deepEqual(
+        names,
+        [
+          'compiled function 1',
+          "compiled function 1, recompiled for x's size 64 in dimension 0",
+          'compiled function 1: only autotuned, made no graph',
+        ],
+        `${width} px`,
+      );
+      await page.close();
+    }
+  });
+
+  test('a trace says "(first attempt)" or "(restart)" only where every trace of its frame is labelled (review 14R R4)', async () => {
+    for (const folder of ['recorded/encoder_fastpath-h200', 'recorded/train_small-cpu', 'reports/ddp-ranks-cpu'])
+      for (const width of [560, 700, 1400]) {
+        const page = await openPhases(folder, width);
+        for (const { tip, bars } of await rowsOf(page)) {
+          const traces = bars.filter((b) => b.phase === 'Dynamo: trace bytecode');
+          const attempts = traces.filter((b) => /\((first attempt|restart)/.test(b.label ?? ''));
+          if (attempts.length)
+            assert.ok(
+              traces.every((b) => b.label !== null),
+              `${folder} ${width} px, ${tip.split('\n')[0]}: ${attempts.map((b) => b.label).join(', ')} beside a bare trace`,
+            );
+        }
+        // the encoder's 671-ms trace, its 0.85-ms restart a sliver: named without its attempt
+        if (folder === 'recorded/encoder_fastpath-h200') {
+          const [first] = (await rowsOf(page))[0]!.bars.filter((b) => b.phase === 'Dynamo: trace bytecode');
+          assert.equal(first?.label, 'Dynamo: trace bytecode 671 ms', `${width} px`);
+        }
+        await page.close();
+      }
+  });
+
+  test("the 63-s compile's costliest C++ build named without its count where none of its 13 is labelled, only it (review 14R R1)", async () => {
+    for (const width of [560, 700, 1400]) {
+      const page = await openPhases('reports/fused-cpu', width);
+      const { bars } = (await rowsOf(page))[0]!;
+      const builds = bars.filter((b) => b.phase === 'C++ compile');
+      const shown = builds.filter((b) => b.label !== null);
+      // one at most, said without "(k of 13)": its 12 mates bare; at 1400 px the 5.72-s build has room for it
+      assert.ok(shown.length <= 1, `${width} px: ${shown.map((b) => b.label).join(', ')}`);
+      for (const build of shown) assert.doesNotMatch(build.label!, /of 13/, `${width} px`);
+      if (width === 1400) assert.match(shown[0]?.label ?? '', /^C\+\+ (compile )?5\.72 s$/, `${width} px`);
+      await page.close();
+    }
+  });
+
   test("Counter's guards named beside the trace slivers before them where those stay slivers, and a step's at 560 px; else in their row's hover (review 14R R1/R2, 13 O1)", async () => {
     for (const width of [560, 700, 1400]) {
       const page = await openPhases('recorded/train_small-cpu', width);

@@ -80,11 +80,14 @@ def _labelled_compile(bars: list[CompilePhase], said_by: dict[str, set[str]]) ->
             nth = own.index(k) + 1
             said = [part_of[k]] if len(parts) > 1 else []
             count = f"{nth} of {len(own)}" if len(own) > 1 else None
+            attempt = None
             if label == TRACE and len(own) > 1:
                 attempt, count = _attempt(nth, len(own))
-                said.append(attempt)
-            bars[k]["labels"] = [_told(n, [*said, *([count] if count else [])]) for n in names]
-            if count:
+            told = [*said, *([attempt] if attempt else []), *([count] if count else [])]
+            bars[k]["labels"] = [_told(n, told) for n in names]
+            # without its count, and a trace without its attempt, where a mate is unlabelled (review 13 P6; 14R R4:
+            # "(first attempt)" beside a bare restart sliver)
+            if count or attempt:
                 bars[k]["uncountedLabels"] = [_told(n, said) for n in names]
 
 
@@ -94,7 +97,8 @@ def label_phases(phases: Iterable[CompilePhase]) -> None:
     that compiled its backward with it has an Inductor of each part, the backward's under its backward compile; a
     part's several (the backward's two C++ compiles) by their order, "(1 of 2)", and where that count is said its
     `uncountedLabels`, the same names without it, which the chart shows where a mate has no label (review 13 P6);
-    Dynamo's traces of one frame by its restart, "(first attempt)", "(restart)" (review 13 O7). A shorter name two
+    Dynamo's traces of one frame by its restart, "(first attempt)", "(restart)" (review 13 O7), their
+    `uncountedLabels` without it (review 14R R4). A shorter name two
     phases of the record share is left out of both ("codegen" is Inductor: codegen's less its part and Inductor: kernel
     codegen's short name), so every bar of a phase has the same names, one chart saying a phase one way (review 13
     O5)."""

@@ -66,6 +66,8 @@ def in_functions(names: list[str]) -> str:
     said = list(dict.fromkeys(names))
     joined = " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 2 else said)
     return f" in function{'s' if len(said) > 1 else ''} {joined}"
+# the phase of a compile with nothing but autotuning recorded under it (the row that names it says AUTOTUNED_ONLY)
+AUTOTUNE = "autotune"
 
 
 def function_name(name: str, location: SourceLocation | None = None) -> str:
@@ -380,6 +382,22 @@ def name_all(
         if frame["compileId"] in limited:
             first = name(re.sub(r"/.*", "/0", frame["compileId"] or ""))
             frame["nameText"] = f"{first}: {LIMIT_HIT}, {NO_GRAPH}"
+    # a compile the phases draw that no frame lists (a record without frames: h100-mlp) named for its row here too;
+    # one with nothing but autotuning under it made no graph, no recompile of its function (review 13 O6: "compiled
+    # function 1, recompile 2" of a compile Dynamo never traced, beside its count "1 made no graph")
+    listed = {frame["compileId"] for frame in frames}
+    unlisted: dict[str, set[str]] = {}
+    for phase in compiler.get("phases") or []:
+        if phase["compileId"] not in listed:
+            unlisted.setdefault(phase["compileId"], set()).add(phase["name"])
+    rows = {
+        compile_id: f"{name(re.sub(r'/.*', '/0', compile_id))}: {AUTOTUNED_ONLY}, {NO_GRAPH}"
+        if names == {AUTOTUNE}
+        else name(compile_id)
+        for compile_id, names in unlisted.items()
+    }
+    if rows:
+        compiler["phaseRowTexts"] = rows
     alike: dict[tuple[str, str], list[KernelProvenance]] = {}
     for kernel in compiler.get("kernels") or []:
         named = kernel_name(kernel, name(kernel.get("compileId")) if kernel.get("compileId") else None)
