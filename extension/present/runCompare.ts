@@ -48,6 +48,8 @@ interface Speedup {
   range: { low: number; high: number } | null;
   /** what it is a ratio of times of: "per call replayed" */
   quantity: string;
+  /** it points a way the runner backs (faster or slower): not too noisy, not timed on a busy host */
+  directed: boolean;
 }
 
 const absent = (answer: string): Side => ({
@@ -64,6 +66,8 @@ const absent = (answer: string): Side => ({
 function unmeasuredChange(before: Side, after: Side): string | null {
   const [was, now] = [before.speedup, after.speedup];
   if (!was?.range || !now?.range || was.quantity !== now.quantity) return null;
+  // a busy host's or a too-noisy number says no change either way: its own words ("host busy, not trusted") stay
+  if (!was.directed || !now.directed) return null;
   const inside = (v: number, r: { low: number; high: number }) => r.low <= v && v <= r.high;
   if (!inside(was.value, now.range) || !inside(now.value, was.range)) return null;
   return `no measurable change: ${formatSpeedup(was.value)} → ${formatSpeedup(now.value)} ${now.quantity}, each inside the other's range`;
@@ -119,7 +123,10 @@ function modeSide(m: ModeDigest | null, eagerKernels: number | null): Side {
       String(m.recompiles),
     ],
     quantity: 'per call',
-    speedup: m.speedup === null ? null : { value: m.speedup, range: m.interval, quantity: 'per call' },
+    speedup:
+      m.speedup === null
+        ? null
+        : { value: m.speedup, range: m.interval, quantity: 'per call', directed: m.direction !== null },
     facts: [],
   };
 }
@@ -146,6 +153,7 @@ function regionSide(d: RegionDigest | undefined, number: AnswerNumber | null): S
           value: number.value,
           range: number.low !== undefined && number.high !== undefined ? { low: number.low, high: number.high } : null,
           quantity: QUANTITY[number.kind](number.unit),
+          directed: number.direction === 'faster' || number.direction === 'slower',
         }
       : null,
     values: [

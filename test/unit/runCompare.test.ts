@@ -155,7 +155,7 @@ test("two runs' speedups within each other's range: the times shown divide to ea
         ...region,
         answer: {
           ...region.answer!,
-          number: { ...number, value, eagerMs, compiledMs, low: 0.89, high: 1.2 },
+          number: { ...number, value, eagerMs, compiledMs, low: 0.89, high: 1.2, direction: 'faster' },
         },
       },
     ],
@@ -168,6 +168,15 @@ test("two runs' speedups within each other's range: the times shown divide to ea
   // each run's shown times divide to its shown speedup, so they point the way the speedups do
   assert.deepEqual(shownRatios(block!), ['1.04×', '1.05×']);
   assert.equal(block!.change, "no measurable change: 1.04× → 1.05× per call replayed, each inside the other's range");
+  // a number timed on a busy host says no change either way: its own "host busy, not trusted" stands
+  const busy = (r: Report): Report => ({
+    ...r,
+    regions: r.regions!.map((g) => ({
+      ...g,
+      answer: { ...g.answer!, number: { ...g.answer!.number!, direction: 'host-busy' as const } },
+    })),
+  });
+  assert.equal(compareRuns(busy(before), after).blocks[0]!.change, null);
   // times whose three digits already divide to the speedup keep three
   const [plain] = compareRuns(withNumber(1.3, 0.65, 0.5, before.createdAt), after).blocks;
   assert.deepEqual(plain!.rows[1]!.values[0], '0.65 ms');
