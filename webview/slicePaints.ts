@@ -16,22 +16,25 @@ function sliceAt(model: TraceModel, row: Row, t: number): number {
 
 /**
  * The paints under slice i's label, bottom first, the page left out: its own fill (`paintOf`), and in a folded row
- * those of the frames around it at its start, the opaque ones before the dimmed ones (SliceRects fills the dimmed
- * after all the others).
+ * those of the row's other frames where the label begins (`at`: the slice's start, or the view's left edge where the
+ * slice began before it), outer to inner, the opaque ones before the dimmed ones (SliceRects fills the dimmed after
+ * all the others; an inner frame begun there is drawn over the label's own).
  */
 export function slicePaints(
   model: TraceModel,
   rows: readonly Row[],
   i: number,
   paintOf: (slice: number) => Paint,
+  at: number = model.start[i]!,
 ): Paint[] {
-  const [track, depth, start] = [model.track[i]!, model.depth[i]!, model.start[i]!];
+  const [track, depth] = [model.track[i]!, model.depth[i]!];
   const own = rows.find((r) => r.track === track && r.depth === depth && r.first <= i && i < r.end);
   if (!own?.folded) return [paintOf(i)];
-  const around = rows
-    .filter((r) => r.folded && r.track === track && r.depth < depth)
-    .map((r) => sliceAt(model, r, start))
-    .filter((j) => j >= 0);
-  const paints = [...around, i].map(paintOf);
+  const others = rows
+    .filter((r) => r.folded && r.track === track && r.depth !== depth)
+    .map((r) => ({ depth: r.depth, j: sliceAt(model, r, at) }))
+    .filter((o) => o.j >= 0);
+  const stack = [...others, { depth, j: i }].sort((a, b) => a.depth - b.depth);
+  const paints = stack.map((o) => paintOf(o.j));
   return [...paints.filter((p) => p.alpha === 1), ...paints.filter((p) => p.alpha !== 1)];
 }

@@ -303,7 +303,7 @@ export class TimelineCanvas extends TimelineNames {
     this.saidWarmUp = warmUp ? axis.texts.some((t) => t.role === 'step' && t.text === warmUp) : null;
     const texts = [
       ...axis.texts,
-      ...this.sliceTexts(labels, xOf, left, right, m, theme, bands),
+      ...this.sliceTexts(labels, xOf, toT, left, right, m, theme, bands),
       ...(tMin <= tMax ? this.unrecordedTexts(tMin, tMax, xOf, m, onPage([theme.muted, theme.foreground]), page) : []),
     ];
     this.markBands = [];
@@ -369,6 +369,7 @@ export class TimelineCanvas extends TimelineNames {
   private sliceTexts(
     labels: readonly SliceWords[],
     xOf: (t: number) => number,
+    tAt: (x: number) => number,
     left: number,
     right: number,
     m: Measure,
@@ -385,7 +386,7 @@ export class TimelineCanvas extends TimelineNames {
       if (!text) continue;
       const under = [
         page,
-        ...slicePaints(model, this.tracks.rows, i, (j) => this.fillOf(j, theme)),
+        ...slicePaints(model, this.tracks.rows, i, (j) => this.fillOf(j, theme), Math.max(model.start[i]!, tAt(x0))),
         ...bandsAround(bands, x0 + 3, x0 + 3 + m.width(text)).map((b) => b.paint),
       ];
       const ink = { colour: readableInk(composite(under), [theme.foreground, theme.background]), alpha: 1 };

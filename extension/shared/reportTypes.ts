@@ -799,9 +799,9 @@ export interface Explanation {
    */
   madeFor?: string;
   /**
-   * schema 1.42: what the explanation is where it was said from more than the guard: warmup-shape, a warm-up at another shape than the real calls (script/warmup_shape.py), said from the script's source. Absent: said from the guard alone, or an older report
+   * schema 1.42: what the explanation is where it was said from more than the guard: warmup-shape, a warm-up at another shape than the real calls (script/warmup_shape.py), said from the script's source; 1.47: grad-switch, a loop whose calls switch grad mode and back (an evaluation pass under torch.no_grad() between training steps), said from the region's calls (script/grad_switch.py). Absent: said from the guard alone, or an older report
    */
-  kind?: 'warmup-shape';
+  kind?: 'warmup-shape' | 'grad-switch';
 }
 /**
  * recompiles at one source line with one guard pattern, grouped: one finding with a count

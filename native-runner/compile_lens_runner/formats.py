@@ -197,12 +197,19 @@ _GRAD_MODE_SAID = {"grad": "with grad", "no_grad": "under torch.no_grad()", "inf
 
 def inputs(signature: str) -> str:
     """ "float32[4, 8] with grad" for the signature "float32[4, 8]; grad": a call's inputs and the grad mode it ran
-    in, as a user reads them (review 13P P7); a mode of no known name as recorded."""
-    args, cut, mode = signature.rpartition(";")
-    if not cut:
+    in, as a user reads them (review 13P P7), and its autocast ("...; grad; autocast cuda bfloat16": "... with grad,
+    under autocast to bfloat16 on cuda", s32's H200 fine-tuning loop); a mode of no known name as recorded."""
+    args, *modes = [part.strip() for part in signature.split(";")]
+    if not modes:
         return signature
-    said = grad_mode(mode.strip())
-    return f"{args.strip()} {said}" if args.strip() else said
+    said = ", ".join(_autocast(mode) if mode.startswith("autocast ") else grad_mode(mode) for mode in modes)
+    return f"{args} {said}" if args else said
+
+
+def _autocast(mode: str) -> str:
+    """ "under autocast to bfloat16 on cuda" for script/calls.py's "autocast cuda bfloat16"."""
+    device, _, dtype = mode.removeprefix("autocast ").partition(" ")
+    return f"under autocast to {dtype} on {device}" if dtype else f"under {mode}"
 
 
 def grad_mode(mode: str) -> str:

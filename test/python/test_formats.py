@@ -99,4 +99,8 @@ def test_a_signature_says_its_grad_mode_in_words() -> None:
     assert formats.inputs("float32[4, 8]; grad") == "float32[4, 8] with grad"
     assert formats.inputs("float32[8, 256, 64]; inference") == "float32[8, 256, 64] under torch.inference_mode()"
     assert formats.inputs("int64[5]; no_grad") == "int64[5] under torch.no_grad()"
+    # a call under autocast (script/calls.py: "; autocast cuda bfloat16"), never "; grad (autocast cuda bfloat16)"
+    assert formats.inputs("input_ids=int64[8, 192]; grad; autocast cuda bfloat16") == (
+        "input_ids=int64[8, 192] with grad, under autocast to bfloat16 on cuda"
+    )
     assert formats.inputs("float32[2]") == "float32[2]"

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from compile_lens_runner.compiler.explain import WARMUP_FIX
-from compile_lens_runner.script import grad_switch
+from compile_lens_runner.compiler import explain
+from compile_lens_runner.script import grad_switch, warmup_shape
 
 
 def _calls(modes: list[str]) -> list[Any]:
@@ -30,7 +31,14 @@ def _insight() -> Any:
             }
         ],
         "recompileSites": [
-            {"pattern": "p", "reason": "r", "count": 1, "location": None, "explanation": dict(said)},
+            {
+                "pattern": "p",
+                "reason": "r",
+                "count": 1,
+                "location": None,
+                "compileIds": ["0/1"],
+                "explanation": dict(said),
+            },
             {"pattern": "q", "reason": "s", "count": 1, "location": None, "explanation": other},
         ],
     }
@@ -67,3 +75,17 @@ def test_a_loop_whose_switches_recompile_again_keeps_the_guard_s_own_words() -> 
     insight["recompiles"].append(again)
     grad_switch.explain(_calls(["grad"] * 20 + ["no_grad"] * 3 + ["grad"] * 20 + ["no_grad"] * 3), insight)
     assert insight["recompileSites"][0]["explanation"]["fix"] == WARMUP_FIX
+
+
+def test_the_switch_s_words_reach_the_script_s_findings_and_survive_a_re_derivation() -> None:
+    """The editor's findings come from the script's own insight (one log, the same compile ids): the region's words go
+    there too (on the H200 the finding still said "Warm up under the same grad mode you serve with"), and a report read
+    again (explain_recorded) keeps them, as the log alone cannot say them."""
+    region = _insight()
+    grad_switch.explain(_calls(["grad"] * 20 + ["no_grad"] * 3 + ["grad"] * 20), region)
+    script = _insight()
+    warmup_shape.share(script, [{"compiler": region}])  # type: ignore[list-item]
+    said = region["recompiles"][0]["explanation"]
+    assert said["kind"] == explain.GRAD_SWITCH
+    assert script["recompiles"][0]["explanation"] == said and script["recompileSites"][0]["explanation"] == said
+    assert explain.explain_recorded(region["recompiles"][0], False) == said

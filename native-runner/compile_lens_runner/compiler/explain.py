@@ -170,6 +170,13 @@ LIBRARY_SAID = re.compile(r"inside library code you called \((.+?)\) changed ")
 
 WARMUP_SAID = "The warm-up call at line "  # how script/warmup_shape.py's sentences begin
 WARMUP = "warmup-shape"  # a warm-up's explanation's kind (schema 1.42)
+GRAD_SWITCH = "grad-switch"  # a loop's switch of grad mode, said from its calls (script/grad_switch.py, schema 1.47)
+
+
+def region_said(explanation: Explanation | None) -> bool:
+    """Whether a recompile's explanation was said from the region's calls or the script's source (a warm-up's, a grad
+    mode's switch), which the log alone cannot say again: kept as recorded, shared with the script's own insight."""
+    return warmup_said(explanation) or bool(explanation and explanation.get("kind") == GRAD_SWITCH)
 
 
 def warmup_said(explanation: Explanation | None) -> bool:
@@ -190,7 +197,7 @@ def explain_recorded(recompile: Recompile, cuda_graphs: bool) -> Explanation | N
     (script/warmup_shape.py) was said from the script's source, which a report does not keep: kept as recorded, but
     for what the recompile was made for, said again (made_for.fill)."""
     recorded = recompile.get("explanation")
-    if recorded and warmup_said(recorded):
+    if recorded and region_said(recorded):
         kept: Explanation = {**recorded}
         kept.pop("madeFor", None)
         return kept

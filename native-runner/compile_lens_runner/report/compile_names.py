@@ -66,6 +66,8 @@ def in_functions(names: list[str]) -> str:
     said = list(dict.fromkeys(names))
     joined = " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 2 else said)
     return f" in function{'s' if len(said) > 1 else ''} {joined}"
+
+
 # the phase of a compile with nothing but autotuning recorded under it (the row that names it says AUTOTUNED_ONLY)
 AUTOTUNE = "autotune"
 

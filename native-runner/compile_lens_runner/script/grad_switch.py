@@ -7,7 +7,7 @@ for a loop that validates on purpose: here the region's calls say which it was."
 from __future__ import annotations
 
 from .. import formats
-from ..compiler.explain import WARMUP_FIX
+from ..compiler.explain import GRAD_SWITCH, WARMUP_FIX
 from ..shapes.compiler import CompilerInsight, Explanation
 from ..shapes.region import RegionCall
 
@@ -38,6 +38,7 @@ def explanation(calls: list[RegionCall]) -> Explanation | None:
     seconds = call.get("compileSeconds")
     cost = f" ({formats.seconds(seconds)})" if seconds else ""
     return {
+        "kind": GRAD_SWITCH,
         "what": (
             f"The calls switch between grad modes: {formats.grad_mode(first)}, then "
             f"{formats.plural(other_calls, 'call')} {formats.grad_mode(other)} from call {call['index']} "

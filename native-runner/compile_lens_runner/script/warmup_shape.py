@@ -228,10 +228,11 @@ def _put(insight: CompilerInsight, compile_id: str | None, explanation: Explanat
 
 def share(script_insight: CompilerInsight | None, regions: list[Region]) -> None:
     """The script's own insight lists the same recompiles as its regions (one log, the same compile ids): a region's
-    warm-up explanation goes there too, so the editor's finding at that line (one per line and reason) says it."""
+    explanation said from its calls or source (a warm-up's, a grad mode's switch) goes there too, so the editor's
+    finding at that line (one per line and reason) says it."""
     for region in regions:
         insight = region.get("compiler")
         for r in insight["recompiles"] if insight else []:
             explanation = r.get("explanation")
-            if explanation and guards.warmup_said(explanation) and script_insight:
+            if explanation and guards.region_said(explanation) and script_insight:
                 _put(script_insight, r.get("compileId"), explanation)

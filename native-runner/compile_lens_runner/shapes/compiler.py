@@ -34,7 +34,7 @@ class _Explanation(TypedDict):
 class Explanation(_Explanation, total=False):
     quickFix: QuickFix | None
     quickFixes: list[QuickFix]  # further edits offered beside quickFix (mark-dynamic: script/mark_dynamic_edit.py)
-    kind: str  # schema 1.42: "warmup-shape" for a warm-up's explanation (script/warmup_shape.py)
+    kind: str  # schema 1.42: "warmup-shape" for a warm-up's explanation (script/warmup_shape.py); 1.47 "grad-switch"
     madeFor: str  # schema 1.34: what the recompile was made for (compiler/made_for.py): "x's size 16 in dimension 0", "self.calls == 17"
 
 
