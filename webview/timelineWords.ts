@@ -217,7 +217,7 @@ export function profilerWorkWords(during: number, dur: number, inside: boolean):
 }
 
 /** The profiler's own work's hover, naming the frames it ran inside (each nearly all it), dimmed where they are drawn:
- *  "It ran inside CUDA set-up (Python · thread 1661): their time is this work's, dimmed there." */
+ *  "It ran inside CUDA set-up (Python stack · thread 1661): their time is this work's, dimmed there." */
 export function profilerWorkInside(frames: readonly { name: string; track: string }[]): string {
   const named = frames.map(({ name, track }) => `${name} (${track})`).join(', ');
   return `It ran inside ${named}: ${frames.length === 1 ? 'its' : 'their'} time is this work's, dimmed there.`;

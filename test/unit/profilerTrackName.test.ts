@@ -24,7 +24,7 @@ test("Kineto's span of the profiled window and the host's threads are named in t
     names.join(' | '),
   );
   assert.ok(
-    names.some((name) => /^thread \d+ \(python3?\)$/.test(name)),
+    names.some((name) => /^ops · thread \d+ \(python3?\)$/.test(name)),
     names.join(' | '),
   );
   assert.ok(

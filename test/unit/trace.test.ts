@@ -134,7 +134,7 @@ describe('scanner on real H100 traces', () => {
       gpu.map((t) => t.name),
       ['GPU 0 · stream 7'],
     );
-    assert.ok(model.tracks.some((t) => !t.gpu && t.name === 'thread 1661 (python3)'));
+    assert.ok(model.tracks.some((t) => !t.gpu && t.name === 'ops · thread 1661 (python3)'));
     assert.ok(model.tracks.findIndex((t) => t.gpu) > model.tracks.findIndex((t) => !t.gpu), 'CPU threads first');
   });
 
@@ -145,8 +145,8 @@ describe('scanner on real H100 traces', () => {
       for (let i = 0; i < model.count; i++) if (model.track[i] === t) names.push(model.names[model.name[i]!]!);
       return names;
     };
-    const main = model.tracks.findIndex((t) => t.name === 'thread 1661 (python3)');
-    const stack = model.tracks.findIndex((t) => t.name === 'Python · thread 1661');
+    const main = model.tracks.findIndex((t) => t.name === 'ops · thread 1661 (python3)');
+    const stack = model.tracks.findIndex((t) => t.name === 'Python stack · thread 1661');
     assert.ok(main >= 0 && stack >= 0, model.tracks.map((t) => t.name).join(', '));
     assert.equal(model.tracks[stack]!.stack, true);
     const pythonFrame = /\(\d+\): |^<built-in /;

@@ -66,7 +66,7 @@ describe('timeline webview', () => {
     const box = (await tooltip.boundingBox())!;
     assert.ok(box.x + box.width <= x, `left of the pointer at ${x}: ${box.x} + ${box.width}`);
     assert.ok(box.x >= 0);
-    // as many line boxes as the text has lines: "thread 1661 (python3)" is not broken inside a word
+    // as many line boxes as the text has lines: "ops · thread 1661 (python3)" is not broken inside a word
     const { lines, boxes } = await tooltip.evaluate((node) => {
       const range = document.createRange();
       range.selectNodeContents(node);
@@ -360,7 +360,7 @@ describe('timeline webview', () => {
     const tracks = async (): Promise<{ text: string; y: number }[]> =>
       (await layout()).texts.filter((t) => t.role === 'track').map(({ text, y }) => ({ text, y }));
     const folded = await tracks();
-    const stack = folded.find((t) => t.text === '▸ Python · thread 1661');
+    const stack = folded.find((t) => t.text === '▸ Python stack · thread 1661');
     const gpu = folded.find((t) => t.text === 'GPU 0 · stream 7');
     assert.ok(stack && gpu && gpu.y < stack.y, JSON.stringify(folded));
     // folded: the Python track is the last and one row tall (under it only the count of the tracks idle in view)
@@ -379,13 +379,13 @@ describe('timeline webview', () => {
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const unfolded = await tracks();
     assert.ok(
-      unfolded.some((t) => t.text === '▾ Python · thread 1661'),
+      unfolded.some((t) => t.text === '▾ Python stack · thread 1661'),
       JSON.stringify(unfolded),
     );
     const taller = (await layout()).height;
     assert.ok(taller > height + 15 * 15, `${height} px folded, ${taller} px unfolded`);
     // the name is a button a screen reader hears as expanded or not; Tab reaches it, Enter and Space fold it
-    const toggle = page.getByRole('button', { name: 'Python · thread 1661', exact: true });
+    const toggle = page.getByRole('button', { name: 'Python stack · thread 1661', exact: true });
     assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
     // (the stack above it: the compile workers' thread, one of those Kineto has no id for)
     const others = page.getByRole('button', { name: "Inductor's compile workers", exact: true });
@@ -396,7 +396,7 @@ describe('timeline webview', () => {
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
     assert.equal((await layout()).height, height, 'folded again');
-    assert.ok((await tracks()).some((t) => t.text === '▸ Python · thread 1661'));
+    assert.ok((await tracks()).some((t) => t.text === '▸ Python stack · thread 1661'));
     await page.keyboard.press(' ');
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
@@ -423,7 +423,7 @@ describe('timeline webview', () => {
       repeated.map((t) => t.text),
       [],
     );
-    const drawn = (await tracks()).find((t) => t.text === '▾ Python · thread 1661')!;
+    const drawn = (await tracks()).find((t) => t.text === '▾ Python stack · thread 1661')!;
     const button = (await toggle.boundingBox())!;
     const top = button.y - canvas.y;
     assert.ok(drawn.y > stack.y + 15, 'the name moved down');
@@ -446,12 +446,12 @@ describe('timeline webview', () => {
       page.evaluate(
         () => (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts[0]!,
       );
-    const stack = (await layout()).texts.find((t) => t.text === '▸ Python · thread 1661')!;
+    const stack = (await layout()).texts.find((t) => t.text === '▸ Python stack · thread 1661')!;
     await page.mouse.click(canvas.x + 20, canvas.y + stack.y + 5);
     // drawn unfolded (a loaded host may take more than a frame or two)
     await page.waitForFunction(() =>
       (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts[0]!.texts.some(
-        (t) => t.text === '▾ Python · thread 1661',
+        (t) => t.text === '▾ Python stack · thread 1661',
       ),
     );
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -485,7 +485,7 @@ describe('timeline webview', () => {
     // the profiler's work names the frame it ran inside
     assert.match(
       await hover('Activity Buffer Request'),
-      /\nIt ran inside CUDA set-up \(Python · thread 1661\): its time is this work's, dimmed there\.$/,
+      /\nIt ran inside CUDA set-up \(Python stack · thread 1661\): its time is this work's, dimmed there\.$/,
     );
     await page.mouse.move(0, 0);
     await page

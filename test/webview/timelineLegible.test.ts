@@ -31,14 +31,14 @@ import { applyTheme, THEMES } from './themes.ts';
 
 const GPU_MLP_TRACKS = [
   'profiler overhead',
-  'thread 1661 (python3)',
+  'ops · thread 1661 (python3)',
   'profiled window',
   'GPU 0 · stream 7',
   // the threads Kineto has no id for, each its own stack, named by its role (review 10 G4: ten rows of two threads
   // under one name, nothing saying where one ends)
   "▸ tqdm's monitor",
   "▸ Inductor's compile workers",
-  '▸ Python · thread 1661',
+  '▸ Python stack · thread 1661',
 ];
 
 const TRACES = path.join(ROOT, 'test', 'fixtures', 'traces');

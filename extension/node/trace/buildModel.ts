@@ -11,6 +11,7 @@ import { sortRangeNearlySorted } from './sort.ts';
 import { overlapsWindow, viewWindow, type FirstView } from '../../shared/trace/window.ts';
 import { CACHE_LOOKUP } from '../../shared/trace/timelineMarks.ts';
 import { pythonThreads, type PythonThreads } from './pythonThreads.ts';
+import { nameThreadTracks, PYTHON_STACK_TRACK, tracksHoldingRows } from './threadTracks.ts';
 
 /** What a preview's build takes from the whole trace: its origin, steps and CUDA-graph launches. */
 type WholeTrace = Pick<TraceModel, 'steps' | 'stepSource'> & { origin: number; graphLaunches: Set<number> };
@@ -66,6 +67,7 @@ export function* buildModelInParts(
     const thread = frame ? (threads.get(trackKey[i]!)?.threadOf.get(i) ?? 0) : 0;
     trackKey[i] = (frame ? stackOrder : trackOrder)[trackKey[i]!]! + thread;
   }
+  nameThreadTracks(trackInfos, tracksHoldingRows(trackKey, n, trackInfos.length));
   const ordered = orderRows(raw, trackKey, trackInfos);
   if (ordered.clamped) warnings.push('timestamps span more than 78 hours; order of far-away events is approximate');
   if (ordered.depthClamped)
@@ -220,11 +222,12 @@ function orderTracks(
 }
 
 /**
- * A Python stack track's name: "Python · thread 1661", by the id its ops' track names ("thread 1661 (python3)": the
- * name too would not fit the label column); Kineto's thread 0 already says it is Python's.
+ * A Python stack track's name: "Python stack · thread 1661", by the id its ops' track names ("ops · thread 1661
+ * (python3)": threadTracks.ts; the name too would not fit the label column); Kineto's thread 0 already says it is
+ * Python's (and says it is a stack where its ops are drawn too: threadTracks.ts).
  */
 const stackName = (thread: string, tid: string): string =>
-  thread === OTHER_PYTHON_THREADS ? thread : `Python · ${isId(tid) ? `thread ${tid}` : thread}`;
+  thread === OTHER_PYTHON_THREADS ? thread : `${PYTHON_STACK_TRACK}${isId(tid) ? `thread ${tid}` : thread}`;
 
 /**
  * Per name id, 1 for a Python frame as the profiler's Python tracer names them ("torch/nn/modules/module.py(1783):

@@ -59,6 +59,6 @@ export function pythonThreads(
     const role = roles.findIndex(([frame]) => rowsOfThread.some((i) => frame.test(nameOf(i))));
     if (role >= 0) for (const i of rowsOfThread) threadOf.set(i, role);
   }
-  // a role says what thread it is without "Python · " before it, in the label column's room (its ▸ says it folds)
+  // a role says what thread it is without "Python stack · " before it, in the label column's room (its ▸ says it folds)
   return { names: [...roles.map(([, role]) => role), rest], threadOf };
 }
