@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from compile_lens_runner.compiler.explain import WARMUP_FIX
 from compile_lens_runner.compiler import explain
+from compile_lens_runner.compiler.explain import WARMUP_FIX
 from compile_lens_runner.script import grad_switch, warmup_shape
 
 
 def _calls(modes: list[str]) -> list[Any]:
     return [
-        {"index": i, "ms": 1.0, "signature": f"float32[64, 3]; {m}", "event": "ran", "gradMode": m}
+        {"index": i, "ms": 1.0, "signature": f"float32[64, 3]; {m}", "gradMode": m}
+        | {"event": "recompiled" if m != modes[0] and modes[:i].count(m) == 0 else "cached"}
         | ({"compileSeconds": 1.41} if m != modes[0] and modes[:i].count(m) == 0 else {})
         for i, m in enumerate(modes)
     ]
@@ -89,3 +90,16 @@ def test_the_switch_s_words_reach_the_script_s_findings_and_survive_a_re_derivat
     assert said["kind"] == explain.GRAD_SWITCH
     assert script["recompiles"][0]["explanation"] == said and script["recompileSites"][0]["explanation"] == said
     assert explain.explain_recorded(region["recompiles"][0], False) == said
+
+
+def test_the_first_call_in_the_other_mode_ran_with_compiling_off_the_one_that_compiled_is_named() -> None:
+    """In situ, the script's own calls take turns with compiling off: the pass may begin in an eager block, and the
+    call that compiled the second graph comes later; every call of the pass is counted (the script made them all)."""
+    calls = _calls(["grad"] * 20 + ["no_grad"] * 3 + ["grad"] * 20)
+    calls[20] |= {"event": "ran", "side": "eager"}
+    calls[20].pop("compileSeconds")
+    calls[21] |= {"event": "recompiled", "compileSeconds": 0.25}
+    said = grad_switch.explanation(calls)
+    assert said is not None
+    assert "then 3 calls under torch.no_grad() from call 20 on" in said["what"]
+    assert "call 21 compiled the second (250 ms)" in said["what"]

@@ -15,7 +15,8 @@ from ..shapes.region import RegionCall
 def _switch_back(calls: list[RegionCall]) -> tuple[str, str, RegionCall] | None:
     """(the first mode, the other, the other's first call) where the calls return to the first mode after the other:
     the loop switches back and forth, not a warm-up in one mode before serving in another."""
-    modes = [(c, c.get("gradMode")) for c in calls if c.get("side") != "eager" and c.get("gradMode")]
+    # every call of the region, those run with compiling off for the in-situ number too: the script made them all
+    modes = [(c, c.get("gradMode")) for c in calls if c.get("gradMode")]
     if not modes:
         return None
     first = modes[0][1]
@@ -33,15 +34,17 @@ def explanation(calls: list[RegionCall]) -> Explanation | None:
     switch = _switch_back(calls)
     if switch is None:
         return None
-    first, other, call = switch
-    other_calls = sum(1 for c in calls if c.get("gradMode") == other and c.get("side") != "eager")
+    first, other, begun = switch
+    in_other = [c for c in calls if c.get("gradMode") == other]
+    # the call that compiled the other mode's graph (the first in it may have run with compiling off)
+    call = next((c for c in in_other if c["event"] == "recompiled"), begun)
     seconds = call.get("compileSeconds")
     cost = f" ({formats.seconds(seconds)})" if seconds else ""
     return {
         "kind": GRAD_SWITCH,
         "what": (
             f"The calls switch between grad modes: {formats.grad_mode(first)}, then "
-            f"{formats.plural(other_calls, 'call')} {formats.grad_mode(other)} from call {call['index']} "
+            f"{formats.plural(len(in_other), 'call')} {formats.grad_mode(other)} from call {begun['index']} "
             f"on, then {formats.grad_mode(first)} again. Each grad mode needs a graph of its own: "
             f"call {call['index']} compiled the second{cost}, and later switches found both graphs cached."
         ),
