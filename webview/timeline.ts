@@ -46,8 +46,7 @@ import {
 import { fitNames, paneTrackNames } from './trackNames.ts';
 import { TimelineNames } from './timelineNames.ts';
 import { lowerBoundStart, ROW_HEIGHT, TrackRows, type Row } from './timelineRows.ts';
-import { slicePaints } from './slicePaints.ts';
-import { DIM_ALPHA, pickFoldedLabels, SliceRects, type FoldedLabel, type LaidOutRects } from './sliceRects.ts';
+import { pickFoldedLabels, SliceRects, type FoldedLabel, type LaidOutRects } from './sliceRects.ts';
 import { GAP_INSET, longestUnrecorded, unrecordedHover, unrecordedLabels, type Unrecorded } from './timelineGaps.ts';
 import { idleTracksNote, idleTracksTooltip, warmUpLabel } from './timelineWords.ts';
 
@@ -303,7 +302,7 @@ export class TimelineCanvas extends TimelineNames {
     this.saidWarmUp = warmUp ? axis.texts.some((t) => t.role === 'step' && t.text === warmUp) : null;
     const texts = [
       ...axis.texts,
-      ...this.sliceTexts(labels, xOf, toT, left, right, m, theme, bands),
+      ...this.sliceTexts(labels, xOf, left, right, m, theme, bands),
       ...(tMin <= tMax ? this.unrecordedTexts(tMin, tMax, xOf, m, onPage([theme.muted, theme.foreground]), page) : []),
     ];
     this.markBands = [];
@@ -369,7 +368,6 @@ export class TimelineCanvas extends TimelineNames {
   private sliceTexts(
     labels: readonly SliceWords[],
     xOf: (t: number) => number,
-    tAt: (x: number) => number,
     left: number,
     right: number,
     m: Measure,
@@ -384,21 +382,17 @@ export class TimelineCanvas extends TimelineNames {
       const room = Math.min(right, xOf(model.start[i]! + model.dur[i]!)) - x0 - 6;
       const text = sliceLabel(words, room, m);
       if (!text) continue;
+      const y = this.tracks.sliceY(i);
+      // (the pixel just left of its words, inset 3 px: inside its slice, clear of the slice's own outline)
       const under = [
         page,
-        ...slicePaints(model, this.tracks.rows, i, (j) => this.fillOf(j, theme), Math.max(model.start[i]!, tAt(x0))),
+        ...this.rects.paintsAt(Math.round(x0 + 1.5), y + ROW_HEIGHT / 2, theme),
         ...bandsAround(bands, x0 + 3, x0 + 3 + m.width(text)).map((b) => b.paint),
       ];
       const ink = { colour: readableInk(composite(under), [theme.foreground, theme.background]), alpha: 1 };
-      texts.push(placeText(m, 'slice', text, x0 + 3, this.tracks.sliceY(i) + ROW_HEIGHT / 2, ink, under));
+      texts.push(placeText(m, 'slice', text, x0 + 3, y + ROW_HEIGHT / 2, ink, under));
     }
     return texts;
-  }
-
-  /** Slice j's fill as SliceRects paints it: its kind's colour (a collective's over it), faint where dimmed. */
-  private fillOf(j: number, theme: Theme): Paint {
-    const colour = this.communication[this.model.name[j]!] ? theme.communication : theme.kind[this.model.kind[j]!]!;
-    return { colour, alpha: this.dimmed(j) ? DIM_ALPHA : 1 };
   }
 
   /** Each step's stretch with no op recorded on its thread, wide enough to be said, said in it where its label fits
