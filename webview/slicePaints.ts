@@ -1,40 +1,47 @@
-// What a slice's label is drawn on: the fills SliceRects lays at the slice's start, in the order it fills them. A
-// folded Python stack draws all its levels in one row, so a frame's label there lies on the frames around it too: a
-// frame dimmed as the profiler's own work, drawn faint over an opaque frame around it, is that frame's colour, not the
-// page's (review 14T T7: its label was chosen for the faint fill, light grey on slice blue at 1.9:1).
-import type { TraceModel } from '../extension/shared/trace/model.ts';
+// What a slice's label is drawn on: what SliceRects fills and outlines in one pixel column of its row, in the order it
+// paints them. A folded Python stack draws all its levels in one row, so a frame's label there lies on the frames
+// around it too: a frame dimmed as the profiler's own work, drawn faint over an opaque frame around it, is that
+// frame's colour, not the page's (review 14T T7: its label was chosen for the faint fill, light grey on slice blue at
+// 1.9:1). In high contrast every rect is outlined, and the frames begun under a label draw their sides there: the
+// column left of "anchors.py line 191, module level" was part outline, part slice blue, where no paint said so.
 import type { Paint } from './frameLayout.ts';
-import { lowerBoundStart, type Row } from './timelineRows.ts';
 
-/** The slice of `row` drawn at time t, or -1 (its slices are start-sorted and do not overlap). */
-function sliceAt(model: TraceModel, row: Row, t: number): number {
-  const next = lowerBoundStart(model, row.first, row.end, t);
-  if (next < row.end && model.start[next] === t) return next;
-  const before = next - 1;
-  return before >= row.first && model.start[before]! + model.dur[before]! > t ? before : -1;
+/** One colour's rects in a row as SliceRects fills them with one path: their paint and canvas x spans. */
+export interface FillLayer {
+  paint: Paint;
+  spans: readonly (readonly [number, number])[];
 }
 
+/** How much of the pixel column [px, px + 1) the spans cover together (one path: overlaps count once). */
+function coverage(spans: readonly (readonly [number, number])[], px: number): number {
+  const clipped = spans
+    .map(([x0, x1]) => [Math.max(x0, px), Math.min(x1, px + 1)] as const)
+    .filter(([x0, x1]) => x1 > x0)
+    .sort((a, b) => a[0] - b[0]);
+  let covered = 0;
+  let reached = px;
+  for (const [x0, x1] of clipped) {
+    covered += Math.max(0, x1 - Math.max(x0, reached));
+    reached = Math.max(reached, x1);
+  }
+  return covered;
+}
+
+/** The pixel column a rect's side at canvas x is outlined on, in high contrast (SliceRects.fill). */
+export const outlineColumn = (x: number): number => Math.floor(x);
+
 /**
- * The paints under slice i's label, bottom first, the page left out: its own fill (`paintOf`), and in a folded row
- * those of the row's other frames where the label begins (`at`: the slice's start, or the view's left edge where the
- * slice began before it), outer to inner, the opaque ones before the dimmed ones (SliceRects fills the dimmed after
- * all the others; an inner frame begun there is drawn over the label's own).
+ * The paints over the pixel column [px, px + 1) (px whole), bottom first, the page left out: per layer in fill
+ * order, its colour where its rects cover the column (at its alpha times the part covered: the canvas blends that
+ * much), then, where `outline` is a colour (high contrast), the outline where one of its rects' sides lies on it.
  */
-export function slicePaints(
-  model: TraceModel,
-  rows: readonly Row[],
-  i: number,
-  paintOf: (slice: number) => Paint,
-  at: number = model.start[i]!,
-): Paint[] {
-  const [track, depth] = [model.track[i]!, model.depth[i]!];
-  const own = rows.find((r) => r.track === track && r.depth === depth && r.first <= i && i < r.end);
-  if (!own?.folded) return [paintOf(i)];
-  const others = rows
-    .filter((r) => r.folded && r.track === track && r.depth !== depth)
-    .map((r) => ({ depth: r.depth, j: sliceAt(model, r, at) }))
-    .filter((o) => o.j >= 0);
-  const stack = [...others, { depth, j: i }].sort((a, b) => a.depth - b.depth);
-  const paints = stack.map((o) => paintOf(o.j));
-  return [...paints.filter((p) => p.alpha === 1), ...paints.filter((p) => p.alpha !== 1)];
+export function slicePaints(layers: readonly FillLayer[], px: number, outline: string | null): Paint[] {
+  return layers.flatMap(({ paint, spans }) => {
+    const filled = coverage(spans, px);
+    const outlined = spans.some((span) => span.some((x) => outlineColumn(x) === px));
+    return [
+      ...(filled > 0 ? [{ colour: paint.colour, alpha: paint.alpha * filled }] : []),
+      ...(outline !== null && outlined ? [{ colour: outline, alpha: paint.alpha }] : []),
+    ];
+  });
 }

@@ -4,6 +4,8 @@
 // next pixel. A frame therefore costs O(rows × pixels × log n), not O(events). The rects are kept per colour and
 // filled with one path each.
 import { SliceKind, SLICE_KIND_COUNT, type TraceModel } from '../extension/shared/trace/model.ts';
+import type { Paint } from './frameLayout.ts';
+import { outlineColumn, slicePaints, type FillLayer } from './slicePaints.ts';
 import type { Theme } from './theme.ts';
 import { firstVisible, lowerBoundStart, ROW_HEIGHT, type Row } from './timelineRows.ts';
 
@@ -180,19 +182,49 @@ export class SliceRects {
     this.counts[bucket]!++;
   }
 
+  /** A bucket's fill: its kind's colour (a collective's), faint for the dimmed buckets. */
+  private paintOf(bucket: number, theme: Theme): Paint {
+    const colour = bucket % COLOURS;
+    return {
+      colour: colour === COMMUNICATION_BUCKET ? theme.communication : theme.kind[colour]!, // readTheme has one per kind
+      alpha: bucket >= DIM_OFFSET ? DIM_ALPHA : 1,
+    };
+  }
+
+  /** What fill() paints over the pixel column [px, px + 1) at height y of the last layOut's rows (slicePaints). */
+  paintsAt(px: number, y: number, theme: Theme): Paint[] {
+    const layers: FillLayer[] = [];
+    for (let bucket = 0; bucket < COLOURS * 2; bucket++) {
+      const buffer = this.buckets[bucket]!;
+      const spans: [number, number][] = [];
+      for (let r = 0; r < this.counts[bucket]!; r++) {
+        const [x, top, w] = [buffer[r * 3]!, buffer[r * 3 + 1]!, buffer[r * 3 + 2]!];
+        if (top <= y && y < top + ROW_HEIGHT - 1) spans.push([x, x + w]);
+      }
+      if (spans.length) layers.push({ paint: this.paintOf(bucket, theme), spans });
+    }
+    return slicePaints(layers, px, theme.border);
+  }
+
   /** One path and one fill per colour: far cheaper than a fillStyle change per slice. */
   fill(ctx: CanvasRenderingContext2D, theme: Theme): void {
     for (let bucket = 0; bucket < COLOURS * 2; bucket++) {
       const n = this.counts[bucket]!;
       if (n === 0) continue;
       const buffer = this.buckets[bucket]!;
-      ctx.globalAlpha = bucket >= DIM_OFFSET ? DIM_ALPHA : 1;
-      const colour = bucket % COLOURS;
-      ctx.fillStyle = colour === COMMUNICATION_BUCKET ? theme.communication : theme.kind[colour]!; // readTheme has a colour per kind
+      const { colour, alpha } = this.paintOf(bucket, theme);
+      ctx.globalAlpha = alpha;
+      ctx.fillStyle = colour;
       ctx.beginPath();
       for (let r = 0; r < n; r++) ctx.rect(buffer[r * 3]!, buffer[r * 3 + 1]!, buffer[r * 3 + 2]!, ROW_HEIGHT - 1);
       ctx.fill();
       if (theme.border) {
+        // each side on a whole pixel column: crisp, and so what a label lies on is known (slicePaints)
+        ctx.beginPath();
+        for (let r = 0; r < n; r++) {
+          const [x0, x1] = [buffer[r * 3]!, buffer[r * 3]! + buffer[r * 3 + 2]!].map((x) => outlineColumn(x) + 0.5);
+          ctx.rect(x0!, buffer[r * 3 + 1]!, x1! - x0!, ROW_HEIGHT - 1);
+        }
         ctx.strokeStyle = theme.border;
         ctx.lineWidth = 1;
         ctx.stroke();

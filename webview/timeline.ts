@@ -13,7 +13,6 @@ import type { FrameLayout, LineSegment, Paint, TextBox } from './frameLayout.ts'
 import { composite, readableInk } from './ink.ts';
 import {
   bandEdges,
-  bandsAround,
   clearLabelsOfBands,
   clearOfBands,
   drawArrows,
@@ -23,7 +22,6 @@ import {
   MARK_LANE,
   markHovers,
   markTexts,
-  type MarkBand,
 } from './overlays.ts';
 import type { Theme } from './theme.ts';
 import { drawLines, drawText } from './canvasPaint.ts';
@@ -46,19 +44,13 @@ import {
 import { fitNames, paneTrackNames } from './trackNames.ts';
 import { TimelineNames } from './timelineNames.ts';
 import { lowerBoundStart, ROW_HEIGHT, TrackRows, type Row } from './timelineRows.ts';
-import { slicePaints } from './slicePaints.ts';
-import { DIM_ALPHA, pickFoldedLabels, SliceRects, type FoldedLabel, type LaidOutRects } from './sliceRects.ts';
+import { sliceTexts, type SliceWords } from './sliceTexts.ts';
+import { pickFoldedLabels, SliceRects, type FoldedLabel, type LaidOutRects } from './sliceRects.ts';
 import { GAP_INSET, longestUnrecorded, unrecordedHover, unrecordedLabels, type Unrecorded } from './timelineGaps.ts';
 import { idleTracksNote, idleTracksTooltip, warmUpLabel } from './timelineWords.ts';
 
 /** a track name's inset in the label column */
 const NAME_INSET = 4;
-
-/** a slice to label and the words its label says, before they are cut to it */
-interface SliceWords {
-  i: number;
-  words: string;
-}
 
 export interface DrawStats {
   rects: number;
@@ -303,7 +295,7 @@ export class TimelineCanvas extends TimelineNames {
     this.saidWarmUp = warmUp ? axis.texts.some((t) => t.role === 'step' && t.text === warmUp) : null;
     const texts = [
       ...axis.texts,
-      ...this.sliceTexts(labels, xOf, toT, left, right, m, theme, bands),
+      ...sliceTexts(labels, { model, rects: this.rects, tracks: this.tracks }, { xOf, left, right }, m, theme, bands),
       ...(tMin <= tMax ? this.unrecordedTexts(tMin, tMax, xOf, m, onPage([theme.muted, theme.foreground]), page) : []),
     ];
     this.markBands = [];
@@ -359,46 +351,6 @@ export class TimelineCanvas extends TimelineNames {
       // (a folded row draws no frame around its label: its name alone)
       ...pickFoldedLabels(model, foldedLabels, said).map((i) => ({ i, words: this.sliceName(model.name[i]!) })),
     ];
-  }
-
-  /**
-   * The labels of slices wide enough for one: the name, cut at whole words to the slice (none where no whole word
-   * fits: timelineText.sliceLabel), in the ink that reads on the slice's colour and on a compile's or break's band
-   * around it (one whose edge would cross it is drawn clear of it: overlays.clearLabelsOfBands).
-   */
-  private sliceTexts(
-    labels: readonly SliceWords[],
-    xOf: (t: number) => number,
-    tAt: (x: number) => number,
-    left: number,
-    right: number,
-    m: Measure,
-    theme: Theme,
-    bands: readonly MarkBand[],
-  ): TextBox[] {
-    const model = this.model;
-    const page: Paint = { colour: theme.background, alpha: 1 };
-    const texts: TextBox[] = [];
-    for (const { i, words } of labels) {
-      const x0 = Math.max(left, xOf(model.start[i]!));
-      const room = Math.min(right, xOf(model.start[i]! + model.dur[i]!)) - x0 - 6;
-      const text = sliceLabel(words, room, m);
-      if (!text) continue;
-      const under = [
-        page,
-        ...slicePaints(model, this.tracks.rows, i, (j) => this.fillOf(j, theme), Math.max(model.start[i]!, tAt(x0))),
-        ...bandsAround(bands, x0 + 3, x0 + 3 + m.width(text)).map((b) => b.paint),
-      ];
-      const ink = { colour: readableInk(composite(under), [theme.foreground, theme.background]), alpha: 1 };
-      texts.push(placeText(m, 'slice', text, x0 + 3, this.tracks.sliceY(i) + ROW_HEIGHT / 2, ink, under));
-    }
-    return texts;
-  }
-
-  /** Slice j's fill as SliceRects paints it: its kind's colour (a collective's over it), faint where dimmed. */
-  private fillOf(j: number, theme: Theme): Paint {
-    const colour = this.communication[this.model.name[j]!] ? theme.communication : theme.kind[this.model.kind[j]!]!;
-    return { colour, alpha: this.dimmed(j) ? DIM_ALPHA : 1 };
   }
 
   /** Each step's stretch with no op recorded on its thread, wide enough to be said, said in it where its label fits

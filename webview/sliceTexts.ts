@@ -1,0 +1,58 @@
+// The labels of a frame's slices: each one's words cut at whole words to its slice, in the ink that reads on what
+// is painted under it (the slices' fills and outlines, and a compile's or break's band around it).
+import type { TraceModel } from '../extension/shared/trace/model.ts';
+import type { Paint, TextBox } from './frameLayout.ts';
+import { composite, readableInk } from './ink.ts';
+import { bandsAround, type MarkBand } from './overlays.ts';
+import type { SliceRects } from './sliceRects.ts';
+import type { Theme } from './theme.ts';
+import { placeText, sliceLabel, type Measure } from './timelineText.ts';
+import { ROW_HEIGHT, type TrackRows } from './timelineRows.ts';
+
+/** a slice to label and the words its label says, before they are cut to it */
+export interface SliceWords {
+  i: number;
+  words: string;
+}
+
+/** What the slices were drawn with: the model, its rows and the rects the frame filled. */
+export interface DrawnSlices {
+  model: TraceModel;
+  tracks: TrackRows;
+  rects: SliceRects;
+}
+
+/**
+ * The labels of slices wide enough for one: the name, cut at whole words to the slice (none where no whole word
+ * fits: timelineText.sliceLabel), in the ink that reads on the slice's colour and on a compile's or break's band
+ * around it (one whose edge would cross it is drawn clear of it: overlays.clearLabelsOfBands). `view`: time to
+ * canvas x and the x span slices are drawn in.
+ */
+export function sliceTexts(
+  labels: readonly SliceWords[],
+  { model, tracks, rects }: DrawnSlices,
+  view: { xOf: (t: number) => number; left: number; right: number },
+  m: Measure,
+  theme: Theme,
+  bands: readonly MarkBand[],
+): TextBox[] {
+  const { xOf, left, right } = view;
+  const page: Paint = { colour: theme.background, alpha: 1 };
+  const texts: TextBox[] = [];
+  for (const { i, words } of labels) {
+    const x0 = Math.max(left, xOf(model.start[i]!));
+    const room = Math.min(right, xOf(model.start[i]! + model.dur[i]!)) - x0 - 6;
+    const text = sliceLabel(words, room, m);
+    if (!text) continue;
+    const y = tracks.sliceY(i);
+    // (the pixel just left of its words, inset 3 px: inside its slice, clear of the slice's own outline)
+    const under = [
+      page,
+      ...rects.paintsAt(Math.round(x0 + 1.5), y + ROW_HEIGHT / 2, theme),
+      ...bandsAround(bands, x0 + 3, x0 + 3 + m.width(text)).map((b) => b.paint),
+    ];
+    const ink = { colour: readableInk(composite(under), [theme.foreground, theme.background]), alpha: 1 };
+    texts.push(placeText(m, 'slice', text, x0 + 3, y + ROW_HEIGHT / 2, ink, under));
+  }
+  return texts;
+}
