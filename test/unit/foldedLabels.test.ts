@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { pickFoldedLabels, type FoldedLabel } from '../../webview/sliceRects.ts';
 import { TimelineNames } from '../../webview/timelineNames.ts';
 import { cpuOp, scanEvents, type TraceEvent } from './traceEvents.ts';
+import type { TraceModel } from '../../extension/shared/trace/model.ts';
 
 /** 6 px a character, as a label's room is counted (the slice's width less 6 px): whole, else none (no whole word) */
 const fitsWhole =
@@ -78,6 +79,15 @@ test('a wider panel only adds labels to a folded row, never trades one for anoth
   ]);
 });
 
+/** A slice's label words by its raw name, as the timeline's names give them for `model`. */
+function labelWordsOf(model: TraceModel): (raw: string) => string | null {
+  const names = new TimelineNames(model, {
+    line: (_p: unknown, line: number): number => line,
+    named: (): null => null,
+  });
+  return (raw) => names.labelWords(model.name.indexOf(model.names.indexOf(raw)));
+}
+
 test("a frame said in its parent's words adds its own function, else repeats them; one said otherwise keeps its own", () => {
   // review 13 Q7: "CUDA set-up" over "CUDA set-up" (set_device, then the built-in _cuda_setDevice it calls); review 14
   // T3: the nested frames left blank, four wide bars under "AOTAutograd's wrapper" with no words
@@ -95,11 +105,7 @@ test("a frame said in its parent's words adds its own function, else repeats the
     frame('torch/_functorch/_aot_autograd/runtime_wrappers.py(9): wrapper', 410, 80),
     frame('torch/_functorch/_aot_autograd/utils.py(124): call_func_at_runtime_with_args', 420, 60),
   ]);
-  const names = new TimelineNames(model, {
-    line: (_p: unknown, line: number): number => line,
-    named: (): null => null,
-  });
-  const words = (raw: string): string | null => names.labelWords(model.name.indexOf(model.names.indexOf(raw)));
+  const words = labelWordsOf(model);
   assert.equal(words('torch/cuda/__init__.py(626): set_device'), 'CUDA set-up');
   assert.equal(words('<built-in function _cuda_setDevice>'), 'CUDA set-up, _cuda_setDevice');
   assert.equal(words('anchors.py(18): forward'), 'anchors.py line 18, forward');
@@ -123,11 +129,7 @@ test("a record inside one that says its op with a note added draws no label: one
     cpuOp('autograd::engine::evaluate_function: torch::autograd::AccumulateGrad', 200, 50),
     cpuOp('aten::add_', 210, 20),
   ]);
-  const names = new TimelineNames(model, {
-    line: (_p: unknown, line: number): number => line,
-    named: (): null => null,
-  });
-  const words = (raw: string): string | null => names.labelWords(model.name.indexOf(model.names.indexOf(raw)));
+  const words = labelWordsOf(model);
   assert.equal(words('autograd::engine::evaluate_function: AddmmBackward0'), "addmm's backward (autograd)");
   assert.equal(words('AddmmBackward0'), null);
   assert.equal(words('aten::mm'), 'aten::mm');

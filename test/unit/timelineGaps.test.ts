@@ -135,7 +135,8 @@ test("a wait's label and its hover name one cause, worked out once per stretch (
   }
 });
 
-test("rank 0's wait said for rank 1 and how much of it rank 1 recorded no op: 34.9 ms of its 40.2 ms (review 14 T4: 33.6 of 41.7 in another step)", async () => {
+/** The straggler job's two ranks on rank 0's clock: their models, their rows and each rank's marks. */
+async function stragglerRanks(): Promise<{ models: TraceModel[]; rows: Row[][]; ranks: RankMarks[] }> {
   const files = ['rank0', 'rank1'].map((r) =>
     path.resolve(__dirname, `../fixtures/traces/ranks/straggler/${r}.trace.json`),
   );
@@ -143,16 +144,21 @@ test("rank 0's wait said for rank 1 and how much of it rank 1 recorded no op: 34
   const heads = await Promise.all(files.map((f) => readTraceHead(f)));
   const alignment = rankAlignment(models.map((trace, k) => ({ trace, rank: heads[k]! })));
   assert.equal(alignment.mode, 'absolute');
-  if (alignment.mode !== 'absolute') return;
+  const shifts = alignment.mode === 'absolute' ? alignment.shiftUs : [];
   const rows = models.map((model) => new TrackRows(model, 0).rows);
   const ranks: RankMarks[] = models.map((model, k) => ({
     rank: k,
-    shiftUs: alignment.shiftUs[k]!,
+    shiftUs: shifts[k]!,
     marks: [],
     unrecordedUs: (fromUs, toUs, leastUs) =>
       longestUnrecorded(model, rows[k]!, fromUs, toUs, leastUs, communicationNames(model.names)),
     inCollective: (atUs) => collectiveSpans(model, communicationNames(model.names), atUs, atUs).length > 0,
   }));
+  return { models, rows, ranks };
+}
+
+test("rank 0's wait said for rank 1 and how much of it rank 1 recorded no op: 34.9 ms of its 40.2 ms (review 14 T4: 33.6 of 41.7 in another step)", async () => {
+  const { models, rows, ranks } = await stragglerRanks();
   const [rank0] = models;
   const step = rank0!.steps[1]!;
   const xOf = (t: number): number => LABEL_WIDTH + ((t - step.start) / (step.end - step.start)) * (1400 - LABEL_WIDTH);
@@ -203,23 +209,7 @@ test("rank 0's wait said for rank 1 and how much of it rank 1 recorded no op: 34
 });
 
 test('rank 1, last to reach all_reduce while rank 0 waited in it, is said to be in it, not waiting (review 14 S3)', async () => {
-  const files = ['rank0', 'rank1'].map((r) =>
-    path.resolve(__dirname, `../fixtures/traces/ranks/straggler/${r}.trace.json`),
-  );
-  const models = await Promise.all(files.map((f) => scanTraceFile(f)));
-  const heads = await Promise.all(files.map((f) => readTraceHead(f)));
-  const alignment = rankAlignment(models.map((trace, k) => ({ trace, rank: heads[k]! })));
-  assert.equal(alignment.mode, 'absolute');
-  if (alignment.mode !== 'absolute') return;
-  const rows = models.map((model) => new TrackRows(model, 0).rows);
-  const ranks: RankMarks[] = models.map((model, k) => ({
-    rank: k,
-    shiftUs: alignment.shiftUs[k]!,
-    marks: [],
-    unrecordedUs: (fromUs, toUs, leastUs) =>
-      longestUnrecorded(model, rows[k]!, fromUs, toUs, leastUs, communicationNames(model.names)),
-    inCollective: (atUs) => collectiveSpans(model, communicationNames(model.names), atUs, atUs).length > 0,
-  }));
+  const { models, rows, ranks } = await stragglerRanks();
   const said = (k: number, width: number): UnrecordedLabel[] => {
     const step = models[k]!.steps[0]!;
     return unrecordedLabels(
