@@ -21,7 +21,7 @@ ALLOWED: dict[str, set[str]] = {
     "compiler": {"measure", "shapes"},
     "report": {"__init__", "formats", "measure", "shapes"},
     "run": {"compiler", "errors", "measure", "progress", "report", "shapes"},
-    "target": {"compiler", "errors", "measure", "report", "run", "shapes"},
+    "target": {"compiler", "errors", "formats", "measure", "report", "run", "shapes"},
     "script": {"compiler", "errors", "formats", "measure", "report", "run", "shapes"},
     "ranks": {"compiler", "errors", "formats", "measure", "progress", "report", "run", "script", "shapes"},
     "logs": {"compiler", "errors", "measure", "ranks", "report", "shapes"},

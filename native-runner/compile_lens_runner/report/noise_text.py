@@ -12,8 +12,9 @@ from ..shapes.mode import ModeResult
 
 
 def _rounds(m: ModeResult) -> str | None:
-    """ "eager's 9 rounds took from 33.4 µs to 5.99 ms a call, compiled's from 31.1 µs to 51.4 µs": each side's
-    fastest and slowest round, the side that varied the more first."""
+    """ "eager's slowest of 9 rounds took 180× as long as its fastest, compiled's 1.65×": each side's slowest round
+    against its fastest, the side that varied the more first; as multiples, not times (its fastest round is the
+    number's own time, said beside it: one time said once)."""
     sides = []
     for side, timing in (("eager", m.get("eagerTiming")), ("compiled", m.get("timing"))):
         rounds = [r for r in ((timing.get("rounds") or []) if timing else []) if r > 0]
@@ -22,9 +23,9 @@ def _rounds(m: ModeResult) -> str | None:
     if not sides:
         return None
     sides.sort(key=lambda s: -s[0])
-    _, side, count, low, high = sides[0]
-    said = [f"{side}'s {formats.plural(count, 'round')} took from {formats.ms(low)} to {formats.ms(high)} a call"]
-    said += [f"{other}'s from {formats.ms(lo)} to {formats.ms(hi)}" for _, other, _, lo, hi in sides[1:]]
+    spread, side, count, _, _ = sides[0]
+    said = [f"{side}'s slowest of {count} rounds took {formats.speedup(spread)} as long as its fastest"]
+    said += [f"{other}'s {formats.speedup(ratio)}" for ratio, other, _, _, _ in sides[1:]]
     return ", ".join(said)
 
 
