@@ -3,6 +3,7 @@
 // time per call, kernels per step, compile time, graphs, breaks and recompiles, and the region's facts that changed;
 // then the graph breaks and recompiles the later run no longer has, and those it added. Pure: the host reads the two
 // reports, the compare panel (webview/runCompare.ts) draws what this returns.
+import { directionOf } from './answer.ts';
 import { collectFindings, type Finding } from './findings.ts';
 import { digestRegion, headlineMeasurement, type RegionDigest } from './regionDigest.ts';
 import { digestReport, speedupText, targetWords, type ModeDigest } from './reportDigest.ts';
@@ -153,7 +154,7 @@ function regionSide(d: RegionDigest | undefined, number: AnswerNumber | null): S
           value: number.value,
           range: number.low !== undefined && number.high !== undefined ? { low: number.low, high: number.high } : null,
           quantity: QUANTITY[number.kind](number.unit),
-          directed: number.direction === 'faster' || number.direction === 'slower',
+          directed: directionOf(number) !== null,
         }
       : null,
     values: [

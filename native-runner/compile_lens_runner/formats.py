@@ -110,13 +110,19 @@ def interval(low: float, high: float, value: float | None = None) -> str:
     precision, the finer end's ("0.068–0.18×" read as two). Beside its point (`value`), the point's precision, finer
     only where an end would keep no significant digit: "0.17× (0.07–0.20×)", not "(0.068–0.195×)" beside a two-digit
     point (review H6)."""
+    said_low, said_high = speedup_ends(low, high, value)
+    return f"{said_low}–{said_high}×"
+
+
+def speedup_ends(low: float, high: float, value: float | None = None) -> tuple[str, str]:
+    """Two ratios to one precision, the finer one's (interval's ends; a spread's, "from 0.41× to 2.90×")."""
     ends = (low, high)
     digits = (
         max(map(_speedup_digits, ends))
         if value is None
         else max(_speedup_digits(value), *(_speedup_digits(end) - 1 for end in ends))
     )
-    return f"{_fixed(low, digits)}–{_fixed(high, digits)}×"
+    return _fixed(low, digits), _fixed(high, digits)
 
 
 def speedup_range(value: float, low: float, high: float) -> str:

@@ -96,7 +96,7 @@ function stepsCompared(model: TraceModel): {
   const run = comparedRun(compiling);
   if (!run) return null;
   const [first, last] = run;
-  // a run holds a compile only where every step held one
+  // comparedRun returns a run with no compile or, where every step compiled, all of them: one step tells which
   const allCompiling = compiling.slice(first, last + 1).some(Boolean);
   const chosen = steps.slice(first, last + 1);
   const held = steps.flatMap((s, k) => (compiling[k] ? [stepNumber(s.label, k + 1)] : []));

@@ -19,8 +19,8 @@ export function tracksHoldingRows(trackOf: Uint32Array, count: number, trackCoun
 /**
  * Each CPU thread's track of ops renamed "ops · …" where a stack track of its thread (same pid and tid) holds a slice
  * too (`holds`, per track), and such a stack track that bears the thread's own name ("other Python threads", Kineto's
- * thread 0) renamed "Python stack · …"; in place. A thread drawn in one track keeps its plain name, and GPU streams
- * keep theirs. A stack track named by a role ("tqdm's monitor") already says whose stack it is.
+ * thread 0) renamed "Python stack · …"; in place. A thread whose ops alone are drawn keeps its plain name (one drawn
+ * only as its stack is "Python stack · …" from buildModel's stackName), and GPU streams keep theirs. A stack track named by a role ("tqdm's monitor") already says whose stack it is.
  */
 export function nameThreadTracks(tracks: TrackInfo[], holds: Uint8Array): void {
   const threadKey = (t: TrackInfo): string => `${t.pid}\u0000${t.tid}`;

@@ -1,6 +1,6 @@
 """The profiled steps a trace's per-step numbers are the mean of: the one rule of the runner's kernel times
 (profiling.kernel_us_per_step, the report's kernelSteps) and the webview's trace compare
-(webview/analysis/compare.ts stepsCompared), said once in report.schema.json kernelSteps. The rule's words, the
+(webview/analysis/compare.ts comparedRun, through stepsCompared), said once in report.schema.json kernelSteps. The rule's words, the
 names of a compile's spans and its cases are compared_steps.json's, which both read (the compare through
 extension/shared/trace/sliceKinds.ts); each side's compared_run is held to its cases by a test."""
 

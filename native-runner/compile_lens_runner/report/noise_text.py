@@ -19,13 +19,13 @@ def _rounds(m: ModeResult) -> str | None:
     for side, timing in (("eager", m.get("eagerTiming")), ("compiled", m.get("timing"))):
         rounds = [r for r in ((timing.get("rounds") or []) if timing else []) if r > 0]
         if len(rounds) > 1:
-            sides.append((max(rounds) / min(rounds), side, len(rounds), min(rounds), max(rounds)))
+            sides.append((max(rounds) / min(rounds), side, len(rounds)))
     if not sides:
         return None
     sides.sort(key=lambda s: -s[0])
-    spread, side, count, _, _ = sides[0]
+    spread, side, count = sides[0]
     said = [f"{side}'s slowest of {count} rounds took {formats.speedup(spread)} as long as its fastest"]
-    said += [f"{other}'s {formats.speedup(ratio)}" for ratio, other, _, _, _ in sides[1:]]
+    said += [f"{other}'s {formats.speedup(ratio)}" for ratio, other, _ in sides[1:]]
     return ", ".join(said)
 
 
@@ -35,7 +35,7 @@ def _pairs(s: RegionInSitu, kind: str) -> str | None:
     ratios = [r for r in ((x.get("pairRatios") or []) if x else []) if r > 0]
     if len(ratios) < 2:
         return None
-    low, high = formats.interval(min(ratios), max(ratios)).removesuffix("×").split("–")
+    low, high = formats.speedup_ends(min(ratios), max(ratios))
     return f"its {formats.plural(len(ratios), 'pair')} of eager and compiled blocks gave ratios from {low}× to {high}×"
 
 
