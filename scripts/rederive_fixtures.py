@@ -42,7 +42,7 @@ from compile_lens_runner.compiler.insight import compiler_insight, limit_hits  #
 from compile_lens_runner.measure import step_work  # noqa: E402
 from compile_lens_runner.measure.profiling import PROFILED_STEPS  # noqa: E402
 from compile_lens_runner.report import answer, compile_names  # noqa: E402
-from compile_lens_runner.script import grad_switch, kernel_times, region_entry  # noqa: E402
+from compile_lens_runner.script import grad_switch, kernel_times, region_entry, warmup_shape  # noqa: E402
 from compile_lens_runner.script.regions import _options  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "test", "fixtures")
@@ -206,6 +206,11 @@ def rederive(report: dict[str, Any], folder: str | None = None, here: str | None
                 {k: situ["work"][side][k] for k in step_work.SideWork.__annotations__} for side in ("eager", "compiled")
             ]
             situ["work"] = step_work.compare(sides[0], sides[1], situ.get("step"))
+    # a region's explanation said from its calls (a grad switch) or source goes to the script's own insight too, whose
+    # finding the editor shows at that line, as the run shares it (script/mode.py)
+    script = next((m for m in out["modes"] if m["mode"] == "script"), None)
+    if script is not None:
+        warmup_shape.share(script.get("compiler"), out.get("regions") or [])
     # a torchrun job's rank 0 row is of the merged report's own regions (ranks/merge.py): their steady state as above
     regions = {region["id"]: region for region in out.get("regions") or []}
     for rank in out.get("ranks") or []:

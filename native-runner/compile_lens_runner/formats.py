@@ -201,14 +201,30 @@ def place(file: str, line: int, cell: int | None = None) -> str:
 _GRAD_MODE_SAID = {"grad": "with grad", "no_grad": "under torch.no_grad()", "inference": "under torch.inference_mode()"}
 
 
+def signature_parts(signature: str) -> tuple[str, str | None, str | None]:
+    """(arguments, grad mode, autocast) of a call's signature as script/calls.py writes it, "float32[8], 'a;b'; grad;
+    autocast cuda bfloat16" -> ("float32[8], 'a;b'", "grad", "autocast cuda bfloat16"): the optional autocast peeled off
+    the end, then the last ";" ends the arguments (a str argument's repr may hold ";"). The one reading of a signature
+    (inputs, report/story.py's): grad mode None where the signature has no ";"."""
+    rest, autocast = signature, None
+    head, cut, tail = signature.rpartition(";")
+    if cut and tail.strip().startswith("autocast "):
+        rest, autocast = head, tail.strip()
+    args, cut, grad = rest.rpartition(";")
+    if not cut:
+        return rest.strip(), None, autocast
+    return args.strip(), grad.strip() or None, autocast
+
+
 def inputs(signature: str) -> str:
     """ "float32[4, 8] with grad" for the signature "float32[4, 8]; grad": a call's inputs and the grad mode it ran
     in, as a user reads them (review 13P P7), and its autocast ("...; grad; autocast cuda bfloat16": "... with grad,
     under autocast to bfloat16 on cuda", s32's H200 fine-tuning loop); a mode of no known name as recorded."""
-    args, *modes = [part.strip() for part in signature.split(";")]
+    args, grad, autocast = signature_parts(signature)
+    modes = ([grad_mode(grad)] if grad else []) + ([_autocast(autocast)] if autocast else [])
     if not modes:
         return signature
-    said = ", ".join(_autocast(mode) if mode.startswith("autocast ") else grad_mode(mode) for mode in modes)
+    said = ", ".join(modes)
     return f"{args} {said}" if args else said
 
 

@@ -93,6 +93,26 @@ def test_a_torchrun_jobs_rank_0_row_says_its_regions_steady_state_as_rederived()
     ]
 
 
+def test_a_regions_grad_switch_reaches_the_scripts_own_finding_as_the_run_shares_it() -> None:
+    """Code read 3 §7: re-derived, the region said the grad switch while the script's insight (the editor's finding at
+    that line) kept the guard's warm-up advice: rederive shares the region's words as script/mode.py does."""
+    path = next(p for p in FILES if p.endswith("train_small-cpu/report.json"))
+    old = json.loads(Path(path).read_text())
+    region = next(r for r in old["regions"] if r["id"] == "r0")
+    script = next(m for m in old["modes"] if m["mode"] == "script")["compiler"]
+    switched = next(r for r in region["calls"] if r["event"] == "recompiled")["index"]
+    for call in region["calls"]:
+        call["gradMode"] = "no_grad" if switched <= call["index"] < switched + 2 else "grad"
+    recompile = region["compiler"]["recompiles"][0]
+    for item in (recompile, next(r for r in script["recompiles"] if r["compileId"] == recompile["compileId"])):
+        item["reason"] = "GLOBAL_STATE changed: grad_mode"
+    fresh = rederive_fixtures.rederive_at(path, old)
+    said = next(r for r in fresh["regions"] if r["id"] == "r0")["compiler"]["recompiles"][0]["explanation"]
+    assert said["kind"] == "grad-switch"
+    shared = next(m for m in fresh["modes"] if m["mode"] == "script")["compiler"]["recompiles"]
+    assert next(r for r in shared if r["compileId"] == recompile["compileId"])["explanation"] == said
+
+
 def _prose(o: Any) -> list[str]:
     """Every sentence but a call's or step's own on a chart ("compiling took 355 ms", the compile inside the call;
     "step 0: 69.0 s", the whole step)."""

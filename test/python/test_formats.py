@@ -104,3 +104,17 @@ def test_a_signature_says_its_grad_mode_in_words() -> None:
         "input_ids=int64[8, 192] with grad, under autocast to bfloat16 on cuda"
     )
     assert formats.inputs("float32[2]") == "float32[2]"
+
+
+def test_a_signature_is_read_by_one_rule_its_autocast_off_the_end_then_its_grad_mode_after_the_last_semicolon() -> None:
+    """Code read 3 §2: a str argument's repr holding ";" stays one argument (it was cut into "'a (b'), with grad"), and
+    the autocast is never read as the grad mode."""
+    assert formats.signature_parts("'a;b'; grad") == ("'a;b'", "grad", None)
+    assert formats.inputs("'a;b'; grad") == "'a;b' with grad"
+    assert formats.signature_parts("float32[8], 'x; y'; no_grad; autocast cuda bfloat16") == (
+        "float32[8], 'x; y'",
+        "no_grad",
+        "autocast cuda bfloat16",
+    )
+    assert formats.inputs("'a; autocast cuda float16'; grad") == "'a; autocast cuda float16' with grad"
+    assert formats.signature_parts("float32[2]") == ("float32[2]", None, None)

@@ -34,7 +34,7 @@ def _insight() -> Any:
         "recompileSites": [
             {
                 "pattern": "p",
-                "reason": "r",
+                "reason": "GLOBAL_STATE changed: grad_mode",
                 "count": 1,
                 "location": None,
                 "compileIds": ["0/1"],
@@ -103,3 +103,37 @@ def test_the_first_call_in_the_other_mode_ran_with_compiling_off_the_one_that_co
     assert said is not None
     assert "then 3 calls under torch.no_grad() from call 20 on" in said["what"]
     assert "call 21 compiled the second (250 ms)" in said["what"]
+
+
+def test_several_evaluation_passes_are_said_as_several_not_as_one_block() -> None:
+    """Code read 3 §6: grad×3, no_grad×2, grad×3, no_grad×2, grad read "4 calls under torch.no_grad() from call 3 on",
+    as calls 3 to 6 in one stretch."""
+    said = grad_switch.explanation(_calls(["grad"] * 3 + ["no_grad"] * 2 + ["grad"] * 3 + ["no_grad"] * 2 + ["grad"]))
+    assert said is not None
+    assert said["what"].startswith(
+        "The calls switch between grad modes: with grad, then 4 calls under torch.no_grad() in 2 stretches, from calls "
+        "3 and 8 on, with grad between them. Each grad mode needs a graph of its own: call 3 compiled the second"
+    )
+    many = grad_switch.explanation(_calls((["grad"] * 2 + ["no_grad"]) * 5 + ["grad"]))
+    assert many is not None
+    assert (
+        "then 5 calls under torch.no_grad() in 5 stretches, the first from call 2 on, with grad between them."
+        in (many["what"])
+    )
+
+
+def test_a_grad_mode_recompile_is_found_by_its_guard_not_by_its_explanation_s_words() -> None:
+    """A reworded fix still finds the grad-mode guard (it compared the fix with WARMUP_FIX); the fix's words on
+    another guard do not; nor does a warm-up's explanation, said from the script's source."""
+    insight = _insight()
+    insight["recompiles"][0]["explanation"]["fix"] = "Reworded."
+    insight["recompileSites"][1]["explanation"]["fix"] = WARMUP_FIX
+    warm = {"kind": explain.WARMUP, "what": "The warm-up call at line 3 ran at another shape.", "fix": "f"}
+    insight["recompileSites"][0]["explanation"] = dict(warm)
+    grad_switch.explain(_calls(["grad"] * 20 + ["no_grad"] * 3 + ["grad"] * 20), insight)
+    assert insight["recompiles"][0]["explanation"]["kind"] == explain.GRAD_SWITCH
+    assert insight["recompileSites"][1]["explanation"] == {"what": "Input 'x' changed size.", "fix": WARMUP_FIX}
+    assert insight["recompileSites"][0]["explanation"] == warm
+    keys = "tensor 'x' dispatch key set mismatch. expected DispatchKeySet(CPU, ADInplaceOrView), actual DispatchKeySet(CPU)"
+    assert explain.grad_mode_guard(f"0/1: {keys}") and explain.grad_mode_guard("GLOBAL_STATE changed: grad_mode ")
+    assert not explain.grad_mode_guard("tensor 'x' size mismatch at index 0. expected 8, actual 16")

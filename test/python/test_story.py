@@ -26,7 +26,7 @@ def region(name: str, rid: str) -> Any:
 
 
 def test_signatures_a_leading_dimension_change_named_by_its_dimension_other_changes_by_the_tensor() -> None:
-    tensors, grad = story.parse_signature("float32[5, 4096, 64], int64[5]; inference")
+    tensors, grad, _ = story.parse_signature("float32[5, 4096, 64], int64[5]; inference")
     assert [(t.dtype, t.shape) for t in tensors] == [("float32", (5, 4096, 64)), ("int64", (5,))]
     assert grad == "inference"
     assert story.parse_signature("float32[]; grad")[0][0].shape == ()
@@ -41,6 +41,17 @@ def test_signatures_a_leading_dimension_change_named_by_its_dimension_other_chan
     # only the grad mode changed: said as a noun ("recompiled for torch.no_grad()"), never the raw token
     assert change("float32[2, 3]; no_grad", "float32[2, 3]; grad") == ("torch.no_grad()", "grad enabled")
     assert change("x=3", "x=4") == ("x=3", "x=4")
+    # under autocast (code read 3 §2): the grad mode is the grad mode, never "autocast cuda bfloat16"
+    cast = "; autocast cuda bfloat16"
+    assert change(f"float32[8]; grad{cast}", f"float32[8]; no_grad{cast}") == ("grad enabled", "torch.no_grad()")
+    assert change("float32[8]; grad", f"float32[8]; grad{cast}") == (
+        "float32[8] with grad",
+        "float32[8] with grad, under autocast to bfloat16 on cuda",
+    )
+    assert story.parse_signature("float32[8], 'a;b'; grad; autocast cuda bfloat16")[1:] == (
+        "grad",
+        "autocast cuda bfloat16",
+    )
     # inputs said whole in the inputs column's words, never a raw grad-mode token (review 14S S4)
     assert change("float32[2]; grad", "int64[2, 3]; inference") == (
         "float32[2] with grad",

@@ -219,7 +219,7 @@ def _explain(reason: str, raw: str, library_frame: str | None, cuda_graphs: bool
         expected, actual = _keys(keys[2]), _keys(keys[3])
         diff = expected ^ actual
         name = user_name(keys[1])
-        if diff and all(AUTOGRAD_ONLY.match(k) for k in diff):
+        if grad_mode_guard(text):
             if expected > actual:
                 what = (
                     f"The compiled code was made for calls outside torch.inference_mode() (warmup with normal tensors, "
@@ -238,7 +238,7 @@ def _explain(reason: str, raw: str, library_frame: str | None, cuda_graphs: bool
             "a tensor subclass or a different autograd state than the compiled call.",
             "fix": "Call the compiled code with the same kind of tensors you warmed it up with.",
         }
-    if "GLOBAL_STATE changed" in text and "grad_mode" in text:
+    if grad_mode_guard(text):
         return {
             "what": "Grad mode differed from the compiled call: one ran with gradients enabled, the other under "
             "torch.no_grad() or torch.inference_mode().",
@@ -343,6 +343,18 @@ def _explain(reason: str, raw: str, library_frame: str | None, cuda_graphs: bool
     if re.search(r"___check_type_id|TYPE_MATCH", text):
         return {"what": "An argument changed type between calls.", "fix": "Pass arguments of one type each call."}
     return None
+
+
+def grad_mode_guard(reason: str) -> bool:
+    """Whether a failed guard is the grad mode's (explained with WARMUP_FIX): PyTorch's "GLOBAL_STATE changed:
+    grad_mode", or a tensor's dispatch keys that differ in autograd's alone (torch.inference_mode() on one side). Read
+    from the guard, never from the explanation's words (script/grad_switch.py)."""
+    text = without_compile_id(reason)
+    keys = KEYS_GUARD.search(text)
+    if keys:
+        diff = _keys(keys[2]) ^ _keys(keys[3])
+        return bool(diff) and all(AUTOGRAD_ONLY.match(k) for k in diff)
+    return "GLOBAL_STATE changed" in text and "grad_mode" in text
 
 
 def without_compile_id(reason: str) -> str:

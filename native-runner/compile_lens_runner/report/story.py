@@ -27,15 +27,14 @@ class _Tensor:
         return f"{self.dtype}[{', '.join(map(str, self.shape))}]"
 
 
-def parse_signature(signature: str) -> tuple[list[_Tensor], str | None]:
-    """ "float32[5, 4096, 64], int64[5]; inference" -> its tensors and grad mode (other arguments are ignored)."""
-    cut = signature.rfind(";")
-    args = signature[:cut] if cut >= 0 else signature
-    grad = (signature[cut + 1 :].strip() or None) if cut >= 0 else None
+def parse_signature(signature: str) -> tuple[list[_Tensor], str | None, str | None]:
+    """ "float32[5, 4096, 64], int64[5]; inference" -> its tensors, grad mode and autocast, read as formats.inputs reads
+    them (formats.signature_parts; other arguments are ignored)."""
+    args, grad, autocast = formats.signature_parts(signature)
     tensors = [
         _Tensor(m[1], tuple(int(d) for d in (d.strip() for d in m[2].split(",")) if d)) for m in _TENSOR.finditer(args)
     ]
-    return tensors, grad
+    return tensors, grad, autocast
 
 
 _GRAD_NOUN = {"grad": "grad enabled", "no_grad": "torch.no_grad()", "inference": "torch.inference_mode()"}
@@ -44,9 +43,9 @@ _GRAD_NOUN = {"grad": "grad enabled", "no_grad": "torch.no_grad()", "inference":
 def signature_change(before: str, after: str) -> tuple[str, str]:
     """How two signatures differ, in a few words each: "size 1 in dimension 0" / "size 5 in dimension 0" when only
     the leading dimension of tensors of 2-D or more changed (not "batch": dimension 0 is not always the batch, and the
-    failed guard's sentence says "dimension 0"; review 8 A14), else the first tensor that differs, else the grad mode, else the
-    inputs themselves as the inputs column says them (formats.inputs)."""
-    (a, a_grad), (b, b_grad) = parse_signature(before), parse_signature(after)
+    failed guard's sentence says "dimension 0"; review 8 A14), else the first tensor that differs, else the grad mode
+    where the autocast is the same, else the inputs themselves as the inputs column says them (formats.inputs)."""
+    (a, a_grad, a_cast), (b, b_grad, b_cast) = parse_signature(before), parse_signature(after)
     same_layout = (
         len(a) == len(b)
         and len(a) > 0
@@ -63,7 +62,9 @@ def signature_change(before: str, after: str) -> tuple[str, str]:
             if batch_only and frm and to:
                 return f"size {frm[0]} in dimension 0", f"size {to[0]} in dimension 0"
             return a[differing[0]].text(), b[differing[0]].text()
-        if a_grad != b_grad and a_grad and b_grad:  # the mode as a noun: "recompiled for torch.no_grad()"
+        if (
+            a_grad != b_grad and a_grad and b_grad and a_cast == b_cast
+        ):  # the mode as a noun: "recompiled for torch.no_grad()"
             return _GRAD_NOUN.get(a_grad, a_grad), _GRAD_NOUN.get(b_grad, b_grad)
     return formats.inputs(before), formats.inputs(after)
 

@@ -74,7 +74,8 @@ def flatten(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[tuple[str | N
 
 
 def describe(leaves: list[tuple[str | None, Any]], grad: str, amp: str | None = None) -> str:
-    """e.g. 'float32[5, 4096, 64], int64[5]; inference' (keyword inputs as name=...; '; autocast cuda float16')."""
+    """e.g. 'float32[5, 4096, 64], int64[5]; inference' (keyword inputs as name=...; '; autocast cuda float16'), read
+    back by formats.signature_parts alone."""
     parts: list[str] = []
     for index, (name, value) in enumerate(leaves):
         if index == _MAX_SIGNATURE_LEAVES:
