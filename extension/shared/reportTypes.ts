@@ -1221,7 +1221,7 @@ export interface Reason {
   what?: string;
   fix?: string | null;
   /**
-   * what kind: a failure's (failed), why not in situ (no-in-situ), the backend (backend-no-kernels); replay-beside: the verdict the replay alone would give; near-the-bar (schema 1.46): the verdict a next run may give (none: not clearly faster, or compile)
+   * what kind, by code: a failure's (failed), why not in situ (no-in-situ), the backend (backend-no-kernels); replay-beside: the verdict the replay alone would give. Never a verdict a next run may give: that is near-the-bar's mayGive (schema 1.48; its kind in 1.46-1.47)
    */
   kind?: string;
   mode?: string;
@@ -1280,9 +1280,13 @@ export interface Reason {
    */
   cpus?: number;
   /**
-   * schema 1.46, near-the-bar: the answer's number's range's low end lies within this many % of the bar (report/verdict.py MIN_USEFUL_SPEEDUP), as two profiles of one model agree, so a next run may give the verdict kind
+   * schema 1.46, near-the-bar: the answer's number's range's low end lies within this many % of the bar (report/verdict.py MIN_USEFUL_SPEEDUP), as two profiles of one model agree, so a next run may give the verdict mayGive
    */
   nearPct?: number;
+  /**
+   * schema 1.48, near-the-bar: the verdict a next run may give, said only beside the verdict as final: none (not clearly faster) beside a compile, compile beside a no verdict its range gave (not-clearly-faster), never beside one a failure gave (report/verdict.near_the_bar)
+   */
+  mayGive?: 'compile' | 'none';
   /**
    * unmeasured: the modes[] or measurements[] index it is about
    */

@@ -99,6 +99,16 @@ def speedup(value: float) -> str:
     return f"{_fixed(value, _speedup_digits(value))}×"
 
 
+def speedup_apart(value: float, other: float) -> str:
+    """ "1.049×" beside a 1.05× bar, "1.0505×" over it: `value` as speedup says it, with the fewest more decimals that
+    keep it from reading as `other` ("a low end 1.05× falls short of the 1.05× bar" read as a contradiction); a value
+    equal to `other` as speedup says it."""
+    digits = _speedup_digits(value)
+    while value != other and digits < 12 and _fixed(value, digits) == _fixed(other, digits):
+        digits += 1
+    return f"{_fixed(value, digits)}×"
+
+
 def slowdown(value: float) -> str:
     """ "1.92×" for a speedup said as "0.52×": how many times as long compiled takes, from the speedup as printed, so
     the two divide to each other (1 / 0.516 = 1.94× beside "0.52×" read as two numbers for one quantity)."""

@@ -18,7 +18,8 @@ The verdict from a number (in situ or replayed, the rule targets use too: verdic
 - its range reaches no higher than 1.05x: stay-eager;
 - its range straddles 1.05x: stay-eager when the estimate is under 1.05x, else no verdict ("not clearly faster");
 - compile (for longer runs) or "not clearly faster" decided by a range's low end within 5 % of 1.05x (two profiles
-  of one model agree within 5 %): the verdict stays, and says a next run may give the other (verdict.near_the_bar);
+  of one model agree within 5 %): the verdict stays, and says a next run may give the other (verdict.near_the_bar,
+  once, from the verdict as final: never beside a "no verdict" a failure gave);
 - its range wider than verdict.DECISIVE_SPAN (2x high over low), or the host contended: no verdict; one wholly below 1x
   stays eager on its direction.
 Steps that decide nothing are the answer all the same, "no verdict" and why: the replay, timed apart from the script's
@@ -185,8 +186,7 @@ def _in_situ(region: Region) -> verdict.Decision | None:
         return verdict.Decision("stay-eager", number, [{"code": "slower"}, *caveats])
     short = verdict.short_of_useful(number)
     if short is not None:
-        near = verdict.near_the_bar(number)
-        return verdict.Decision(short[0], number, [short[1], *near, *caveats], undecided=short[0] == "none")
+        return verdict.Decision(short[0], number, [short[1], *caveats], undecided=short[0] == "none")
     cost, made = s.get("compileSeconds"), int(s.get("stepsMade") or region.get("callCount") or 0)
     # at the times shown beside it: a step's from the same times, unrounded (measure/interleaved.py)
     after = s.get("breakEvenSteps") if unit == "step" else verdict.pays_back_after(cost, number)
@@ -205,7 +205,7 @@ def _in_situ(region: Region) -> verdict.Decision | None:
         if mode_line.is_cold(region.get("compiler")):
             pays["coldCache"] = True
         reasons.append(pays)
-    reasons.extend([*verdict.near_the_bar(number), *caveats])
+    reasons.extend(caveats)
     if after is not None and after > made and region.get("stoppedAfterCalls") is None:
         return verdict.Decision("compile-for-longer-runs", number, reasons, mode=mode)
     return verdict.Decision("compile", number, reasons, mode=mode)

@@ -237,12 +237,12 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     ),
     "near-the-bar": (
         lambda r: f"near the {formats.speedup(r['value'])} bar",
-        # clears or falls short, said: a low end of 1.0538 reads "1.05×", as the bar does
+        # the low end to the digits that tell it from the bar: "1.049× falls short of the 1.05× bar", never "1.05×"
         lambda r: (
-            f"Its range's low end {formats.speedup(r['low'])} "
-            f"{'falls short of' if r.get('kind') == 'compile' else 'clears'} the {formats.speedup(r['value'])} bar by "
-            f"under {r['nearPct']:g}%: a next run may say "
-            f"{'compile' if r.get('kind') == 'compile' else 'not clearly faster'}."
+            f"Its range's low end {formats.speedup_apart(r['low'], r['value'])} "
+            f"{'falls short of' if r.get('mayGive') == 'compile' else 'clears'} the {formats.speedup(r['value'])} bar "
+            f"by under {r['nearPct']:g}%: a next run may say "
+            f"{'compile' if r.get('mayGive') == 'compile' else 'not clearly faster'}."
         ),
     ),
     "pays-back-after": (

@@ -130,22 +130,39 @@ def short_of_useful(n: AnswerNumber) -> tuple[Verdict, Reason] | None:
     return None
 
 
-def near_the_bar(n: AnswerNumber) -> list[Reason]:
-    """Where a decisive number's range's low end, which decides compile against no verdict (short_of_useful), lies
-    within NEAR_THE_BAR_PCT of MIN_USEFUL_SPEEDUP, a next run of the same model may land on the bar's other side: said,
-    with the verdict it may give (kind), so two runs read as one story (an H200's decode loop read "no verdict: 1.24×
-    (1.02–1.66×)" and "compile for longer runs: 1.27× (1.08–1.46×)", 2.5 % apart). A number whose value falls short
-    of the bar stays eager on its value or its range's high end: not this. Empty, or the one reason."""
-    said = bounds(n)
-    if said is None or not decisive(n) or n["value"] < MIN_USEFUL_SPEEDUP:
-        return []
+def near_the_bar(decision: Decision) -> list[Reason]:
+    """The final decision's reasons, near-the-bar among them where its number's range's low end, which decides
+    compile against no verdict (short_of_useful), lies within NEAR_THE_BAR_PCT of MIN_USEFUL_SPEEDUP: a next run of the
+    same model may land on the bar's other side, said with the verdict it may give (mayGive), so two runs read as one
+    story (an H200's decode loop read "no verdict: 1.24× (1.02–1.66×)" and "compile for longer runs: 1.27×
+    (1.08–1.46×)", 2.5 % apart). Decided once (build), from the verdict as final: beside a compile (for longer runs),
+    or a "no verdict" its range gave (not-clearly-faster); never beside one a failure, a busy host or Compile Lens's
+    own cost gave, which a next run's range cannot turn into this run's verdict. A number whose value falls short of
+    the bar stays eager on its value or its range's high end: not this. Said after the reason that decided (the
+    pay-back, not-clearly-faster), else first."""
+    n, codes = decision.number, [r["code"] for r in decision.reasons]
+    said = bounds(n) if n is not None else None
+    if n is None or said is None or not decisive(n) or n["value"] < MIN_USEFUL_SPEEDUP:
+        return decision.reasons
     low = said[0]
     if round(abs(low / MIN_USEFUL_SPEEDUP - 1.0) * 100.0, 6) > NEAR_THE_BAR_PCT:
-        return []
-    other: Verdict = "none" if low >= MIN_USEFUL_SPEEDUP else "compile"
-    return [
-        {"code": "near-the-bar", "low": low, "value": MIN_USEFUL_SPEEDUP, "nearPct": NEAR_THE_BAR_PCT, "kind": other}
-    ]
+        return decision.reasons
+    decided_by = "pays-back-after" if low >= MIN_USEFUL_SPEEDUP else "not-clearly-faster"
+    if decision.verdict in ("compile", "compile-for-longer-runs") and low >= MIN_USEFUL_SPEEDUP:
+        may_give: Verdict = "none"
+    elif decision.verdict == "none" and decided_by in codes and not reason_text.FAILURES.intersection(codes):
+        may_give = "compile"
+    else:
+        return decision.reasons
+    near: Reason = {
+        "code": "near-the-bar",
+        "low": low,
+        "value": MIN_USEFUL_SPEEDUP,
+        "nearPct": NEAR_THE_BAR_PCT,
+        "mayGive": may_give,
+    }
+    at = codes.index(decided_by) + 1 if decided_by in codes else 0
+    return [*decision.reasons[:at], near, *decision.reasons[at:]]
 
 
 def scaled(n: AnswerNumber, factor: float) -> AnswerNumber:
@@ -231,7 +248,7 @@ def from_numbers(
     best, number = max(usable, key=lambda mn: mn[1]["value"])
     short = short_of_useful(number)
     if short is not None:
-        return Decision(short[0], number, [short[1], *near_the_bar(number)])
+        return Decision(short[0], number, [short[1]])
     reasons: list[Reason] = []
     compile_s = best.get("compileSeconds")
     calls = pays_back_after(compile_s, number)
@@ -240,7 +257,6 @@ def from_numbers(
         if mode_line.is_cold(best.get("compiler")):
             pays["coldCache"] = True
         reasons.append(pays)
-    reasons.extend(near_the_bar(number))
     mode = mode_of(best)
     if mode in idle_cuda_graph_modes:
         reasons.append({"code": "cuda-graphs-idle-on-cpu", "mode": mode})
@@ -302,7 +318,7 @@ def build(decision: Decision, evidence: list[AnswerNumber], facts: list[str], un
         "verdict": decision.verdict,
         "mode": decision.mode if decision.verdict in ("compile", "compile-for-longer-runs") else None,
         "number": decision.number,
-        "reasons": sorted(decision.reasons, key=lambda r: r["code"] not in reason_text.LEADING),
+        "reasons": sorted(near_the_bar(decision), key=lambda r: r["code"] not in reason_text.LEADING),
         "headline": "",
         "sentence": "",
         "evidence": evidence,

@@ -77,7 +77,9 @@ class Reason(_Reason, total=False):
     call: int | None  # which call of the region (1-based as the report's calls)
     what: str  # what happened, in words (an error's message, a failure's cause, PyTorch's own words quoted)
     fix: str | None
-    kind: str  # an error's kind (out-of-memory, timeout, user-code, compile, ...)
+    # failed: the error's kind (out-of-memory, timeout, user-code, compile, ...); no-in-situ: why none (attached,
+    # no-set-stance, turned-off); backend-no-kernels: the backend; replay-beside: the verdict the replay alone would give
+    kind: str
     mode: str
     steps: int  # calls or steps until a compile pays back
     made: int  # calls or steps this run made
@@ -96,6 +98,7 @@ class Reason(_Reason, total=False):
     hostPct: float  # launch-bound-range: eager's host time over its GPU time, in % (inSitu.hostShare)
     floorPct: float  # launch-bound-range, cpu-host-range: the least half-width of its range, in %
     nearPct: float  # near-the-bar (schema 1.46): how near the bar its range's low end lies, at most, in %
+    mayGive: Verdict  # near-the-bar (schema 1.48; `kind` before): the verdict a next run may give (none, or compile)
     cpus: int  # cpu-host-range (schema 1.36): the CPUs the timing process could run on (hostLoad.cpus), where known
     index: int  # unmeasured: the modes[] or measurements[] index it is about
     text: str  # rendered (reason_text.py): the reason's sentence
