@@ -81,3 +81,11 @@ test("a range's ends in one unit, with the digits that make them add up, its len
   assert.equal(numbers.formatUsLike(868.6, 900), '869 µs');
   assert.equal(numbers.formatUsLike(525_000, 6_041_200), '0.525 s');
 });
+
+test('a shown time reads back as the microseconds it says, so a multiple of two is the one its reader works out', () => {
+  assert.equal(numbers.shownUs('154 µs'), 154);
+  assert.equal(numbers.shownUs('0.869 ms'), 869);
+  assert.equal(numbers.shownUs('1.20 s'), 1.2e6);
+  assert.equal(numbers.shownUs(numbers.formatUsLike(331.4, 1200)), 331);
+  assert.equal(numbers.shownUs('0 µs'), 0);
+});
