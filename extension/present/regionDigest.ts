@@ -274,9 +274,7 @@ function measurementLine(m: RegionMeasurementDigest): string {
   else if (c.speedup !== null) facts.push(`${c.speedup}${c.nextRun === null ? '' : ` (${c.nextRun})`}`);
   // the eager time said as how it was made, the rounds' fastest (a region's replay has always estimated so)
   const rounds = m.pairs ? `, fastest rounds of ${m.pairs} interleaved pairs` : ' in the same rounds';
-  // the pairs' times as the runner's line says them (report/mode_line.py: three digits each), not the cells' digits
-  const [compiled, eager] = [m.medianMs, m.pairedEagerMs].map((ms) => (ms === null ? null : formatMs(ms)));
-  if (compiled) facts.push(`${compiled}/call${eager ? ` vs eager ${eager}${rounds}` : ''}`);
+  if (c.compiled !== null) facts.push(`${c.compiled}/call${c.eager !== null ? ` vs eager ${c.eager}${rounds}` : ''}`);
   if (m.eagerKernelsPerStep !== null && c.kernels !== null) facts.push(`kernels/call ${c.kernels}`);
   if (c.compile !== null) facts.push(`the replay compiled these inputs with ${m.label} in ${c.compile}`);
   if (c.breakEven !== null) facts.push(`break-even after ${c.breakEven}`);

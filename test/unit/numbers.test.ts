@@ -25,6 +25,8 @@ const FORMAT: Record<string, (input: never) => string> = {
   spread: (v: number) => numbers.formatSpread(v),
   memory: (v: number) => numbers.formatBytes(v),
   plural: ([n, word]: [number, string]) => numbers.plural(n, word),
+  timesOfRatio: ([eager, compiled, speedup]: [number, number, number]) =>
+    numbers.formatTimesOfRatio(eager, compiled, speedup).join(' | '),
 };
 
 test('every quantity formats as the shared table says (the runner is held to the same table)', () => {
