@@ -2,7 +2,7 @@
 // Every string from a report or trace goes in through textContent (el()), never as HTML.
 import type { Report } from '../extension/shared/report.ts';
 import { digestReport, modeCells, titleWords, type ReportDigest } from '../extension/present/reportDigest.ts';
-import { formatCount, formatUs, formatUsLike, keepUnits, plural } from '../extension/present/numbers.ts';
+import { formatCount, formatUs, formatUsLike, keepUnits, plural, shownUs } from '../extension/present/numbers.ts';
 import { tableTime, type TraceComparison } from './analysis/compare.ts';
 import { sharedUnit } from './analysis/stepMap.ts';
 import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/shared/trace/model.ts';
@@ -16,7 +16,7 @@ import {
   comparisonCaveat,
   profiledStepChange,
   comparisonTitle,
-  insideKernelsTooltip,
+  insideTooltip,
   stepGrewOutsideKernels,
   kernelListHeading,
   kernelListTime,
@@ -378,6 +378,7 @@ function grewOutsideKernels(comparison: TraceComparison, after: string, breaks: 
   return stepGrewOutsideKernels(
     after,
     sharedUnit(comparison.steps.before, comparison.steps.after),
+    comparison.device,
     { ...said(step), longer: step.after > step.before },
     { ...said(inside), fell: inside.after < inside.before },
     { ...said(outside), grew: outside.after > outside.before },
@@ -418,7 +419,7 @@ export function renderComparison(
     const change = row.unlike
       ? '—'
       : stepRow && row.before > 0
-        ? profiledStepChange.text(row.after / row.before)
+        ? profiledStepChange.text(shownUs(time(row.after)) / shownUs(time(row.before)))
         : row.before === 0
           ? row.after === 0
             ? '—'
@@ -430,7 +431,7 @@ export function renderComparison(
       row.ofStep && row.ofStep !== 'step' && comparison.per === 'step' ? 'part' : undefined,
       row.metric,
     );
-    if (row.ofStep === 'inside') name.title = insideKernelsTooltip;
+    if (row.ofStep === 'inside') name.title = insideTooltip(comparison.device);
     const changeCell = el('td', stepRow && !row.unlike ? 'not-compared' : 'num', change);
     if (row.unlike && comparison.unlike) changeCell.title = comparison.unlike;
     else if (stepRow) changeCell.title = profiledStepChange.tooltip;

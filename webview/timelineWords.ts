@@ -2,7 +2,14 @@
 // a finding was placed), written here and nowhere else in the webview. Words about the report's data are the
 // runner's (native-runner/compile_lens_runner/report/), shown as carried; these are only the timeline's state, from
 // its panes, times and counts.
-import { formatCount, formatUs, formatUsLike, formatWhole, plural } from '../extension/present/numbers.ts';
+import {
+  formatCount,
+  formatSpeedup,
+  formatUs,
+  formatUsLike,
+  formatWhole,
+  plural,
+} from '../extension/present/numbers.ts';
 import { sharedUnit, stepNumber, stepUnit, type StepsCompared } from './analysis/stepMap.ts';
 import { LAST_TO_ARRIVE, type WaitCause } from './analysis/rankWaits.ts';
 
@@ -295,41 +302,55 @@ export const comparisonCaveat =
 /** The step row's change cell: no %-difference, which read as a speedup (issue 44: "−33%" beside compiled calls the
  *  call chart showed slower, the timed verdict too noisy to say), and no words that read as a verdict either ("not a
  *  speedup" beside 142 → 115 µs read as "compiled lost", review 10 F1): the after side's time as a multiple of the
- *  before side's, said not to be the verdict ("×2.1, not the verdict": review 14 S9, a dash left the row a user reads
- *  first with no change); its tooltip says why. */
+ *  before side's, said not to be the verdict ("2.15× as long, not the verdict": review 14 S9, a dash left the row a
+ *  user reads first with no change); `afterOverBefore` is the ratio of the two times as the row shows them, in the
+ *  panel's one format for a multiple (review 15V V4: "×2.2" beside 154 µs and 331 µs, which divide to 2.15); its
+ *  tooltip says why. */
 export const profiledStepChange = {
-  text: (afterOverBefore: number): string =>
-    `×${afterOverBefore >= 100 ? formatWhole(afterOverBefore) : afterOverBefore.toPrecision(2)}, not the verdict`,
+  text: (afterOverBefore: number): string => `${formatSpeedup(afterOverBefore)} as long, not the verdict`,
   tooltip:
     "The after side's profiled time as a multiple of the before side's. These are profiled calls, which the profiler slows, eager's many ops more than compiled code's few: their change is not how much faster compiling made them. The timed number above, without the profiler, is.",
 };
 
+/** What a CPU trace's time "inside" is, in one set of words for its row, the row under it and the sentence under the
+ *  table: the outermost ATen ops and Inductor's generated C++ functions (summary.ts cpuKernelIndices), which are
+ *  unlike: an ATen op's time holds its dispatch and allocation, a generated function's only its own code (review
+ *  14R R6 / 15U U4 / 15V V3: "20.5 µs → 0.289 µs −99%" beside a stay-eager verdict read as kernels made 70× faster,
+ *  "generated C++ kernels without" as "without the generated kernels", and "kernels" for eager's ATen ops). */
+const CPU_OPS = {
+  name: 'CPU ops',
+  counted: "an ATen op's time includes its dispatch; a generated C++ function has none",
+};
+
+/** What the time inside is of, by the device the trace ran its work on; `counted`: with what each counts. */
+const insideOf = (device: 'GPU' | 'CPU', counted = false): string =>
+  device === 'GPU' ? 'GPU kernels' : counted ? `${CPU_OPS.name} (${CPU_OPS.counted})` : CPU_OPS.name;
+
+/** The rest of a step, outside what is inside: on CPU an ATen op's dispatch is inside. */
+const restOf = (device: 'GPU' | 'CPU'): string => (device === 'GPU' ? 'dispatch, Python' : 'Python');
+
 /** The compare table's step rows: the step's mean length under the profiler leads, then its two parts, the
- *  kernel one named so its drop reads as a part of the step ("−93%" of kernel time under a slower step); a step by
+ *  inside one named so its drop reads as a part of the step ("−93%" of kernel time under a slower step); a step by
  *  the word its heading says ("call" where both sides' steps are calls: "mean per call" above "step" read as two
  *  quantities). */
 export const stepRowNames = {
   // the profiler slows each op, so a step of many eager ops more than a compiled one: its length is not the verdict's
   // (review 5C Y1: '450 µs → 303 µs −33%' led the table under a 0.85× verdict)
   step: (unit: 'step' | 'call'): string => `${unit} under the profiler (slowed by it; not the timed verdict)`,
-  // a CPU trace's "kernels" are unlike on the two sides: an eager ATen op's time holds its dispatch and allocation, a
-  // generated C++ kernel's only its loop (review 14R R6 / 13O O9: "20.5 µs → 0.289 µs −99%" beside a stay-eager
-  // verdict read as kernels made 70× faster)
   inside: (device: 'GPU' | 'CPU'): string =>
-    device === 'GPU'
-      ? 'time inside GPU kernels only'
-      : 'time inside CPU ops only (ATen ops with their dispatch, generated C++ kernels without)',
-  outside: (unit: 'step' | 'call'): string => `rest of the ${unit}, outside kernels`,
+    device === 'GPU' ? 'time inside GPU kernels only' : `time inside CPU ops only (${CPU_OPS.counted})`,
+  // the complement of the row above it, by its words
+  outside: (unit: 'step' | 'call', device: 'GPU' | 'CPU'): string => `rest of the ${unit}, outside ${insideOf(device)}`,
 };
 
-/** The kernel row's tooltip: what it leaves out. */
-export const insideKernelsTooltip =
-  "Only the time a kernel ran: the rest of the step (dispatch, Python, eager code between graphs) is in the row under it; the step's length is the row above.";
+/** The inside row's tooltip: what it counts and what it leaves out. */
+export const insideTooltip = (device: 'GPU' | 'CPU'): string =>
+  `Only the time inside ${insideOf(device, true)}: the rest of the step (${restOf(device)}, eager code between graphs) is in the row under it; the step's length is the row above.`;
 
 /**
  * Under the compare table, where the trace shows why a side's profiled step (`unit`: as the heading names it) is longer
- * though its kernels took less: its time outside kernels grew ("Under the profiler, the compiled steps (default) took
- * longer (0.35 ms → 0.42 ms) though their time inside kernels fell (106 µs → 7.6 µs): the rest of each step —
+ * though its kernels (CPU ops) took less: the rest of it grew ("Under the profiler, the compiled steps (default) took
+ * longer (0.35 ms → 0.42 ms) though their time inside GPU kernels fell (106 µs → 7.6 µs): the rest of each step —
  * dispatch, Python, the eager code of its graph break — grew 0.24 ms → 0.41 ms."); null where it does not (a shorter
  * step, or kernels that took longer too). Where the profiled time went, never a win or a loss: the timed verdict
  * above is the answer, and it may lean the other way (review 8A A5: "that is where they lost" under 1.07×).
@@ -338,15 +359,16 @@ export const insideKernelsTooltip =
 export function stepGrewOutsideKernels(
   after: string,
   unit: 'step' | 'call',
+  device: 'GPU' | 'CPU',
   step: { before: string; after: string; longer: boolean },
   inside: { before: string; after: string; fell: boolean },
   outside: { before: string; after: string; grew: boolean },
   graphBreaks: number,
 ): string | null {
   if (!step.longer || !inside.fell || !outside.grew) return null;
-  const rest = `dispatch, Python${graphBreaks ? `, the eager code of ${graphBreaks === 1 ? 'its graph break' : 'its graph breaks'}` : ''}`;
+  const rest = `${restOf(device)}${graphBreaks ? `, the eager code of ${graphBreaks === 1 ? 'its graph break' : 'its graph breaks'}` : ''}`;
   // the side named in brackets, never with a possessive: "torch.compile's defaults's steps" (review 7B N10)
-  return `Under the profiler, the compiled ${unit}s (${after}) took longer (${step.before} → ${step.after}) though their time inside kernels fell (${inside.before} → ${inside.after}): the rest of each ${unit} — ${rest} — grew ${outside.before} → ${outside.after}.`;
+  return `Under the profiler, the compiled ${unit}s (${after}) took longer (${step.before} → ${step.after}) though their time inside ${insideOf(device, true)} fell (${inside.before} → ${inside.after}): the rest of each ${unit} — ${rest} — grew ${outside.before} → ${outside.after}.`;
 }
 
 /** A selected range of a pane: "default: 1.2 ms – 3.4 ms on its axis (2.2 ms)" (times on the pane's axis, said

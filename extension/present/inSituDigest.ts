@@ -7,10 +7,10 @@ import type { AnswerNumber, InSituSpeedup, Recommendation, Region, Report } from
 import {
   formatBreakEven,
   formatSpeedupRange,
-  formatMs,
   formatRate,
   formatSeconds,
   formatSpeedup,
+  formatTimesOfRatio,
   formatWhole,
   plural,
 } from './numbers.ts';
@@ -53,7 +53,9 @@ const number = (s: InSituSpeedup | null | undefined): InSituNumber | null =>
 /** A number as the answer holds it (its words), else as recorded: speedup and range; then its times. */
 function numberField(said: AnswerNumber | null, n: InSituNumber): string {
   const value = said?.text ?? formatSpeedupRange(n.speedup, n.low, n.high);
-  return `${value} · eager ${formatMs(n.eagerMs)} · compiled ${formatMs(n.compiledMs)}`;
+  // at the digits where they divide to the speedup beside them
+  const [eager, compiled] = formatTimesOfRatio(n.eagerMs, n.compiledMs, said?.value ?? n.speedup);
+  return `${value} · eager ${eager} · compiled ${compiled}`;
 }
 
 /** A report before schema 1.24: its in-situ fields, label and value (numbers with units), one line each. */

@@ -8,7 +8,7 @@ import { regionHeadline, runHeadline } from './headline.ts';
 import { digestInSitu, wallLine, type InSituDigest } from './inSituDigest.ts';
 import { formatRanks } from './rankDigest.ts';
 import { regionStory } from './regionStory.ts';
-import { digestMode, digestReport, type ModeDigest } from './reportDigest.ts';
+import { digestMode, digestReport, timesOfSpeedup, type ModeDigest } from './reportDigest.ts';
 import type { AnswerNumber, Recommendation, Region, RegionMeasurement, Report } from '../shared/report.ts';
 import { placeLabel } from '../shared/sourcePlace.ts';
 import {
@@ -247,8 +247,7 @@ export function measurementCells(m: RegionMeasurementDigest): {
           : m.spreadPct === null || m.numberText
             ? null
             : formatSpread(m.spreadPct),
-    compiled: m.medianMs === null ? null : formatMs(m.medianMs),
-    eager: m.pairedEagerMs === null ? null : formatMs(m.pairedEagerMs),
+    ...timesOfSpeedup(m),
     kernels:
       m.kernelsPerStep === null
         ? null

@@ -6,7 +6,7 @@
 import { directionOf } from './answer.ts';
 import { collectFindings, type Finding } from './findings.ts';
 import { digestRegion, headlineMeasurement, type RegionDigest } from './regionDigest.ts';
-import { digestReport, speedupText, targetWords, type ModeDigest } from './reportDigest.ts';
+import { digestReport, speedupText, targetWords, timesOfSpeedup, type ModeDigest } from './reportDigest.ts';
 import { runHeadline } from './headline.ts';
 import { clockOf, runListEntry } from './runList.ts';
 import type { ComparedBlock, ComparedRun, RunComparison } from '../shared/protocol.ts';
@@ -108,10 +108,8 @@ function modeSide(m: ModeDigest | null, eagerKernels: number | null): Side {
   if (!m) return absent('not run');
   if (m.status === 'error') return absent(`failed: ${m.error ?? 'unknown error'}`);
   // the times the answer's speedup is the ratio of; a report before answers held them: its pairs' fastest rounds
-  const [eager, compiled] =
-    m.ratioOf && m.speedup !== null
-      ? timesOf(m.ratioOf, m.speedup)
-      : [text(m.pairedEagerMs, formatMs), text(m.medianMs, formatMs)];
+  const times = timesOfSpeedup(m);
+  const [eager, compiled] = [times.eager ?? '—', times.compiled ?? '—'];
   return {
     answer: m.speedup === null ? `not measured${m.notMeasured ? `. ${m.notMeasured}` : ''}` : speedupText(m),
     values: [

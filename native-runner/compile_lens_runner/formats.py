@@ -81,6 +81,36 @@ def ms_as(value: float, said: str) -> str:
     return f"{_three_digits(value / 1000)} s"
 
 
+def _significant(value: float, digits: int) -> str:
+    """`value` (positive) to `digits` significant digits (at most digits + 2 decimals), every one kept: "2.40", "2.402";
+    the rounded value's digits ("100", not "100.0", from 99.95), as numbers.ts significantDigits."""
+    decimals = min(digits + 2, max(0, digits - 1 - math.floor(math.log10(value))))
+    text = _fixed(value, decimals)
+    return _fixed(value, decimals - 1) if decimals > 0 and float(text) >= 10 ** (digits - decimals) else text
+
+
+def _ms_to(value: float, digits: int) -> tuple[str, float]:
+    """`value` (ms) in ms()'s unit for it, to `digits` significant digits (trimmed where it is that number), and the
+    ms that text reads."""
+    unit = ms(value).split(" ")[1]
+    per_ms = 1e-3 if unit == "s" else 1e3 if unit == "µs" else 1
+    text = _trimmed(_significant(value * per_ms, digits), value * per_ms)
+    return f"{text} {unit}", float(text) / per_ms
+
+
+def times_of_ratio(eager_ms: float, compiled_ms: float, value: float) -> tuple[str, str]:
+    """Eager's and compiled's times a speedup `value` is the ratio of, as ms() says them, with a digit more each (up
+    to six) where the shown times would divide to another shown speedup: "13.7 µs" and "9.65 µs" read 0.70× beside a
+    0.71× (review 15U U1), "13.68 µs" and "9.652 µs" read 0.71×; as numbers.ts formatTimesOfRatio."""
+    shown = speedup(value)
+    for digits in range(3, 7):
+        (eager, eager_read), (compiled, compiled_read) = _ms_to(eager_ms, digits), _ms_to(compiled_ms, digits)
+        if speedup(eager_read / compiled_read) == shown:
+            return eager, compiled
+    # not the ratio of these times at any digits: no digit more could trace it
+    return ms(eager_ms), ms(compiled_ms)
+
+
 def seconds(value: float) -> str:
     """ "61.7 s", "6.04 s", "525 ms", "1.6 ms": a compile time or a wall time, by the rule of every time (ms's), so
     that a compile's seconds read as the compile phases' rows say them ("0.78 s" beside "783 ms" read as another)."""

@@ -26,6 +26,7 @@ FORMAT: dict[str, Callable[[Any], str]] = {
     "spread": formats.spread,
     "memory": formats.memory,
     "plural": lambda v: formats.plural(*v),
+    "timesOfRatio": lambda v: " | ".join(formats.times_of_ratio(*v)),
 }
 
 

@@ -154,3 +154,21 @@ test('steady calls but no steady step (another region compiles in every step): t
   assert.ok(digest.lines.every((l) => !l.startsWith('  per step')));
   assert.ok(digest.lines.some((l) => l.startsWith('  no step speedup: something compiled in every step')));
 });
+
+test("a report before the lines: an in-situ number's times are said at the digits where they divide to its speedup (review 15U U1)", async () => {
+  const region = unanswered((await fixture('script-in-situ-cpu')).regions![0]!);
+  const { lines: _said, ...fields } = region.inSitu!;
+  // 9.65 µs over 13.7 µs is 0.704: "0.70×" beside the "0.71×" it is the ratio of
+  const step = {
+    ...fields.step!,
+    speedup: 0.7053,
+    low: 0.6,
+    high: 0.81,
+    eagerMs: 0.0096523730468423,
+    compiledMs: 0.013684785156620194,
+  };
+  assert.equal(
+    digestInSitu({ ...region, inSitu: { ...fields, step } })!.lines[1],
+    '  per step: 0.71× (0.60–0.81×) · eager 9.652 µs · compiled 13.68 µs',
+  );
+});

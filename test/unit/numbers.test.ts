@@ -25,6 +25,8 @@ const FORMAT: Record<string, (input: never) => string> = {
   spread: (v: number) => numbers.formatSpread(v),
   memory: (v: number) => numbers.formatBytes(v),
   plural: ([n, word]: [number, string]) => numbers.plural(n, word),
+  timesOfRatio: ([eager, compiled, speedup]: [number, number, number]) =>
+    numbers.formatTimesOfRatio(eager, compiled, speedup).join(' | '),
 };
 
 test('every quantity formats as the shared table says (the runner is held to the same table)', () => {
@@ -80,4 +82,12 @@ test("a range's ends in one unit, with the digits that make them add up, its len
   assert.equal(numbers.formatUsLike(531.4, 1_204), '0.531 ms');
   assert.equal(numbers.formatUsLike(868.6, 900), '869 µs');
   assert.equal(numbers.formatUsLike(525_000, 6_041_200), '0.525 s');
+});
+
+test('a shown time reads back as the microseconds it says, so a multiple of two is the one its reader works out', () => {
+  assert.equal(numbers.shownUs('154 µs'), 154);
+  assert.equal(numbers.shownUs('0.869 ms'), 869);
+  assert.equal(numbers.shownUs('1.20 s'), 1.2e6);
+  assert.equal(numbers.shownUs(numbers.formatUsLike(331.4, 1200)), 331);
+  assert.equal(numbers.shownUs('0 µs'), 0);
 });

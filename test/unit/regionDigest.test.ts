@@ -4,7 +4,13 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { BEFORE_EDIT_LENS, collectFindings } from '../../extension/present/findings.ts';
-import { digestRegion, formatRegion, formatScriptDigest, runSummary } from '../../extension/present/regionDigest.ts';
+import {
+  digestRegion,
+  formatRegion,
+  formatScriptDigest,
+  measurementCells,
+  runSummary,
+} from '../../extension/present/regionDigest.ts';
 import { regionStory } from '../../extension/present/regionStory.ts';
 import { regionHeadline, runHeadline } from '../../extension/present/headline.ts';
 import { formatSpeedup } from '../../extension/present/numbers.ts';
@@ -460,4 +466,17 @@ test("a replay row is the region's speedup only where its number is the answer's
     formatRegion(digestRegion(older)).find((l) => l.startsWith('    replay'))!,
     /^ {4}replay: /,
   );
+});
+
+test("a replay row's eager and compiled times divide to its speedup as shown, a digit more each where three would not (review 15U U1)", async () => {
+  const normalize = (await fixture('script-kernels-cpu')).regions!.find((r) => r.name === 'normalize')!;
+  const row = measurementCells(digestRegion(normalize).measurements[0]!);
+  // 9.65 µs over 13.7 µs is 0.704: "0.70×" beside the answer's "0.71×"
+  assert.match(normalize.answer?.number?.text ?? '', /^0\.71× per call replayed/);
+  assert.deepEqual([row.compiled, row.eager], ['13.68 µs', '9.652 µs']);
+  assert.equal(formatSpeedup(9.652 / 13.68), '0.71×');
+  // a report before answers held the times: its pairs' times, as formatMs says them
+  const { answer: _, ...unanswered } = normalize;
+  const older = measurementCells(digestRegion(unanswered).measurements[0]!);
+  assert.deepEqual([older.compiled, older.eager], ['13.7 µs', '9.65 µs']);
 });

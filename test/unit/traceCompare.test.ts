@@ -10,7 +10,9 @@ import {
   comparisonTitle,
   kernelListHeading,
   kernelListTime,
+  profiledStepChange,
   stepGrewOutsideKernels,
+  stepRowNames,
 } from '../../webview/timelineWords.ts';
 import { kernelStats } from '../../extension/shared/trace/summary.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
@@ -66,7 +68,9 @@ describe('compare', () => {
     const eager = await scanTraceFile(fixture('cpu-graphbreak-eager.trace.json'));
     const comparison = compareTraces(eager, await scanTraceFile(fixture('cpu-graphbreak-default.trace.json')));
     const busy = comparison.rows.find(
-      (r) => r.metric === 'time inside CPU ops only (ATen ops with their dispatch, generated C++ kernels without)',
+      (r) =>
+        r.metric ===
+        "time inside CPU ops only (an ATen op's time includes its dispatch; a generated C++ function has none)",
     )!;
     // no compared step holds more kernel time than it lasts
     const longest = Math.max(...eager.steps.slice(1).map((s) => s.end - s.start));
@@ -116,6 +120,7 @@ describe('compare', () => {
       stepGrewOutsideKernels(
         'default',
         'step',
+        'GPU',
         { ...times('0.35 ms', '0.42 ms'), longer },
         { ...times('106 µs', '7.6 µs'), fell: true },
         { ...times('0.24 ms', '0.41 ms'), grew: longer },
@@ -123,7 +128,7 @@ describe('compare', () => {
       );
     assert.equal(
       words(true, 1),
-      'Under the profiler, the compiled steps (default) took longer (0.35 ms → 0.42 ms) though their time inside kernels fell (106 µs → 7.6 µs): the rest of each step — dispatch, Python, the eager code of its graph break — grew 0.24 ms → 0.41 ms.',
+      'Under the profiler, the compiled steps (default) took longer (0.35 ms → 0.42 ms) though their time inside GPU kernels fell (106 µs → 7.6 µs): the rest of each step — dispatch, Python, the eager code of its graph break — grew 0.24 ms → 0.41 ms.',
     );
     // profiled times are not the timed verdict, which may lean the other way (review 8A A5): no win or loss said
     assert.doesNotMatch(words(true, 1)!, /\b(?:lost|lose|won|win|faster|slower)\b/);
@@ -144,12 +149,13 @@ describe('compare', () => {
       [
         'call under the profiler (slowed by it; not the timed verdict)',
         'time inside GPU kernels only',
-        'rest of the call, outside kernels',
+        'rest of the call, outside GPU kernels',
       ],
     );
     const said = stepGrewOutsideKernels(
       'default',
       'call',
+      'GPU',
       { before: '152 µs', after: '604 µs', longer: true },
       { before: '25.9 µs', after: '23.3 µs', fell: true },
       { before: '126 µs', after: '580 µs', grew: true },
@@ -176,8 +182,8 @@ describe('compare', () => {
     const unlike = comparison.rows.filter((r) => r.unlike).map((r) => r.metric);
     assert.deepEqual(unlike, [
       'step under the profiler (slowed by it; not the timed verdict)',
-      'time inside CPU ops only (ATen ops with their dispatch, generated C++ kernels without)',
-      'rest of the step, outside kernels',
+      "time inside CPU ops only (an ATen op's time includes its dispatch; a generated C++ function has none)",
+      'rest of the step, outside CPU ops',
     ]);
     assert.ok(comparison.rows.some((r) => r.metric === 'kernels' && !r.unlike));
     // steps alike (the mlp's calls 1–2) are compared as they were
@@ -253,5 +259,43 @@ describe('compare', () => {
     assert.equal(comparison.compileSpans.after.length, 1);
     const row = comparison.rows.find((r) => r.metric.startsWith('compile in profiled region'));
     assert.ok(row?.before === 0 && row.after > 300_000);
+  });
+
+  test("a CPU trace's inside time is CPU ops in its row, the row under it and the sentence, each side's counting said, never kernels (review 15U U4, 15V V3)", async () => {
+    const comparison = compareTraces(
+      await scanTraceFile(fixture('cpu-graphbreak-eager.trace.json')),
+      await scanTraceFile(fixture('cpu-graphbreak-default.trace.json')),
+      { before: 'eager', after: 'default' },
+    );
+    assert.equal(comparison.device, 'CPU');
+    const [, inside, outside] = comparison.rows.map((r) => r.metric);
+    assert.equal(inside, stepRowNames.inside('CPU'));
+    assert.equal(
+      inside,
+      "time inside CPU ops only (an ATen op's time includes its dispatch; a generated C++ function has none)",
+    );
+    assert.equal(outside, 'rest of the step, outside CPU ops');
+    const said = stepGrewOutsideKernels(
+      'default',
+      'step',
+      'CPU',
+      { before: '70.4 µs', after: '81.8 µs', longer: true },
+      { before: '20.5 µs', after: '0.289 µs', fell: true },
+      { before: '49.9 µs', after: '81.5 µs', grew: true },
+      0,
+    )!;
+    assert.equal(
+      said,
+      "Under the profiler, the compiled steps (default) took longer (70.4 µs → 81.8 µs) though their time inside CPU ops (an ATen op's time includes its dispatch; a generated C++ function has none) fell (20.5 µs → 0.289 µs): the rest of each step — Python — grew 49.9 µs → 81.5 µs.",
+    );
+    for (const words of [inside, outside, said]) assert.doesNotMatch(words, /kernel/);
+  });
+
+  test("the profiled step's change is a multiple in the panel's one format, of the times as the row shows them (review 15V V4)", () => {
+    // 154 µs and 331 µs divide to 2.149: "×2.2" was of the unrounded times
+    assert.equal(profiledStepChange.text(331 / 154), '2.15× as long, not the verdict');
+    assert.equal(profiledStepChange.text(0.93), '0.93× as long, not the verdict');
+    // toPrecision(2) wrote "×1.0e+2" for 99.5–100
+    assert.equal(profiledStepChange.text(99.6), '99.6× as long, not the verdict');
   });
 });

@@ -39,6 +39,8 @@ export interface KernelChange {
 export interface TraceComparison {
   /** 'step' when both traces have steps; otherwise rows are whole-trace totals */
   per: 'step' | 'trace';
+  /** where the inside rows' time is: GPU kernels, or (a trace with no GPU track) CPU ops */
+  device: 'GPU' | 'CPU';
   /** per side, the steps the rows are a mean over (null per trace): stepsCompared's, past the first (it carries the
    *  profiler's start-up and the first call's own costs: a 39 ms step beside 1.7 ms ones) and without a compile */
   steps: { before: StepsCompared | null; after: StepsCompared | null };
@@ -186,7 +188,7 @@ export function compareTraces(
       inside,
       // the rest of the step: dispatch, Python, eager code between graphs (on a GPU side, the GPU's gaps)
       {
-        metric: stepRowNames.outside(unit),
+        metric: stepRowNames.outside(unit, device),
         unit: 'us',
         before: Math.max(0, stepBefore - inside.before),
         after: Math.max(0, stepAfter - inside.after),
@@ -233,6 +235,7 @@ export function compareTraces(
   for (const r of rows) if (apart && (apart.rows === 'all' || r.unit === 'us')) r.unlike = true;
   return {
     per,
+    device,
     steps: { before: beforeSteps?.steps ?? null, after: afterSteps?.steps ?? null },
     unlike: apart?.text ?? null,
     before: b,

@@ -177,7 +177,8 @@ def _unsaid(answer: Answer | None, said: str | None) -> str | None:
 
 
 def _shown(x: InSituSpeedup) -> tuple[str, str, str]:
-    return formats.speedup(x["speedup"]), formats.ms(x["eagerMs"]), formats.ms(x["compiledMs"])
+    """Its speedup, then eager's and compiled's times at the digits where they divide to it as shown."""
+    return formats.speedup(x["speedup"]), *formats.times_of_ratio(x["eagerMs"], x["compiledMs"], x["speedup"])
 
 
 def _basis(s: RegionInSitu) -> str:

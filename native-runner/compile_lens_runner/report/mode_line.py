@@ -59,19 +59,32 @@ def compile_text(compile_s: float, compiler: CompilerInsight | None) -> str:
     return f"compile {formats.seconds(compile_s)}" + (f" + {formats.seconds(sum(again))} recompiling" if again else "")
 
 
-def _against(eager_timing: Timing | None, ranged: bool, compiled: str) -> str:
+def _said_times(compiled_ms: float, eager_timing: Timing | None, number: AnswerNumber) -> tuple[str, str | None]:
+    """The compiled time as the line says it, and eager's where the number is the ratio of the two (one unit): at the
+    digits where they divide to it as shown (formats.times_of_ratio; review 15U U1: "13.7 µs/call vs eager 9.65 µs"
+    beside 0.71×); else compiled as ms() says it, and None (eager then as _against says it)."""
+    eager_ms = _ms(eager_timing)
+    if eager_ms is not None and number.get("eagerMs") == eager_ms and number.get("compiledMs") == compiled_ms:
+        eager, compiled = formats.times_of_ratio(eager_ms, compiled_ms, number["value"])
+        if eager.split(" ")[1] == compiled.split(" ")[1]:
+            return compiled, eager
+    return formats.ms(compiled_ms), None
+
+
+def _against(eager_timing: Timing | None, ranged: bool, compiled: str, eager_said: str | None = None) -> str:
     """ " vs eager 1.66 ms, fastest rounds of 12 interleaved pairs": the eager time a speedup rests on, said as how it
     was made (issue 44: the rounds' fastest, not their median, which a note may give beside it); " vs eager 1.66 ms
     in the same rounds" where the rounds are not on record as that (a number without a range, a report before the
     fastest rounds' estimate). In the unit of `compiled`, the time it is said beside ("64.4 µs/call vs eager 327 µs",
-    not "… vs eager 0.327 ms": review 8 A15)."""
+    not "… vs eager 0.327 ms": review 8 A15); `eager_said`: as _said_times says it."""
     eager_ms = _ms(eager_timing)
     if eager_timing is None or eager_ms is None:
         return ""
+    eager = eager_said or formats.ms_as(eager_ms, compiled)
     pairs = len(eager_timing.get("rounds") or [])
     if ranged and pairs and "estimateMs" in eager_timing:
-        return f" vs eager {formats.ms_as(eager_ms, compiled)}, fastest rounds of {pairs} interleaved pairs"
-    return f" vs eager {formats.ms_as(eager_ms, compiled)} in the same rounds"
+        return f" vs eager {eager}, fastest rounds of {pairs} interleaved pairs"
+    return f" vs eager {eager} in the same rounds"
 
 
 def line(m: ModeResult, number: AnswerNumber, eager_kernels: float | None, pays: Reason | None = None) -> str:
@@ -83,8 +96,8 @@ def line(m: ModeResult, number: AnswerNumber, eager_kernels: float | None, pays:
     compiled_ms = _ms(m.get("timing"))
     if compiled_ms is not None:
         ranged = number.get("low") is not None and number.get("high") is not None
-        said = formats.ms(compiled_ms)
-        parts.append(f"{said}/call{_against(m.get('eagerTiming'), ranged, said)}")
+        said, eager_said = _said_times(compiled_ms, m.get("eagerTiming"), number)
+        parts.append(f"{said}/call{_against(m.get('eagerTiming'), ranged, said, eager_said)}")
     kernels = m.get("kernelsPerStep")
     if eager_kernels is not None and kernels is not None:
         parts.append(f"kernels/step {formats.count(eager_kernels)} → {formats.count(kernels)}")
@@ -219,8 +232,8 @@ def replay_line(region: Region, m: RegionMeasurement, number: AnswerNumber, pays
     compiled_ms = _ms(m.get("timing"))
     if compiled_ms is not None:
         # the replay's time is its fastest rounds' wherever they are on record, its number ranged or not
-        said = formats.ms(compiled_ms)
-        parts.append(f"{said}/call{_against(m.get('eagerTiming'), True, said)}")
+        said, eager_said = _said_times(compiled_ms, m.get("eagerTiming"), number)
+        parts.append(f"{said}/call{_against(m.get('eagerTiming'), True, said, eager_said)}")
     eager_kernels, kernels = m.get("eagerKernelsPerStep"), m.get("kernelsPerStep")
     if eager_kernels is not None and kernels is not None:
         parts.append(f"kernels/call {formats.count(eager_kernels)} → {formats.count(kernels)}")
