@@ -400,9 +400,9 @@ def attach(report: Report) -> None:
     records = [m.get("compiler") for m in report["modes"]]
     records += [r.get("compiler") for r in report.get("regions") or []]
     for compiler in (c for c in records if c is not None):
-        steps = compiler.get("kernelSteps")
-        if steps is not None:
-            steps["text"] = steps_text(steps)
+        for steps in [compiler.get("kernelSteps"), *(k.get("kernelSteps") for k in compiler.get("kernels") or [])]:
+            if steps is not None:
+                steps["text"] = steps_text(steps)
         if compiler["graphBreaks"]:
             compiler["breakSites"] = break_sites(compiler["graphBreaks"])
         count_texts(compiler, report.get("ranks") or [])

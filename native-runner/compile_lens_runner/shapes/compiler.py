@@ -173,6 +173,9 @@ class KernelProvenance(_KernelProvenance, total=False):
     lensText: str  # schema 1.28: "fuses lines 12, 13 (add, relu)"
     opsText: str  # schema 1.32: its ops as PyTorch users know them, "add, relu" (report/compile_names.ops_text)
     sharedText: str  # schema 1.29: "fused kernel 1 (lines 12, 13), made by 2 compiles: forward; forward, recompile 1"
+    kernelSteps: (
+        StepSpan  # schema 1.48, a script's kernel timed from its region's profile: the steps usPerStep is the mean of
+    )
 
 
 class _FailedGuard(TypedDict):
