@@ -264,7 +264,9 @@ class CompilerInsight(_CompilerInsight, total=False):
     cacheText: str  # schema 1.27, logs: the FX graph and AOT autograd caches' lookups
     phasesText: str  # the compile phases' heading: compiles, the compile total, cache hits (report/compiler_text.py)
     cacheBuildText: str  # 1.36: why a cache hit has a C++ compile under it (report/compiler_text.py cache_build)
-    phaseRowTexts: dict[str, str]  # 1.47: the phase rows' names of compiles no frame lists (report/compile_names.py)
+    phaseRowTexts: dict[
+        str, str
+    ]  # 1.47: the phase rows' names of compiles no frame lists; 1.48: and that made no graph
     rankPhases: list[RankPhases]  # 1.38, a torchrun job's script: each rank's compile phases (ranks/merge.rank_phases)
 
 
