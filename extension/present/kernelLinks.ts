@@ -216,7 +216,10 @@ export function compiledLineHover(uses: LineUse[], openLink: (use: LineUse) => s
     const use =
       same.find((u) => u.kernel.usPerStep !== null && u.kernel.usPerStep !== undefined) ?? same[same.length - 1]!;
     const k = use.kernel;
-    const time = k.usPerStep === null || k.usPerStep === undefined ? null : formatUsPerStep(k.usPerStep, use.steps);
+    const time =
+      k.usPerStep === null || k.usPerStep === undefined
+        ? null
+        : formatUsPerStep(k.usPerStep, k.kernelSteps ?? use.steps);
     const link = openLink(use);
     const parts = [
       `${manyModes ? `${escapeMarkdown(use.mode)}: ` : ''}${escapeMarkdown(use.said)}`,

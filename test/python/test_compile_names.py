@@ -444,3 +444,71 @@ def test_a_compile_no_frame_lists_is_named_for_its_phase_row_one_that_only_autot
     rows = report["modes"][0]["compiler"]["phaseRowTexts"]
     assert rows["0/2"] == "compiled function 1: only autotuned, made no graph"
     assert not any("recompile 2" in row for row in rows.values())
+
+
+def test_every_compile_that_made_no_graph_says_so_in_its_row_as_the_heading_counts_it() -> None:
+    """Review 15 U2/V1: the heading said "5 made no graph: 4 captured nothing in function forward, 1 hit the recompile
+    limit" over Counter's five unmarked rows, and DDP's "4 made no graph" over rank 0's four unmarked rows: which
+    made nothing was left to guess. Each row that made none says so, in the heading's words."""
+    recorded = Path(__file__).resolve().parents[1] / "fixtures" / "recorded" / "train_small-cpu" / "report.json"
+    script = json.loads(recorded.read_text())["modes"][0]["compiler"]
+    rows = script["phaseRowTexts"]
+    assert rows == {
+        "2/0": "forward, captured nothing, made no graph",
+        "2/1": "forward, recompiled for self.calls == 1, captured nothing, made no graph",
+        "2/2": "forward, recompiled for self.calls == 2, captured nothing, made no graph",
+        "2/3": "forward, recompiled for self.calls not in (0, 1, 2), captured nothing, made no graph",
+    }
+    limit = [f["nameText"] for f in script["frames"] if f["nameText"].endswith(compile_names.NO_GRAPH)]
+    assert limit == ["step: hit the recompile limit, made no graph"]
+    assert "5 made no graph: 4 captured nothing in function forward, 1 hit the recompile limit" in script["phasesText"]
+    # DDP: no op count logged, but only forward's compile handed a graph to the backend, the one graph counted: the
+    # other four made none, for a reason the log does not give (each rank's group of rows too)
+    ddp = json.loads((DDP / "report.json").read_text())["modes"][0]["compiler"]
+    (rank0, rank1) = [g["compiler"]["phaseRowTexts"] for g in ddp["rankPhases"]]
+    assert ddp["phaseRowTexts"] == rank0 and sorted(rank0) == ["0/0", "1/0", "2/0", "3/0"]
+    assert rank0["0/0"] == "DistributedDataParallel at ddp_train.py:77, made no graph"
+    assert all(row.endswith(", made no graph") and "captured" not in row for row in rank0.values())
+    assert (
+        rank1["0/1"]
+        == "DistributedDataParallel at ddp_train.py:77, recompiled for x's size 8 in dimension 0, made no graph"
+    )
+    assert "4/0" not in rank0 and "4/1" not in rank1
+    # where the compiles known to have made a graph are fewer than the graphs counted, which made none is not known:
+    # none is said to
+    frames = [{"compileId": f"{n}/0", "function": "f", "location": None, "seconds": 1.0} for n in range(3)]
+    unknown = {"frames": frames, "graphCount": 1, "recompiles": [], "kernels": [], "phases": []}
+    assert compile_names.no_graph_reasons(unknown) == {}  # type: ignore[arg-type]
+    unknown["kernels"] = [{"name": "cpp_fused_add_0", "compileId": "2/0", "atenOps": [], "sourceLines": []}]
+    assert compile_names.no_graph_reasons(unknown) == {"0/0": None, "1/0": None}  # type: ignore[arg-type]
+
+
+def test_only_autotuned_is_one_rule_for_the_heading_s_count_and_the_row() -> None:
+    """The code read's item 8: the heading counted "only autotuned" by one rule (failures left out) and the row named
+    it by another (failures in; a listed frame kept its own name)."""
+    from compile_lens_runner.report import compiler_text
+
+    phases = [
+        {"compileId": "0/0", "name": "backend compile", "startMs": 0.0, "durMs": 5.0, "depth": 0},
+        {"compileId": "0/1", "name": "autotune", "startMs": 6.0, "durMs": 1.0, "depth": 0},
+    ]
+    failed = {"compileId": "0/1", "failType": "BackendCompilerFailed", "reason": "x"}
+    compiler = {"frames": [], "recompiles": [], "kernels": [], "phases": phases, "graphCount": 1}
+    compiler["compileFailures"] = [failed]
+    compile_names.name_all(compiler)  # type: ignore[arg-type]
+    assert compile_names.only_autotuned(compiler) == set()  # type: ignore[arg-type]
+    assert compiler["phaseRowTexts"]["0/1"] == "compiled function 1, recompile 1, failed, made no graph"
+    assert compiler_text.compiles_made(2, 1, compiler) == "2 compiles (1 graph; 1 made no graph: failed)"  # type: ignore[arg-type]
+    # a listed frame with only autotuning under it: no recompile of its function, in its row as in the count
+    frames = [
+        {"compileId": f"0/{n}", "function": "forward", "location": {"file": "/a/m.py", "line": 3}, "seconds": 1.0}
+        for n in range(2)
+    ]
+    listed = {"frames": frames, "recompiles": [], "kernels": [], "phases": phases, "graphCount": 1}
+    compile_names.name_all(listed)  # type: ignore[arg-type]
+    assert listed["phaseRowTexts"] == {"0/1": "forward: only autotuned, made no graph"}
+    assert compiler_text.compiles_made(2, 1, listed) == "2 compiles (1 graph; 1 made no graph: only autotuned)"  # type: ignore[arg-type]
+    # a compile at the recompile limit that no frame lists: no recompile of its function either
+    compiler["compileFailures"] = [{**failed, "recompileLimitHit": True}]
+    compile_names.name_all(compiler)  # type: ignore[arg-type]
+    assert compiler["phaseRowTexts"]["0/1"] == "compiled function 1: hit the recompile limit, made no graph"

@@ -78,9 +78,11 @@ def test_attach_2x2_says_each_ranks_count(tmp_path: Path) -> None:
     """Ranks 1 and 3 trained step 3 on half the batch: they recompiled, made a second graph and broke once more."""
     report = _attach_2x2(tmp_path)
     (region,) = report["regions"]
-    assert region["facts"][1:4] == [
+    assert region["facts"][1:5] == [
         "1 graph and 3 graph breaks on ranks 0 and 2",
         "2 graphs and 4 graph breaks on ranks 1 and 3",
+        # review 15 U3: each in a DDP frame that made no graph (rank 1's fourth in its recompile of DDP's wrapper)
+        "every graph break in a compile that made no graph",
         "recompiled at call 3 on ranks 1 and 3",
     ]
     assert [(r["rank"], r["regions"][0]["graphBreaks"]) for r in report["ranks"]] == [(0, 3), (1, 4), (2, 3), (3, 4)]

@@ -82,7 +82,7 @@ test('profile --script prints one block per region with real numbers, no placeho
   // each region's answer first, then its sentence as the runner wrote it (why there is no number where there is none)
   assert.match(
     out,
-    /^ {2}Counter .*: 4 calls, 5 compiles \(1 graph[^)]*\), 4 graph breaks, 3 recompiles, [\d.]+ m?s compiling in the script's own calls\n {4}no verdict: not replayable: it changes the Python attribute self\.calls /m,
+    /^ {2}Counter .*: 4 calls, 5 compiles \(1 graph[^)]*\), 4 graph breaks \(in compiles that made no graph\), 3 recompiles, [\d.]+ m?s compiling in the script's own calls\n {4}no verdict: not replayable: it changes the Python attribute self\.calls /m,
   );
   assert.match(out, /^ {4}recommendation: No verdict\. Not measured: called 2 times: at least 3 calls are needed/m);
   // every region's sentence, and the script's: the deciding region's first
@@ -298,7 +298,7 @@ test('profile --script --nproc-per-node 2 runs under torchrun and prints every r
   // the model's)
   assert.match(
     out,
-    /DistributedDataParallel .*: 6 calls, 1 graph and 3 graph breaks on rank 0, 2 graphs and 4 graph breaks on rank 1, recompiled at call 3 on rank 1, /,
+    /DistributedDataParallel .*: 6 calls, 1 graph and 3 graph breaks on rank 0, 2 graphs and 4 graph breaks on rank 1, every graph break in a compile that made no graph, recompiled at call 3 on rank 1, /,
   );
   assert.match(
     out,

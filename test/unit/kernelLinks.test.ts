@@ -104,6 +104,15 @@ test("a compiled user line's hover: its kernels in the runner's words, time per 
     formatUsPerStep(2.4, { first: 4, last: 4, text: 'the runner’s steps' }),
     '2.40 µs/step under the profiler, mean of the runner’s steps',
   );
+  // a script's kernel timed from its region's profile says that region's steps (schema 1.48), not its mode's
+  const ownSteps = {
+    ...uses[0]!,
+    kernel: { ...uses[0]!.kernel, usPerStep: 2.4, kernelSteps: { first: 3, last: 4, text: 'steps 3–4' } },
+  };
+  assert.match(
+    compiledLineHover([ownSteps], () => null),
+    /µs\/step under the profiler, mean of steps 3–4 · /,
+  );
   const twoModes = compiledLineHover([uses[0]!, { ...uses[0]!, mode: 'max-autotune' }], () => null);
   assert.match(
     twoModes,

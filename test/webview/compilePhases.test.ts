@@ -315,7 +315,7 @@ describe('compile phases', () => {
       const row = (name: string): { tip: string; bars: Bar[] } => rows.find((r) => r.tip.startsWith(`${name}\u00a0·`))!;
       // the self.calls == 1 recompile: two trace slivers (under 2 px up to a 1200-px track) right before its guards,
       // at the axis's end: its guards named left of them
-      const guards = row('Counter: forward, recompiled for self.calls == 1').bars.find(
+      const guards = row('Counter: forward, recompiled for self.calls == 1, captured nothing, made no graph').bars.find(
         (b) => b.phase === 'Dynamo: build guards',
       )!;
       assert.ok(guards.label?.includes('guards 37.1 ms'), `${width} px: ${JSON.stringify(guards)}`);

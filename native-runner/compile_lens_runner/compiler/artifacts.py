@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..measure.profiling import kernel_us_per_step
-from ..shapes.compiler import CompileArtifacts, CompilePhase, CompilerInsight, KernelProvenance
+from ..shapes.compiler import CompileArtifacts, CompilePhase, CompilerInsight, KernelProvenance, StepSpan
 from .insight import MAX_KERNELS
 from .phase_names import PHASE_LABELS, label_phases
 from .restarts import completed
@@ -413,28 +413,50 @@ def attach(
 
 def time_kernels(
     compiler: CompilerInsight, trace_path: str | None, steps: int, compile_ids: set[str] | None = None
-) -> None:
+) -> StepSpan | None:
     """Each kernel's `usPerStep` from the profile at `trace_path` (of `steps` profiled steps), and the steps it is the
     mean of (`kernelSteps`, schema 1.43: the steps compared, measure/compared_steps.py); None where the kernel did not
-    run there. compile_ids: only the kernels those compiles made (a script's region's, from that region's profile)."""
+    run there. compile_ids: only the kernels those compiles made (a script's region's, from that region's profile),
+    each with its own steps (schema 1.48: the record's are the steps of every region timed alike,
+    script/kernel_times.py; the code read's item 4: the last region timed said its steps for every kernel); the
+    steps are returned."""
     times = kernel_us_per_step(trace_path, steps) if trace_path else None
     kernels = [k for k in compiler.get("kernels") or [] if compile_ids is None or k.get("compileId") in compile_ids]
     names = Counter(k["name"] for k in kernels)
+    listed = {str(f["compileId"]) for f in compiler.get("frames") or [] if f.get("compileId")}
+    said: StepSpan | None = (
+        {"first": times["steps"][0], "last": times["steps"][1]} if times and times["steps"] else None
+    )
     for k in kernels:
-        k["usPerStep"] = _time_of(k, times["us"] if times else {}, unique=names[k["name"]] == 1)
-    if times and times["steps"]:
-        compiler["kernelSteps"] = {"first": times["steps"][0], "last": times["steps"][1]}
+        k["usPerStep"] = _time_of(k, times["us"] if times else {}, names[k["name"]] == 1, listed)
+        if compile_ids is not None and said is not None:
+            k["kernelSteps"] = {**said}
+    if said is not None and compile_ids is None:
+        compiler["kernelSteps"] = said
+    return said
 
 
-def _time_of(kernel: KernelProvenance, times: dict[tuple[str | None, str], float], unique: bool) -> float | None:
+def _compile_of(event_compile: str | None, listed: set[str]) -> str | None:
+    """The compile a profiler event ran in, as the record lists it: a compile the record does not list (a script
+    region's profile on a CPU runs a copy compiled for it, script/replay._profiled_copy, which Dynamo counts as its
+    frame's next compile, "0/1") is its frame's first (review 15 V6: b_item's kernel, run in "0/1", was timed for
+    none; webview tracedCompileName names it so)."""
+    if event_compile is None or not listed or event_compile in listed:
+        return event_compile
+    return re.sub(r"/.*", "/0", event_compile)
+
+
+def _time_of(
+    kernel: KernelProvenance, times: dict[tuple[str | None, str], float], unique: bool, listed: set[str]
+) -> float | None:
     """A kernel's µs per step: profiler events named as the kernel (or `graph_<n>_<kernel>`: Inductor's C++ kernels
-    on CPU) that ran in its compile's region. Events outside a known region count only for a name no other kernel
-    of the mode has. None: the kernel did not run in the profile (or cannot be told apart)."""
+    on CPU) that ran in its compile's region (_compile_of). Events outside a known region count only for a name no
+    other kernel of the mode has. None: the kernel did not run in the profile (or cannot be told apart)."""
     name = kernel["name"]
     total = [
         us
         for (cid, event), us in times.items()
         if (event == name or re.fullmatch(rf"graph_\d+_{re.escape(name)}", event))
-        and (cid == kernel.get("compileId") or (cid is None and unique))
+        and ((at := _compile_of(cid, listed)) == kernel.get("compileId") or (at is None and unique))
     ]
     return round(sum(total), 3) if total else None

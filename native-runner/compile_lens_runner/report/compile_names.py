@@ -22,6 +22,8 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
+from collections.abc import Callable
+from functools import partial
 
 from .. import formats
 from ..formats import plural
@@ -53,6 +55,8 @@ NOTHING_CAPTURED = "captured nothing"
 LIMIT_HIT = "hit the recompile limit"
 FAILED = "failed"
 AUTOTUNED_ONLY = "only autotuned"
+# where compiles that captured nothing were, of frames not in the user's files (PyTorch's wrapper, contextlib's)
+OUTSIDE_FILES = "outside your files"
 
 
 def not_logged(count: int) -> str:
@@ -70,6 +74,50 @@ def in_functions(names: list[str]) -> str:
 
 # the phase of a compile with nothing but autotuning recorded under it (the row that names it says AUTOTUNED_ONLY)
 AUTOTUNE = "autotune"
+# compiler/phase_labels.json's label of Dynamo handing a graph to the backend: a compile with it made a graph (Dynamo
+# skips the backend for a frame that captured nothing)
+BACKEND_COMPILE = "backend compile"
+
+
+def first_compile(compile_id: str) -> str:
+    """ "1/0" of "1/8": the first compile of a compile's frame, whose name a compile that is no recompile of it takes."""
+    return re.sub(r"/.*", "/0", compile_id)
+
+
+def only_autotuned(compiler: CompilerInsight) -> set[str]:
+    """The compiles with nothing but autotuning recorded under them (h100-mlp's 0/2), which neither failed nor
+    captured nothing: the one rule the heading's count and the rows' names both read (the code read's item 8)."""
+    phased: dict[str, set[str]] = {}
+    for phase in compiler.get("phases") or []:
+        phased.setdefault(phase["compileId"], set()).add(phase["name"])
+    failed = {str(f.get("compileId")) for f in compiler.get("compileFailures") or []}
+    idle = {str(f["compileId"]) for f in compiler.get("frames") or [] if f.get("graphOps") == 0}
+    return {c for c, names in phased.items() if names == {AUTOTUNE} and c not in failed | idle}
+
+
+def no_graph_reasons(compiler: CompilerInsight) -> dict[str, str | None]:
+    """Each compile known to have made no graph, with why in the family's words (NOTHING_CAPTURED, LIMIT_HIT, FAILED,
+    AUTOTUNED_ONLY), None where the record does not say why: a compile drawn or listed that is not known to have made
+    a graph, where those known to (graphOps above 0, a backend compile, kernels) are all the graphs counted; where they
+    are fewer, which of the rest made none is not known, and none of them is said to."""
+    reasons: dict[str, str | None] = {}
+    frames = compiler.get("frames") or []
+    for frame in frames:
+        if frame.get("graphOps") == 0 and frame.get("compileId"):
+            reasons[str(frame["compileId"])] = NOTHING_CAPTURED
+    for failure in compiler.get("compileFailures") or []:
+        reasons.setdefault(str(failure.get("compileId")), LIMIT_HIT if failure.get("recompileLimitHit") else FAILED)
+    for compile_id in only_autotuned(compiler):
+        reasons.setdefault(compile_id, AUTOTUNED_ONLY)
+    phases = compiler.get("phases") or []
+    made = {str(f["compileId"]) for f in frames if (f.get("graphOps") or 0) > 0}
+    made |= {p["compileId"] for p in phases if p["name"] == BACKEND_COMPILE}
+    made |= {str(k["compileId"]) for k in compiler.get("kernels") or [] if k.get("compileId")}
+    made -= set(reasons)
+    compiles = {p["compileId"] for p in phases} | {str(f["compileId"]) for f in frames if f.get("compileId")}
+    if compiler.get("graphCount") == len(made):
+        reasons.update(dict.fromkeys(sorted(compiles - made - set(reasons))))
+    return reasons
 
 
 def function_name(name: str, location: SourceLocation | None = None) -> str:
@@ -382,24 +430,9 @@ def name_all(
         # the compile Dynamo gave up on: no graph, no "recompile 8" of it; its one reason before NO_GRAPH, so that the
         # row's time is held to a plain last word (the webview makes "recompile limit" a term of its own)
         if frame["compileId"] in limited:
-            first = name(re.sub(r"/.*", "/0", frame["compileId"] or ""))
+            first = name(first_compile(frame["compileId"] or ""))
             frame["nameText"] = f"{first}: {LIMIT_HIT}, {NO_GRAPH}"
-    # a compile the phases draw that no frame lists (a record without frames: h100-mlp) named for its row here too;
-    # one with nothing but autotuning under it made no graph, no recompile of its function (review 13 O6: "compiled
-    # function 1, recompile 2" of a compile Dynamo never traced, beside its count "1 made no graph")
-    listed = {frame["compileId"] for frame in frames}
-    unlisted: dict[str, set[str]] = {}
-    for phase in compiler.get("phases") or []:
-        if phase["compileId"] not in listed:
-            unlisted.setdefault(phase["compileId"], set()).add(phase["name"])
-    rows = {
-        compile_id: f"{name(re.sub(r'/.*', '/0', compile_id))}: {AUTOTUNED_ONLY}, {NO_GRAPH}"
-        if names == {AUTOTUNE}
-        else name(compile_id)
-        for compile_id, names in unlisted.items()
-    }
-    if rows:
-        compiler["phaseRowTexts"] = rows
+    _set_rows(compiler, name)
     alike: dict[tuple[str, str], list[KernelProvenance]] = {}
     for kernel in compiler.get("kernels") or []:
         named = kernel_name(kernel, name(kernel.get("compileId")) if kernel.get("compileId") else None)
@@ -413,6 +446,41 @@ def name_all(
         said = shared_text(same[0], [name(k.get("compileId")) for k in same])
         for kernel in same:
             kernel["sharedText"] = said
+
+
+def phase_rows(compiler: CompilerInsight, name: Callable[[str], str]) -> dict[str, str]:
+    """The compile phases' rows' names that are not a frame's own name: a compile the phases draw that no frame lists
+    (a record without frames: h100-mlp), by name (compile_name's); and every compile that made no graph, with why
+    in the heading's words, so that its count names its rows (review 15 U2/V1: "4 captured nothing" over five
+    unmarked Counter rows): "forward, recompiled for self.calls == 1, captured nothing, made no graph",
+    "DistributedDataParallel at ddp_train.py:71, made no graph" where the log does not say why; one that only
+    autotuned is no recompile of its function (review 13 O6: "compiled function 1, recompile 2" of a compile Dynamo
+    never traced), "compiled function 1: only autotuned, made no graph". The recompile limit's frame is named so
+    already (name_all)."""
+    named = {str(f["compileId"]): f["nameText"] for f in compiler.get("frames") or [] if f.get("nameText")}
+    drawn = dict.fromkeys(p["compileId"] for p in compiler.get("phases") or [])
+    reasons = no_graph_reasons(compiler)
+    rows: dict[str, str] = {}
+    for compile_id in drawn:
+        own = named.get(compile_id) or name(compile_id)
+        reason = reasons.get(compile_id, "")
+        if reason in (AUTOTUNED_ONLY, LIMIT_HIT) and (reason == AUTOTUNED_ONLY or compile_id not in named):
+            # no recompile of its function: named by its first compile (a listed limit frame is so already)
+            rows[compile_id] = f"{name(first_compile(compile_id))}: {reason}, {NO_GRAPH}"
+        elif reason == LIMIT_HIT or compile_id not in reasons:
+            if compile_id not in named:
+                rows[compile_id] = own
+        else:
+            rows[compile_id] = f"{own}, {f'{reason}, ' if reason else ''}{NO_GRAPH}"
+    return rows
+
+
+def _set_rows(compiler: CompilerInsight, name: Callable[[str], str]) -> None:
+    rows = phase_rows(compiler, name)
+    if rows:
+        compiler["phaseRowTexts"] = rows
+    else:
+        compiler.pop("phaseRowTexts", None)
 
 
 def attach(report: Report) -> None:
@@ -430,3 +498,6 @@ def attach(report: Report) -> None:
     for mode in report["modes"]:
         if (compiler := mode.get("compiler")) is not None:
             name_all(compiler, regions=regions, calls=calls)
+            # a torchrun job's ranks' phases, each group's rows by its own record's names (named in its rank's report)
+            for group in compiler.get("rankPhases") or []:
+                _set_rows(group["compiler"], partial(compile_name, group["compiler"].get("frames") or []))

@@ -131,37 +131,38 @@ def compile_time(compiler: CompilerInsight) -> str | None:
     return formats.seconds(total) + (f" ({', '.join(shares)})" if shares else "")
 
 
-def _no_work(compiler: CompilerInsight) -> tuple[int, str]:
-    """The compiles that captured nothing, so made no graph (graphOps 0, schema 1.36: the frame broke or returned
-    before Dynamo captured an op; not "no tensor work": a TransformerEncoder whose fast-path op broke at its first op
-    does tensor work, review 9 C2), and " in function forward" for their functions where all are the user's."""
-    idle = {f["compileId"]: f for f in compiler.get("frames") or [] if f.get("graphOps") == 0}
+def _captured_where(compiler: CompilerInsight, idle: list[str]) -> str:
+    """Where the compiles that captured nothing were (graphOps 0, schema 1.36: the frame broke or returned before
+    Dynamo captured an op; not "no tensor work": a TransformerEncoder whose fast-path op broke at its first op does
+    tensor work, review 9 C2): " in function forward" for the user's functions, " outside your files" for frames of
+    PyTorch's or a library's (review 15 V1: DDP's count said no place at all), " in function forward and outside
+    your files" for both."""
+    frames = {str(f["compileId"]): f for f in compiler.get("frames") or []}
+    of = [frames[c] for c in idle if c in frames]
     names = [
         compile_names.function_name(str(f["function"]), f["location"])
-        for f in idle.values()
+        for f in of
         if f.get("function") and f.get("location")
     ]
-    return len(idle), compile_names.in_functions(names) if names and len(names) == len(idle) else ""
+    outside = sum(1 for f in of if f.get("library") or ("location" in f and f["location"] is None))
+    if not of or len(of) < len(idle) or len(names) + outside < len(of):
+        return ""
+    said = compile_names.in_functions(names) if names else ""
+    return said + (f"{' and' if said else ''} {compile_names.OUTSIDE_FILES}" if outside else "")
 
 
 def _none_made(compiler: CompilerInsight) -> list[tuple[int, str]]:
-    """Why compiles made no graph, where the record says: each reason's count and its words ("captured nothing in
-    function forward", "hit the recompile limit", "failed", "only autotuned")."""
-    idle, where = _no_work(compiler)
-    failures = {str(f.get("compileId")): f for f in compiler.get("compileFailures") or []}
-    limit = sum(1 for f in failures.values() if f.get("recompileLimitHit"))
-    # a compile id with nothing but autotuning under it (h100-mlp's 0/2, review 9 D7: a row of "autotune 108 ms" alone
-    # under "3 compiles (2 graphs)"): no Dynamo phase recorded, so no graph said of it
-    named: dict[str, set[str]] = {}
-    for phase in compiler.get("phases") or []:
-        named.setdefault(phase["compileId"], set()).add(phase["name"])
-    idle_ids = {str(f["compileId"]) for f in compiler.get("frames") or [] if f.get("graphOps") == 0}
-    tuned = sum(1 for c, names in named.items() if names == {"autotune"} and c not in failures and c not in idle_ids)
+    """Why compiles made no graph, where the record says (compile_names.no_graph_reasons, the rule the phases' rows
+    are named by): each reason's count and its words ("captured nothing in function forward", "hit the recompile
+    limit", "failed", "only autotuned"), in that order."""
+    reasons = compile_names.no_graph_reasons(compiler)
+    idle = [c for c, why in reasons.items() if why == compile_names.NOTHING_CAPTURED]
     said = [
-        (idle, f"{compile_names.NOTHING_CAPTURED}{where}"),
-        (limit, compile_names.LIMIT_HIT),
-        (len(failures) - limit, compile_names.FAILED),
-        (tuned, compile_names.AUTOTUNED_ONLY),
+        (len(idle), f"{compile_names.NOTHING_CAPTURED}{_captured_where(compiler, idle)}"),
+        *(
+            (sum(1 for why in reasons.values() if why == words), words)
+            for words in (compile_names.LIMIT_HIT, compile_names.FAILED, compile_names.AUTOTUNED_ONLY)
+        ),
     ]
     return [(n, words) for n, words in said if n]
 
@@ -400,9 +401,9 @@ def attach(report: Report) -> None:
     records = [m.get("compiler") for m in report["modes"]]
     records += [r.get("compiler") for r in report.get("regions") or []]
     for compiler in (c for c in records if c is not None):
-        steps = compiler.get("kernelSteps")
-        if steps is not None:
-            steps["text"] = steps_text(steps)
+        for steps in [compiler.get("kernelSteps"), *(k.get("kernelSteps") for k in compiler.get("kernels") or [])]:
+            if steps is not None:
+                steps["text"] = steps_text(steps)
         if compiler["graphBreaks"]:
             compiler["breakSites"] = break_sites(compiler["graphBreaks"])
         count_texts(compiler, report.get("ranks") or [])

@@ -16,7 +16,7 @@ from ..shapes.compiler import CompilerInsight, Recompile
 from ..shapes.ranks import RankEntry
 from ..shapes.region import Region
 from ..shapes.report import ProfilerNote, Report
-from . import compiler_text, in_situ_text, mode_line, rank_text, reason_text
+from . import compile_names, compiler_text, in_situ_text, mode_line, rank_text, reason_text
 
 
 def _why_no_range(n: AnswerNumber) -> str:
@@ -295,6 +295,14 @@ def _compiles(region: Region, graphs: int | None) -> list[str]:
     return [compiler_text.compiles_made(compiles, graphs, compiler)]
 
 
+def _breaks_made_nothing(compiler: CompilerInsight | None) -> bool:
+    """Whether every graph break of the record was in a compile that made no graph (compile_names.no_graph_reasons:
+    the rule the compile phases' rows are named by)."""
+    breaks = (compiler.get("graphBreaks") or []) if compiler else []
+    idle = compile_names.no_graph_reasons(compiler) if compiler and breaks else {}
+    return bool(breaks) and all(str(b.get("compileId")) in idle for b in breaks)
+
+
 def region_facts(region: Region, job: Sequence[RankEntry] = ()) -> list[str]:
     """What the script did with a region, counted (schema 1.32: region.facts, the CLI's region line and the report
     panel's): "12 calls", "5 compiles (1 graph)", "2 graph breaks", "3 calls ran eagerly", "3.5 s compiling in the
@@ -304,10 +312,19 @@ def region_facts(region: Region, job: Sequence[RankEntry] = ()) -> list[str]:
     "recompiled at call 3 on ranks 1 and 3", and the compile time of the rank whose calls these are, "50.3 s
     compiling on rank 0 in the script's own calls"."""
     graphs, breaks, recompiled = _recompiled(region, job)
+    # breaks all in compiles that made no graph: said so, or "1 graph and 3 graph breaks" reads as a miscount, each
+    # break splitting a graph in two (review 15 U3: DDP's contextlib frames broke and made nothing)
+    idle = bool(breaks) and _breaks_made_nothing(region.get("compiler"))
+    broke = f"{formats.plural(breaks, 'graph break')}" + (
+        f" (in {'a compile' if breaks == 1 else 'compiles'} that {compile_names.NO_GRAPH})" if idle else ""
+    )
     compiled = (
-        rank_text.region_counts(region["id"], job)
+        [
+            *rank_text.region_counts(region["id"], job),
+            *([f"every graph break in a compile that {compile_names.NO_GRAPH}"] if idle else []),
+        ]
         if job
-        else [*_compiles(region, graphs), *([formats.plural(breaks, "graph break")] if breaks else [])]
+        else [*_compiles(region, graphs), *([broke] if breaks else [])]
     )
     out = [formats.plural(region["callCount"], "call"), *compiled, *recompiled]
     eager_calls = sum(1 for c in region["calls"] if c.get("ranCompiled") is False)

@@ -173,6 +173,9 @@ class KernelProvenance(_KernelProvenance, total=False):
     lensText: str  # schema 1.28: "fuses lines 12, 13 (add, relu)"
     opsText: str  # schema 1.32: its ops as PyTorch users know them, "add, relu" (report/compile_names.ops_text)
     sharedText: str  # schema 1.29: "fused kernel 1 (lines 12, 13), made by 2 compiles: forward; forward, recompile 1"
+    kernelSteps: (
+        StepSpan  # schema 1.48, a script's kernel timed from its region's profile: the steps usPerStep is the mean of
+    )
 
 
 class _FailedGuard(TypedDict):
@@ -261,7 +264,9 @@ class CompilerInsight(_CompilerInsight, total=False):
     cacheText: str  # schema 1.27, logs: the FX graph and AOT autograd caches' lookups
     phasesText: str  # the compile phases' heading: compiles, the compile total, cache hits (report/compiler_text.py)
     cacheBuildText: str  # 1.36: why a cache hit has a C++ compile under it (report/compiler_text.py cache_build)
-    phaseRowTexts: dict[str, str]  # 1.47: the phase rows' names of compiles no frame lists (report/compile_names.py)
+    phaseRowTexts: dict[
+        str, str
+    ]  # 1.47: the phase rows' names of compiles no frame lists; 1.48: and that made no graph
     rankPhases: list[RankPhases]  # 1.38, a torchrun job's script: each rank's compile phases (ranks/merge.rank_phases)
 
 
