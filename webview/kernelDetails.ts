@@ -105,9 +105,10 @@ export function renderKernelSource(
     };
     row('fuses', kernelOps(kernel) || '—');
     row('your lines', kernel.sourceLines.length ? kernel.sourceLines.map((l) => lineButton(l, reveal)) : 'none known');
-    // the report's average over the profiled steps the compare counts, not this slice's own duration above it
+    // the report's average over the profiled steps the compare counts (a script's kernel: its own region's), not this
+    // slice's own duration above it
     if (kernel.usPerStep !== null && kernel.usPerStep !== undefined)
-      row('average', formatUsPerStep(kernel.usPerStep, pane.steps));
+      row('average', formatUsPerStep(kernel.usPerStep, kernel.kernelSteps ?? pane.steps));
     box.append(facts);
     for (const line of kernel.sourceLines.slice(0, 8))
       if (line.code) box.append(followLine(el('pre', 'source-line'), line, (now) => `${now}  ${line.code}`));

@@ -556,7 +556,7 @@ export interface CompilerInsight {
    */
   phasesText?: string;
   /**
-   * schema 1.47: the compile phases' rows' names, by compile id, of compiles the phases draw that no frame lists (report/compile_names.py phase_rows): 'compiled function 1, recompile 1'; a compile with only autotuning recorded under it, 'compiled function 1: only autotuned, made no graph' (not a recompile); and (schema 1.48) of every compile known to have made no graph, its name and why in the compile phases' heading's words: 'forward, recompiled for self.calls == 1, captured nothing, made no graph', 'DistributedDataParallel at ddp_train.py:71, made no graph' (the log does not say why). Absent: every compile drawn is a frame's and made a graph (or which made none is not known), or an older report
+   * schema 1.47: the compile phases' rows' names, by compile id, of compiles the phases draw that no frame lists (report/compile_names.py phase_rows): 'compiled function 1, recompile 1'; a compile with only autotuning recorded under it, 'compiled function 1: only autotuned, made no graph' (not a recompile); and (schema 1.49) of every compile known to have made no graph, its name and why in the compile phases' heading's words: 'forward, recompiled for self.calls == 1, captured nothing, made no graph', 'DistributedDataParallel at ddp_train.py:71, made no graph' (the log does not say why). Absent: every compile drawn is a frame's and made a graph (or which made none is not known), or an older report
    */
   phaseRowTexts?: {
     [k: string]: string;
@@ -955,7 +955,7 @@ export interface KernelProvenance {
   usPerStep?: number | null;
 }
 /**
- * schema 1.48, a script's kernel timed from its region's as-written profile (script/kernel_times.py): the steps its usPerStep is the mean of, its own region's (the record's kernelSteps is said only where every region's are alike). Absent: timed from its own record's profile (the record's kernelSteps), untimed, or an older report
+ * schema 1.49, a script's kernel timed from its region's as-written profile (script/kernel_times.py): the steps its usPerStep is the mean of, its own region's (the record's kernelSteps is said only where every region's are alike). Absent: timed from its own record's profile (the record's kernelSteps), untimed, or an older report
  */
 export interface KernelSteps {
   first: number;

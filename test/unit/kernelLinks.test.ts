@@ -104,7 +104,7 @@ test("a compiled user line's hover: its kernels in the runner's words, time per 
     formatUsPerStep(2.4, { first: 4, last: 4, text: 'the runner’s steps' }),
     '2.40 µs/step under the profiler, mean of the runner’s steps',
   );
-  // a script's kernel timed from its region's profile says that region's steps (schema 1.48), not its mode's
+  // a script's kernel timed from its region's profile says that region's steps (schema 1.49), not its mode's
   const ownSteps = {
     ...uses[0]!,
     kernel: { ...uses[0]!.kernel, usPerStep: 2.4, kernelSteps: { first: 3, last: 4, text: 'steps 3–4' } },

@@ -417,7 +417,7 @@ def time_kernels(
     """Each kernel's `usPerStep` from the profile at `trace_path` (of `steps` profiled steps), and the steps it is the
     mean of (`kernelSteps`, schema 1.43: the steps compared, measure/compared_steps.py); None where the kernel did not
     run there. compile_ids: only the kernels those compiles made (a script's region's, from that region's profile),
-    each with its own steps (schema 1.48: the record's are the steps of every region timed alike,
+    each with its own steps (schema 1.49: the record's are the steps of every region timed alike,
     script/kernel_times.py; the code read's item 4: the last region timed said its steps for every kernel); the
     steps are returned."""
     times = kernel_us_per_step(trace_path, steps) if trace_path else None

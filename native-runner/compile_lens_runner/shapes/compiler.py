@@ -174,7 +174,7 @@ class KernelProvenance(_KernelProvenance, total=False):
     opsText: str  # schema 1.32: its ops as PyTorch users know them, "add, relu" (report/compile_names.ops_text)
     sharedText: str  # schema 1.29: "fused kernel 1 (lines 12, 13), made by 2 compiles: forward; forward, recompile 1"
     kernelSteps: (
-        StepSpan  # schema 1.48, a script's kernel timed from its region's profile: the steps usPerStep is the mean of
+        StepSpan  # schema 1.49, a script's kernel timed from its region's profile: the steps usPerStep is the mean of
     )
 
 
@@ -266,7 +266,7 @@ class CompilerInsight(_CompilerInsight, total=False):
     cacheBuildText: str  # 1.36: why a cache hit has a C++ compile under it (report/compiler_text.py cache_build)
     phaseRowTexts: dict[
         str, str
-    ]  # 1.47: the phase rows' names of compiles no frame lists; 1.48: and that made no graph
+    ]  # 1.47: the phase rows' names of compiles no frame lists; 1.49: and that made no graph
     rankPhases: list[RankPhases]  # 1.38, a torchrun job's script: each rank's compile phases (ranks/merge.rank_phases)
 
 
