@@ -219,7 +219,8 @@ export function markTexts(
   // label or line: a first label said whole ran over the next two breaks' bands and took their places (review 10G
   // C10: of three breaks in one step, the middle one unlabelled)
   const placed: { mark: TimelineMark; at: number; to: number; alone?: string }[] = [];
-  // the breaks' bands as the lane shows them: ones that abut (less than a label's gap apart) read as one
+  // the breaks' bands as the lane shows them: ones that touch read as one; any gap between two shows two (review 15
+  // V2: thin bands 3 and 8 px right of a named one read as two more, unnamed, in the step that named it "break 1")
   const breakBands = visualBands(
     order.flatMap(({ mark, x0, x1 }) =>
       // (a break a compile spans is the compile's: its label names the band)
@@ -316,8 +317,9 @@ export function markTexts(
   });
 }
 
-/** Bands in view (canvas x) as the lane shows them, left to right: those less than a label's gap apart merged into
- *  one; `before`: one begun before the view (its `x0` is then the lane's left: inView), a merged one's its first's. */
+/** Bands in view (canvas x) as the lane shows them, left to right: those that overlap or touch (less than a pixel
+ *  apart) merged into one; `before`: one begun before the view (its `x0` is then the lane's left: inView), a merged
+ *  one's its first's. */
 function visualBands(bands: readonly { x0: number; x1: number; before: boolean }[]): {
   x0: number;
   x1: number;
@@ -326,7 +328,7 @@ function visualBands(bands: readonly { x0: number; x1: number; before: boolean }
   const merged: { x0: number; x1: number; before: boolean }[] = [];
   for (const band of [...bands].sort((a, b) => a.x0 - b.x0)) {
     const last = merged.at(-1);
-    if (last && band.x0 < last.x1 + LABEL_GAP) last.x1 = Math.max(last.x1, band.x1);
+    if (last && band.x0 < last.x1 + 1) last.x1 = Math.max(last.x1, band.x1);
     else merged.push({ ...band });
   }
   return merged;
