@@ -46,7 +46,14 @@ import { TimelineNames } from './timelineNames.ts';
 import { lowerBoundStart, ROW_HEIGHT, TrackRows, type Row } from './timelineRows.ts';
 import { sliceTexts, type SliceWords } from './sliceTexts.ts';
 import { pickFoldedLabels, SliceRects, type FoldedLabel, type LaidOutRects } from './sliceRects.ts';
-import { GAP_INSET, longestUnrecorded, unrecordedHover, unrecordedLabels, type Unrecorded } from './timelineGaps.ts';
+import {
+  collectiveWords,
+  GAP_INSET,
+  longestUnrecorded,
+  unrecordedHover,
+  unrecordedLabels,
+  type Unrecorded,
+} from './timelineGaps.ts';
 import { idleTracksNote, idleTracksTooltip, warmUpLabel } from './timelineWords.ts';
 
 /** a track name's inset in the label column */
@@ -346,7 +353,7 @@ export class TimelineCanvas extends TimelineNames {
     return [
       ...labels.flatMap((i) => {
         const words = this.labelWords(i);
-        return words === null ? [] : [{ i, words }];
+        return words === null ? [] : [collectiveWords(model, { i, words }, this.communication, this.waitedFor)];
       }),
       // (a folded row draws no frame around its label: its name alone)
       ...pickFoldedLabels(model, foldedLabels, said).map((i) => ({ i, words: this.sliceName(model.name[i]!) })),

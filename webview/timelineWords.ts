@@ -173,6 +173,18 @@ export function waitingInForms(op: string, us: number, cause: string | null): st
   // at last the bare time, which its hover says (review 14 T9: a 69 px wait unsaid beside "41.7 ms wait")
   return [...new Set([waitingIn(op, us, cause), ...named, `${time}, waiting`, `${time} wait`, time])];
 }
+/** A collective's own bar on the rank that reached it last (its step thread's stretch: waitingInForms' last to
+ *  arrive), its label in the forms it may take, longest first, whole words chosen by its width: "all_reduce, last to
+ *  arrive", "all_reduce, last in", "all_reduce", "last in", "last" (review 15 W1: blank at 560/700 px where
+ *  "all_reduce" had no room, the one bar that says why rank 0 read "765 µs, waiting"; V5: at 1400 px its thread's
+ *  bare "273 µs" said neither the op nor who came last). */
+export const lastToArriveForms = (op: string): string[] => [
+  `${op}, ${LAST_TO_ARRIVE}`,
+  `${op}, last in`,
+  op,
+  'last in',
+  'last',
+];
 /** What the rank waited for did meanwhile, said after its rank (waitedFor). */
 const DOING: Record<NonNullable<WaitCause>, string> = {
   unrecorded: 'which recorded no op then',

@@ -546,6 +546,16 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                 `${theme.name}: rank 1's ${last.map((t) => t.text).join(', ')}`,
               );
             }
+            // rank 1's own all_reduce bar, reached last, the bar that says why rank 0 waited: at every width it says
+            // so in the whole words it has room for, never blank (review 15 W1: blank at 560/700 px where
+            // "all_reduce" had no room; V5: at 1400 px only rank 1's bare "273 µs" beside it)
+            if ((c.name === 'ddp' || c.name === 'ranks') && view === 'step') {
+              const slices = frames[1]!.texts.filter((t) => t.role === 'slice').map((t) => t.text);
+              assert.ok(
+                slices.some((text) => /^(?:all_reduce, last (?:to arrive|in)|last in|last)$/.test(text)),
+                `${theme.name}: rank 1's ${slices.join(' | ')}`,
+              );
+            }
             // the job's last rank's end line a margin from the pane's edge, as rank 0's: ranks share one axis, and
             // rank 1's step ends last (review 14 T8: at x 514 of 520 px, rank 0's 40 px from it)
             if ((c.name === 'ddp' || c.name === 'ranks') && view === 'step') {
