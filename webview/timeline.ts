@@ -392,7 +392,7 @@ export class TimelineCanvas extends TimelineNames {
   }
 
   /** The hover of the stretch with no op recorded at canvas point (x, y): what its time is, which a short label
-   *  ("40.2 ms, no op") leaves out, and one with no room for a label says; null where there is none. */
+   *  ("40.2 ms unrecorded", a bare "40.2 ms") leaves out, and one with no room for a label says; null where there is none. */
   unrecordedAt(x: number, y: number): string | null {
     return this.unrecorded.find((s) => x >= s.x0 && x < s.x1 && y >= s.y && y < s.y + ROW_HEIGHT)?.hover ?? null;
   }

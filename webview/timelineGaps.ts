@@ -46,10 +46,10 @@ export interface UnrecordedLabel {
 
 /**
  * The stretches of [tMin, tMax] wide enough to be said, each with the longest of its label's forms that fits in it
- * (noOpRecordedForms, waitingInForms): at every width its time and the same words, fewer of them, each form whole
- * words ("40.2 ms, no op recorded" beside "38.6 ms, no op", never "no op · 40.2 ms" beside a bare "38.6 ms": review
- * 10 F8, nor words without the time: review 11 I7, nor a cut on "in": review 13 Q4); a stretch with room for none,
- * unlabelled (null: its hover says it).
+ * (noOpRecordedForms, waitingInForms): at every width its time first and words that mean the same, fewer of them,
+ * each form whole words ("40.2 ms, no op recorded" beside "38.6 ms unrecorded", never "no op · 40.2 ms": review 10 F8,
+ * nor words without the time: review 11 I7, nor a cut on "in": review 13 Q4, nor "38.6 ms, no op", a no-op: review
+ * 15 W6); a stretch with room for none, unlabelled (null: its hover says it).
  */
 export function unrecordedLabels(
   model: TraceModel,

@@ -471,15 +471,18 @@ describe('the timeline in light, dark and high-contrast themes', () => {
               );
             // a step's stretch with no op recorded on its thread is said in it, not left blank (review 5A: rank 1's
             // 40 ms before its all_reduce)
-            // (at 560 and 700 px cut, never dropped where its time and words fit: review 7B N11; nor in the whole
-            // trace's view, one before each step's ops: review 8B B8), in its words at every width: cut by them, never
-            // "no op · 40.2 ms" nor a bare "40.2 ms" (review 10 F8), its time kept: never "no op recorded…" (review 11 I7)
+            // (at 560 and 700 px shorter, never dropped where its time fits: review 7B N11; nor in the whole trace's
+            // view, one before each step's ops: review 8B B8), in words meaning the same at every width, never "no op ·
+            // 40.2 ms" (review 10 F8) nor "40.2 ms, no op", a no-op (review 15 W6/U6), its time kept: never "no op
+            // recorded…" (review 11 I7); where no words fit, its time alone, the hover saying the rest
             if (c.name === 'ranks') {
               const gaps = frames[1]!.texts.filter((t) => t.role === 'gap').map((t) => t.text);
               const form =
-                width >= 1400 && view === 'step' ? /^[\d.]+ ms, no op recorded$/ : /^[\d.]+ ms, no op( recorded)?$/;
+                width >= 1400 && view === 'step'
+                  ? /^[\d.]+ ms, no op recorded$/
+                  : /^[\d.]+ ms(?:, no op recorded| unrecorded)?$/;
               const where = `${theme.name}, ${view}: rank 1's stretches with no op, ${gaps.join(', ')}`;
-              // (the whole trace at 560 px too, "40.2 ms, no op": review 13 Q2, three 100 px stretches silent)
+              // (the whole trace at 560 px too: review 13 Q2, three 100 px stretches silent)
               const count = view === 'step' ? 1 : 3;
               assert.equal(gaps.length, count, where);
               assert.equal(gaps.filter((t) => form.test(t)).length, count, where);
