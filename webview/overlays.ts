@@ -329,8 +329,8 @@ export function markTexts(
 }
 
 /** Bands in view (canvas x) as the lane shows them, left to right: those less than `apart` px apart merged into one
- *  (a label's gap: abutting; half a pixel: touching); `before`: one begun before the view (its `x0` is then the lane's left:
- *  inView), a merged one's its first's. */
+ *  (a label's gap: abutting; half a pixel: touching); `before`: one begun before the view (its `x0` is then the
+ *  lane's left: inView), a merged one's its first's. */
 function visualBands(
   bands: readonly { x0: number; x1: number; before: boolean }[],
   apart: number,
