@@ -220,12 +220,11 @@ export function markTexts(
   // C10: of three breaks in one step, the middle one unlabelled)
   const placed: { mark: TimelineMark; at: number; to: number; alone?: string }[] = [];
   // the breaks' bands as the lane shows them: ones that abut (less than a label's gap apart) read as one
-  const breakBands = visualBands(
-    order.flatMap(({ mark, x0, x1 }) =>
-      // (a break a compile spans is the compile's: its label names the band)
-      compiledOver(mark, marks)?.kind === 'graph-break' ? [{ x0, x1, before: xOf(mark.startUs) < left }] : [],
-    ),
+  const breaksInView = order.flatMap(({ mark, x0, x1 }) =>
+    // (a break a compile spans is the compile's: its label names the band)
+    compiledOver(mark, marks)?.kind === 'graph-break' ? [{ x0, x1, before: xOf(mark.startUs) < left }] : [],
   );
+  const breakBands = visualBands(breaksInView, LABEL_GAP);
   const bandOf = (x: number): { x0: number; x1: number } | undefined => breakBands.find((b) => b.x0 <= x && x <= b.x1);
   /** the room of the call the mark begins at x0 in: from the line at or before it to the next line, within the lane */
   const roomAt = (x0: number, mark: TimelineMark): { at: number; to: number } => {
@@ -279,24 +278,37 @@ export function markTexts(
     placed.push({ mark, at, to: end, alone });
     taken.push([at, end]);
   }
+  const texts = placed.map(({ mark, at, to, alone }) => {
+    const next = Math.min(to, ...taken.map(([p]) => p - gap(at, p)).filter((p) => p > at));
+    return alone ?? (m.width(mark.label) <= next - at ? mark.label : shortestFit(mark.label, mark.kind, next - at, m)!);
+  });
   // the breaks' bands in one step named every one or none (the hover says each): a user counts the labels, and a
-  // band left blank between two named ones reads as something else (review 14 S7); a band begun before the view is
-  // no part of it (its label was the view's before)
+  // band left blank beside named ones reads as something else (review 14 S7), in every view (review 15 V2: "break 1"
+  // over warm-up step 1's wide band, 3 and 8 px left of two thin ones with none, read as the step's one break). A
+  // band (those that touch read as one) is named by its own break's label, or by the one label of bands that abut
+  // run over it ("graph break in 1st compiled call …: eager code between graphs" over a pair); one begun before the
+  // view is no part of it (its label was the view's before)
   const stepOf = (x: number): number => stepXs.filter((line) => line <= x).length;
-  const named = (band: { x0: number; x1: number }): boolean =>
-    placed.some(({ mark }) => mark.kind === 'graph-break' && bandOf(Math.max(left, xOf(mark.startUs))) === band);
-  const unnamedSteps = new Set(breakBands.filter((b) => !b.before && !named(b)).map((b) => stepOf(b.x0)));
+  const breakLabels = placed.flatMap(({ mark, at }, k) =>
+    mark.kind === 'graph-break' ? [{ x: Math.max(left, xOf(mark.startUs)), at, end: at + m.width(texts[k]!) }] : [],
+  );
+  const named = (band: { x0: number; x1: number }): boolean => {
+    if (breakLabels.some(({ x }) => band.x0 <= x && x <= band.x1)) return true;
+    const group = bandOf(band.x0);
+    const over = breakLabels.filter(({ x }) => group && group.x0 <= x && x <= group.x1);
+    return over.length === 1 && over[0]!.at < band.x1 && band.x0 < over[0]!.end;
+  };
+  const unnamedSteps = new Set(
+    visualBands(breaksInView, 0.5).flatMap((band) => (band.before || named(band) ? [] : [stepOf(band.x0)])),
+  );
   for (let k = placed.length - 1; k >= 0; k--) {
     const { mark } = placed[k]!;
     if (mark.kind === 'graph-break' && unnamedSteps.has(stepOf(xOf(mark.startUs)))) {
       placed.splice(k, 1);
       taken.splice(k, 1);
+      texts.splice(k, 1);
     }
   }
-  const texts = placed.map(({ mark, at, to, alone }) => {
-    const next = Math.min(to, ...taken.map(([p]) => p - gap(at, p)).filter((p) => p > at));
-    return alone ?? (m.width(mark.label) <= next - at ? mark.label : shortestFit(mark.label, mark.kind, next - at, m)!);
-  });
   // a thread's breaks in one scheme: where one is said "break 2", its neighbours too, never "break 1", "break 2",
   // "graph break in 3rd…" in a row (review 13 P4); a "break N" is no wider than a longer form that fitted
   const shortTracks = new Set(
@@ -316,9 +328,13 @@ export function markTexts(
   });
 }
 
-/** Bands in view (canvas x) as the lane shows them, left to right: those less than a label's gap apart merged into
- *  one; `before`: one begun before the view (its `x0` is then the lane's left: inView), a merged one's its first's. */
-function visualBands(bands: readonly { x0: number; x1: number; before: boolean }[]): {
+/** Bands in view (canvas x) as the lane shows them, left to right: those less than `apart` px apart merged into one
+ *  (a label's gap: abutting; half a pixel: touching); `before`: one begun before the view (its `x0` is then the
+ *  lane's left: inView), a merged one's its first's. */
+function visualBands(
+  bands: readonly { x0: number; x1: number; before: boolean }[],
+  apart: number,
+): {
   x0: number;
   x1: number;
   before: boolean;
@@ -326,7 +342,7 @@ function visualBands(bands: readonly { x0: number; x1: number; before: boolean }
   const merged: { x0: number; x1: number; before: boolean }[] = [];
   for (const band of [...bands].sort((a, b) => a.x0 - b.x0)) {
     const last = merged.at(-1);
-    if (last && band.x0 < last.x1 + LABEL_GAP) last.x1 = Math.max(last.x1, band.x1);
+    if (last && band.x0 < last.x1 + apart) last.x1 = Math.max(last.x1, band.x1);
     else merged.push({ ...band });
   }
   return merged;

@@ -11,6 +11,10 @@ import { firstVisible, lowerBoundStart, ROW_HEIGHT, type Row } from './timelineR
 
 /** a slice this wide is labelled, a bar of its own */
 const MIN_LABEL_PX = 40;
+/** a collective's bar from this wide: the one that says a rank came last may say it in a word ("last":
+ *  timelineWords.lastToArriveForms), which its label keeps only where it fits whole (review 15 W1: rank 1's 28 and
+ *  37 px all_reduce bars blank at 560/700 px beside rank 0's "765 µs, waiting") */
+const MIN_COLLECTIVE_LABEL_PX = 20;
 /** slices narrower than this are merged with whatever starts in the same pixel */
 const MERGE_PX = 2;
 /** gaps narrower than this between same-coloured rects are closed (invisible at this zoom anyway) */
@@ -138,7 +142,8 @@ export class SliceRects {
           }
           x1 = Math.max(Math.floor(x0) + 1, Math.min(right, toX(start[next - 1]! + dur[next - 1]!)));
         }
-        const labelled = next === i + 1 && x1 - x0 >= MIN_LABEL_PX;
+        const least = this.communication[model.name[i]!] ? MIN_COLLECTIVE_LABEL_PX : MIN_LABEL_PX;
+        const labelled = next === i + 1 && x1 - x0 >= least;
         if (labelled && model.kind[i] !== SliceKind.Step) {
           // (a profiler step's slice is the step the axis's ruler names: said once, there)
           if (row.folded) foldedLabels.push({ i, x0, x1 });

@@ -13,6 +13,9 @@ import { ROW_HEIGHT, type TrackRows } from './timelineRows.ts';
 export interface SliceWords {
   i: number;
   words: string;
+  /** where its words do not fit whole, the whole shorter forms it may take, longest first, in place of their cut
+   *  (timelineWords.lastToArriveForms) */
+  shorter?: readonly string[];
 }
 
 /** What the slices were drawn with: the model, its rows and the rects the frame filled. */
@@ -39,10 +42,11 @@ export function sliceTexts(
   const { xOf, left, right } = view;
   const page: Paint = { colour: theme.background, alpha: 1 };
   const texts: TextBox[] = [];
-  for (const { i, words } of labels) {
+  for (const label of labels) {
+    const i = label.i;
     const x0 = Math.max(left, xOf(model.start[i]!));
     const room = Math.min(right, xOf(model.start[i]! + model.dur[i]!)) - x0 - 6;
-    const text = sliceLabel(words, room, m);
+    const text = fittedWords(label, room, m);
     if (!text) continue;
     const y = tracks.sliceY(i);
     // (the pixel just left of its words, inset 3 px: inside its slice, clear of the slice's own outline)
@@ -56,3 +60,8 @@ export function sliceTexts(
   }
   return texts;
 }
+
+/** A slice's words in `room` px: the longest of its whole forms that fits (`shorter`), else its words cut at whole
+ *  words (timelineText.sliceLabel); null where none fits. */
+export const fittedWords = ({ words, shorter }: SliceWords, room: number, m: Measure): string | null =>
+  shorter ? ([words, ...shorter].find((form) => m.width(form) <= room) ?? null) : sliceLabel(words, room, m);

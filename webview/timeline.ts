@@ -46,7 +46,14 @@ import { TimelineNames } from './timelineNames.ts';
 import { lowerBoundStart, ROW_HEIGHT, TrackRows, type Row } from './timelineRows.ts';
 import { sliceTexts, type SliceWords } from './sliceTexts.ts';
 import { pickFoldedLabels, SliceRects, type FoldedLabel, type LaidOutRects } from './sliceRects.ts';
-import { GAP_INSET, longestUnrecorded, unrecordedHover, unrecordedLabels, type Unrecorded } from './timelineGaps.ts';
+import {
+  collectiveWords,
+  GAP_INSET,
+  longestUnrecorded,
+  unrecordedHover,
+  unrecordedLabels,
+  type Unrecorded,
+} from './timelineGaps.ts';
 import { idleTracksNote, idleTracksTooltip, warmUpLabel } from './timelineWords.ts';
 
 /** a track name's inset in the label column */
@@ -346,7 +353,7 @@ export class TimelineCanvas extends TimelineNames {
     return [
       ...labels.flatMap((i) => {
         const words = this.labelWords(i);
-        return words === null ? [] : [{ i, words }];
+        return words === null ? [] : [collectiveWords(model, { i, words }, this.communication, this.waitedFor)];
       }),
       // (a folded row draws no frame around its label: its name alone)
       ...pickFoldedLabels(model, foldedLabels, said).map((i) => ({ i, words: this.sliceName(model.name[i]!) })),
@@ -385,7 +392,7 @@ export class TimelineCanvas extends TimelineNames {
   }
 
   /** The hover of the stretch with no op recorded at canvas point (x, y): what its time is, which a short label
-   *  ("40.2 ms, no op") leaves out, and one with no room for a label says; null where there is none. */
+   *  ("40.2 ms unrecorded", a bare "40.2 ms") leaves out, and one with no room for a label says; null where there is none. */
   unrecordedAt(x: number, y: number): string | null {
     return this.unrecorded.find((s) => x >= s.x0 && x < s.x1 && y >= s.y && y < s.y + ROW_HEIGHT)?.hover ?? null;
   }

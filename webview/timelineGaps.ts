@@ -6,7 +6,15 @@
 import { SliceKind, type TraceModel } from '../extension/shared/trace/model.ts';
 import { withoutNamespace, type Measure } from './timelineText.ts';
 import { firstVisible, lowerBoundStart, type Row } from './timelineRows.ts';
-import { noOpRecordedForms, noOpRecordedHover, waitingInForms, waitingInHover } from './timelineWords.ts';
+import { LAST_TO_ARRIVE } from './analysis/rankWaits.ts';
+import type { SliceWords } from './sliceTexts.ts';
+import {
+  lastToArriveForms,
+  noOpRecordedForms,
+  noOpRecordedHover,
+  waitingInForms,
+  waitingInHover,
+} from './timelineWords.ts';
 
 /** a stretch is said where it is at least this wide, or this share of the view where that is less: a narrow pane's
  *  (review 8B B8: rank 1's 40 ms, the straggler, unlabelled at 560 px in a 90 px stretch), never a wide one's few ms
@@ -38,10 +46,10 @@ export interface UnrecordedLabel {
 
 /**
  * The stretches of [tMin, tMax] wide enough to be said, each with the longest of its label's forms that fits in it
- * (noOpRecordedForms, waitingInForms): at every width its time and the same words, fewer of them, each form whole
- * words ("40.2 ms, no op recorded" beside "38.6 ms, no op", never "no op · 40.2 ms" beside a bare "38.6 ms": review
- * 10 F8, nor words without the time: review 11 I7, nor a cut on "in": review 13 Q4); a stretch with room for none,
- * unlabelled (null: its hover says it).
+ * (noOpRecordedForms, waitingInForms): at every width its time first and words that mean the same, fewer of them,
+ * each form whole words ("40.2 ms, no op recorded" beside "38.6 ms unrecorded", never "no op · 40.2 ms": review 10 F8,
+ * nor words without the time: review 11 I7, nor a cut on "in": review 13 Q4, nor "38.6 ms, no op", a no-op: review
+ * 15 W6); a stretch with room for none, unlabelled (null: its hover says it).
  */
 export function unrecordedLabels(
   model: TraceModel,
@@ -69,6 +77,24 @@ export function unrecordedLabels(
     }
     return { stretch, text: fitting(noOpRecordedForms(us)), op: null, cause: null };
   });
+}
+
+/** A slice's label words (`said`), and where it is a collective (`collectives`) that its rank reached last, every
+ *  other rank already in it (`waitedFor` of its time: analysis/rankWaits.ts), the whole shorter forms that say so in
+ *  the room its bar has (lastToArriveForms): the bar that says why another rank waited, never left blank where
+ *  "all_reduce" has no room (review 15 W1). */
+export function collectiveWords(
+  model: TraceModel,
+  said: SliceWords,
+  collectives: Uint8Array,
+  waitedFor: (fromUs: number, toUs: number) => string | null,
+): SliceWords {
+  const { i, words } = said;
+  // (its run on the collective's own thread: the call on the step's thread that hands it over is not where it waits)
+  if (collectives[model.name[i]!] !== 1 || model.depth[i] !== 0) return said;
+  if (waitedFor(model.start[i]!, model.start[i]! + model.dur[i]!) !== LAST_TO_ARRIVE) return said;
+  const [whole, ...shorter] = lastToArriveForms(withoutNamespace(words));
+  return { i, words: whole!, shorter };
 }
 
 /** A stretch's hover, whether its label fits or not: its time, and where its thread waited in a collective, that op,

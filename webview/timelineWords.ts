@@ -151,12 +151,14 @@ export const phaseLabelForms = (labels: readonly string[], time: string): string
 
 /** A step's stretch on its thread where the profiler recorded no op, its label in the forms it may take, longest
  *  first: "40.1 ms, no op recorded" (the rank table's words, its column "no op recorded (sum)" the step's stretches
- *  summed), then "40.1 ms, no op". Each whole words, its time first (review 11 I7/J3: "no op recorded…" at 700 px
- *  dropped the straggler's time), never other words nor its time alone (review 10 F8: "no op · 40.2 ms" at 700 px, a
- *  bare "40.2 ms" at 560); the hover says the rest (noOpRecordedHover). */
+ *  summed), "40.1 ms unrecorded" (the same said shorter: review 15 W6/U6, a cut "40.1 ms, no op" read as a no-op
+ *  beside "181 µs, no op recorded"), then its bare time (the hover says what it is: noOpRecordedHover). Each whole
+ *  words, its time first (review 11 I7: "no op recorded…" at 700 px dropped the straggler's time), never other words
+ *  (review 10 F8: "no op · 40.2 ms" at 700 px). */
 export const noOpRecordedForms = (us: number): string[] => [
   `${formatUs(us)}, no op recorded`,
-  `${formatUs(us)}, no op`,
+  `${formatUs(us)} unrecorded`,
+  formatUs(us),
 ];
 
 /** A step's stretch on its thread with no op recorded while another thread of its process ran a collective: "2.13 s,
@@ -180,6 +182,18 @@ export function waitingInForms(op: string, us: number, cause: string | null): st
   // at last the bare time, which its hover says (review 14 T9: a 69 px wait unsaid beside "41.7 ms wait")
   return [...new Set([waitingIn(op, us, cause), ...named, `${time}, waiting`, `${time} wait`, time])];
 }
+/** A collective's own bar on the rank that reached it last (its step thread's stretch: waitingInForms' last to
+ *  arrive), its label in the forms it may take, longest first, whole words chosen by its width: "all_reduce, last to
+ *  arrive", "all_reduce, last in", "all_reduce", "last in", "last" (review 15 W1: blank at 560/700 px where
+ *  "all_reduce" had no room, the one bar that says why rank 0 read "765 µs, waiting"; V5: at 1400 px its thread's
+ *  bare "273 µs" said neither the op nor who came last). */
+export const lastToArriveForms = (op: string): string[] => [
+  `${op}, ${LAST_TO_ARRIVE}`,
+  `${op}, last in`,
+  op,
+  'last in',
+  'last',
+];
 /** What the rank waited for did meanwhile, said after its rank (waitedFor). */
 const DOING: Record<NonNullable<WaitCause>, string> = {
   unrecorded: 'which recorded no op then',

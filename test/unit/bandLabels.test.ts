@@ -183,6 +183,14 @@ test("a thread's breaks in one step too close for a label each: none named, none
     said([brk(300, '1st'), brk(320, '2nd'), brk(400, '3rd')], 600, [100, 380, 560]).map((t) => t.text),
     ['break 3'],
   );
+  // bands a few px apart read as as many bands, in the all-steps view as in the step view: a wide band's "break 1"
+  // beside two thin ones 3 and 8 px right of it, unnamed, read as the step's one break (review 15 V2)
+  const wide = mark('graph-break', 300, 36, 'graph break in 1st compiled call in the step: Python between graphs');
+  assert.deepEqual(said([wide, brk(339, '2nd'), brk(352, '3rd')], 600, [100, 560]), []);
+  assert.deepEqual(
+    said([wide], 600, [100, 560]).map((t) => t.text),
+    ['break 1'],
+  );
   // with room for each before the next band: each named, none running over the next band
   const spaced = [brk(300, '1st'), brk(350, '2nd'), brk(400, '3rd')];
   const texts = said(spaced, 600, [100, 560]);

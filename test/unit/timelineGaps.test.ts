@@ -11,7 +11,9 @@ import { collectiveSpans, communicationNames } from '../../webview/analysis/comm
 import { readTraceHead } from '../../extension/node/trace/readTraceHead.ts';
 import { rankAlignment } from '../../extension/shared/trace/ranks.ts';
 import { LAST_TO_ARRIVE, waitedRank, type RankMarks } from '../../webview/analysis/rankWaits.ts';
+import { fittedWords } from '../../webview/sliceTexts.ts';
 import {
+  collectiveWords,
   longestUnrecorded,
   unrecordedHover,
   unrecordedLabels,
@@ -38,7 +40,7 @@ function wholeTrace(model: TraceModel): {
   return { rows: new TrackRows(model, 0).rows, tMin, tMax, xAt };
 }
 
-test("rank 1's stretches with no op recorded: one wording at every width, its time first, cut at its end, never a bare time", async () => {
+test('rank 1\'s stretches with no op recorded: one meaning at every width, its time first, fewer words by their end, never "no op" alone', async () => {
   const model = await scanTraceFile(path.resolve(__dirname, '../fixtures/traces/ranks/straggler/rank1.trace.json'));
   const { rows, tMin, tMax, xAt } = wholeTrace(model);
   const found = (width: number): (string | null)[] =>
@@ -51,18 +53,21 @@ test("rank 1's stretches with no op recorded: one wording at every width, its ti
   for (const width of [560, 700]) {
     const narrow = said(width);
     assert.equal(narrow.length, 3, `${width} px: ${narrow.join(', ')}`);
-    // the whole label or its shorter form, whole words, its time first: never "no op recorded…" nor "40.2 ms"
-    narrow.forEach((text, k) =>
-      assert.ok([wide[k], wide[k]!.replace(/ recorded$/, '')].includes(text), `${width}: ${text}`),
-    );
+    // the whole label or a shorter form meaning the same, its time first: never "no op recorded…", nor "40.2 ms, no
+    // op", a no-op beside "38.6 ms, no op recorded" (review 15 W6/U6)
+    narrow.forEach((text, k) => {
+      const time = wide[k]!.replace(/, no op recorded$/, '');
+      assert.ok([wide[k], `${time} unrecorded`, time].includes(text), `${width}: ${text}`);
+    });
   }
-  // at 560 px "40.2 ms, no op" fits where "40.2 ms, no op…" did not (review 13 Q2: rank 1's three stretches silent)
+  // at 700 px the one with less room "38.6 ms unrecorded", the same said shorter
   assert.deepEqual(
-    said(560).map((text) => text.replace(/^[\d.]+/, '')),
-    [' ms, no op', ' ms, no op', ' ms, no op'],
+    said(700).map((text) => text.replace(/^[\d.]+/, '')),
+    [' ms, no op recorded', ' ms unrecorded', ' ms, no op recorded'],
   );
-  // too narrow for "40.2 ms, no op": found (the hover says them), unlabelled, not by its time alone nor its words
-  // alone
+  // at 560 px their times, which their hover says (review 13 Q2: rank 1's three stretches silent)
+  assert.deepEqual(said(560), ['40.2 ms', '38.6 ms', '40.8 ms']);
+  // too narrow for its time: found (the hover says them), unlabelled
   assert.deepEqual(found(LABEL_WIDTH + 150), [null, null, null]);
 });
 
@@ -277,4 +282,37 @@ test("rank 0's waits in the whole trace at 560, 700 and 1400 px: each said in wh
   );
   // wider, the rank it waited for in each
   assert.ok(waits(1400).every((text) => text!.includes('waiting in all_reduce for rank 1')));
+});
+
+test("rank 1's own all_reduce bar, reached last, says so in the words its width has room for, never blank (review 15 W1/V5)", async () => {
+  const { models, ranks } = await stragglerRanks();
+  /** each collective bar of rank k's step 0 on its own thread and its label at a step view `width` px wide */
+  const bars = (k: number, width: number): (string | null)[] => {
+    const model = models[k]!;
+    const step = model.steps[0]!;
+    const pxPerUs = (width - LABEL_WIDTH) / (step.end - step.start);
+    const collectives = communicationNames(model.names);
+    const waitedFor = (fromUs: number, toUs: number): string | null => {
+      const found = waitedRank(ranks, k, fromUs, toUs);
+      return found === LAST_TO_ARRIVE ? found : null;
+    };
+    const said: (string | null)[] = [];
+    for (let i = 0; i < model.count; i++) {
+      if (!collectives[model.name[i]!] || model.depth[i] !== 0) continue;
+      if (model.start[i]! < step.start || model.start[i]! >= step.end) continue;
+      const words = collectiveWords(model, { i, words: model.names[model.name[i]!]! }, collectives, waitedFor);
+      said.push(fittedWords(words, model.dur[i]! * pxPerUs - 6, m));
+    }
+    return said;
+  };
+  // rank 0 reached it first: its bar says the op alone, or nothing where that has no room
+  assert.deepEqual(bars(0, 4000), ['all_reduce']);
+  assert.deepEqual(bars(1, 4000), ['all_reduce, last to arrive']);
+  // narrower, fewer whole words, never a cut ("all_r…") nor blank where "last" fits (its 7.19 ms of a 49.1 ms step
+  // 30 px wide at 400 px: 24 px inside its inset)
+  assert.deepEqual(
+    [1400, 1100, 700, 520, 400].map((width) => bars(1, width)[0]),
+    ['all_reduce, last to arrive', 'all_reduce, last in', 'all_reduce', 'last in', 'last'],
+  );
+  assert.deepEqual(bars(1, 380), [null]);
 });
