@@ -21,6 +21,8 @@ const COLOURS = SLICE_KIND_COUNT + 1;
 /** dimmed slices (not matching the search) are drawn in a second bucket per colour */
 const DIM_OFFSET = COLOURS;
 export const DIM_ALPHA = 0.2;
+/** a rect's numbers in its bucket: x, y, width, and 1 where high contrast outlines it */
+const RECT_FIELDS = 4;
 
 /** Where a frame draws slices: the model's time span drawn, its canvas x span, and time to x and back. */
 export interface RectView {
@@ -82,7 +84,7 @@ export class SliceRects {
     private readonly communication: Uint8Array,
     private readonly dimmed: (i: number) => boolean,
   ) {
-    for (let k = 0; k < COLOURS * 2; k++) this.buckets.push(new Float64Array(4 * 1024));
+    for (let k = 0; k < COLOURS * 2; k++) this.buckets.push(new Float64Array(RECT_FIELDS * 1024));
   }
 
   /** The rows' slices in the view as rects, merged per pixel and per colour run, ready to fill. */
@@ -109,10 +111,14 @@ export class SliceRects {
       let runLabelled = false;
       const flush = (): void => {
         if (runBucket >= 0) {
-          this.push(runBucket, runX0, row.y, runX1 - runX0);
+          this.push(runBucket, runX0, row.y, runX1 - runX0, outlined);
           stats.rects++;
         }
       };
+      // a folded stack's row outlines only its outer frames (depth 0): the frames folded into them lie under their
+      // labels, and their sides striped "anchors.py line 191, module level" in high contrast (review 15W W2); every
+      // frame folded into one lies inside it, so no outline crosses a label there
+      const outlined = !row.folded || row.depth === 0;
       const rowEnd = row.end;
       while (i < rowEnd && start[i]! <= tMax) {
         const x0 = Math.max(left, toX(start[i]!));
@@ -168,10 +174,10 @@ export class SliceRects {
     return { ...stats, labels, foldedLabels };
   }
 
-  private push(bucket: number, x: number, y: number, w: number): void {
+  private push(bucket: number, x: number, y: number, w: number, outlined: boolean): void {
     let buffer = this.buckets[bucket]!;
-    const at = this.counts[bucket]! * 3;
-    if (at + 3 > buffer.length) {
+    const at = this.counts[bucket]! * RECT_FIELDS;
+    if (at + RECT_FIELDS > buffer.length) {
       const grown = new Float64Array(buffer.length * 2);
       grown.set(buffer);
       this.buckets[bucket] = buffer = grown;
@@ -179,6 +185,7 @@ export class SliceRects {
     buffer[at] = x;
     buffer[at + 1] = y;
     buffer[at + 2] = w;
+    buffer[at + 3] = outlined ? 1 : 0;
     this.counts[bucket]!++;
   }
 
@@ -197,11 +204,16 @@ export class SliceRects {
     for (let bucket = 0; bucket < COLOURS * 2; bucket++) {
       const buffer = this.buckets[bucket]!;
       const spans: [number, number][] = [];
+      const outlined: [number, number][] = [];
       for (let r = 0; r < this.counts[bucket]!; r++) {
-        const [x, top, w] = [buffer[r * 3]!, buffer[r * 3 + 1]!, buffer[r * 3 + 2]!];
-        if (top <= y && y < top + ROW_HEIGHT - 1) spans.push([x, x + w]);
+        const at = r * RECT_FIELDS;
+        const [x, top, w] = [buffer[at]!, buffer[at + 1]!, buffer[at + 2]!];
+        if (top <= y && y < top + ROW_HEIGHT - 1) {
+          spans.push([x, x + w]);
+          if (buffer[at + 3]) outlined.push([x, x + w]);
+        }
       }
-      if (spans.length) layers.push({ paint: this.paintOf(bucket, theme), spans });
+      if (spans.length) layers.push({ paint: this.paintOf(bucket, theme), spans, outlined });
     }
     return slicePaints(layers, px, theme.border);
   }
@@ -216,14 +228,19 @@ export class SliceRects {
       ctx.globalAlpha = alpha;
       ctx.fillStyle = colour;
       ctx.beginPath();
-      for (let r = 0; r < n; r++) ctx.rect(buffer[r * 3]!, buffer[r * 3 + 1]!, buffer[r * 3 + 2]!, ROW_HEIGHT - 1);
+      for (let r = 0; r < n; r++) {
+        const at = r * RECT_FIELDS;
+        ctx.rect(buffer[at]!, buffer[at + 1]!, buffer[at + 2]!, ROW_HEIGHT - 1);
+      }
       ctx.fill();
       if (theme.border) {
         // each side on a whole pixel column: crisp, and so what a label lies on is known (slicePaints)
         ctx.beginPath();
         for (let r = 0; r < n; r++) {
-          const [x0, x1] = [buffer[r * 3]!, buffer[r * 3]! + buffer[r * 3 + 2]!].map((x) => outlineColumn(x) + 0.5);
-          ctx.rect(x0!, buffer[r * 3 + 1]!, x1! - x0!, ROW_HEIGHT - 1);
+          const at = r * RECT_FIELDS;
+          if (!buffer[at + 3]) continue;
+          const [x0, x1] = [buffer[at]!, buffer[at]! + buffer[at + 2]!].map((x) => outlineColumn(x) + 0.5);
+          ctx.rect(x0!, buffer[at + 1]!, x1! - x0!, ROW_HEIGHT - 1);
         }
         ctx.strokeStyle = theme.border;
         ctx.lineWidth = 1;
