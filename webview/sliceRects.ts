@@ -9,8 +9,9 @@ import { outlineColumn, slicePaints, type FillLayer } from './slicePaints.ts';
 import type { Theme } from './theme.ts';
 import { firstVisible, lowerBoundStart, ROW_HEIGHT, type Row } from './timelineRows.ts';
 
-/** a slice this wide is labelled, a bar of its own */
-const MIN_LABEL_PX = 40;
+/** a slice this wide may be labelled, a bar of its own: a short whole word fits it ("mm" in 22 px; review 15W W5: a
+ *  39-px "mm" was left blank), and timelineText.sliceLabel says none where no whole word does */
+const MIN_LABEL_PX = 20;
 /** slices narrower than this are merged with whatever starts in the same pixel */
 const MERGE_PX = 2;
 /** gaps narrower than this between same-coloured rects are closed (invisible at this zoom anyway) */

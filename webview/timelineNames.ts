@@ -173,8 +173,8 @@ export class TimelineNames {
    * (one level up on its track) adds what differs, its own function ("AOTAutograd's wrapper, runtime_wrapper"), else
    * repeats them (review 14 T3: four wide bars under "AOTAutograd's wrapper" left blank read as a drawing failure;
    * review 13 Q7: "CUDA set-up" over "CUDA set-up", set_device, then the _cuda_setDevice it calls). None where the
-   * record around it says the same op with a note added: autograd's "addmm's backward (autograd)" over its node's
-   * "addmm's backward" cut to the same words twice (review 14 T10); its hover names it.
+   * record around it says the same op with a note added: autograd's "backward of addmm (autograd)" over its node's
+   * "backward of addmm", cut to the same words twice (review 14 T10); its hover names it. The record keeps its words.
    */
   labelWords(i: number): string | null {
     const model = this.model;

@@ -121,7 +121,8 @@ test("a frame said in its parent's words adds its own function, else repeats the
 });
 
 test("a record inside one that says its op with a note added draws no label: one op's words once (review 14 T10)", () => {
-  // ranks, rank 0, step 4: "addmm's …" over "addmm's…" over "mm", autograd's record of AddmmBackward0 over the node
+  // ranks, rank 0, step 4: "addmm's …" over "addmm's…" over "mm", autograd's record of AddmmBackward0 over the node:
+  // the node, the inner repeat, unlabelled; the record around it keeps its words (review 15W W5)
   const model = scanEvents([
     cpuOp('autograd::engine::evaluate_function: AddmmBackward0', 0, 100),
     cpuOp('AddmmBackward0', 5, 90),
@@ -130,7 +131,7 @@ test("a record inside one that says its op with a note added draws no label: one
     cpuOp('aten::add_', 210, 20),
   ]);
   const words = labelWordsOf(model);
-  assert.equal(words('autograd::engine::evaluate_function: AddmmBackward0'), "addmm's backward (autograd)");
+  assert.equal(words('autograd::engine::evaluate_function: AddmmBackward0'), 'backward of addmm (autograd)');
   assert.equal(words('AddmmBackward0'), null);
   assert.equal(words('aten::mm'), 'aten::mm');
   assert.equal(words('aten::add_'), 'aten::add_');
