@@ -9,12 +9,10 @@ import { outlineColumn, slicePaints, type FillLayer } from './slicePaints.ts';
 import type { Theme } from './theme.ts';
 import { firstVisible, lowerBoundStart, ROW_HEIGHT, type Row } from './timelineRows.ts';
 
-/** a slice this wide is labelled, a bar of its own */
-const MIN_LABEL_PX = 40;
-/** a collective's bar from this wide: the one that says a rank came last may say it in a word ("last":
- *  timelineWords.lastToArriveForms), which its label keeps only where it fits whole (review 15 W1: rank 1's 28 and
- *  37 px all_reduce bars blank at 560/700 px beside rank 0's "765 µs, waiting") */
-const MIN_COLLECTIVE_LABEL_PX = 20;
+/** a slice this wide may be labelled, a bar of its own: a short whole word fits it ("mm" in 22 px, review 15W W5: a
+ *  39-px "mm" left blank; a rank's collective, "last" in rank 1's 28-px all_reduce, W1), and timelineText.sliceLabel
+ *  says none where no whole word does */
+const MIN_LABEL_PX = 20;
 /** slices narrower than this are merged with whatever starts in the same pixel */
 const MERGE_PX = 2;
 /** gaps narrower than this between same-coloured rects are closed (invisible at this zoom anyway) */
@@ -25,6 +23,8 @@ const COLOURS = SLICE_KIND_COUNT + 1;
 /** dimmed slices (not matching the search) are drawn in a second bucket per colour */
 const DIM_OFFSET = COLOURS;
 export const DIM_ALPHA = 0.2;
+/** a rect's numbers in its bucket: x, y, width, and 1 where high contrast outlines it */
+const RECT_FIELDS = 4;
 
 /** Where a frame draws slices: the model's time span drawn, its canvas x span, and time to x and back. */
 export interface RectView {
@@ -86,7 +86,7 @@ export class SliceRects {
     private readonly communication: Uint8Array,
     private readonly dimmed: (i: number) => boolean,
   ) {
-    for (let k = 0; k < COLOURS * 2; k++) this.buckets.push(new Float64Array(4 * 1024));
+    for (let k = 0; k < COLOURS * 2; k++) this.buckets.push(new Float64Array(RECT_FIELDS * 1024));
   }
 
   /** The rows' slices in the view as rects, merged per pixel and per colour run, ready to fill. */
@@ -113,10 +113,14 @@ export class SliceRects {
       let runLabelled = false;
       const flush = (): void => {
         if (runBucket >= 0) {
-          this.push(runBucket, runX0, row.y, runX1 - runX0);
+          this.push(runBucket, runX0, row.y, runX1 - runX0, outlined);
           stats.rects++;
         }
       };
+      // a folded stack's row outlines only its outer frames (depth 0): the frames folded into them lie under their
+      // labels, and their sides striped "anchors.py line 191, module level" in high contrast (review 15W W2); every
+      // frame folded into one lies inside it, so no outline crosses a label there
+      const outlined = !row.folded || row.depth === 0;
       const rowEnd = row.end;
       while (i < rowEnd && start[i]! <= tMax) {
         const x0 = Math.max(left, toX(start[i]!));
@@ -142,8 +146,7 @@ export class SliceRects {
           }
           x1 = Math.max(Math.floor(x0) + 1, Math.min(right, toX(start[next - 1]! + dur[next - 1]!)));
         }
-        const least = this.communication[model.name[i]!] ? MIN_COLLECTIVE_LABEL_PX : MIN_LABEL_PX;
-        const labelled = next === i + 1 && x1 - x0 >= least;
+        const labelled = next === i + 1 && x1 - x0 >= MIN_LABEL_PX;
         if (labelled && model.kind[i] !== SliceKind.Step) {
           // (a profiler step's slice is the step the axis's ruler names: said once, there)
           if (row.folded) foldedLabels.push({ i, x0, x1 });
@@ -173,10 +176,10 @@ export class SliceRects {
     return { ...stats, labels, foldedLabels };
   }
 
-  private push(bucket: number, x: number, y: number, w: number): void {
+  private push(bucket: number, x: number, y: number, w: number, outlined: boolean): void {
     let buffer = this.buckets[bucket]!;
-    const at = this.counts[bucket]! * 3;
-    if (at + 3 > buffer.length) {
+    const at = this.counts[bucket]! * RECT_FIELDS;
+    if (at + RECT_FIELDS > buffer.length) {
       const grown = new Float64Array(buffer.length * 2);
       grown.set(buffer);
       this.buckets[bucket] = buffer = grown;
@@ -184,6 +187,7 @@ export class SliceRects {
     buffer[at] = x;
     buffer[at + 1] = y;
     buffer[at + 2] = w;
+    buffer[at + 3] = outlined ? 1 : 0;
     this.counts[bucket]!++;
   }
 
@@ -202,11 +206,16 @@ export class SliceRects {
     for (let bucket = 0; bucket < COLOURS * 2; bucket++) {
       const buffer = this.buckets[bucket]!;
       const spans: [number, number][] = [];
+      const outlined: [number, number][] = [];
       for (let r = 0; r < this.counts[bucket]!; r++) {
-        const [x, top, w] = [buffer[r * 3]!, buffer[r * 3 + 1]!, buffer[r * 3 + 2]!];
-        if (top <= y && y < top + ROW_HEIGHT - 1) spans.push([x, x + w]);
+        const at = r * RECT_FIELDS;
+        const [x, top, w] = [buffer[at]!, buffer[at + 1]!, buffer[at + 2]!];
+        if (top <= y && y < top + ROW_HEIGHT - 1) {
+          spans.push([x, x + w]);
+          if (buffer[at + 3]) outlined.push([x, x + w]);
+        }
       }
-      if (spans.length) layers.push({ paint: this.paintOf(bucket, theme), spans });
+      if (spans.length) layers.push({ paint: this.paintOf(bucket, theme), spans, outlined });
     }
     return slicePaints(layers, px, theme.border);
   }
@@ -221,14 +230,19 @@ export class SliceRects {
       ctx.globalAlpha = alpha;
       ctx.fillStyle = colour;
       ctx.beginPath();
-      for (let r = 0; r < n; r++) ctx.rect(buffer[r * 3]!, buffer[r * 3 + 1]!, buffer[r * 3 + 2]!, ROW_HEIGHT - 1);
+      for (let r = 0; r < n; r++) {
+        const at = r * RECT_FIELDS;
+        ctx.rect(buffer[at]!, buffer[at + 1]!, buffer[at + 2]!, ROW_HEIGHT - 1);
+      }
       ctx.fill();
       if (theme.border) {
         // each side on a whole pixel column: crisp, and so what a label lies on is known (slicePaints)
         ctx.beginPath();
         for (let r = 0; r < n; r++) {
-          const [x0, x1] = [buffer[r * 3]!, buffer[r * 3]! + buffer[r * 3 + 2]!].map((x) => outlineColumn(x) + 0.5);
-          ctx.rect(x0!, buffer[r * 3 + 1]!, x1! - x0!, ROW_HEIGHT - 1);
+          const at = r * RECT_FIELDS;
+          if (!buffer[at + 3]) continue;
+          const [x0, x1] = [buffer[at]!, buffer[at]! + buffer[at + 2]!].map((x) => outlineColumn(x) + 0.5);
+          ctx.rect(x0!, buffer[at + 1]!, x1! - x0!, ROW_HEIGHT - 1);
         }
         ctx.strokeStyle = theme.border;
         ctx.lineWidth = 1;

@@ -346,7 +346,7 @@ export class TimelineCanvas extends TimelineNames {
   private labelled({ labels, foldedLabels }: LaidOutRects, m: Measure): SliceWords[] {
     const model = this.model;
     const said = ({ i, x0, x1 }: FoldedLabel): { width: number | null; wholeWidth: number } => {
-      const name = this.sliceName(model.name[i]!);
+      const name = this.frameWords(i);
       const text = sliceLabel(name, x1 - x0 - 6, m);
       return { width: text === null ? null : m.width(text), wholeWidth: m.width(withoutNamespace(name)) };
     };
@@ -356,7 +356,7 @@ export class TimelineCanvas extends TimelineNames {
         return words === null ? [] : [collectiveWords(model, { i, words }, this.communication, this.waitedFor)];
       }),
       // (a folded row draws no frame around its label: its name alone)
-      ...pickFoldedLabels(model, foldedLabels, said).map((i) => ({ i, words: this.sliceName(model.name[i]!) })),
+      ...pickFoldedLabels(model, foldedLabels, said).map((i) => ({ i, words: this.frameWords(i) })),
     ];
   }
 

@@ -8,13 +8,14 @@ import { lastStartingBy, levelsOf } from '../extension/shared/trace/levels.ts';
 import { timelineMarks, type TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
 import {
   callsAround,
+  COMPILED_GRAPH_CALL,
   compilesOfTrace,
-  frameFunction,
   markSaid,
   nameNow,
   namesNow,
   namesSaid,
   type SaidName,
+  TORCH_COMPILE_WRAPPER,
   type TracedCompiles,
 } from './analysis/sliceNames.ts';
 import { coldStep } from './analysis/stepMap.ts';
@@ -169,23 +170,59 @@ export class TimelineNames {
   }
 
   /**
-   * The words slice `i`'s label says: its name's; a nested frame said in the same words as the frame it ran inside
-   * (one level up on its track) adds what differs, its own function ("AOTAutograd's wrapper, runtime_wrapper"), else
-   * repeats them (review 14 T3: four wide bars under "AOTAutograd's wrapper" left blank read as a drawing failure;
-   * review 13 Q7: "CUDA set-up" over "CUDA set-up", set_device, then the _cuda_setDevice it calls). None where the
-   * record around it says the same op with a note added: autograd's "addmm's backward (autograd)" over its node's
-   * "addmm's backward" cut to the same words twice (review 14 T10); its hover names it.
+   * Slice `i`'s words where they depend on the frames around it: torch.compile's wrapper inside another one is the
+   * compiled code's call of its graph (sliceNames.COMPILED_GRAPH_CALL); else its name's (sliceName).
+   */
+  frameWords(i: number): string {
+    const words = this.sliceName(this.model.name[i]!);
+    if (words !== TORCH_COMPILE_WRAPPER) return words;
+    for (let up = frameAround(this.model, i); up >= 0; up = frameAround(this.model, up))
+      if (this.sliceName(this.model.name[up]!) === words) return COMPILED_GRAPH_CALL;
+    return words;
+  }
+
+  /**
+   * The words slice `i`'s label says: its frameWords; a nested frame said in the same words as the frame it ran inside
+   * (one level up on its track) adds its place in that run of frames, "AOTAutograd's wrapper (2 of 5)": no function's
+   * own name ("…, call_func_at_runtime_with_args", "…, wrapper": review 15W W3), no wide bar left blank (review 14 T3:
+   * four bars under "AOTAutograd's wrapper" read as a drawing failure; review 13 Q7: "CUDA set-up" over "CUDA set-up").
+   * None where the record around it says the same op with a note added: autograd's "backward of addmm (autograd)" over
+   * its node's "backward of addmm", cut to the same words twice (review 14 T10); its hover names it. The record keeps
+   * its words.
    */
   labelWords(i: number): string | null {
-    const model = this.model;
-    const words = this.sliceName(model.name[i]!);
-    const parent = frameAround(model, i);
+    const words = this.frameWords(i);
+    const parent = frameAround(this.model, i);
     if (parent < 0) return words;
-    const parentWords = this.sliceName(model.name[parent]!);
+    const parentWords = this.frameWords(parent);
     if (parentWords.startsWith(`${words} (`)) return null;
     if (parentWords !== words) return words;
-    const own = frameFunction(model.names[model.name[i]!]!);
-    return own && own !== frameFunction(model.names[model.name[parent]!]!) ? `${words}, ${own}` : words;
+    let at = 1;
+    for (let up = parent; up >= 0 && this.frameWords(up) === words; up = frameAround(this.model, up)) at++;
+    let of = at;
+    for (let down = this.frameInside(i, words); down >= 0; down = this.frameInside(down, words)) of++;
+    return `${words} (${at} of ${of})`;
+  }
+
+  /** The longest slice one level down on slice `i`'s track, inside it, said in `words` (frameWords), or -1. */
+  private frameInside(i: number, words: string): number {
+    const model = this.model;
+    const { trackLevels, levelStart } = levelsOf(model);
+    const track = model.track[i]!;
+    const end = model.start[i]! + model.dur[i]!;
+    for (let level = trackLevels[track]!; level < trackLevels[track + 1]!; level++) {
+      const from = levelStart[level]!;
+      if (model.depth[from] !== model.depth[i]! + 1) continue;
+      const to = levelStart[level + 1]!;
+      let j = lastStartingBy(model, from, to, model.start[i]!);
+      if (j < from || model.start[j]! < model.start[i]!) j++;
+      // (the longest: the run goes on through it, past short calls of the same wrapper begun before it)
+      let found = -1;
+      for (; j < to && model.start[j]! + model.dur[j]! <= end; j++)
+        if ((found < 0 || model.dur[j]! > model.dur[found]!) && this.frameWords(j) === words) found = j;
+      return found;
+    }
+    return -1;
   }
 
   /** The outermost op that holds slice `i` on its track (`i` itself where none does): what its row's label names

@@ -88,9 +88,10 @@ function labelWordsOf(model: TraceModel): (raw: string) => string | null {
   return (raw) => names.labelWords(model.name.indexOf(model.names.indexOf(raw)));
 }
 
-test("a frame said in its parent's words adds its own function, else repeats them; one said otherwise keeps its own", () => {
+test("a frame said in its parent's words adds its place in their run, else repeats none; one said otherwise keeps its own", () => {
   // review 13 Q7: "CUDA set-up" over "CUDA set-up" (set_device, then the built-in _cuda_setDevice it calls); review 14
-  // T3: the nested frames left blank, four wide bars under "AOTAutograd's wrapper" with no words
+  // T3: the nested frames left blank, four wide bars under "AOTAutograd's wrapper" with no words; review 15W W3: then
+  // their functions' own names, "AOTAutograd's wrapper, call_func_at_runtime_with_args", "…, wrapper"
   const frame = (name: string, ts: number, dur: number): TraceEvent => ({
     ...cpuOp(name, ts, dur),
     cat: 'python_function',
@@ -104,24 +105,67 @@ test("a frame said in its parent's words adds its own function, else repeats the
     frame('torch/_functorch/_aot_autograd/runtime_wrappers.py(8): wrapper', 400, 100),
     frame('torch/_functorch/_aot_autograd/runtime_wrappers.py(9): wrapper', 410, 80),
     frame('torch/_functorch/_aot_autograd/utils.py(124): call_func_at_runtime_with_args', 420, 60),
+    frame('torch/_inductor/output_code.py(628): __call__', 430, 40),
+    frame('torch/_functorch/_aot_autograd/runtime_wrappers.py(534): runtime_wrapper', 432, 5),
   ]);
   const words = labelWordsOf(model);
   assert.equal(words('torch/cuda/__init__.py(626): set_device'), 'CUDA set-up');
-  assert.equal(words('<built-in function _cuda_setDevice>'), 'CUDA set-up, _cuda_setDevice');
+  assert.equal(words('<built-in function _cuda_setDevice>'), 'CUDA set-up (2 of 2)');
   assert.equal(words('anchors.py(18): forward'), 'anchors.py line 18, forward');
   // under _lazy_init, past the user's frame beside it
-  assert.equal(words('<built-in function _cuda_init>'), 'CUDA set-up, _cuda_init');
+  assert.equal(words('<built-in function _cuda_init>'), 'CUDA set-up (2 of 2)');
   assert.equal(words('torch/_functorch/_aot_autograd/runtime_wrappers.py(8): wrapper'), "AOTAutograd's wrapper");
-  // the same function nested in itself: the words repeated, not a blank bar
-  assert.equal(words('torch/_functorch/_aot_autograd/runtime_wrappers.py(9): wrapper'), "AOTAutograd's wrapper");
+  // the same function nested in itself, and the frame in it: their place in the run, not a blank bar
+  assert.equal(
+    words('torch/_functorch/_aot_autograd/runtime_wrappers.py(9): wrapper'),
+    "AOTAutograd's wrapper (2 of 3)",
+  );
   assert.equal(
     words('torch/_functorch/_aot_autograd/utils.py(124): call_func_at_runtime_with_args'),
-    "AOTAutograd's wrapper, call_func_at_runtime_with_args",
+    "AOTAutograd's wrapper (3 of 3)",
+  );
+  // a wrapper under another frame is a run of its own
+  assert.equal(
+    words('torch/_functorch/_aot_autograd/runtime_wrappers.py(534): runtime_wrapper'),
+    "AOTAutograd's wrapper",
   );
 });
 
+test("torch.compile's wrapper inside another is the compiled code's call of its graph, not a second compile", () => {
+  // review 15W W4: "torch.compile's wrapper" above the user's forward and again under it read as compiled twice
+  const frame = (name: string, ts: number, dur: number): TraceEvent => ({
+    ...cpuOp(name, ts, dur),
+    cat: 'python_function',
+  });
+  const model = scanEvents([
+    frame('torch/_dynamo/eval_frame.py(460): __call__', 0, 100),
+    { ...cpuOp('nn.Module: OptimizedModule_0', 1, 98), cat: 'python_function' },
+    frame('torch/_dynamo/eval_frame.py(956): compile_wrapper', 2, 96),
+    frame('anchors.py(18): forward', 3, 94),
+    frame('torch/_dynamo/eval_frame.py(1240): _fn', 4, 90),
+    frame('torch/_functorch/aot_autograd.py(1192): forward', 5, 80),
+  ]);
+  const words = labelWordsOf(model);
+  const names = new TimelineNames(model, {
+    line: (_p: unknown, line: number): number => line,
+    named: (): null => null,
+  });
+  assert.equal(words('torch/_dynamo/eval_frame.py(956): compile_wrapper'), "torch.compile's wrapper");
+  assert.equal(words('torch/_dynamo/eval_frame.py(1240): _fn'), "compiled code's call of its graph");
+  // the folded row says it alike (frameWords)
+  assert.equal(
+    names.frameWords(model.name.indexOf(model.names.indexOf('torch/_dynamo/eval_frame.py(1240): _fn'))),
+    "compiled code's call of its graph",
+  );
+  assert.equal(words('torch/_functorch/aot_autograd.py(1192): forward'), "AOTAutograd's wrapper");
+  // the compiled module's call and the profiler's record of it: one thing, said once and then its place
+  assert.equal(words('torch/_dynamo/eval_frame.py(460): __call__'), 'compiled module');
+  assert.equal(words('nn.Module: OptimizedModule_0'), 'compiled module (2 of 2)');
+});
+
 test("a record inside one that says its op with a note added draws no label: one op's words once (review 14 T10)", () => {
-  // ranks, rank 0, step 4: "addmm's …" over "addmm's…" over "mm", autograd's record of AddmmBackward0 over the node
+  // ranks, rank 0, step 4: "addmm's …" over "addmm's…" over "mm", autograd's record of AddmmBackward0 over the node:
+  // the node, the inner repeat, unlabelled; the record around it keeps its words (review 15W W5)
   const model = scanEvents([
     cpuOp('autograd::engine::evaluate_function: AddmmBackward0', 0, 100),
     cpuOp('AddmmBackward0', 5, 90),
@@ -130,7 +174,7 @@ test("a record inside one that says its op with a note added draws no label: one
     cpuOp('aten::add_', 210, 20),
   ]);
   const words = labelWordsOf(model);
-  assert.equal(words('autograd::engine::evaluate_function: AddmmBackward0'), "addmm's backward (autograd)");
+  assert.equal(words('autograd::engine::evaluate_function: AddmmBackward0'), 'backward of addmm (autograd)');
   assert.equal(words('AddmmBackward0'), null);
   assert.equal(words('aten::mm'), 'aten::mm');
   assert.equal(words('aten::add_'), 'aten::add_');

@@ -193,6 +193,10 @@ test('Python frames say what ran from their start: a built-in by its name as cod
     ['/home/me/proj/model.py(3): forward', 'model.py line 3, forward'],
     ['anchors.py(191): <module>', 'anchors.py line 191, module level'],
     ['threading.py(359): wait', "wait (Python's threading)"],
+    // a thread's root and its run of its work, said as such (review 15W W3: "_bootstrap (Python's threading)")
+    ['threading.py(1030): _bootstrap', 'thread start'],
+    ['/usr/lib/python3.11/threading.py(1073): _bootstrap_inner', 'thread start'],
+    ['threading.py(1010): run', "thread's work"],
     ['/usr/lib/python3.11/queue.py(171): get', "get (Python's queue)"],
     // a user's own file named as one of Python's is theirs (code read 6: "worker (Python's queue)")
     ['/home/me/app/queue.py(12): worker', 'queue.py line 12, worker'],
@@ -236,7 +240,8 @@ test("a compiled call's way down to its kernels in words, as the recording holds
     ['torch/_dynamo/eval_frame.py(956): compile_wrapper', "torch.compile's wrapper"],
     ['nn.Module: OptimizedModule_0', 'compiled module'],
     // review 14 T5: "torch: __call__ (eval_frame.py:460)", "torch: _call_impl (module.py:1783)", "nn.Module: SimpleNet_0"
-    ['torch/_dynamo/eval_frame.py(460): __call__', "compiled module's call"],
+    // said as the profiler's record of the module in it (review 15W W4: "compiled module's call" over "compiled module")
+    ['torch/_dynamo/eval_frame.py(460): __call__', 'compiled module'],
     ['torch/nn/modules/module.py(1783): _call_impl', 'module call'],
     ['nn.Module: SimpleNet_0', 'SimpleNet'],
     ['torch/_functorch/_aot_autograd/runtime_wrappers.py(769): wrapper', "AOTAutograd's wrapper"],

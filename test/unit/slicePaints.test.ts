@@ -1,7 +1,7 @@
 // What a slice's label is drawn on (webview/slicePaints.ts, through SliceRects.paintsAt): the fills and outlines
 // SliceRects paints in the label's pixel column, in its fill order: in a folded Python stack's row, the frames around
 // a label under its own fill, the opaque before the dimmed; in any other row its fill alone; in high contrast, the
-// outline of a frame whose side lies in that column, a frame begun under the label included.
+// outline of a frame whose side lies in that column, where it is outlined: in a folded row, an outer frame only.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SliceRects, type RectView } from '../../webview/sliceRects.ts';
@@ -56,6 +56,15 @@ function laidOut(rows: Row[], shift = 0): SliceRects {
   return rects;
 }
 
+/** Paints equal up to float rounding of a part-covered column's alpha. */
+function assertPaints(actual: readonly { colour: string; alpha: number }[], expected: typeof actual): void {
+  assert.deepEqual(
+    actual.map((p) => p.colour),
+    expected.map((p) => p.colour),
+  );
+  actual.forEach((p, k) => assert.ok(Math.abs(p.alpha - expected[k]!.alpha) < 1e-9, `${p.alpha}`));
+}
+
 const middle = (depth: number, folded: boolean): number => (folded ? 0 : 15 * depth) + ROW_HEIGHT / 2;
 
 test("a dimmed frame's label in a folded row lies on the opaque frame around it, not on its faint fill alone", () => {
@@ -81,29 +90,42 @@ test('in an unfolded row a label lies on its own fill alone', () => {
   ]);
 });
 
-test('in high contrast a label lies on the outline of a frame whose side is in its column: one begun under it too', () => {
-  // review 14T's screens, high contrast: left of "anchors.py line 191, module level" the frames begun 1 px into it
-  // had outlined their sides, part outline and part slice blue where its paints said slice blue alone
+test('in high contrast a folded row outlines only its outer frames: no side of a frame folded into one crosses a label', () => {
+  // review 15W W2: the sides of every frame folded into the Python stack's row striped the letters of "anchors.py
+  // line 191, module level"; a frame folded into an outer one lies inside it, so the outer frames' sides cross no label
   const rects = laidOut(rowsOf(true), 0.4);
-  // "inner" begins at x 30.4, inside "outer" and under the faint "CUDA set-up": its side's column is 30
+  // "inner" begins at x 30.4, inside "outer" and under the faint "CUDA set-up": folded, its side is not outlined
   assert.deepEqual(rects.paintsAt(30, middle(0, true), theme('cyan')), [
     { colour: fill, alpha: 1 },
+    { colour: fill, alpha: 0.2 },
+  ]);
+  // "CUDA set-up" begins at x 20.4: its faint fill covers 0.6 of the column, and its side is not outlined either
+  assertPaints(rects.paintsAt(20, middle(0, true), theme('cyan')), [
+    { colour: fill, alpha: 1 },
+    { colour: fill, alpha: 0.12 },
+  ]);
+  // "outer" (depth 0) begins at x 10.4: its side is outlined, the frames told apart at their outer ones
+  assertPaints(rects.paintsAt(10, middle(0, true), theme('cyan')), [
+    { colour: fill, alpha: 0.6 },
     { colour: 'cyan', alpha: 1 },
-    { colour: fill, alpha: 0.2 },
   ]);
-  // a column clear of every side: the fills alone; without a border (light, dark) no outline anywhere
-  assert.deepEqual(rects.paintsAt(32, middle(0, true), theme('cyan')), [
-    { colour: fill, alpha: 1 },
-    { colour: fill, alpha: 0.2 },
-  ]);
-  assert.deepEqual(rects.paintsAt(30, middle(0, true), theme(null)), [
-    { colour: fill, alpha: 1 },
-    { colour: fill, alpha: 0.2 },
-  ]);
+  // without a border (light, dark) no outline anywhere
+  assertPaints(rects.paintsAt(10, middle(0, true), theme(null)), [{ colour: fill, alpha: 0.6 }]);
   // "before" ends at x 5.4: its last column is part fill, part page, and its side's outline
   const end = rects.paintsAt(5, middle(0, true), theme('cyan'));
   assert.equal(end.length, 2);
   assert.equal(end[0]!.colour, fill);
   assert.ok(Math.abs(end[0]!.alpha - 0.4) < 1e-9, `${end[0]!.alpha}`);
   assert.deepEqual(end[1], { colour: 'cyan', alpha: 1 });
+});
+
+test("in high contrast an unfolded row outlines every frame: a side in a label's column is painted there", () => {
+  const rects = laidOut(rowsOf(false), 0.4);
+  const depth = model.depth[index('inner')]!;
+  // "inner" begins at x 30.4 in its own row: its side's column is 30
+  assertPaints(rects.paintsAt(30, middle(depth, false), theme('cyan')), [
+    { colour: fill, alpha: 0.6 },
+    { colour: 'cyan', alpha: 1 },
+  ]);
+  assert.deepEqual(rects.paintsAt(32, middle(depth, false), theme('cyan')), [{ colour: fill, alpha: 1 }]);
 });

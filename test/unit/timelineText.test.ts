@@ -273,6 +273,8 @@ test('a slice label cut at whole words, never to part of a word nor to words tha
   // one ellipsis form, right after the last word: "addmm's backward…", never "addmm's …"
   assert.equal(sliceLabel("addmm's backward (autograd)", 120, m), "addmm's backward…");
   assert.equal(sliceLabel("addmm's backward (autograd)", 60, m), null);
+  // so autograd's record says what it is first: an 85-px bar keeps "backward…" (review 15W W5: blank)
+  assert.equal(sliceLabel('backward of addmm (autograd)', 79, m), 'backward…');
   // a name whose colon is followed by a space is no namespace
   assert.equal(sliceLabel('Dynamo: compile', 200, m), 'Dynamo: compile');
 });

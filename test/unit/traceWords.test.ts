@@ -107,11 +107,12 @@ test("PyTorch's records of a training step's parts in words: the optimizer's, au
   const said: [string, string][] = [
     ['Optimizer.step#AdamW.step', 'optimizer step (AdamW)'],
     ['Optimizer.zero_grad#SGD.zero_grad', 'optimizer zero_grad (SGD)'],
-    ['AddmmBackward0', "addmm's backward"],
-    ['NativeLayerNormBackward0', "native_layer_norm's backward"],
-    ['TBackward0', "t's backward"],
-    // its op first: a cut keeps "addmm's backward…", never "autograd:…" (review 13 Q6)
-    ['autograd::engine::evaluate_function: AddmmBackward0', "addmm's backward (autograd)"],
+    ['AddmmBackward0', 'backward of addmm'],
+    ['NativeLayerNormBackward0', 'backward of native_layer_norm'],
+    ['TBackward0', 'backward of t'],
+    // what it is first: a cut keeps "backward…", never "autograd:…" (review 13 Q6) nor nothing, as the possessive
+    // "addmm's…" was (review 15W W5)
+    ['autograd::engine::evaluate_function: AddmmBackward0', 'backward of addmm (autograd)'],
     [
       'autograd::engine::evaluate_function: torch::autograd::AccumulateGrad',
       'accumulating a gradient into .grad (autograd)',

@@ -408,14 +408,20 @@ describe('timeline webview', () => {
     assert.equal(await others.getAttribute('aria-expanded'), 'true');
     // no label over a frame's bar repeats the one over the frame around it, a row up (review 13 Q7: "Inductor's
     // compile workers" over "Inductor's compile workers", "CUDA set-up" over "CUDA set-up"): a nested frame in its
-    // parent's words adds its own function, its wide bar not left blank (review 14 T3)
+    // parent's words adds its place in their run, its wide bar not left blank (review 14 T3), no function's own name
+    // (review 15W W3: "AOTAutograd's wrapper, call_func_at_runtime_with_args")
     // (whole labels: two frames' cuts may both read "Indu…")
     const slices = (await layout()).texts.filter((t) => t.role === 'slice' && !t.text.endsWith('…'));
-    for (const nested of ["AOTAutograd's wrapper, runtime_wrapper", "Inductor's compile workers, _recv_msg"])
+    for (const nested of ["AOTAutograd's wrapper (2 of 5)", "Inductor's compile workers (2 of 2)", 'thread start'])
       assert.ok(
         slices.some((t) => t.text === nested),
         nested,
       );
+    // and no function's own name: "…, wrapper", "_bootstrap (Python's threading)" (review 15W W3)
+    assert.deepEqual(
+      slices.map((t) => t.text).filter((t) => /(?:wrapper|set-up|workers), \w+$|^_|Python's threading/.test(t)),
+      [],
+    );
     const repeated = slices.filter((a) =>
       slices.some((b) => b.text === a.text && Math.abs(b.y - a.y - 15) < 3 && b.x < a.x + a.w && a.x < b.x + b.w),
     );
@@ -459,9 +465,9 @@ describe('timeline webview', () => {
     const barAlpha = async (text: RegExp): Promise<number[]> =>
       (await layout()).texts.filter((t) => t.role === 'slice' && text.test(t.text)).map((t) => t.under[1]!.alpha);
     // set_device and _cuda_setDevice, "CUDA set-up": nearly all of each is the request; the one label, set_device's
-    // (_cuda_setDevice inside it adds its function: review 13 Q7, "CUDA set-up" over "CUDA set-up"; 14 T3, blank)
+    // (_cuda_setDevice inside it adds its place: review 13 Q7, "CUDA set-up" over "CUDA set-up"; 14 T3, blank)
     assert.deepEqual(await barAlpha(/^CUDA set-up$/), [DIMMED]);
-    assert.deepEqual(await barAlpha(/^CUDA set-up, _cuda_setDevice$/), [DIMMED]);
+    assert.deepEqual(await barAlpha(/^CUDA set-up \(2 of 2\)$/), [DIMMED]);
     // the frames around it are drawn as they are (their hover says how much of them it is); the request itself too
     assert.deepEqual(
       await barAlpha(/^anchors\.py line 127, profile$|^Inductor's generated code|^compiled forward$/),

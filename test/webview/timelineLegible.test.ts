@@ -230,6 +230,16 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                 frames[1]!.height <= frames[0]!.height + 2 * ROW_HEIGHT,
                 frames.map((f) => f.height).join(', '),
               );
+            // a short whole word that fits is drawn, and autograd's record over its node keeps what it is: gpu-mlp's
+            // "mm" (39 px at 560 px was blank), ranks' step 4 at 1400 px "backward…" over its blank node over "mm", not
+            // two blank bars (review 15W W5)
+            const slicesSaid = frames[0]!.texts.filter((t) => t.role === 'slice').map((t) => t.text);
+            if (c.name === 'gpu-mlp' && view === 'step') assert.ok(slicesSaid.includes('mm'), slicesSaid.join(' | '));
+            if (c.name === 'ranks' && view === 'all' && width === 1400)
+              assert.ok(
+                slicesSaid.includes('mm') && slicesSaid.some((t) => t.startsWith('backward')),
+                slicesSaid.join(' | '),
+              );
             frames.forEach((frame, p) => {
               const where = `${theme.name}, ${view}, pane ${p}`;
               assert.deepEqual(unlabelledSteps(frame, stepNotes[p]!), [], `${where}: ${stepNotes[p]}`);

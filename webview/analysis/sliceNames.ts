@@ -125,6 +125,12 @@ const GENERATED_MODULE = /^(?:.*\/)?(c[a-z0-9]{40,})\.py\((\d+)\): (.+)$/;
 // this tool's own frames, around the user's calls it profiles
 const RUNNER_FRAME = /^(?:.*\/)?compile_lens_runner\/(?:.*\/)?([^/]+\.py)\((\d+)\): (.+)$/;
 
+/** torch.compile's wrapper around the user's function (eval_frame.py's compile_wrapper or _fn) */
+export const TORCH_COMPILE_WRAPPER = "torch.compile's wrapper";
+/** the same wrapper inside one: the user's compiled code calling its graph (Dynamo wraps the graph's call in _fn too),
+ *  not a second compile (review 15W W4: "torch.compile's wrapper" above and below the user's forward) */
+export const COMPILED_GRAPH_CALL = "compiled code's call of its graph";
+
 /** PyTorch's internal frames a user meets on the timeline without acting there, by what they do (review s29:
  *  "subproc_pool.py" and "_cuda_setDevice" read as places); the frame itself stays in the slice's tooltip. */
 const TORCH_INTERNALS: [RegExp, string][] = [
@@ -132,10 +138,11 @@ const TORCH_INTERNALS: [RegExp, string][] = [
   // a compiled call's way down to its kernels (review 13 Q3: "torch: run (triton_heuristics.py:1407)", "torch:
   // call_func_at_runtime_with_args (utils.py:124)" in the unfolded stack): torch.compile's wrapper, AOTAutograd's,
   // Inductor's graph, then the launch of each kernel it generated
-  [/^(?:.*\/)?torch\/_dynamo\/eval_frame\.py\(\d+\): (?:_fn|compile_wrapper)$/, "torch.compile's wrapper"],
+  [/^(?:.*\/)?torch\/_dynamo\/eval_frame\.py\(\d+\): (?:_fn|compile_wrapper)$/, TORCH_COMPILE_WRAPPER],
   // (review 14 T5: "torch: __call__ (eval_frame.py:460)", "torch: _call_impl (module.py:1783)" twice) the compiled
-  // module's __call__, then nn.Module's call of each module inside it
-  [/^(?:.*\/)?torch\/_dynamo\/eval_frame\.py\(\d+\): __call__$/, "compiled module's call"],
+  // module's __call__, said as the profiler's record of that module in it is (review 15W W4: "compiled module's call"
+  // over "compiled module" read as compiled twice), then nn.Module's call of each module inside it
+  [/^(?:.*\/)?torch\/_dynamo\/eval_frame\.py\(\d+\): __call__$/, 'compiled module'],
   [/^(?:.*\/)?torch\/nn\/modules\/module\.py\(\d+\): (?:_call_impl|_wrapped_call_impl)$/, 'module call'],
   [
     /^(?:.*\/)?torch\/_functorch\/(?:_aot_autograd\/(?:runtime_wrappers|utils)|aot_autograd)\.py\(\d+\): (?:wrapper|runtime_wrapper|call_func_at_runtime_with_args|__call__|forward)$/,
@@ -185,6 +192,10 @@ const PYTHON_MODULES = new Set([
   'warnings',
 ]);
 
+/** threading's frames that start a thread: its root, said as such, and then Thread.run, its work (review 15W W3: two
+ *  folded tracks read "_bootstrap (Python's threading)" alone) */
+const THREAD_START = new Set(['_bootstrap', '_bootstrap_inner']);
+
 /**
  * The type objects (by address) whose built-in methods are torch's functions ("<built-in method mm of type object
  * at 0x7f95…>" is torch.mm): those one of whose methods the trace also ran as the ATen op of that name ("aten::mm").
@@ -229,6 +240,8 @@ export function pythonFrameWords(name: string, torchTypes: ReadonlySet<string> =
     if (PYTHON_MODULES.has(module!) && (folder === undefined || PYTHON_LIB.test(folder))) {
       // a with statement's context manager by what it does, as its compile is named (review 13 F5)
       const does = module === 'contextlib' ? contextlibWords(fn!) : null;
+      if (module === 'threading' && THREAD_START.has(fn!)) return 'thread start';
+      if (module === 'threading' && fn === 'run') return "thread's work";
       return does ? `${does} (contextlib)` : `${fn} (Python's ${module})`;
     }
     return `${module}.py line ${line}, ${fn === '<module>' ? 'module level' : fn}`;
@@ -243,14 +256,6 @@ export function pythonFrameWords(name: string, torchTypes: ReadonlySet<string> =
   if (type === 'type')
     return at && torchTypes.has(at) ? (traceNameWords(`aten::${method}`) ?? `torch.${method}`) : method!;
   return type && !type.startsWith('pybind11_builtins.') ? `${type}.${method}` : method!;
-}
-
-/** A Python frame's function as its code names it ("runtime_wrapper" of "torch/…/runtime_wrappers.py(769):
- *  runtime_wrapper", "_cuda_setDevice" of "<built-in function _cuda_setDevice>"), or null for another name. */
-export function frameFunction(name: string): string | null {
-  const builtIn = BUILT_IN.exec(name);
-  if (builtIn) return builtIn[1] ?? builtIn[2]!;
-  return /\.py\(\d+\): (<module>|[A-Za-z_]\w*)$/.exec(name)?.[1] ?? null;
 }
 
 // a frame of code the user (or a library outside torch) wrote: not torch's, not a built-in, not Python's <string>

@@ -145,17 +145,19 @@ const EVALUATE = /^autograd::engine::evaluate_function: (.+)$/;
 /** autograd's node that adds a leaf tensor's gradient into its .grad */
 const ACCUMULATE_GRAD = /^(?:torch::autograd::)?AccumulateGrad$/;
 
-/** An autograd node in words: "addmm's backward" (AddmmBackward0), "accumulating a gradient"; null for another. */
+/** An autograd node in words: "backward of addmm" (AddmmBackward0), "accumulating a gradient"; null for another. Its
+ *  backward first: a label cut to a narrow bar keeps "backward…", the fact that it is backward work, where "addmm's…"
+ *  (a possessive that leads on) is no cut at all and left two bars blank (review 15W W5). */
 function backwardWords(name: string): string | null {
   if (ACCUMULATE_GRAD.test(name)) return 'accumulating a gradient into .grad';
   const op = BACKWARD_NODE.exec(name)?.[1];
   // the op's name as ATen spells it: "NativeLayerNorm" is native_layer_norm (a numbered node is an ATen op's)
-  return op ? `${op.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toLowerCase()}'s backward` : null;
+  return op ? `backward of ${op.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toLowerCase()}` : null;
 }
 
 /**
- * PyTorch's records of the training step's parts in words: "optimizer step (AdamW)", "addmm's backward", "addmm's
- * backward (autograd)" (review 11 K7: "Optimizer.step#AdamW.step" read as a bug, "AddmmB…", "evaluate_fu…"; review 13
+ * PyTorch's records of the training step's parts in words: "optimizer step (AdamW)", "backward of addmm", "backward
+ * of addmm (autograd)" (review 11 K7: "Optimizer.step#AdamW.step" read as a bug, "AddmmB…", "evaluate_fu…"; review 13
  * Q6: "autograd: addmm's backward" cut to "autograd:…", its op last); null for another name.
  */
 function recordWords(name: string): string | null {
