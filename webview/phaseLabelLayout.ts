@@ -455,6 +455,31 @@ function chartLabelled(
   return chosen;
 }
 
+/** The compiler part a phase is of ("Dynamo" of "Dynamo: build guards"): its first form says it, its others not. */
+const partOf = (phase: string): string | null => /^([^:]+): /.exec(phase)?.[1] ?? null;
+
+/** The phases of one part said alike across a chart, with their part or without it, where some have room only
+ *  without it (review 15U R2 / 15V: "Dynamo: trace bytecode 31.3 ms" beside "build guards 57.6 ms" in one row): a
+ *  form without its part is shorter, so the labels still fit (`fits` asked all the same). */
+function saidOfOnePart(
+  phases: ReadonlyMap<string, { lane: number; bar: LaneBar }[]>,
+  chosen: Map<LaneBar, number>[],
+  fits: (lanes: Iterable<number>) => boolean,
+): void {
+  const parts = new Map<string, { lane: number; bar: LaneBar }[]>();
+  for (const [phase, bars] of phases) {
+    const part = partOf(phase);
+    if (part) parts.set(part, [...(parts.get(part) ?? []), ...bars]);
+  }
+  for (const bars of parts.values()) {
+    const withPart = bars.filter(({ lane, bar }) => chosen[lane]!.get(bar) === 0 && bar.lengths.length > 1);
+    if (!withPart.length || bars.every(({ lane, bar }) => chosen[lane]!.get(bar) === 0)) continue;
+    for (const { lane, bar } of withPart) chosen[lane]!.set(bar, 1);
+    if (!fits(new Set(withPart.map(({ lane }) => lane))))
+      for (const { lane, bar } of withPart) chosen[lane]!.set(bar, 0);
+  }
+}
+
 /**
  * Each bar's label at track width `width` (px), or none, for every depth of every row of one chart (`lanes`): the bars
  * labelled as chartLabelled chose them; a bar counted among others ("(1 of 2)") without its count where one of those has no
@@ -516,6 +541,7 @@ export function placeChartLabels(lanes: readonly ChartLane[], width: number): Ma
       bars.forEach(({ lane, bar }, k) => chosen[lane]!.set(bar, was[k]!));
     }
   }
+  saidOfOnePart(phases, chosen, (ks) => [...ks].every((k) => fitted[k]!.fits(orders[k]!.labelled(chosen[k]!))));
   const places = new Map<LaneBar, LabelPlace>();
   fitted.forEach((lane, k) => {
     const labelled = orders[k]!.labelled(chosen[k]!);

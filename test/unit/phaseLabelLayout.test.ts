@@ -414,3 +414,35 @@ test("a costlier bar with room only for a form its phase is not said in on the c
   assert.ok(places.has(said) && !places.has(bare), JSON.stringify([...places.values()]));
   assert.ok(places.get(cheap) && !places.get(cheap)!.inside, 'the cheaper bar named beside itself');
 });
+
+test('the phases of one part are said alike in a chart, all with their part or none: never "Dynamo: trace bytecode 31.3 ms" beside "build guards 57.6 ms" (review 15U R2)', () => {
+  // a step's recompile: a trace with room in it for its longest form, then guards at the axis's end, room in them only
+  // without their part up to 800 px
+  const dynamo = (from: number, to: number, ms: number, phase: string, lengths: number[]): LaneBar => ({
+    from,
+    to,
+    ms,
+    startMs: from * 10000,
+    phase,
+    lengths,
+  });
+  const lanes = (): LaneBar[] => [
+    dynamo(0.5, 0.75, 31.3, 'Dynamo: trace bytecode', [150, 100, 60]),
+    dynamo(0.78, 0.97, 57.6, 'Dynamo: build guards', [150, 90, 60]),
+  ];
+  const seen = new Set<string>();
+  for (const width of [700, 800, 900, 1000, 1200]) {
+    const bars = lanes();
+    const places = placeChartLabels([{ bars, markers: [] }], width);
+    const forms = bars.map((b) => places.get(b)?.form);
+    assert.ok(
+      forms.every((f) => f !== undefined),
+      `${width} px: both labelled`,
+    );
+    // each says its part (form 0) or neither does
+    assert.ok(forms.every((f) => f === 0) || forms.every((f) => f !== 0), `${width} px: forms ${forms.join(', ')}`);
+    seen.add(forms.join(','));
+  }
+  // without their part where the guards have no room with it (the trace has), with it where both have
+  assert.deepEqual([...seen], ['1,1', '0,0']);
+});
