@@ -455,6 +455,31 @@ function chartLabelled(
   return chosen;
 }
 
+/** The compiler part a phase is of ("Dynamo" of "Dynamo: build guards"): its first form says it, its others not. */
+const partOf = (phase: string): string | null => /^([^:]+): /.exec(phase)?.[1] ?? null;
+
+/** The phases of one part said alike across a chart, with their part or without it, where some have room only
+ *  without it (review 15U R2 / 15V: "Dynamo: trace bytecode 31.3 ms" beside "build guards 57.6 ms" in one row): a
+ *  form without its part is shorter, so the labels still fit (`fits` asked all the same). */
+function saidOfOnePart(
+  phases: ReadonlyMap<string, { lane: number; bar: LaneBar }[]>,
+  chosen: Map<LaneBar, number>[],
+  fits: (lanes: Iterable<number>) => boolean,
+): void {
+  const parts = new Map<string, { lane: number; bar: LaneBar }[]>();
+  for (const [phase, bars] of phases) {
+    const part = partOf(phase);
+    if (part) parts.set(part, [...(parts.get(part) ?? []), ...bars]);
+  }
+  for (const bars of parts.values()) {
+    const withPart = bars.filter(({ lane, bar }) => chosen[lane]!.get(bar) === 0 && bar.lengths.length > 1);
+    if (!withPart.length || bars.every(({ lane, bar }) => chosen[lane]!.get(bar) === 0)) continue;
+    for (const { lane, bar } of withPart) chosen[lane]!.set(bar, 1);
+    if (!fits(new Set(withPart.map(({ lane }) => lane))))
+      for (const { lane, bar } of withPart) chosen[lane]!.set(bar, 0);
+  }
+}
+
 /**
  * Each bar's label at track width `width` (px), or none, for every depth of every row of one chart (`lanes`): the bars
  * labelled as chartLabelled chose them; a bar counted among others ("(1 of 2)") without its count where one of those has no
@@ -465,27 +490,37 @@ export function placeChartLabels(lanes: readonly ChartLane[], width: number): Ma
   const orders = lanes.map((l) => new LaneOrder(l.bars));
   const chosen = chartLabelled(orders, lanes, width);
   const among = (key: string): LaneBar[] => lanes.flatMap((l) => l.bars.filter((b) => b.uncounted?.among === key));
-  /** The bars said without their count: one of those they are counted among unlabelled. */
+  /** The bars said without their count: one of those they are counted among unlabelled, another labelled; a bar the
+   *  only one of them labelled keeps its count, which says it is one of several (review 15U U5: a lone "C++ 5.72 s"
+   *  read as the 13 builds' sum) */
   const uncountedOf = (): Set<LaneBar> => {
     const shown = new Set(chosen.flatMap((forms) => [...forms.keys()]));
-    return new Set(
-      lanes.flatMap((l) => l.bars.filter((b) => b.uncounted && among(b.uncounted.among).some((m) => !shown.has(m)))),
-    );
+    const saidWithout = (mates: LaneBar[]): boolean =>
+      mates.some((m) => !shown.has(m)) && mates.filter((m) => shown.has(m)).length > 1;
+    return new Set(lanes.flatMap((l) => l.bars.filter((b) => b.uncounted && saidWithout(among(b.uncounted.among)))));
   };
   let uncounted = uncountedOf();
   let fitted = orders.map((order, k) => new Lane(order, lanes[k]!.markers, width, uncounted));
-  // what fitted at the ladder's width fits at this wider one; a rounding that says otherwise drops the cheapest
-  fitted.forEach((lane, k) => {
-    const forms = chosen[k]!;
-    const cheapest = [...forms.keys()].sort(byCost);
-    while (forms.size && !lane.fits(lane.order.labelled(forms))) forms.delete(cheapest.pop()!);
-  });
-  // a bar dropped: its mates without their count (shorter: they still fit), never "(1 of 2)" beside a bare 2nd
-  uncounted = uncountedOf();
-  fitted = orders.map((order, k) => new Lane(order, lanes[k]!.markers, width, uncounted));
+  // what fitted at the ladder's width fits at this wider one; a rounding that says otherwise drops the cheapest, and
+  // a bar dropped may leave a mate the only one labelled, with its count: fitted again until all fit
+  for (let dropped = true; dropped;) {
+    dropped = false;
+    fitted.forEach((lane, k) => {
+      const forms = chosen[k]!;
+      const cheapest = [...forms.keys()].sort(byCost);
+      while (forms.size && !lane.fits(lane.order.labelled(forms))) {
+        forms.delete(cheapest.pop()!);
+        dropped = true;
+      }
+    });
+    uncounted = uncountedOf();
+    fitted = orders.map((order, k) => new Lane(order, lanes[k]!.markers, width, uncounted));
+  }
   // bars counted among others none of which is labelled (the 63-s compile's 13 C++ builds, "C++ (12 of 13) 5.72 s"
-  // too long for any: review 14R R1): the costliest named without its count where that fits, every costlier bar of
-  // its depth named; only it, so no two bars of a row are said alike (review 11K K6)
+  // too long for any: review 14R R1): the costliest named where that fits, every costlier bar of its depth named; only
+  // it, so no two bars of a row are said alike (review 11K K6); with its count, with its time or by its name alone in
+  // its bar as its phase is said, never without its count: a lone "C++ 5.72 s" read as the 13 builds' sum (review
+  // 15U U5)
   const mates = new Map<string, LaneBar[]>();
   for (const l of lanes)
     for (const b of l.bars) if (b.uncounted) mates.set(b.uncounted.among, [...(mates.get(b.uncounted.among) ?? []), b]);
@@ -496,8 +531,18 @@ export function placeChartLabels(lanes: readonly ChartLane[], width: number): Ma
     const k = orders.findIndex((order) => order.bars.includes(bar));
     const [order, forms] = [orders[k]!, chosen[k]!];
     if (order.byCost.some((b) => byCost(b, bar) < 0 && !forms.has(b))) continue;
-    forms.set(bar, bar.uncounted!.lengths.length - 1);
-    if (!fitted[k]!.fits(order.labelled(forms))) forms.delete(bar);
+    // in the way its phase's other bars are said, with their time or by name (review 13 P6)
+    const ways = new Set(
+      chosen.flatMap((said) => [...said].filter(([b]) => b.phase === bar.phase).map(([b, f]) => onlyInside(b, f))),
+    );
+    const wayForms = [bar.lengths.length - 1, bar.lengths.length].filter(
+      (f) => !ways.size || ways.has(onlyInside(bar, f)),
+    );
+    const form = wayForms.find((f) => {
+      forms.set(bar, f);
+      return f >= 0 && fitted[k]!.fits(order.labelled(forms));
+    });
+    if (form === undefined) forms.delete(bar);
   }
   // each phase's timed bars in one form, the longest all of them can take: the phases whose bars cost most first
   const phases = new Map<string, { lane: number; bar: LaneBar }[]>();
@@ -516,6 +561,7 @@ export function placeChartLabels(lanes: readonly ChartLane[], width: number): Ma
       bars.forEach(({ lane, bar }, k) => chosen[lane]!.set(bar, was[k]!));
     }
   }
+  saidOfOnePart(phases, chosen, (ks) => [...ks].every((k) => fitted[k]!.fits(orders[k]!.labelled(chosen[k]!))));
   const places = new Map<LaneBar, LabelPlace>();
   fitted.forEach((lane, k) => {
     const labelled = orders[k]!.labelled(chosen[k]!);

@@ -391,9 +391,9 @@ def test_a_compiles_phases_of_one_name_are_told_apart_by_the_runner() -> None:
     # where a count is said, the names without it: the chart's where a mate has no label (review 13 P6)
     uncounted = [p.get("uncountedLabels") for p in phases]
     assert uncounted[6] == uncounted[7] == ["C++ compile (backward)", "C++ (backward)"]
-    # and a trace's attempt likewise: "(first attempt)" never beside a bare restart (review 14R R4)
-    assert uncounted[0] == uncounted[1] == ["Dynamo: trace bytecode", "trace bytecode", "trace"]
-    assert [k for k, u in enumerate(uncounted) if u] == [0, 1, 6, 7]
+    # a trace's attempt is no count: kept where its restart is bare, the one word that says Dynamo traced the frame
+    # twice (review 15U R4)
+    assert [k for k, u in enumerate(uncounted) if u] == [6, 7]
 
 
 def test_a_phases_names_are_the_same_on_every_bar_of_it_in_a_record() -> None:
@@ -415,8 +415,10 @@ def test_a_phases_names_are_the_same_on_every_bar_of_it_in_a_record() -> None:
         "Dynamo: trace bytecode (restart, 1 of 2)",
         "Dynamo: trace bytecode (restart, 2 of 2)",
     ]
-    # without their attempt and count: said where one of the frame's traces has no label (review 14R R4)
-    assert [p["uncountedLabels"][0] for p in phases[3:]] == ["Dynamo: trace bytecode"] * 3
+    # without their count where one of the frame's traces has no label, never without their attempt: the first
+    # attempt's "(first attempt)" says a restart came where no restart is named (review 15U R4)
+    assert "uncountedLabels" not in phases[3]
+    assert [p["uncountedLabels"][0] for p in phases[4:]] == ["Dynamo: trace bytecode (restart)"] * 2
 
 
 def test_a_fixtures_phases_carry_the_runners_names_for_them() -> None:

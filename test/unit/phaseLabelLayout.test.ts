@@ -242,29 +242,46 @@ test('a count "(1 of 2)" only where every bar it counts among is labelled, else 
     both.map((b) => said.get(b)?.uncounted),
     [false, false],
   );
-  // the second boxed in by a bar right before it and a costlier one right after it: the first said without its count
+  // the second boxed in by a bar right before it and a costlier one right after it: the first, the only one labelled,
+  // keeps its count, which says it is one of two (review 15U U5: a lone "C++ 5.72 s" read as the sum)
   const boxed = [counted(1000, 500), counted(6000, 30), bar(6031, 3000, 10000, [100]), bar(5970, 29, 10000, [100])];
   const alone = placeChartLabels([{ bars: boxed, markers: [] }], 1000);
   assert.equal(alone.has(boxed[1]!), false);
-  assert.equal(alone.get(boxed[0]!)?.uncounted, true);
+  assert.equal(alone.get(boxed[0]!)?.uncounted, false);
+  // a third with room: the two labelled said without their count, the bare one among them
+  const three = [counted(1000, 500), counted(6000, 30), bar(6031, 3000, 10000, [100]), bar(5970, 29, 10000, [100])];
+  three.push(counted(3100, 100));
+  const two = placeChartLabels([{ bars: three, markers: [] }], 2000);
+  assert.deepEqual(
+    [0, 1, 4].map((k) => two.get(three[k]!)?.uncounted),
+    [true, undefined, true],
+  );
 });
 
-test('bars counted among others none of which has room for its count: the costliest said without it, only it (review 14R R1)', () => {
-  // three C++ builds side by side, 60 ms gaps: "(k of 3)" fits none, "C++ 5.72 s" fits in the costliest
-  const counted = (startMs: number, ms: number): LaneBar => ({
+test('bars counted among others none of which has room for its count with its time: the costliest named with it alone in its bar, only it, never without it (review 14R R1, 15U U5)', () => {
+  // three C++ builds side by side, 60 ms gaps: "(k of 3)" with its time fits none, "C++ (2 of 3)" fits in the
+  // costliest, as would "C++ 5.72 s": a lone label without its count, read as the three's sum (review 15U U5)
+  const counted = (startMs: number, ms: number, nameOnly: number): LaneBar => ({
     ...bar(startMs, ms, 10000, [400, 300]),
+    nameOnly,
     phase: 'C++ compile',
     uncounted: { lengths: [200, 70], nameOnly: 25, among: 'row 0' },
   });
-  // a costlier bar right after them (its label in it): no room beside the last either
-  const builds = [counted(1000, 400), counted(1460, 1000), counted(2520, 500)];
-  const after = bar(3080, 6000, 10000, [100]);
-  const said = placeChartLabels([{ bars: [...builds, after], markers: [] }], 1000);
-  assert.deepEqual(
-    builds.map((b) => said.get(b)),
-    [undefined, { form: 1, uncounted: true, at: builds[1]!.from * 1000 + 3, inside: true }, undefined],
-  );
-  assert.ok(said.get(after)?.inside);
+  for (const [nameOnly, said] of [
+    [80, { form: 2, uncounted: false, inside: true }],
+    [95, undefined], // no room for its count: bare, never "C++ 5.72 s"
+  ] as const) {
+    // a costlier bar right after them (its label in it): no room beside the last either
+    const builds = [counted(1000, 400, nameOnly), counted(1460, 1000, nameOnly), counted(2520, 500, nameOnly)];
+    const after = bar(3080, 6000, 10000, [100]);
+    const places = placeChartLabels([{ bars: [...builds, after], markers: [] }], 1000);
+    assert.deepEqual(
+      builds.map((b) => places.get(b)),
+      [undefined, said && { ...said, at: builds[1]!.from * 1000 + 3 }, undefined],
+      `${nameOnly} px`,
+    );
+    assert.ok(places.get(after)?.inside);
+  }
 });
 
 test("a row's bars never left bare by the way another row's bar of their phase took first (code read 37 item 2)", () => {
@@ -413,4 +430,36 @@ test("a costlier bar with room only for a form its phase is not said in on the c
   const places = placeChartLabels(lanes, 1000);
   assert.ok(places.has(said) && !places.has(bare), JSON.stringify([...places.values()]));
   assert.ok(places.get(cheap) && !places.get(cheap)!.inside, 'the cheaper bar named beside itself');
+});
+
+test('the phases of one part are said alike in a chart, all with their part or none: never "Dynamo: trace bytecode 31.3 ms" beside "build guards 57.6 ms" (review 15U R2)', () => {
+  // a step's recompile: a trace with room in it for its longest form, then guards at the axis's end, room in them only
+  // without their part up to 800 px
+  const dynamo = (from: number, to: number, ms: number, phase: string, lengths: number[]): LaneBar => ({
+    from,
+    to,
+    ms,
+    startMs: from * 10000,
+    phase,
+    lengths,
+  });
+  const lanes = (): LaneBar[] => [
+    dynamo(0.5, 0.75, 31.3, 'Dynamo: trace bytecode', [150, 100, 60]),
+    dynamo(0.78, 0.97, 57.6, 'Dynamo: build guards', [150, 90, 60]),
+  ];
+  const seen = new Set<string>();
+  for (const width of [700, 800, 900, 1000, 1200]) {
+    const bars = lanes();
+    const places = placeChartLabels([{ bars, markers: [] }], width);
+    const forms = bars.map((b) => places.get(b)?.form);
+    assert.ok(
+      forms.every((f) => f !== undefined),
+      `${width} px: both labelled`,
+    );
+    // each says its part (form 0) or neither does
+    assert.ok(forms.every((f) => f === 0) || forms.every((f) => f !== 0), `${width} px: forms ${forms.join(', ')}`);
+    seen.add(forms.join(','));
+  }
+  // without their part where the guards have no room with it (the trace has), with it where both have
+  assert.deepEqual([...seen], ['1,1', '0,0']);
 });

@@ -83,12 +83,12 @@ def _labelled_compile(bars: list[CompilePhase], said_by: dict[str, set[str]]) ->
             attempt = None
             if label == TRACE and len(own) > 1:
                 attempt, count = _attempt(nth, len(own))
-            told = [*said, *([attempt] if attempt else []), *([count] if count else [])]
-            bars[k]["labels"] = [_told(n, told) for n in names]
-            # without its count, and a trace without its attempt, where a mate is unlabelled (review 13 P6; 14R R4:
-            # "(first attempt)" beside a bare restart sliver)
-            if count or attempt:
-                bars[k]["uncountedLabels"] = [_told(n, said) for n in names]
+            kept = [*said, *([attempt] if attempt else [])]
+            bars[k]["labels"] = [_told(n, [*kept, *([count] if count else [])]) for n in names]
+            # without its count where a mate is unlabelled (review 13 P6); a trace keeps its attempt, the one word that
+            # says Dynamo traced the frame again where its restart is too narrow to name (review 15U R4)
+            if count:
+                bars[k]["uncountedLabels"] = [_told(n, kept) for n in names]
 
 
 def label_phases(phases: Iterable[CompilePhase]) -> None:
@@ -97,8 +97,8 @@ def label_phases(phases: Iterable[CompilePhase]) -> None:
     that compiled its backward with it has an Inductor of each part, the backward's under its backward compile; a
     part's several (the backward's two C++ compiles) by their order, "(1 of 2)", and where that count is said its
     `uncountedLabels`, the same names without it, which the chart shows where a mate has no label (review 13 P6);
-    Dynamo's traces of one frame by its restart, "(first attempt)", "(restart)" (review 13 O7), their
-    `uncountedLabels` without it (review 14R R4). A shorter name two
+    Dynamo's traces of one frame by its restart, "(first attempt)", "(restart)" (review 13 O7), kept in their
+    `uncountedLabels` (review 15U R4: without it nothing said Dynamo traced twice). A shorter name two
     phases of the record share is left out of both ("codegen" is Inductor: codegen's less its part and Inductor: kernel
     codegen's short name), so every bar of a phase has the same names, one chart saying a phase one way (review 13
     O5)."""
