@@ -447,6 +447,9 @@ describe('timeline webview', () => {
     await postPanes(page, 'mlp', tracesSource('d'), [{ label: 'default', trace: model }]);
     // it opens on call 1, past the warm-up: call 0 holds the profiler's 2.6 ms buffer request
     await page.locator('vscode-button', { hasText: '◀ step' }).click();
+    // the step's view drawn before its rows are read: a row's place from the view before it, clicked, missed the
+    // stack's toggle on a loaded host (CI, s32: the unfold waited 30 s for a click that had landed elsewhere)
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const canvas = (await page.locator('canvas').first().boundingBox())!;
     const layout = (): Promise<FrameLayout> =>
       page.evaluate(
