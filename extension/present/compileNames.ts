@@ -4,6 +4,7 @@
 import type { CompiledFrame, SourceLocation } from '../shared/report.ts';
 import { cellLineLabel, placeLabel } from '../shared/sourcePlace.ts';
 import type { TimelineMark } from '../shared/trace/timelineMarks.ts';
+import CONTEXTLIB_TABLE from '../../native-runner/compile_lens_runner/report/contextlib_words.json';
 
 /** Dynamo's name for the rest of a function after a graph break: `torch_dynamo_resume_in_forward_at_24`. */
 const RESUME = /^torch_dynamo_resume_in_(.+)_at_(\d+)$/;
@@ -39,13 +40,8 @@ function named(
   return { fn: frame?.function ? frameName(frame) : null, frame: Number(id.frame), attempt: id.attempt };
 }
 
-/** contextlib's functions a with statement's context manager runs, by what they do there (compile_names.py's) */
-const CONTEXTLIB_WORDS = new Map([
-  ['helper', "making a with statement's context manager"],
-  ['__init__', "starting a with statement's context manager"],
-  ['__enter__', "entering a with statement's context manager"],
-  ['__exit__', "leaving a with statement's context manager"],
-]);
+/** contextlib's functions a with statement's context manager runs, by what they do there: the runner's one table */
+const CONTEXTLIB_WORDS = new Map<string, string>(Object.entries(CONTEXTLIB_TABLE));
 
 /** "making a with statement's context manager" of contextlib's `helper`, as a compile's name and a timeline's Python
  *  frame say it; null for another function. */

@@ -19,6 +19,7 @@ here: the timeline names what it can from the trace alone (webview/timelineWords
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections import Counter
@@ -183,13 +184,10 @@ def reached_from(compiler: CompilerInsight, calls: list[RegionCall]) -> dict[str
 
 
 # contextlib's functions a with statement's context manager runs, by what they do there (review 13 F5: "(__init__ in
-# Python's contextlib.py, after its graph break at contextlib.py:105)": a place in Python, not the user's call)
-_CONTEXTLIB_WORDS = {
-    "helper": "making a with statement's context manager",
-    "__init__": "starting a with statement's context manager",
-    "__enter__": "entering a with statement's context manager",
-    "__exit__": "leaving a with statement's context manager",
-}
+# Python's contextlib.py, after its graph break at contextlib.py:105)": a place in Python, not the user's call); one
+# table, which the TS side reads too (present/compileNames.ts names trace-only compiles and frames of a bare trace)
+with open(os.path.join(os.path.dirname(__file__), "contextlib_words.json"), encoding="utf-8") as _words:
+    _CONTEXTLIB_WORDS: dict[str, str] = json.load(_words)
 
 
 def _library_function(library: str, function: str) -> tuple[str, str] | None:
