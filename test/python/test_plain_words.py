@@ -164,10 +164,10 @@ def test_the_facts_count_the_compiles_their_rows_show() -> None:
     # first op does tensor work; Dynamo captured nothing before the break)
     assert (
         sentences.region_facts(encoder["regions"][0])[1]
-        == "1 compile (made no graph: captured nothing outside your files)"
+        == "1 compile (made no graph: captured nothing in frames outside your files)"
     )
     assert encoder["modes"][0]["compiler"]["phasesText"].startswith(
-        "1 compile (made no graph: captured nothing outside your files), "
+        "1 compile (made no graph: captured nothing in frames outside your files), "
     )
     # where every compile made a graph the facts say the graphs alone
     fused = json.loads((FIXTURES / "reports" / "fused-cpu" / "report.json").read_text())

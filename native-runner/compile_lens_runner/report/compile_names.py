@@ -57,7 +57,7 @@ LIMIT_HIT = "hit the recompile limit"
 FAILED = "failed"
 AUTOTUNED_ONLY = "only autotuned"
 # where compiles that captured nothing were, of frames not in the user's files (PyTorch's wrapper, contextlib's)
-OUTSIDE_FILES = "outside your files"
+OUTSIDE_FILES = "in frames outside your files"
 
 
 def not_logged(count: int) -> str:

@@ -134,8 +134,9 @@ def compile_time(compiler: CompilerInsight) -> str | None:
 def _captured_where(compiler: CompilerInsight, idle: list[str]) -> str:
     """Where the compiles that captured nothing were (graphOps 0, schema 1.36: the frame broke or returned before
     Dynamo captured an op; not "no tensor work": a TransformerEncoder whose fast-path op broke at its first op does
-    tensor work, review 9 C2): " in function forward" for the user's functions, " outside your files" for frames of
-    PyTorch's or a library's (review 15 V1: DDP's count said no place at all), " in function forward and outside
+    tensor work, review 9 C2): " in function forward" for the user's functions, " in frames outside your files" for frames of
+    PyTorch's or a library's (review 15 V1: DDP's count said no place at all; 16 Y4: "captured nothing outside your
+    files" read as "except in your files"), " in function forward and in frames outside
     your files" for both."""
     frames = {str(f["compileId"]): f for f in compiler.get("frames") or []}
     of = [frames[c] for c in idle if c in frames]
