@@ -184,13 +184,12 @@ export function waitingInForms(op: string, us: number, cause: string | null): st
 }
 /** A collective's own bar on the rank that reached it last (its step thread's stretch: waitingInForms' last to
  *  arrive), its label in the forms it may take, longest first, whole words chosen by its width: "all_reduce, last to
- *  arrive", "all_reduce, last in", "all_reduce", "last in", "last" (review 15 W1: blank at 560/700 px where
- *  "all_reduce" had no room, the one bar that says why rank 0 read "765 µs, waiting"; V5: at 1400 px its thread's
- *  bare "273 µs" said neither the op nor who came last). */
+ *  arrive", "all_reduce, last in", "last in", "last" (review 15 W1: blank at 560/700 px where "all_reduce" had no
+ *  room, the one bar that says why rank 0 read "765 µs, waiting"; V5: at 1400 px its thread's bare "273 µs" said
+ *  neither the op nor who came last; 16 X1: the op alone, which rank 0's label already names, dropped the fact). */
 export const lastToArriveForms = (op: string): string[] => [
   `${op}, ${LAST_TO_ARRIVE}`,
   `${op}, last in`,
-  op,
   'last in',
   'last',
 ];
