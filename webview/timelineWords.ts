@@ -184,13 +184,14 @@ export function waitingInForms(op: string, us: number, cause: string | null): st
 }
 /** A collective's own bar on the rank that reached it last (its step thread's stretch: waitingInForms' last to
  *  arrive), its label in the forms it may take, longest first, whole words chosen by its width: "all_reduce, last to
- *  arrive", "all_reduce, last in", "last in", "last" (review 15 W1: blank at 560/700 px where "all_reduce" had no
+ *  arrive", "all_reduce, came last", "came last", "last" (review 15 W1: blank at 560/700 px where "all_reduce" had no
  *  room, the one bar that says why rank 0 read "765 µs, waiting"; V5: at 1400 px its thread's bare "273 µs" said
- *  neither the op nor who came last; 16 X1: the op alone, which rank 0's label already names, dropped the fact). */
+ *  neither the op nor who came last; 16 X1: the op alone, which rank 0's label already names, dropped the fact; Z2:
+ *  "last in" read as a cut sentence). */
 export const lastToArriveForms = (op: string): string[] => [
   `${op}, ${LAST_TO_ARRIVE}`,
-  `${op}, last in`,
-  'last in',
+  `${op}, came last`,
+  'came last',
   'last',
 ];
 /** What the rank waited for did meanwhile, said after its rank (waitedFor). */

@@ -313,7 +313,7 @@ test("rank 1's own all_reduce bar, reached last, says so in the words its width 
   assert.deepEqual(
     [1400, 1100, 700, 520, 400].map((width) => bars(1, width)[0]),
     // (never the op alone, which rank 0's label names already: review 16 X1)
-    ['all_reduce, last to arrive', 'all_reduce, last in', 'last in', 'last in', 'last'],
+    ['all_reduce, last to arrive', 'all_reduce, came last', 'came last', 'last', 'last'],
   );
   assert.deepEqual(bars(1, 380), [null]);
 });

@@ -567,7 +567,7 @@ describe('the timeline in light, dark and high-contrast themes', () => {
             if ((c.name === 'ddp' || c.name === 'ranks') && view === 'step') {
               const slices = frames[1]!.texts.filter((t) => t.role === 'slice').map((t) => t.text);
               assert.ok(
-                slices.some((text) => /^(?:all_reduce, last (?:to arrive|in)|last in|last)$/.test(text)),
+                slices.some((text) => /^(?:all_reduce, (?:last to arrive|came last)|came last|last)$/.test(text)),
                 `${theme.name}: rank 1's ${slices.join(' | ')}`,
               );
             }
