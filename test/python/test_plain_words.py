@@ -157,6 +157,24 @@ def test_the_facts_count_the_compiles_their_rows_show() -> None:
     )
     failed = json.loads((FIXTURES / "reports" / "script-in-situ-failure-cpu" / "report.json").read_text())
     assert failed["modes"][0]["compiler"]["phasesText"].startswith("2 compiles (1 graph; 1 made no graph: failed), ")
+
+
+def test_a_region_s_facts_count_its_compile_at_the_recompile_limit_as_the_phase_rows_do() -> None:
+    """Review 16 X2: train_small's step read "8 graphs" (compiledFrames) on its card over 9 rows of the phase chart,
+    the ninth "step: hit the recompile limit, made no graph", and its "550 ms compiling" held that row's time. One
+    count on card and chart: the ninth is counted and said as what it was. The regions' counts add up to the chart's
+    heading, 17 compiles."""
+    from compile_lens_runner.report import compile_names, sentences
+
+    regions = _recorded("train_small-cpu")["regions"]
+    step = next(r for r in regions if r["name"] == "step")
+    assert step["compiler"]["compiledFrames"] == 8 and compile_names.compile_count(step["compiler"]) == 9
+    assert sentences.region_facts(step)[1] == "9 compiles (8 graphs; 1 made no graph: hit the recompile limit)"
+    assert step["facts"][1] == sentences.region_facts(step)[1]  # the fixture as re-derived
+    assert sum(compile_names.compile_count(r["compiler"]) for r in regions) == 17
+    # where every compile made a graph, the graphs alone, as before
+    normalize = next(r for r in regions if r["name"] == "normalize")
+    assert sentences.region_facts(normalize)[1] == "1 graph"
     # the facts and the compile phases' heading say a compile that made nothing alike (review 6C Z6: "1 compile made 0
     # graphs" beside "1 compile (no graph)"), from the report's own record, and why where one reason is all's
     encoder = _recorded("encoder_fastpath-h200")

@@ -121,6 +121,16 @@ def no_graph_reasons(compiler: CompilerInsight) -> dict[str, str | None]:
     return reasons
 
 
+def compile_count(compiler: CompilerInsight) -> int:
+    """The record's compiles as the compile phases' rows count them: every compile id its frames, phases and failed
+    compiles name (one that hit the recompile limit is a row, "step: hit the recompile limit, made no graph", which
+    compiledFrames leaves out: review 16 X2, "8 graphs" on the card over 9 rows), compiledFrames where that is more."""
+    ids = {str(f["compileId"]) for f in compiler.get("frames") or [] if f.get("compileId")}
+    ids |= {str(p["compileId"]) for p in compiler.get("phases") or []}
+    ids |= {str(f["compileId"]) for f in compiler.get("compileFailures") or [] if f.get("compileId")}
+    return max(compiler.get("compiledFrames") or 0, len(ids))
+
+
 def function_name(name: str, location: SourceLocation | None = None) -> str:
     """ "forward", or "forward after line 24" for the part of forward Dynamo compiled after a graph break there; in a
     notebook "forward after cell 3, line 7" (review 8 A1: the name's own line is the exported script's, which no cell

@@ -99,7 +99,7 @@ def counts(compiler: CompilerInsight, entries: Sequence[RankEntry] = ()) -> str:
     breaks = compiler["graphBreaks"]
     recompiles = compiler.get("recompiles") or []
     sites = compiler.get("recompileSites")
-    frames, graphs = compiler.get("compiledFrames") or 0, compiler["graphCount"] or 0
+    frames, graphs = compile_names.compile_count(compiler), compiler["graphCount"] or 0
     # where some compiles made no graph, the breakdown the compile phases' heading says, adding up (review 9 D3)
     made = (
         [compiles_made(frames, graphs, compiler)]

@@ -289,7 +289,7 @@ def _compiles(region: Region, graphs: int | None) -> list[str]:
     recompiled): the compile rows under the facts count compiles, so the facts say both (review 4B M6: "1 graph" above
     five compile rows), as the rows' heading does: "5 compiles (1 graph)"."""
     compiler = region.get("compiler")
-    compiles = (compiler.get("compiledFrames") or 0) if compiler else 0
+    compiles = compile_names.compile_count(compiler) if compiler else 0
     if graphs is None or compiles <= graphs:
         return _graphs(graphs)
     return [compiler_text.compiles_made(compiles, graphs, compiler)]
