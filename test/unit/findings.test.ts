@@ -418,7 +418,7 @@ test("the Compiler view heads a script's regions as the panel does, a notebook's
   assert.equal(root!.description, `ddp_train.py:77 · ${region!.facts!.join(', ')}`);
   assert.match(
     root!.description,
-    / · 6 calls, 1 graph and 3 graph breaks on rank 0, 2 graphs and 4 graph breaks on rank 1, every graph break in a compile that made no graph, /,
+    / · 6 calls, 1 graph and 3 graph breaks \(in compiles that made no graph\) on rank 0, 2 graphs and 4 graph breaks \(in compiles that made no graph\) on rank 1, /,
   );
   const breaks = root!.children.find((n) => n.label.startsWith('Graph breaks'))!;
   assert.equal(breaks.label, 'Graph breaks, by rank');

@@ -42,7 +42,7 @@ test("a region's facts are the runner's (schema 1.32: sentences.region_facts); n
   assert.deepEqual(d.facts, ddp.facts);
   assert.match(
     formatRegion(d)[0]!,
-    /: 6 calls, 1 graph and 3 graph breaks on rank 0, 2 graphs and 4 graph breaks on rank 1, every graph break in a compile that made no graph, recompiled at call 3 on rank 1, /,
+    /: 6 calls, 1 graph and 3 graph breaks \(in compiles that made no graph\) on rank 0, 2 graphs and 4 graph breaks \(in compiles that made no graph\) on rank 1, recompiled at call 3 on rank 1, /,
   );
   // a report before 1.32: its counts, with no words of the runner's to show
   const { facts: _, ...older } = ddp;

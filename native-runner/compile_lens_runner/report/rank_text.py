@@ -8,7 +8,7 @@ entry with formats.py's numbers each time the report is written (answer.attach).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .. import formats
 from ..shapes.compiler import CompilerInsight, QuickFix
@@ -173,37 +173,52 @@ def _span(values: list[int], word: str) -> str:
     return formats.plural(low, word) if low == high else f"{low}–{high} {word}s"
 
 
-def _by_rank(known: dict[int, tuple[int, ...]], words: tuple[str, ...], entries: Sequence[RankEntry]) -> list[str]:
+def _by_rank(
+    known: dict[int, tuple[int, ...]],
+    words: tuple[str, ...],
+    entries: Sequence[RankEntry],
+    after_last: Callable[[int], str] | None = None,
+) -> list[str]:
     """Counts (by rank, one per word) said with whose they are: one phrase per group of ranks that counted alike,
     "1 graph and 3 graph breaks on ranks 0 and 2"; past _GROUPS groups their range per rank. A count that is 0 on
-    every rank is not said (graph breaks where none broke); the first always is."""
+    every rank is not said (graph breaks where none broke); the first always is. after_last: the words the last
+    count is said with, by it ("3 graph breaks (in compiles that made no graph)")."""
     said_words = [i for i in range(len(words)) if i == 0 or any(c[i] for c in known.values())]
+    last = len(words) - 1
+
+    def said(text: str, i: int, count: int) -> str:
+        return text + after_last(count) if after_last and i == last and count else text
+
     groups: dict[tuple[int, ...], list[int]] = {}
     for rank, counts in sorted(known.items()):
         groups.setdefault(counts, []).append(rank)
     if len(groups) > _GROUPS:
-        spans = [_span([c[i] for c in known.values()], words[i]) for i in said_words]
+        spans = [said(_span(values := [c[i] for c in known.values()], words[i]), i, max(values)) for i in said_words]
         whose = "" if len(known) == len(entries) else f" {on_ranks(known, entries)}"
         return [f"{formats.listed(spans)} per rank{whose}"]
     return [
-        f"{formats.listed([formats.plural(counts[i], words[i]) for i in said_words])} {on_ranks(ranks, entries)}"
+        f"{formats.listed([said(formats.plural(counts[i], words[i]), i, counts[i]) for i in said_words])} "
+        f"{on_ranks(ranks, entries)}"
         for counts, ranks in groups.items()
     ]
 
 
-def region_counts(region_id: str, entries: Sequence[RankEntry]) -> list[str]:
+def region_counts(
+    region_id: str, entries: Sequence[RankEntry], after_breaks: Callable[[int], str] | None = None
+) -> list[str]:
     """A torchrun job's region: its graphs and graph breaks as each rank counted them, said with whose they are (s29: a
     heading of "3 graph breaks" over ranks 1 and 3's 4, and "1 graph on rank 0 · 3 breaks" read as rank 0's breaks):
     "1 graph and 3 graph breaks on each rank"; "1 graph and 3 graph breaks on ranks 0 and 2", "2 graphs and 4 graph
     breaks on ranks 1 and 3"; more differing counts as their range, "1–3 graphs and 2–5 graph breaks per rank". A rank
-    whose counts are not known (it wrote no report) is not named; [] where none is."""
+    whose counts are not known (it wrote no report) is not named; [] where none is. after_breaks: the words each
+    count of breaks is said with (sentences.region_facts: "4 graph breaks (in compiles that made no graph)")."""
     known: dict[int, tuple[int, ...]] = {}
     for entry in entries:
         for region in entry.get("regions") or []:
             graph_count = region.get("graphCount")
             if region["id"] == region_id and graph_count is not None:
                 known[entry["rank"]] = (graph_count, region.get("graphBreaks") or 0)
-    return _by_rank(known, ("graph", "graph break"), entries) if known else []
+    return _by_rank(known, ("graph", "graph break"), entries, after_breaks) if known else []
 
 
 def job_counts(entries: Sequence[RankEntry]) -> list[str]:

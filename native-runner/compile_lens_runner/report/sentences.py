@@ -303,6 +303,11 @@ def _breaks_made_nothing(compiler: CompilerInsight | None) -> bool:
     return bool(breaks) and all(str(b.get("compileId")) in idle for b in breaks)
 
 
+def _in_no_graph(breaks: int) -> str:
+    """ " (in compiles that made no graph)", said after a count of graph breaks every one of which was."""
+    return f" (in {'a compile' if breaks == 1 else 'compiles'} that {compile_names.NO_GRAPH})"
+
+
 def region_facts(region: Region, job: Sequence[RankEntry] = ()) -> list[str]:
     """What the script did with a region, counted (schema 1.32: region.facts, the CLI's region line and the report
     panel's): "12 calls", "5 compiles (1 graph)", "2 graph breaks", "3 calls ran eagerly", "3.5 s compiling in the
@@ -313,18 +318,16 @@ def region_facts(region: Region, job: Sequence[RankEntry] = ()) -> list[str]:
     compiling on rank 0 in the script's own calls"."""
     graphs, breaks, recompiled = _recompiled(region, job)
     # breaks all in compiles that made no graph: said so, or "1 graph and 3 graph breaks" reads as a miscount, each
-    # break splitting a graph in two (review 15 U3: DDP's contextlib frames broke and made nothing)
-    idle = bool(breaks) and _breaks_made_nothing(region.get("compiler"))
-    broke = f"{formats.plural(breaks, 'graph break')}" + (
-        f" (in {'a compile' if breaks == 1 else 'compiles'} that {compile_names.NO_GRAPH})" if idle else ""
-    )
+    # break splitting a graph in two (review 15 U3: DDP's contextlib frames broke and made nothing); in a job after
+    # each rank's count alike (review 16 X7: "every graph break in a compile that made no graph" read as a heading)
+    idle = _in_no_graph if breaks and _breaks_made_nothing(region.get("compiler")) else None
     compiled = (
-        [
-            *rank_text.region_counts(region["id"], job),
-            *([f"every graph break in a compile that {compile_names.NO_GRAPH}"] if idle else []),
-        ]
+        rank_text.region_counts(region["id"], job, idle)
         if job
-        else [*_compiles(region, graphs), *([broke] if breaks else [])]
+        else [
+            *_compiles(region, graphs),
+            *([formats.plural(breaks, "graph break") + (idle(breaks) if idle else "")] if breaks else []),
+        ]
     )
     out = [formats.plural(region["callCount"], "call"), *compiled, *recompiled]
     eager_calls = sum(1 for c in region["calls"] if c.get("ranCompiled") is False)
