@@ -251,11 +251,17 @@ def _fallbacks(calls: list[RegionCall], said: bool) -> str | None:
     return f"{which} eagerly." if said else f"{which} eagerly: {reason or 'Dynamo did not run compiled code'}."
 
 
-def _timed_ms(measurement: RegionMeasurement) -> float | None:
-    """The measured compiled call's time as the answer gives it (the replay's number: verdict.measured_number)."""
+def _timed(measurement: RegionMeasurement) -> tuple[float, str] | None:
+    """The measured compiled call's time as the answer gives it (the replay's number: verdict.measured_number), and
+    as the card's measurement cells say it: at the digits where it divides with eager's to the speedup shown
+    (formats.times_of_ratio; review 16 X8: "13.7 µs measured" four lines above "compiled 13.68 µs")."""
     if measurement.get("speedup") is None:
         return None
-    return verdict.measured_number(measurement, "replay-call", measurement["mode"], 0).get("compiledMs")
+    number = verdict.measured_number(measurement, "replay-call", measurement["mode"], 0)
+    compiled_ms = number.get("compiledMs")
+    if not compiled_ms:
+        return None
+    return compiled_ms, formats.times_of_ratio(number["eagerMs"], compiled_ms, number["value"])[1]
 
 
 def _steady_versus_timed(region: Region, steady_ms: float) -> str | None:
@@ -264,17 +270,17 @@ def _steady_versus_timed(region: Region, steady_ms: float) -> str | None:
     back-to-back calls."""
     timed = next(
         (
-            ms
+            said
             for m in region["measurements"]
-            if m.get("mode") == "as-written" and m.get("status") == "ok" and (ms := _timed_ms(m))
+            if m.get("mode") == "as-written" and m.get("status") == "ok" and (said := _timed(m))
         ),
         None,
     )
-    if not timed or timed / 1.5 <= steady_ms <= timed * 1.5:
+    if not timed or timed[0] / 1.5 <= steady_ms <= timed[0] * 1.5:
         return None
     return (
         "(The script's calls are timed one at a time as it ran them, with its own work between them; the measurement "
-        f"times back-to-back calls on one input: hence {formats.ms(steady_ms)} here and {formats.ms(timed)} measured.)"
+        f"times back-to-back calls on one input: hence {formats.ms(steady_ms)} here and {timed[1]} measured.)"
     )
 
 
