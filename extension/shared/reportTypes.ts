@@ -1276,9 +1276,13 @@ export interface Reason {
    */
   ownMs?: number;
   /**
-   * in-situ-own-cost: eager's time per step or call in situ (inSitu.ownCost.eagerMs)
+   * in-situ-own-cost: eager's time per step or call in situ (inSitu.ownCost.eagerMs); slower (schema 1.50): the number's eagerMs
    */
   eagerMs?: number;
+  /**
+   * schema 1.50, slower: the number's compiledMs; the slowdown ('compiled takes 1.42× as long') is said from both times as shown (formats.times_of_ratio), not as 1 / the printed speedup. Absent: a number without its times, or an older report
+   */
+  compiledMs?: number;
   /**
    * schema 1.23, launch-bound-range: eager's host time over its GPU time in situ, in % (inSitu.hostShare.eagerPct)
    */

@@ -139,10 +139,24 @@ def speedup_apart(value: float, other: float) -> str:
     return f"{_fixed(value, digits)}×"
 
 
-def slowdown(value: float) -> str:
-    """ "1.92×" for a speedup said as "0.52×": how many times as long compiled takes, from the speedup as printed, so
-    the two divide to each other (1 / 0.516 = 1.94× beside "0.52×" read as two numbers for one quantity)."""
+def slowdown(value: float, eager_ms: float | None = None, compiled_ms: float | None = None) -> str:
+    """ "1.42×" for a speedup said as "0.71×" beside "13.68 µs" and "9.652 µs": how many times as long compiled takes,
+    from the times as times_of_ratio shows them (1 / 0.71 = 1.41× beside times that divide to 1.42×: as numbers.ts
+    timesOfSpeedup); a speedup said without its times, from the speedup as printed, so the two divide to each other
+    (1 / 0.516 = 1.94× beside "0.52×" read as two numbers for one quantity)."""
+    if eager_ms and compiled_ms:
+        eager, compiled = times_of_ratio(eager_ms, compiled_ms, value)
+        return speedup(shown_ms(compiled) / shown_ms(eager))
     return speedup(1 / float(speedup(value).removesuffix("×").replace(",", "")))
+
+
+def shown_ms(text: str) -> float:
+    """The ms a time as ms() or times_of_ratio says it reads: 0.484 for "0.484 ms", 0.01368 for "13.68 µs"."""
+    number, unit = text.split(" ")
+    return float(number.replace(",", "")) * _MS_PER[unit]
+
+
+_MS_PER = {"s": 1000.0, "ms": 1.0, "µs": 1e-3}
 
 
 def interval(low: float, high: float, value: float | None = None) -> str:

@@ -74,6 +74,27 @@ def test_a_slowdown_divides_to_the_speedup_printed_beside_it() -> None:
     assert formats.slowdown(0.0516) == formats.speedup(1 / 0.052)
 
 
+def test_a_slowdown_beside_its_times_is_their_ratio_as_shown() -> None:
+    """ "compiled takes 1.41× as long" beside 0.71× and "13.68 µs" / "9.652 µs", which divide to 1.42×: as numbers.ts
+    timesOfSpeedup, the slowdown is the ratio of the times shown, never 1 / the printed speedup."""
+    eager_ms, compiled_ms, value = 0.0096523730468423, 0.013684785156620194, 0.7053
+    eager, compiled = formats.times_of_ratio(eager_ms, compiled_ms, value)
+    assert (eager, compiled) == ("9.652 µs", "13.68 µs") and formats.speedup(value) == "0.71×"
+    assert formats.slowdown(value, eager_ms, compiled_ms) == "1.42×" == formats.speedup(13.68 / 9.652)
+    assert formats.slowdown(value) == "1.41×"  # without its times: the printed speedup's inverse
+    assert formats.shown_ms("0.484 ms") == 0.484 and formats.shown_ms("13.68 µs") == 0.01368
+    assert formats.shown_ms("1.2 s") == 1200
+    # the answer's words as re-derived: its number's and its slower reason's, from the times it carries (schema 1.50)
+    from compile_lens_runner.report import reason_text, sentences
+
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "reports" / "script-kernels-cpu" / "report.json"
+    report = json.loads(fixture.read_text())
+    answer = report["regions"][0]["answer"]
+    assert sentences.direction_text(answer["number"]) == "compiled takes 1.42× as long"
+    slower = next(r for r in answer["reasons"] if r["code"] == "slower")
+    assert reason_text.sentence(slower) == "Compiled takes 1.42× as long as eager."
+
+
 def test_a_speedup_reads_the_same_beside_its_range_or_alone() -> None:
     """Review 8 A15: "0.170× (0.068–0.195×)" in one place, "0.17×" in another, for the same kind of number."""
     assert formats.speedup(0.17) == "0.17×"

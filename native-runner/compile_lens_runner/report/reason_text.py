@@ -217,7 +217,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         lambda r: "slower compiled",
         # the slowdown as a user reads it: "0.52× (slower)" read as 52 % slower (review 3B N9)
         lambda r: (
-            f"Compiled takes {formats.slowdown(r['value'])} as long as eager."
+            f"Compiled takes {formats.slowdown(r['value'], r.get('eagerMs'), r.get('compiledMs'))} as long as eager."
             if "value" in r
             # a range too wide to size, wholly below 1× (verdict.slower_however_noisy): the direction, never a size
             else "Compiled is slower than eager wherever a next run lands."

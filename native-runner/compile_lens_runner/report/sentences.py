@@ -103,7 +103,7 @@ def direction_text(n: AnswerNumber) -> str:
     range measured" or "host busy, not trusted" where the number points nowhere."""
     direction = n["direction"]  # verdict.directed gives every number its direction
     if direction == "slower":  # "0.52× (slower)" read as 52 % slower (review 3B N9): the slowdown as a user reads it
-        return f"compiled takes {formats.slowdown(n['value'])} as long"
+        return f"compiled takes {formats.slowdown(n['value'], n.get('eagerMs'), n.get('compiledMs'))} as long"
     if direction != "too-noisy":
         return _DIRECTION_WORDS[direction]
     if n.get("tooNoisy"):

@@ -120,7 +120,10 @@ def short_of_useful(n: AnswerNumber) -> tuple[Verdict, Reason] | None:
     assert said is not None  # decisive
     low, high = said
     if high < 1.0:
-        return "stay-eager", {"code": "slower", "value": n["value"]}
+        slower: Reason = {"code": "slower", "value": n["value"]}
+        if "eagerMs" in n and "compiledMs" in n:  # its slowdown is said from the times it is the ratio of, as shown
+            slower.update({"eagerMs": n["eagerMs"], "compiledMs": n["compiledMs"]})
+        return "stay-eager", slower
     if high < MIN_USEFUL_SPEEDUP:  # even the range's upper end is no useful speedup
         return "stay-eager", {"code": "not-faster", "value": MIN_USEFUL_SPEEDUP}
     if low < MIN_USEFUL_SPEEDUP <= n["value"]:

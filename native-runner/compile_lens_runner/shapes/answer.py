@@ -94,7 +94,8 @@ class Reason(_Reason, total=False):
     samples: int
     torch: str | None  # the torch version (no set_stance before 2.6)
     ownMs: float  # in-situ-own-cost: Compile Lens's own work on an eager call, at most (inSitu.ownCost)
-    eagerMs: float  # in-situ-own-cost: eager's time per step or call in situ
+    eagerMs: float  # in-situ-own-cost: eager's time per step or call in situ; slower: the number's eagerMs
+    compiledMs: float  # slower (schema 1.50): the number's compiledMs, its slowdown said from both as shown
     hostPct: float  # launch-bound-range: eager's host time over its GPU time, in % (inSitu.hostShare)
     floorPct: float  # launch-bound-range, cpu-host-range: the least half-width of its range, in %
     nearPct: float  # near-the-bar (schema 1.46): how near the bar its range's low end lies, at most, in %
