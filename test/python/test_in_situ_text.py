@@ -280,3 +280,17 @@ def test_the_script_s_last_call_far_above_its_side_says_why_no_number_counts_it(
     assert in_situ_text.last_call(quiet) == "no step follows it, so no number counts it"
     quiet["calls"][-1]["ms"] = 0.41
     assert in_situ_text.last_call(quiet) is None
+
+
+def test_the_steps_per_second_are_the_inverse_of_the_times_shown_above_them() -> None:
+    """Review 16 Y3: serve_script's "eager 0.484 ms → compiled 0.471 ms per step" over "eager 2,065 steps/s → compiled
+    2,121 steps/s", the runner's unrounded rates: 1000 / 0.484 is 2,066 and 1000 / 0.471 is 2,123."""
+    step = {**_step(1.028), "eagerMs": 0.48428, "compiledMs": 0.47128}
+    region = _region(step=step, stepsPerSecond={"eager": 1000 / 0.48428, "compiled": 1000 / 0.47128})
+    said = in_situ_text.lines(region)  # type: ignore[arg-type]
+    assert said[0].endswith("eager 0.484 ms → compiled 0.471 ms per step")
+    assert said[1] == "  eager 2,066 steps/s → compiled 2,123 steps/s"
+    # the recorded one: each rate shown is 1000 over its time shown
+    recorded = json.loads((FIXTURES.parent / "recorded" / "serve_script-cpu" / "report.json").read_text())
+    lines = next(line for r in recorded["regions"] for line in in_situ_text.lines(r) if "steps/s" in line)
+    assert "eager 2,066 steps/s → compiled 2,123 steps/s" in lines
