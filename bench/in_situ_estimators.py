@@ -5,9 +5,10 @@ blocks, how wide its range is, and how many processes of one script land inside 
 
 Every region with an interleaved in-situ result is compared again from its stored calls as the runner compares them
 (interleaved.compared: the same steady steps, signatures and pairs of blocks), per step and per call. Candidates:
-  median    each side's whole-run median (per signature, over the matched mix): the estimator before session 28
+  median    each side's whole-run median (per signature, over the matched mix): the estimator before session 33
   pairmed   the median of the pairs' own ratios
-  middle    ranges.middle_ratio: pairmed with the geometric mean of the middle two (the runner's range reaches it)
+  middle    ranges.middle_ratio: pairmed with the lower of the middle two (the runner's number since session 33;
+            session 28's table took the geometric mean of the middle two)
   geomean   the geometric mean of the pairs' own ratios (= each side's geometric mean over the pairs, divided)
   trimmed   geomean without the highest and the lowest pair's ratio (from 5 pairs)
 Each range: ranges.of_pairs (bootstrap over pairs, widened for a next run) with the 2 % floor ("raw") and with the

@@ -1881,11 +1881,11 @@ export interface HostShare {
 }
 export interface InSituSpeedup {
   /**
-   * eager's median steady duration (interleaved: over the run, per signature over the matched mix; separate runs: pooled over pairs)
+   * eager's steady duration: interleaved, the middle pair of blocks' median eager step (session 33: ranges.middle, of an even count the lower middle; over the matched mix as block_pairs weighs it), pooled or without pairs eager's median over the run; separate runs: the median pooled over pairs
    */
   eagerMs: number;
   /**
-   * interleaved: eagerMs / speedup, where speedup is the pairs of blocks' middle ratio (ranges.middle_ratio), or with pooled steps or no pair compiled's median over the run; separate runs: the compiled runs' median steady duration, plus (steps) the share of recurring recompiles
+   * interleaved: the same pair of blocks' median compiled step (eagerMs / compiledMs is the speedup), pooled or without pairs compiled's median over the run; separate runs: the compiled runs' median steady duration, plus (steps) the share of recurring recompiles
    */
   compiledMs: number;
   /**

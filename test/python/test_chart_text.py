@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from compile_lens_runner import formats
-from compile_lens_runner.report import chart_text
+from compile_lens_runner.report import chart_text, in_situ_text
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "reports"
 
@@ -43,16 +43,20 @@ def test_beside_an_in_situ_number_the_steady_state_is_the_one_the_story_tells() 
         if (region.get("inSitu") or {}).get("call") and not region["inSitu"].get("slowestRank")
     ]
     assert len(told) >= 5  # serve_script-cpu, script-in-situ-cpu, …: every fixture with an in-situ number of calls
+    assert any(in_situ_text.middle_words(r["inSitu"]["call"]) for r in told)  # serve_script-cpu, gated_service-cpu
     for region in told:
         situ, steady = region["inSitu"], region["steadyState"]
         ms = formats.ms(steady["medianMs"])
         assert (steady["fromCall"], steady["medianMs"]) == (situ["steadyFromCall"], situ["call"]["compiledMs"])
         assert f"From call {steady['fromCall']} on, the script's own calls took turns in blocks" in region["story"]
         assert f"compiled {ms} per " in " ".join(situ["lines"])
-        # the band is shaded as the step chart shades it (review s29): the calls whose steps the number counted
+        # the band is shaded as the step chart shades it (review s29): the calls whose steps the number counted; its
+        # time the number's own (session 33: the middle pair of blocks' median call where the pairs are compared)
+        middle = in_situ_text.middle_words(situ["call"])
+        of = f"the median call of {middle}" if middle else "median of the calls it counted"
         assert steady["said"] == (
             f"steady state from call {steady['fromCall']}: the calls whose steps the in-situ number counted; {ms} per "
-            "compiled call, median of the calls it counted"
+            f"compiled call, {of}"
         )
     without = copy.deepcopy(_region("script-in-situ-cpu"))
     del without["inSitu"]
@@ -107,6 +111,12 @@ def test_the_in_situ_overlay_says_each_side_s_median_and_each_step_that_compiled
     assert situ["medianText"] == {
         "compiled": "as written (compiled): 0.704 ms per step, median of the steady state",
         "eager": "compiling off (eager): 0.862 ms per step, median of the steady state",
+    }
+    # interleaved, its pairs compared: each side's time is the middle pair of blocks' (session 33)
+    serve = json.loads((FIXTURES.parent / "recorded" / "serve_script-cpu" / "report.json").read_text())["regions"][0]
+    assert serve["inSitu"]["medianText"] == {
+        "compiled": "as written (compiled): 0.471 ms per step, the middle of 5 pairs of blocks",
+        "eager": "compiling off (eager): 0.602 ms per step, the middle of 5 pairs of blocks",
     }
     # separate runs (no per-step counts): the step and its compiles
     assert situ["compileSteps"] == [{"side": "compiled", "index": 0, "text": "step 0: 3.08 s, compiled 1 time"}]

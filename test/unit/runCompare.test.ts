@@ -126,7 +126,7 @@ test('a region timed per step in situ in one run and per call replayed in the ot
   const [same] = compareRuns(before, before).blocks;
   assert.deepEqual(same!.rows[0], { measure: 'compiled per step in situ', values: ['0.471 ms', '0.471 ms'] });
   // the eager side of the ratio beside it (review G10: "compiled per call replayed 16.3 µs → 16.8 µs" alone)
-  assert.deepEqual(same!.rows[1], { measure: 'eager per step in situ', values: ['0.484 ms', '0.484 ms'] });
+  assert.deepEqual(same!.rows[1], { measure: 'eager per step in situ', values: ['0.602 ms', '0.602 ms'] });
   const [block] = compareRuns(before, replayed).blocks;
   assert.deepEqual(block!.rows[0], {
     measure: 'compiled time, not the same quantity in both runs',

@@ -44,7 +44,7 @@ describe('in situ in the report panel', () => {
       situ.lines![0]!,
       // its number and "too noisy to say" are the answer's sentence's, said once there (review 4C X3): times here
       // (its 21-209 ms steps the host took are left out both ways, s29: 5 pairs keep steady steps)
-      /^in situ \(5 pairs of adjacent eager\/compiled blocks in this run, one signature\): eager 0\.484 ms → compiled 0\.471 ms per step/,
+      /^in situ \(the middle of 5 pairs of adjacent eager\/compiled blocks in this run, one signature\): eager 0\.602 ms → compiled 0\.471 ms per step/,
     );
     // an indented line is an item under the line above it (its indent the list's)
     assert.equal(await box.locator('.in-situ-lines').innerText(), situ.lines!.map((l) => l.trimStart()).join('\n'));
@@ -67,10 +67,11 @@ describe('in situ in the report panel', () => {
     assert.equal(situ.steadyText, 'steady state from call 3: the steps the in-situ number counted');
     const shades = await overlay.locator('rect.steady > title').allTextContents();
     assert.ok(shades.length > 0 && shades.every((title) => title === situ.steadyText), shades.join(' | '));
-    // each median and the compile step say what the runner wrote for them (schema 1.25, report/chart_text.py)
+    // each side's time and the compile step say what the runner wrote for them (schema 1.25, report/chart_text.py;
+    // session 33: the middle pair of blocks')
     assert.deepEqual(await overlay.locator('line.steady-median > title').allTextContents(), [
-      'as written (compiled): 0.471 ms per step, median of the steady state',
-      'compiling off (eager): 0.484 ms per step, median of the steady state',
+      'as written (compiled): 0.471 ms per step, the middle of 5 pairs of blocks',
+      'compiling off (eager): 0.602 ms per step, the middle of 5 pairs of blocks',
     ]);
     // the compile step: the compiled side's step 0 marked, far above the rest (log scale)
     assert.equal(await overlay.locator('circle.situ-mark.compiled').count(), 1);
@@ -146,11 +147,11 @@ describe('in situ in the report panel', () => {
     assert.equal(median, situ.call!.compiledMs);
     const story = await box.locator('.story').innerText();
     assert.ok(story.includes(`From call ${steady.fromCall} on, the script's own calls took turns in blocks`), story);
-    // the compiled calls' median said once, in the in-situ lines (its interrupted steps' calls left out, review 9 C1),
-    // on the per-call evidence's line of its own (review H4)
-    const perCall = situ.lines!.filter((l) => l.includes('compiled 0.402 ms per call'));
-    assert.ok(!story.includes('0.402 ms') && perCall.length === 1, story);
-    assert.equal(median.toFixed(3), '0.402');
+    // the compiled time per call said once, in the in-situ lines (its interrupted steps' calls left out, review 9 C1;
+    // the middle pair of blocks' median call, session 33), on the per-call evidence's line of its own (review H4)
+    const perCall = situ.lines!.filter((l) => l.includes('compiled 0.339 ms per call'));
+    assert.ok(!story.includes('0.339 ms') && perCall.length === 1, story);
+    assert.equal(median.toFixed(3), '0.339');
     await page.close();
   });
 

@@ -160,7 +160,7 @@ describe('tables say what their rows hold', () => {
     // the in-situ per-call number is a line of its own, said as the evidence it is
     assert.match(
       await page.locator('section.region[data-region="r0"] .in-situ-lines').innerText(),
-      /the region's calls alone, without the rest of each step's work \(evidence, not the answer\): 0\.91× per call in situ/,
+      /the region's calls alone, without the rest of each step's work \(evidence, not the answer\): 1\.00× per call in situ/,
     );
     await page.close();
   });

@@ -34,11 +34,13 @@ the steps are pooled ("pooled"): only each side's first step is its first-call c
 cancels a work that grows linearly with the call, so the number reads per step (per token) over the lengths the script
 ran. Pairs: blocks 2j-1 and 2j (one eager, one compiled, adjacent); a pair's own ratio is the matched mix's at the host
 state its blocks met (block_pairs: its steps each divided by their signature's median on that side, since a server's
-pair of blocks seldom shares a batch size). The speedup is each side's median over the run (the times shown are calls
-that ran, and divide to it); where the pairs are comparable (not pooled: a pooled pair's two blocks ran different
-lengths, and only the ABBA order over the whole run cancels that) its range also reaches the pairs' middle ratio's
-(ranges.middle_ratio): both sides of a pair met one host state, while the run's medians could take eager from a slow
-stretch and compiled from a fast one (1.96× over pairs at 1.30-1.75×). The interval is where a next run may land: the
+pair of blocks seldom shares a batch size). The speedup is the middle pair's own ratio (ranges.middle: of an even
+count the lower middle) and the times shown are that pair's (each side's median step in its two blocks: times calls
+took, dividing to it): both sides of a pair met one host state, while each side's median over the run could take eager
+from a slow stretch and compiled from a fast one (1.96× over pairs at 1.30-1.75×; across 13 H200 processes of one
+decode loop the run's medians spread 38 %, the pairs' middle 9 %). Pooled, the pairs are not comparable (a pooled
+pair's two blocks ran different lengths, and only the ABBA order over the whole run cancels that): each side's median
+over the run. The interval is where a next run may land: the
 5th-95th percentiles of the estimate over pairs resampled with replacement, widened by sqrt(2) for the next run's own
 error, with the floor, and with fewer than ranges.MIN_RESAMPLED pairs it reaches every pair's own ratio instead
 (ranges.of_pairs: the one rule of every range). The floor is ranges.FLOOR_PCT, or on CUDA where eager is launch-bound
@@ -280,10 +282,16 @@ def _sample(
 
 @dataclass(frozen=True)
 class BlockPair:
-    """A pair of adjacent blocks: its steps (sample) and its own ratio over the matched mix (block_pairs)."""
+    """A pair of adjacent blocks: its steps (sample), each side's time in it over the matched mix and their ratio
+    (block_pairs)."""
 
     sample: Sample
-    ratio: float
+    eager_ms: float
+    compiled_ms: float
+
+    @property
+    def ratio(self) -> float:
+        return self.eager_ms / self.compiled_ms
 
 
 def block_pairs(
@@ -293,11 +301,11 @@ def block_pairs(
     whole: Sample,
     weights: dict[str, int],
 ) -> list[BlockPair]:
-    """Each pair of adjacent blocks with its own ratio over the matched mix (_mix of the whole run's `whole`): each
-    side's mix time times the median of its steps in the pair, each step divided by its signature's median on that
-    side over the run, so a pair whose blocks ran different sizes (a server's batches) still reads the host state it
-    met on the script's mix; one signature: the ratio of the pair's own medians. Pairs without values both ways are
-    left out."""
+    """Each pair of adjacent blocks with each side's time in it over the matched mix (_mix of the whole run's `whole`):
+    the side's mix time times its median step in the pair (of an even count the lower middle: a step that ran), each
+    step divided by its signature's median on that side over the run, so a pair whose blocks ran different sizes (a
+    server's batches) still reads the host state it met on the script's mix; of one signature that is the pair's median
+    step itself, a time a call took. Pairs without values both ways are left out."""
     mixed = _mix(whole, weights)
     if mixed is None:
         return []
@@ -312,7 +320,9 @@ def block_pairs(
         ]
         if sides[0] and sides[1]:
             out.append(
-                BlockPair(sample, mixed[0] * statistics.median(sides[0]) / (mixed[1] * statistics.median(sides[1])))
+                BlockPair(
+                    sample, mixed[0] * statistics.median_low(sides[0]), mixed[1] * statistics.median_low(sides[1])
+                )
             )
     return out
 
@@ -327,38 +337,45 @@ def estimate(
 ) -> InSituSpeedup | None:
     """The speedup over the matched mix of signatures, its interval from the pairs of adjacent blocks with at least
     `floor` % either side, and what it rests on (schema `$defs/inSituSpeedup`); None when no signature has steady
-    values on both sides. The speedup is each side's median over the run, so the times shown are the calls that ran
-    and divide to it. paired (not pooled: a pooled pair's two blocks ran different lengths): the range also reaches the
-    pairs' middle ratio's own range (block_pairs, ranges.middle_ratio): both blocks of a pair met one host state, while
-    the whole run's medians could take eager from a slow stretch and compiled from a fast one (1.96x over pairs at
-    1.30-1.75x in one process; docs/BENCHMARKS.md "The in-situ estimate: its pairs' middle"). A compiled time derived
-    from the pairs (eager's median over their ratio) read 0.73 ms where the compiled calls' median was 1.37 ms on a
-    loaded host: a time that no call took."""
+    values on both sides. paired (not pooled): the speedup is the middle pair of blocks' own ratio (ranges.middle, of
+    an even count the lower middle) and the times shown that pair's (block_pairs: each side's median step in its two
+    blocks), so they are times calls took and divide to it; its range is the middle's over the pairs resampled. Both
+    blocks of a pair met one host state, while each side's median over the run could take eager from a slow stretch
+    and compiled from a fast one: 1.96x over pairs at 1.30-1.75x in one process; on 22 recorded H200 processes the
+    run's medians spread 38 % across 13 of decode_static_kv (1.10x then 1.24x in one device call), 14 % across 5 of
+    hf_train, 17 % across 4 of train_validate, the pairs' middle ratio 9 %, 7 % and 14 % (docs/BENCHMARKS.md "The
+    in-situ number: the middle pair of blocks"). An earlier compiled time derived from the pairs (eager's median over
+    their ratio) read 0.73 ms where the compiled calls' median was 1.37 ms: a time no call took. Pooled (paired
+    False: a pooled pair's two blocks ran different lengths, and only the ABBA order over the whole run cancels that)
+    and per signature (a pair of blocks seldom holds every signature: a server's batch sizes): each side's median
+    over the run."""
     whole = _sample(calls, picks, duration)
     mixed = _mix(whole, weights)
     if mixed is None:
         return None
     eager_ms, compiled_ms, both = mixed
     pairs = block_pairs(calls, picks, duration, whole, weights)
-    speedup = eager_ms / compiled_ms
-
-    def of(chosen: list[BlockPair]) -> float:
-        merged: Sample = {"eager": {}, "compiled": {}}
-        for pair in chosen:
-            for side in merged:
-                for sig, values in pair.sample[side].items():
-                    merged[side].setdefault(sig, []).extend(values)
-        got = _mix(merged, weights)
-        return speedup if got is None else got[0] / got[1]
-
-    def middle(chosen: list[BlockPair]) -> float:
-        return ranges.middle_ratio([p.ratio for p in chosen])
-
     pair_ratios = [p.ratio for p in pairs]
-    low, high = ranges.of_pairs(speedup, floor, pairs, of, pair_ratios)
     if paired and pairs:
-        by_pairs = ranges.of_pairs(middle(pairs), floor, pairs, middle, pair_ratios)
-        low, high = min(low, by_pairs[0]), max(high, by_pairs[1])
+        middle = ranges.middle(pairs, lambda p: p.ratio)
+        eager_ms, compiled_ms = middle.eager_ms, middle.compiled_ms
+        speedup = middle.ratio
+        low, high = ranges.of_pairs(
+            speedup, floor, pairs, lambda chosen: ranges.middle(chosen, lambda p: p.ratio).ratio, pair_ratios
+        )
+    else:
+        speedup = eager_ms / compiled_ms
+
+        def of(chosen: list[BlockPair]) -> float:
+            merged: Sample = {"eager": {}, "compiled": {}}
+            for pair in chosen:
+                for side in merged:
+                    for sig, values in pair.sample[side].items():
+                        merged[side].setdefault(sig, []).extend(values)
+            got = _mix(merged, weights)
+            return speedup if got is None else got[0] / got[1]
+
+        low, high = ranges.of_pairs(speedup, floor, pairs, of, pair_ratios)
     per_signature: list[SignatureSpeedup] = [
         {
             "signature": s,

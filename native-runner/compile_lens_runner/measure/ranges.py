@@ -1,7 +1,7 @@
 """The one statistics of every speedup's range (pure): resampling, the widening for a next run, the floor, and when a
 range is too wide to say. Targets' rounds (estimator.py), a script's replayed calls (through estimator.py) and its
 steps in situ (interleaved.py) all take their range here, so one rule says where a next run may land. In situ the
-pairs of blocks' middle ratio (middle_ratio) reaches into the range too: each pair met one host state.
+number is the pairs of blocks' middle (middle): each pair met one host state.
 
 A range is where a next run's estimate may land: the 5th-95th percentiles of the estimate over resampled samples
 (pairs of rounds, pairs of blocks), widened for the next run's own sampling error (next_run: as a factor, so never at
@@ -110,14 +110,19 @@ def of_pairs(
     return interval(value, floor_pct, reach=[*reach, *ratios])
 
 
+def middle(items: Sequence[T], ratio: Callable[[T], float]) -> T:
+    """The item at the middle of `items` by its ratio, of an even count the lower of the middle two: always one item's
+    own (its times are times calls took and divide to its ratio, where a geometric mean of two is no pair's), and of
+    two the smaller claim. Each pair's two sides met one host state; each side's median over the whole run took its
+    sides from different host states (in one process 1.96× over pairs at 1.30-1.75×; on 13 H200 processes of one decode
+    loop the run's medians spread 38 %, the pairs' middle 9 %: docs/BENCHMARKS.md "The in-situ number: the middle
+    pair of blocks")."""
+    return sorted(items, key=ratio)[(len(items) - 1) // 2]
+
+
 def middle_ratio(ratios: Sequence[float]) -> float:
-    """The median of pairs' own ratios, of an even count the geometric mean of the middle two (a ratio's middle: 1.0
-    between 0.5 and 2.0). Each pair's two sides met one host state, so it lies among the pairs' own ratios: each side's
-    median over the whole run took its sides from different host states (in one process 1.96× over pairs at
-    1.30-1.75×, docs/BENCHMARKS.md "The in-situ estimate: its pairs' middle")."""
-    ordered = sorted(ratios)
-    mid = len(ordered) // 2
-    return ordered[mid] if len(ordered) % 2 else math.sqrt(ordered[mid - 1] * ordered[mid])
+    """The middle of pairs' own ratios (middle): of an even count the lower of the middle two."""
+    return middle(ratios, float)
 
 
 def far_above(values: Sequence[float]) -> float | None:

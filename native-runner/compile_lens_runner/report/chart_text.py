@@ -1,6 +1,6 @@
 """A script region's charts in words (schema 1.25), as the report panel's first-call chart and in-situ overlay show
 them: the steady state's tooltip and label (`steadyState.said`, `.label`), the calls the chart leaves out
-(`chartNotes`), and on the in-situ overlay each side's steady median (`inSitu.medianText`), each step that compiled
+(`chartNotes`), and on the in-situ overlay each side's steady time (`inSitu.medianText`), each step that compiled
 (`inSitu.compileSteps`), its shaded steady state (`inSitu.steadyText`), each step's mark (`inSitu.stepPoints[].text`: counted, or left out and why; under torchrun
 whose step) and whose steps a torchrun job's overlay draws (`inSitu.ranksText`). Beside an in-situ number of the calls
 the region's steady state is that number's (in_situ_steady): one start and one median per region. Said from the region's calls and in-situ series with formats.py's numbers each time the report
@@ -23,7 +23,8 @@ SIDE_WORDS = {"compiled": "as written (compiled)", "eager": "compiling off (eage
 def in_situ_steady(region: Region) -> SteadyState | None:
     """The region's one steady state where the story tells an in-situ number of its calls ("From call 3 on, the
     script's own calls took turns in blocks, compiled and with compiling off, for the in-situ number"): from the first call of the interleaved blocks, the
-    median of the compiled calls that number counted (the in-situ line's); None elsewhere. Under torchrun the in-situ number is the
+    compiled time that number shows (the in-situ line's: its middle pair of blocks' median call, or pooled the median
+    of the compiled calls it counted); None elsewhere. Under torchrun the in-situ number is the
     slowest rank's, call by call, and the calls charted the headline rank's: their own steady state stays."""
     situ = region.get("inSitu")
     call = situ.get("call") if situ else None
@@ -42,13 +43,17 @@ def _steady(region: Region) -> None:
     region["steadyState"] = steady
     if steady.get("inSitu"):
         ms = formats.ms(steady["medianMs"])
+        situ = region.get("inSitu")
+        middle = in_situ_text.middle_words(situ.get("call") if situ else None)
         # shaded as the step chart shades it: the calls whose steps the in-situ number counted (never a whole band
-        # over the other side's blocks and the steps left out, review s29)
+        # over the other side's blocks and the steps left out, review s29); the time is the number's own (session 33:
+        # the middle pair of blocks' median compiled call, where the pairs are compared)
+        of = f"the median call of {middle}" if middle else "median of the calls it counted"
         steady["said"] = (
             f"steady state from call {steady['fromCall']}: the calls whose steps the in-situ number counted; {ms} per "
-            "compiled call, median of the calls it counted"
+            f"compiled call, {of}"
         )
-        steady["label"] = f"steady state: {ms} compiled, median"
+        steady["label"] = f"steady state: {ms} compiled, {'middle pair' if middle else 'median'}"
         return
     spread = steady.get("spreadPct")
     varied = f" (calls varied {formats.pct(spread)})" if spread is not None else ""
@@ -86,8 +91,9 @@ def chart_notes(region: Region) -> list[str]:
     return notes
 
 
-def _median(side: str, ms: float) -> str:
-    return f"{SIDE_WORDS[side]}: {formats.ms(ms)} per step, median of the steady state"
+def _median(side: str, ms: float, middle: str | None) -> str:
+    """A side's dashed line: the number's own time, "the middle of 6 pairs of blocks" where the pairs are compared."""
+    return f"{SIDE_WORDS[side]}: {formats.ms(ms)} per step, {middle or 'median of the steady state'}"
 
 
 def _point_text(said: str, point: StepPoint | None) -> str:
@@ -127,9 +133,10 @@ def _steady_steps(start: int) -> str:
 def _in_situ(s: RegionInSitu) -> None:
     step = s.get("step")
     if step:
+        middle = in_situ_text.middle_words(step)
         s["medianText"] = {
-            "compiled": _median("compiled", step["compiledMs"]),
-            "eager": _median("eager", step["eagerMs"]),
+            "compiled": _median("compiled", step["compiledMs"], middle),
+            "eager": _median("eager", step["eagerMs"], middle),
         }
         start = s.get("steadyFromCall")
         if start is not None:

@@ -181,14 +181,24 @@ def _shown(x: InSituSpeedup) -> tuple[str, str, str]:
     return formats.speedup(x["speedup"]), *formats.times_of_ratio(x["eagerMs"], x["compiledMs"], x["speedup"])
 
 
+def middle_words(x: InSituSpeedup | None) -> str | None:
+    """ "the middle of 6 pairs of blocks": what an interleaved number and its times are where its pairs are compared
+    (interleaved.estimate); None where each side's median over the run is (pooled, or no pair)."""
+    if not x or x.get("comparedBy") not in ("signature", "matched-mix") or not x.get("pairs"):
+        return None
+    return f"the middle of {formats.plural(int(x['pairs']), 'pair')} of blocks"
+
+
 def _basis(s: RegionInSitu) -> str:
-    """ "6 pairs of adjacent eager/compiled blocks in this run, one signature"; the separate runs' "2 pairs of whole
-    runs of the script, eager and compiled"."""
+    """ "the middle of 6 pairs of adjacent eager/compiled blocks in this run, one signature" (pooled: "6 pairs of …");
+    the separate runs' "2 pairs of whole runs of the script, eager and compiled"."""
     if s.get("method") != interleaved.METHOD:
         return f"{formats.plural(s.get('pairs') or 0, 'pair')} of whole runs of the script, eager and compiled"
     x = s.get("step") or s.get("call")
     by = f", {_COMPARED[x['comparedBy']]}" if x and x.get("comparedBy") in _COMPARED else ""
-    return f"{formats.plural(int(x.get('pairs') or 0) if x else 0, 'pair')} of adjacent eager/compiled blocks in this run{by}"
+    pairs = f"{formats.plural(int(x.get('pairs') or 0) if x else 0, 'pair')} of adjacent eager/compiled blocks"
+    middle = "the middle of " if middle_words(x) else ""
+    return f"{middle}{pairs} in this run{by}"
 
 
 def _failure(f: CompileFailure) -> str:
