@@ -11,9 +11,11 @@ import {
   COMPILED_GRAPH_CALL,
   compilesOfTrace,
   markSaid,
+  MODULE_CALL,
   nameNow,
   namesNow,
   namesSaid,
+  ONE_CALL_WORDS,
   type SaidName,
   TORCH_COMPILE_WRAPPER,
   type TracedCompiles,
@@ -25,6 +27,9 @@ import { profilerWorkLabel, traceNamed } from './timelineWords.ts';
 import { withoutNamespace } from './timelineText.ts';
 import { ProfilerWork } from './analysis/profilerWork.ts';
 import { isOp } from './analysis/rangeSummary.ts';
+
+/** the profiler's record of a module's call ("nn.Module: SimpleNet_0"), which the module's own name says */
+const MODULE_RECORD = 'nn.Module: ';
 
 export class TimelineNames {
   /** the marks, once found (the canvas draws none until then) */
@@ -183,7 +188,8 @@ export class TimelineNames {
 
   /**
    * The words slice `i`'s label says: its frameWords; a nested frame said in the same words as the frame it ran inside
-   * (one level up on its track) adds its place in that run of frames, "AOTAutograd's wrapper (2 of 5)": no function's
+   * (one level up on its track) adds its place in that run of frames, the first too: "AOTAutograd's wrapper (1 of 5)",
+   * "(2 of 5)"; two frames of one call (ONE_CALL_WORDS) and nn.Module's call under its module's record say it once: no function's
    * own name ("…, call_func_at_runtime_with_args", "…, wrapper": review 15W W3), no wide bar left blank (review 14 T3:
    * four bars under "AOTAutograd's wrapper" read as a drawing failure; review 13 Q7: "CUDA set-up" over "CUDA set-up").
    * None where the record around it says the same op with a note added: autograd's "backward of addmm (autograd)" over
@@ -191,17 +197,23 @@ export class TimelineNames {
    * its words.
    */
   labelWords(i: number): string | null {
+    const model = this.model;
     const words = this.frameWords(i);
-    const parent = frameAround(this.model, i);
-    if (parent < 0) return words;
-    const parentWords = this.frameWords(parent);
-    if (parentWords.startsWith(`${words} (`)) return null;
-    if (parentWords !== words) return words;
+    const parent = frameAround(model, i);
+    const parentWords = parent < 0 ? null : this.frameWords(parent);
+    if (parentWords?.startsWith(`${words} (`)) return null;
+    // one call said by two frames, and nn.Module's call of the module whose record is around it: said once
+    if (ONE_CALL_WORDS.has(words)) return parentWords === words ? null : words;
+    if (words === MODULE_CALL && parent >= 0 && model.names[model.name[parent]!]!.startsWith(MODULE_RECORD))
+      return null;
     let at = 1;
-    for (let up = parent; up >= 0 && this.frameWords(up) === words; up = frameAround(this.model, up)) at++;
+    for (let up = parent; up >= 0 && this.frameWords(up) === words; up = frameAround(model, up)) at++;
+    // (a run is of a Python stack's frames: an op's children are not searched for one)
+    if (at === 1 && !model.tracks[model.track[i]!]!.stack) return words;
     let of = at;
     for (let down = this.frameInside(i, words); down >= 0; down = this.frameInside(down, words)) of++;
-    return `${words} (${at} of ${of})`;
+    // the run's first counted too: no "(2 of 5)" under a bar that reads as one alone (review 16Z Z5)
+    return of > 1 ? `${words} (${at} of ${of})` : words;
   }
 
   /** The longest slice one level down on slice `i`'s track, inside it, said in `words` (frameWords), or -1. */

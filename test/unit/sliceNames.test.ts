@@ -143,8 +143,8 @@ test("Python frames: Inductor's generated module by what it is, no memory addres
   const names = await said('traces/mlp-reduce-overhead.trace.json', null, 'reduce-overhead');
   assert.equal(
     names.get('/tmp/inductor_mlp/o2/co2zx5luqjtdlcjhma4bme5yze2xy4c34knwdd4hw6gt5n7ybvyo.py(127): call'),
-    // "co2zx5….py" read as four dots inside a hash (review 8B B12)
-    "Inductor's generated code (co2zx5…py:127, call)",
+    // by what it is, not its hashed file (review 8B B12: "co2zx5….py"; review 16Z Z5: "cezje7…py:94, call" raw)
+    "Inductor's generated code, call",
   );
   const addresses = [...names].filter(([raw, words]) => / at 0x[0-9a-f]+>$/.test(raw) && words.includes(' at 0x'));
   assert.deepEqual(addresses, []);
@@ -219,7 +219,12 @@ test("PyTorch's internals a user does not act in, by what they do: Inductor's co
       trace,
     );
     for (const [name, words] of names) {
-      if (name.includes('compile_worker/')) assert.equal(words, "Inductor's compile workers", name);
+      // (the pool's reader thread by what it does: review 16Z Z5, the track's own name said over it twice)
+      if (name.includes('compile_worker/'))
+        assert.ok(
+          /^Inductor's compile workers$|^reading the workers' replies$|^waiting for a worker's reply$/.test(words),
+          name,
+        );
       if (name === '<built-in function _cuda_setDevice>') assert.equal(words, 'CUDA set-up', name);
     }
   }
