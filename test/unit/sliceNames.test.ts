@@ -80,6 +80,8 @@ test('a trace opened alone: kernels and graph runs by the compiled call around t
     graphRun(cpu).includes("Inductor's code of 2nd compiled call in the step (sum_view)"),
     graphRun(cpu).join(' | '),
   );
+  // a module's ATen ops by the module the user's code names (review 15V V7, 16Z Z5: "(convolution, native_batch_norm, …)")
+  assert.equal(cpu.get('Torch-Compiled Region: 0/0'), '1st compiled call in the step (Conv, BatchNorm, …)');
   // Dynamo's second compile of the 4th call's code: the same place, said a recompile
   assert.equal(cpu.get('Torch-Compiled Region: 3/0'), '4th compiled call in the step (addmm, gelu)');
   assert.equal(cpu.get('Torch-Compiled Region: 3/1'), '4th compiled call in the step (addmm, gelu), recompile 1');

@@ -7,7 +7,7 @@
 // it holds), the step labels whole or their number after a whole one ("call 0 │ 1 │ 2"; never "cal…"), each tick
 // label right of its tick, every text at WCAG 4.5:1 against what lies under it (a slice's label against its
 // slice), and no compiler code as a label (a compiled region by its code, or without Python stacks by its place,
-// "1st compiled call in the step (convolution, …)", never "Torch-Compiled Region: 0/0" nor "compiled function 1";
+// "1st compiled call in the step (Conv, BatchNorm, …)", never "Torch-Compiled Region: 0/0" nor "compiled function 1";
 // "Inductor's code of …", never "## Call CompiledFxGraph f73y…"; "fused kernel 1 of …", never "graph_1_cpp_fused_…"; PyTorch's
 // wrappers by what they do, never "TorchDynamo Cache Lookup"), and a pane whose calls are named by their place
 // says once that the trace has no Python stacks to name their code.
@@ -359,7 +359,7 @@ describe('the timeline in light, dark and high-contrast themes', () => {
             }
             // a mark that ended before the view draws no band at the lane's left edge, nor a label there naming it
             // (review 10G C10: step 1's break, 390 µs before step 2's view, was a 3 px band and "graph break in 1st
-            // compiled call in the step (convolution, …)" over step 2's first ops; step 2 begins with no break)
+            // compiled call in the step (Conv, …)" over step 2's first ops; step 2 begins with no break)
             if (c.name === 'cpu-graphbreak' && view === 'step')
               for (const [p, frame] of frames.entries())
                 for (const line of frame.lines.filter((l) => l.role === 'band'))
