@@ -341,7 +341,7 @@ export class TimelineCanvas extends TimelineNames {
     return stats;
   }
 
-  /** The slices a frame labels: of unfolded rows, each wide enough (its words: labelWords); of a folded stack's row,
+  /** The slices a frame labels: of unfolded rows, each wide enough (its words: labelFor); of a folded stack's row,
    *  one frame at a place (pickFoldedLabels). */
   private labelled({ labels, foldedLabels }: LaidOutRects, m: Measure): SliceWords[] {
     const model = this.model;
@@ -352,8 +352,8 @@ export class TimelineCanvas extends TimelineNames {
     };
     return [
       ...labels.flatMap((i) => {
-        const words = this.labelWords(i);
-        return words === null ? [] : [collectiveWords(model, { i, words }, this.communication, this.waitedFor)];
+        const label = this.labelFor(i);
+        return label === null ? [] : [collectiveWords(model, label, this.communication, this.waitedFor)];
       }),
       // (a folded row draws no frame around its label: its name alone)
       ...pickFoldedLabels(model, foldedLabels, said).map((i) => ({ i, words: this.frameWords(i) })),

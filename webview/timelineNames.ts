@@ -26,6 +26,8 @@ import { firstIsWarmUp } from '../extension/shared/trace/window.ts';
 import { profilerWorkLabel, traceNamed } from './timelineWords.ts';
 import { withoutNamespace } from './timelineText.ts';
 import { ProfilerWork } from './analysis/profilerWork.ts';
+import type { SliceWords } from './sliceTexts.ts';
+import { traceNameForms, traceNameWords } from '../extension/shared/trace/traceWords.ts';
 import { isOp } from './analysis/rangeSummary.ts';
 
 /** the profiler's record of a module's call ("nn.Module: SimpleNet_0"), which the module's own name says */
@@ -214,6 +216,16 @@ export class TimelineNames {
     for (let down = this.frameInside(i, words); down >= 0; down = this.frameInside(down, words)) of++;
     // the run's first counted too: no "(2 of 5)" under a bar that reads as one alone (review 16Z Z5)
     return of > 1 ? `${words} (${at} of ${of})` : words;
+  }
+
+  /** Slice `i`'s label: its labelWords, with the shorter whole forms of its name for a narrow bar where it has them
+   *  (traceWords.traceNameForms: "guards" where "checking the compiled code's guards" does not fit); null: none. */
+  labelFor(i: number): SliceWords | null {
+    const words = this.labelWords(i);
+    if (words === null) return null;
+    const raw = this.model.names[this.model.name[i]!]!;
+    const shorter = words === traceNameWords(raw) ? traceNameForms(raw) : null;
+    return shorter ? { i, words, shorter } : { i, words };
   }
 
   /** The longest slice one level down on slice `i`'s track, inside it, said in `words` (frameWords), or -1. */

@@ -20,7 +20,7 @@ import {
   tracedFrames,
 } from '../../webview/analysis/sliceNames.ts';
 import { timelineMarks, type TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
-import { traceNameWords } from '../../extension/shared/trace/traceWords.ts';
+import { traceNameForms, traceNameWords } from '../../extension/shared/trace/traceWords.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 
@@ -116,6 +116,9 @@ test("PyTorch's wrappers around a compiled graph by what they do", async () => {
   assert.equal(cpu.get('Pregraph bytecode'), "Dynamo's bytecode before the graph (gathers its inputs)");
   assert.equal(cpu.get('AOTDispatcher Runtime Wrapper Prologue'), "AOTAutograd's wrapper before the graph");
   assert.equal(traceNameWords('AOTDispatcher Runtime Wrapper Epilogue'), "AOTAutograd's wrapper after the graph");
+  // and whole shorter forms for a narrow bar: the per-call guard check said in 55 px (review 16Z Z6)
+  assert.deepEqual(traceNameForms('TorchDynamo Cache Lookup'), ['checking guards', 'guards']);
+  assert.equal(traceNameForms('aten::mm'), null);
 });
 
 test("a region's profiled copy is not a recompile: the timeline says none where the report says none", async () => {

@@ -235,6 +235,13 @@ describe('the timeline in light, dark and high-contrast themes', () => {
             // two blank bars (review 15W W5)
             const slicesSaid = frames[0]!.texts.filter((t) => t.role === 'slice').map((t) => t.text);
             if (c.name === 'gpu-mlp' && view === 'step') assert.ok(slicesSaid.includes('mm'), slicesSaid.join(' | '));
+            // the guard check before call 1's compiled forward, 32 µs, 55 px at 1400: said by a short whole form
+            // ("guards"), not left blank for want of room for "checking the compiled code's guards" (review 16Z Z6)
+            if (c.name === 'gpu-mlp' && view === 'step' && width === 1400)
+              assert.ok(
+                slicesSaid.some((t) => t.endsWith('guards')),
+                slicesSaid.join(' | '),
+              );
             if (c.name === 'ranks' && view === 'all' && width === 1400)
               assert.ok(
                 slicesSaid.includes('mm') && slicesSaid.some((t) => t.startsWith('backward')),
