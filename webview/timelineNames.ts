@@ -5,11 +5,12 @@ import type { CompiledFrame, GraphBreak, KernelProvenance } from '../extension/s
 import type { LinesNow } from '../extension/shared/movedLines.ts';
 import type { TraceModel } from '../extension/shared/trace/model.ts';
 import { lastStartingBy, levelsOf } from '../extension/shared/trace/levels.ts';
-import { timelineMarks, type TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
+import { regionNames, timelineMarks, type TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
 import {
-  callsAround,
+  callSlicesAround,
   COMPILED_GRAPH_CALL,
   compilesOfTrace,
+  hostedWords,
   markSaid,
   MODULE_CALL,
   nameNow,
@@ -46,6 +47,8 @@ export class TimelineNames {
   private paneBreaks: GraphBreak[] | null = null;
   /** the calls named by place that another frame's compile ran inside, once the marks are found (namesSaid) */
   private hostCalls: PlacedCall[] = [];
+  /** per slice of such a call, the words that say the call that compiled inside it (hostedWords) */
+  private hosted = new Map<number, string>();
   /** the script's call that opened the in-situ window this trace is (its profiler steps are the calls after it) */
   private paneFromCall: number | null = null;
   /** per name id, the names said otherwise than the trace says them, as the report said them (sliceName) */
@@ -68,11 +71,20 @@ export class TimelineNames {
   get marks(): readonly TimelineMark[] {
     if (!this.foundMarks) {
       const found = timelineMarks(this.model);
-      const around = callsAround(this.model, found);
+      const hostSlices = callSlicesAround(this.model, found);
+      const regions = regionNames(this.model);
+      const around = hostSlices.map((i) => (i < 0 ? null : regions.get(this.model.name[i]!)!));
       const placed = this.callsNamedByPlace ? this.traced.placed : [];
       this.marksSaid = found.map((m, i) => markSaid(m, this.frames, this.paneBreaks, around[i], placed));
-      // the calls a band lies over: their slices said by their place alone (namesSaid), found with the marks
+      // the calls a band lies over: their slices said by their place alone (namesSaid), found with the marks, each
+      // slice with the call that compiled inside it (hostedWords)
       this.hostCalls = placed.filter((call) => around.includes(call.compileId));
+      this.hosted = new Map();
+      hostSlices.forEach((i, k) => {
+        const host = this.hostCalls.find((call) => call.compileId === around[k]);
+        const words = host ? hostedWords(host, found[k]!.compileId!, placed) : null;
+        if (words && !this.hosted.has(i)) this.hosted.set(i, words);
+      });
       if (this.hostCalls.length) this.saidNames = this.shownNames = null;
       this.foundMarks = found.map((m, i) => ({ ...m, label: nameNow(this.marksSaid[i]!, this.linesNow) }));
     }
@@ -178,10 +190,14 @@ export class TimelineNames {
 
   /**
    * Slice `i`'s words where they depend on the frames around it: torch.compile's wrapper inside another one is the
-   * compiled code's call of its graph (sliceNames.COMPILED_GRAPH_CALL); else its name's (sliceName).
+   * compiled code's call of its graph (sliceNames.COMPILED_GRAPH_CALL); a call named by place with the call that
+   * compiled inside it, under that compile's band ("1st compiled call in the step, where the 4th recompiled"); else
+   * its name's (sliceName).
    */
   frameWords(i: number): string {
     const words = this.sliceName(this.model.name[i]!);
+    const hosted = this.hosted.get(i);
+    if (hosted) return `${words}, ${hosted}`;
     if (words !== TORCH_COMPILE_WRAPPER) return words;
     for (let up = frameAround(this.model, i); up >= 0; up = frameAround(this.model, up))
       if (this.sliceName(this.model.name[up]!) === words) return COMPILED_GRAPH_CALL;

@@ -13,6 +13,7 @@ import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { callsByPlace, ordinal, type PlacedCall } from '../../webview/analysis/compiledCalls.ts';
 import {
   callsAround,
+  hostedWords,
   compilesOfTrace,
   markSaid,
   namesSaid,
@@ -355,4 +356,16 @@ test("a compile run inside another frame's call names that call: its band over t
     markSaid(marks[stall]!, frames, null, around[stall]).text,
     "forward, recompiled for x's size 8 in dimension 0, inside DistributedDataParallel at ddp_train.py:77",
   );
+});
+
+test('a call named by place under the band of a compile run inside it names the call that compiled, as the band does', () => {
+  // review 14 T2, 16Z: "4th compiled call's recompile (addmm), inside the 1st" over "1st compiled call in the step"
+  // read as an ordering bug: the slice says the 4th recompiled there too
+  const host: PlacedCall = { compileId: '0/1', ordinal: '1st', within: 'in the step', ops: '', code: null, attempt: 1 };
+  const inner: PlacedCall = { ...host, compileId: '4/1', ordinal: '4th', ops: 'addmm' };
+  assert.equal(hostedWords(host, '4/1', [host, inner]), 'where the 4th recompiled');
+  assert.equal(hostedWords(host, '4/0', [host, { ...inner, compileId: '4/0', attempt: 0 }]), 'where the 4th compiled');
+  // its own frame's compile, or a call outside the steps, is no other call's in the step
+  assert.equal(hostedWords(host, '0/1', [host, inner]), null);
+  assert.equal(hostedWords(host, '4/1', [host, { ...inner, within: 'outside the steps' }]), null);
 });

@@ -428,6 +428,19 @@ function compiledInside(
 export const INSIDE = 'inside ';
 
 /**
+ * The words a call's slice (`host`, named by place) adds where another call's compile ran inside it, whose band lies
+ * over it (compiledInside): "where the 4th recompiled", so the slice and the band over it name the same call as the
+ * one that recompiled (review 14 T2, 16Z: "4th compiled call's recompile (addmm), inside the 1st" over a slice that
+ * named the 1st alone read as an ordering bug, or as two recompiles for one 2 s stall). Null for a compile of a call
+ * not named by place, or one of the host's own frame.
+ */
+export function hostedWords(host: PlacedCall, compileId: string, placed: readonly PlacedCall[]): string | null {
+  const call = placed.find((c) => c.compileId === compileId && c.within === host.within);
+  if (!call || call.compileId.split('/')[0] === host.compileId.split('/')[0]) return null;
+  return `where the ${call.ordinal} ${call.attempt === 0 ? 'compiled' : 'recompiled'}`;
+}
+
+/**
  * Per compile mark of `marks`, the compile id of the compiled call of another frame it ran inside on its thread (the
  * innermost), else null: a frame first run inside another's call (resumed after its graph break) is compiled there,
  * and its band lies over that call's slice (review 11 I1/J1/K2: "4th compiled call …, recompile 1" over "1st
@@ -435,10 +448,16 @@ export const INSIDE = 'inside ';
  */
 export function callsAround(model: TraceModel, marks: readonly TimelineMark[]): (string | null)[] {
   const regions = regionNames(model);
+  return callSlicesAround(model, marks).map((i) => (i < 0 ? null : regions.get(model.name[i]!)!));
+}
+
+/** Per mark of `marks`, the slice of the call callsAround finds it ran inside, else -1. */
+export function callSlicesAround(model: TraceModel, marks: readonly TimelineMark[]): number[] {
+  const regions = regionNames(model);
   const calls: number[] = [];
   for (let i = 0; i < model.count; i++) if (regions.has(model.name[i]!)) calls.push(i);
   return marks.map((mark) => {
-    if ((mark.kind !== 'compile' && mark.kind !== 'recompile') || !mark.compileId) return null;
+    if ((mark.kind !== 'compile' && mark.kind !== 'recompile') || !mark.compileId) return -1;
     const frame = mark.compileId.split('/')[0];
     const end = mark.startUs + mark.durUs;
     let found = -1;
@@ -451,7 +470,7 @@ export function callsAround(model: TraceModel, marks: readonly TimelineMark[]): 
         (found < 0 || model.start[i]! >= model.start[found]!)
       )
         found = i;
-    return found < 0 ? null : regions.get(model.name[found]!)!;
+    return found;
   });
 }
 
