@@ -237,6 +237,15 @@ describe('the timeline in light, dark and high-contrast themes', () => {
             if (c.name === 'gpu-mlp' && view === 'step') assert.ok(slicesSaid.includes('mm'), slicesSaid.join(' | '));
             // the guard check before call 1's compiled forward, 32 µs, 55 px at 1400: said by a short whole form
             // ("guards"), not left blank for want of room for "checking the compiled code's guards" (review 16Z Z6)
+            // the tail after call 2's end line named as the lead-in is, where it fits whole (review 15W W9)
+            if (c.name === 'gpu-mlp' && view === 'all') {
+              const steps = frames[0]!.texts.filter((t) => t.role === 'step').map((t) => t.text);
+              assert.ok(
+                width < 1400 || (steps.includes('before call 0') && steps.includes('after call 2')),
+                steps.join(' | '),
+              );
+              assert.ok(!steps.some((t) => t.startsWith('after') && t !== 'after call 2'), steps.join(' | '));
+            }
             if (c.name === 'gpu-mlp' && view === 'step' && width === 1400)
               assert.ok(
                 slicesSaid.some((t) => t.endsWith('guards')),
