@@ -296,6 +296,7 @@ export class TimelineCanvas extends TimelineNames {
       m,
       onPage([theme.muted, theme.foreground]),
       [page],
+      this.tailAfterSteps(xOf, width),
     );
     axis.lines.push(...this.shownStepEnd(xOf, width));
     const warmUp = edges.find((e) => e.warmUp)?.warmUp;
@@ -341,7 +342,7 @@ export class TimelineCanvas extends TimelineNames {
     return stats;
   }
 
-  /** The slices a frame labels: of unfolded rows, each wide enough (its words: labelWords); of a folded stack's row,
+  /** The slices a frame labels: of unfolded rows, each wide enough (its words: labelFor); of a folded stack's row,
    *  one frame at a place (pickFoldedLabels). */
   private labelled({ labels, foldedLabels }: LaidOutRects, m: Measure): SliceWords[] {
     const model = this.model;
@@ -352,8 +353,8 @@ export class TimelineCanvas extends TimelineNames {
     };
     return [
       ...labels.flatMap((i) => {
-        const words = this.labelWords(i);
-        return words === null ? [] : [collectiveWords(model, { i, words }, this.communication, this.waitedFor)];
+        const label = this.labelFor(i);
+        return label === null ? [] : [collectiveWords(model, label, this.communication, this.waitedFor)];
       }),
       // (a folded row draws no frame around its label: its name alone)
       ...pickFoldedLabels(model, foldedLabels, said).map((i) => ({ i, words: this.frameWords(i) })),
@@ -442,6 +443,14 @@ export class TimelineCanvas extends TimelineNames {
     const step = this.shownStep === null ? this.model.steps.at(-1) : this.model.steps[this.shownStep];
     const x = step ? Math.round(xOf(step.end)) : NaN;
     return x > LABEL_WIDTH && x < width ? [{ role: 'step', x, w: 1, y0: AXIS_ROW, y1: this.height }] : [];
+  }
+
+  /** In the whole trace's view, where its last step ends with time after it in view: that line and the tail's name
+   *  ("after call 2", as the lead-in is "before call 0": review 15W W9); else null. */
+  private tailAfterSteps(xOf: (t: number) => number, width: number): { x: number; label: string } | null {
+    const last = this.model.steps.at(-1);
+    const x = last && this.shownStep === null ? Math.round(xOf(last.end)) : NaN;
+    return x > LABEL_WIDTH && x < width ? { x, label: `after ${stepWords(last!.label)}` } : null;
   }
 
   /** A finding's places, the selection and its linked slices (drawn in [left, right]), the range, the arrows;

@@ -5,15 +5,18 @@ import type { CompiledFrame, GraphBreak, KernelProvenance } from '../extension/s
 import type { LinesNow } from '../extension/shared/movedLines.ts';
 import type { TraceModel } from '../extension/shared/trace/model.ts';
 import { lastStartingBy, levelsOf } from '../extension/shared/trace/levels.ts';
-import { timelineMarks, type TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
+import { regionNames, timelineMarks, type TimelineMark } from '../extension/shared/trace/timelineMarks.ts';
 import {
-  callsAround,
+  callSlicesAround,
   COMPILED_GRAPH_CALL,
   compilesOfTrace,
+  hostedWords,
   markSaid,
+  MODULE_CALL,
   nameNow,
   namesNow,
   namesSaid,
+  ONE_CALL_WORDS,
   type SaidName,
   TORCH_COMPILE_WRAPPER,
   type TracedCompiles,
@@ -24,7 +27,12 @@ import { firstIsWarmUp } from '../extension/shared/trace/window.ts';
 import { profilerWorkLabel, traceNamed } from './timelineWords.ts';
 import { withoutNamespace } from './timelineText.ts';
 import { ProfilerWork } from './analysis/profilerWork.ts';
+import type { SliceWords } from './sliceTexts.ts';
+import { traceNameForms, traceNameWords } from '../extension/shared/trace/traceWords.ts';
 import { isOp } from './analysis/rangeSummary.ts';
+
+/** the profiler's record of a module's call ("nn.Module: SimpleNet_0"), which the module's own name says */
+const MODULE_RECORD = 'nn.Module: ';
 
 export class TimelineNames {
   /** the marks, once found (the canvas draws none until then) */
@@ -39,6 +47,8 @@ export class TimelineNames {
   private paneBreaks: GraphBreak[] | null = null;
   /** the calls named by place that another frame's compile ran inside, once the marks are found (namesSaid) */
   private hostCalls: PlacedCall[] = [];
+  /** per slice of such a call, the words that say the call that compiled inside it (hostedWords) */
+  private hosted = new Map<number, string>();
   /** the script's call that opened the in-situ window this trace is (its profiler steps are the calls after it) */
   private paneFromCall: number | null = null;
   /** per name id, the names said otherwise than the trace says them, as the report said them (sliceName) */
@@ -61,11 +71,20 @@ export class TimelineNames {
   get marks(): readonly TimelineMark[] {
     if (!this.foundMarks) {
       const found = timelineMarks(this.model);
-      const around = callsAround(this.model, found);
+      const hostSlices = callSlicesAround(this.model, found);
+      const regions = regionNames(this.model);
+      const around = hostSlices.map((i) => (i < 0 ? null : regions.get(this.model.name[i]!)!));
       const placed = this.callsNamedByPlace ? this.traced.placed : [];
       this.marksSaid = found.map((m, i) => markSaid(m, this.frames, this.paneBreaks, around[i], placed));
-      // the calls a band lies over: their slices said by their place alone (namesSaid), found with the marks
+      // the calls a band lies over: their slices said by their place alone (namesSaid), found with the marks, each
+      // slice with the call that compiled inside it (hostedWords)
       this.hostCalls = placed.filter((call) => around.includes(call.compileId));
+      this.hosted = new Map();
+      hostSlices.forEach((i, k) => {
+        const host = this.hostCalls.find((call) => call.compileId === around[k]);
+        const words = host ? hostedWords(host, found[k]!.compileId!, placed) : null;
+        if (words && !this.hosted.has(i)) this.hosted.set(i, words);
+      });
       if (this.hostCalls.length) this.saidNames = this.shownNames = null;
       this.foundMarks = found.map((m, i) => ({ ...m, label: nameNow(this.marksSaid[i]!, this.linesNow) }));
     }
@@ -171,10 +190,14 @@ export class TimelineNames {
 
   /**
    * Slice `i`'s words where they depend on the frames around it: torch.compile's wrapper inside another one is the
-   * compiled code's call of its graph (sliceNames.COMPILED_GRAPH_CALL); else its name's (sliceName).
+   * compiled code's call of its graph (sliceNames.COMPILED_GRAPH_CALL); a call named by place with the call that
+   * compiled inside it, under that compile's band ("1st compiled call in the step, where the 4th recompiled"); else
+   * its name's (sliceName).
    */
   frameWords(i: number): string {
     const words = this.sliceName(this.model.name[i]!);
+    const hosted = this.hosted.get(i);
+    if (hosted) return `${words}, ${hosted}`;
     if (words !== TORCH_COMPILE_WRAPPER) return words;
     for (let up = frameAround(this.model, i); up >= 0; up = frameAround(this.model, up))
       if (this.sliceName(this.model.name[up]!) === words) return COMPILED_GRAPH_CALL;
@@ -183,7 +206,8 @@ export class TimelineNames {
 
   /**
    * The words slice `i`'s label says: its frameWords; a nested frame said in the same words as the frame it ran inside
-   * (one level up on its track) adds its place in that run of frames, "AOTAutograd's wrapper (2 of 5)": no function's
+   * (one level up on its track) adds its place in that run of frames, the first too: "AOTAutograd's wrapper (1 of 5)",
+   * "(2 of 5)"; two frames of one call (ONE_CALL_WORDS) and nn.Module's call under its module's record say it once: no function's
    * own name ("…, call_func_at_runtime_with_args", "…, wrapper": review 15W W3), no wide bar left blank (review 14 T3:
    * four bars under "AOTAutograd's wrapper" read as a drawing failure; review 13 Q7: "CUDA set-up" over "CUDA set-up").
    * None where the record around it says the same op with a note added: autograd's "backward of addmm (autograd)" over
@@ -191,17 +215,33 @@ export class TimelineNames {
    * its words.
    */
   labelWords(i: number): string | null {
+    const model = this.model;
     const words = this.frameWords(i);
-    const parent = frameAround(this.model, i);
-    if (parent < 0) return words;
-    const parentWords = this.frameWords(parent);
-    if (parentWords.startsWith(`${words} (`)) return null;
-    if (parentWords !== words) return words;
+    const parent = frameAround(model, i);
+    const parentWords = parent < 0 ? null : this.frameWords(parent);
+    if (parentWords?.startsWith(`${words} (`)) return null;
+    // one call said by two frames, and nn.Module's call of the module whose record is around it: said once
+    if (ONE_CALL_WORDS.has(words)) return parentWords === words ? null : words;
+    if (words === MODULE_CALL && parent >= 0 && model.names[model.name[parent]!]!.startsWith(MODULE_RECORD))
+      return null;
     let at = 1;
-    for (let up = parent; up >= 0 && this.frameWords(up) === words; up = frameAround(this.model, up)) at++;
+    for (let up = parent; up >= 0 && this.frameWords(up) === words; up = frameAround(model, up)) at++;
+    // (a run is of a Python stack's frames: an op's children are not searched for one)
+    if (at === 1 && !model.tracks[model.track[i]!]!.stack) return words;
     let of = at;
     for (let down = this.frameInside(i, words); down >= 0; down = this.frameInside(down, words)) of++;
-    return `${words} (${at} of ${of})`;
+    // the run's first counted too: no "(2 of 5)" under a bar that reads as one alone (review 16Z Z5)
+    return of > 1 ? `${words} (${at} of ${of})` : words;
+  }
+
+  /** Slice `i`'s label: its labelWords, with the shorter whole forms of its name for a narrow bar where it has them
+   *  (traceWords.traceNameForms: "guards" where "checking the compiled code's guards" does not fit); null: none. */
+  labelFor(i: number): SliceWords | null {
+    const words = this.labelWords(i);
+    if (words === null) return null;
+    const raw = this.model.names[this.model.name[i]!]!;
+    const shorter = words === traceNameWords(raw) ? traceNameForms(raw) : null;
+    return shorter ? { i, words, shorter } : { i, words };
   }
 
   /** The longest slice one level down on slice `i`'s track, inside it, said in `words` (frameWords), or -1. */

@@ -160,7 +160,9 @@ function stepForms(from: StepEdge, to: StepEdge, said: Said): string[] {
  * each follows close on the one before ("step 1 │ 2 │ 3", never "step 1 │ 2 │ step 3" nor a lone "3" far from them);
  * steps too close for a label each, one label for the run of them ("step 1 │ 2–3", never a label cut mid-word or a
  * step left unsaid); the last ones, where no room is left right of their line before the pane's edge, ending at the
- * edge. Tick lines in the first row, step lines from the second row down.
+ * edge. Tick lines in the first row, step lines from the second row down. `tail`: the line where the trace's last
+ * step ends with time after it, its stretch named right of it ("after call 2"), as the lead-in is left of the first
+ * line, whole or not at all (review 15W W9: the lead-in named, the tail not).
  */
 export function axisLayout(
   ticks: readonly Tick[],
@@ -169,6 +171,7 @@ export function axisLayout(
   m: Measure,
   ink: Paint,
   under: Paint[],
+  tail: { x: number; label: string } | null = null,
 ): { texts: TextBox[]; lines: LineSegment[] } {
   const { left, width, height } = frame;
   const texts: TextBox[] = [];
@@ -231,6 +234,9 @@ export function axisLayout(
     if (text) place(text, width - m.width(text));
     break;
   }
+  const after = tail ? tail.x + 1 + PAD : Infinity;
+  if (tail && after >= stepFree && after + m.width(tail.label) + PAD <= width)
+    texts.push(placeText(m, 'step', tail.label, after, middle, ink, under));
   return { texts, lines };
 }
 

@@ -13,6 +13,7 @@ import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { callsByPlace, ordinal, type PlacedCall } from '../../webview/analysis/compiledCalls.ts';
 import {
   callsAround,
+  hostedWords,
   compilesOfTrace,
   markSaid,
   namesSaid,
@@ -20,7 +21,7 @@ import {
   tracedFrames,
 } from '../../webview/analysis/sliceNames.ts';
 import { timelineMarks, type TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
-import { traceNameWords } from '../../extension/shared/trace/traceWords.ts';
+import { traceNameForms, traceNameWords } from '../../extension/shared/trace/traceWords.ts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 
@@ -80,6 +81,8 @@ test('a trace opened alone: kernels and graph runs by the compiled call around t
     graphRun(cpu).includes("Inductor's code of 2nd compiled call in the step (sum_view)"),
     graphRun(cpu).join(' | '),
   );
+  // a module's ATen ops by the module the user's code names (review 15V V7, 16Z Z5: "(convolution, native_batch_norm, …)")
+  assert.equal(cpu.get('Torch-Compiled Region: 0/0'), '1st compiled call in the step (Conv, BatchNorm, …)');
   // Dynamo's second compile of the 4th call's code: the same place, said a recompile
   assert.equal(cpu.get('Torch-Compiled Region: 3/0'), '4th compiled call in the step (addmm, gelu)');
   assert.equal(cpu.get('Torch-Compiled Region: 3/1'), '4th compiled call in the step (addmm, gelu), recompile 1');
@@ -114,6 +117,9 @@ test("PyTorch's wrappers around a compiled graph by what they do", async () => {
   assert.equal(cpu.get('Pregraph bytecode'), "Dynamo's bytecode before the graph (gathers its inputs)");
   assert.equal(cpu.get('AOTDispatcher Runtime Wrapper Prologue'), "AOTAutograd's wrapper before the graph");
   assert.equal(traceNameWords('AOTDispatcher Runtime Wrapper Epilogue'), "AOTAutograd's wrapper after the graph");
+  // and whole shorter forms for a narrow bar: the per-call guard check said in 55 px (review 16Z Z6)
+  assert.deepEqual(traceNameForms('TorchDynamo Cache Lookup'), ['checking guards', 'guards']);
+  assert.equal(traceNameForms('aten::mm'), null);
 });
 
 test("a region's profiled copy is not a recompile: the timeline says none where the report says none", async () => {
@@ -143,8 +149,8 @@ test("Python frames: Inductor's generated module by what it is, no memory addres
   const names = await said('traces/mlp-reduce-overhead.trace.json', null, 'reduce-overhead');
   assert.equal(
     names.get('/tmp/inductor_mlp/o2/co2zx5luqjtdlcjhma4bme5yze2xy4c34knwdd4hw6gt5n7ybvyo.py(127): call'),
-    // "co2zx5….py" read as four dots inside a hash (review 8B B12)
-    "Inductor's generated code (co2zx5…py:127, call)",
+    // by what it is, not its hashed file (review 8B B12: "co2zx5….py"; review 16Z Z5: "cezje7…py:94, call" raw)
+    "Inductor's generated code, call",
   );
   const addresses = [...names].filter(([raw, words]) => / at 0x[0-9a-f]+>$/.test(raw) && words.includes(' at 0x'));
   assert.deepEqual(addresses, []);
@@ -219,7 +225,12 @@ test("PyTorch's internals a user does not act in, by what they do: Inductor's co
       trace,
     );
     for (const [name, words] of names) {
-      if (name.includes('compile_worker/')) assert.equal(words, "Inductor's compile workers", name);
+      // (the pool's reader thread by what it does: review 16Z Z5, the track's own name said over it twice)
+      if (name.includes('compile_worker/'))
+        assert.ok(
+          /^Inductor's compile workers$|^reading the workers' replies$|^waiting for a worker's reply$/.test(words),
+          name,
+        );
       if (name === '<built-in function _cuda_setDevice>') assert.equal(words, 'CUDA set-up', name);
     }
   }
@@ -345,4 +356,16 @@ test("a compile run inside another frame's call names that call: its band over t
     markSaid(marks[stall]!, frames, null, around[stall]).text,
     "forward, recompiled for x's size 8 in dimension 0, inside DistributedDataParallel at ddp_train.py:77",
   );
+});
+
+test('a call named by place under the band of a compile run inside it names the call that compiled, as the band does', () => {
+  // review 14 T2, 16Z: "4th compiled call's recompile (addmm), inside the 1st" over "1st compiled call in the step"
+  // read as an ordering bug: the slice says the 4th recompiled there too
+  const host: PlacedCall = { compileId: '0/1', ordinal: '1st', within: 'in the step', ops: '', code: null, attempt: 1 };
+  const inner: PlacedCall = { ...host, compileId: '4/1', ordinal: '4th', ops: 'addmm' };
+  assert.equal(hostedWords(host, '4/1', [host, inner]), 'where the 4th recompiled');
+  assert.equal(hostedWords(host, '4/0', [host, { ...inner, compileId: '4/0', attempt: 0 }]), 'where the 4th compiled');
+  // its own frame's compile, or a call outside the steps, is no other call's in the step
+  assert.equal(hostedWords(host, '0/1', [host, inner]), null);
+  assert.equal(hostedWords(host, '4/1', [host, { ...inner, within: 'outside the steps' }]), null);
 });

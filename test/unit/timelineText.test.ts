@@ -62,6 +62,20 @@ test("a tick at the right edge with no room for its label is not drawn, rather t
   );
 });
 
+test("the tail after the trace's last step named right of its end line, as the lead-in is left of the first, whole or not at all", () => {
+  // review 15W W9: "before call 0" at the left, nothing after call 2's end line though ops ran there
+  const steps: StepEdge[] = [0, 100].map((x, k) => ({ x, label: `call ${k}`, short: String(k), before: null }));
+  const said = (endX: number, width: number): string[] =>
+    axisLayout([], steps, { left: 0, width, height: 100 }, m, ink, [], { x: endX, label: 'after call 1' }).texts.map(
+      (t) => t.text,
+    );
+  assert.deepEqual(said(200, 300), ['call 0', 'call 1', 'after call 1']);
+  // no room for it whole before the pane's edge (72 px and its pads): none, never "after…"
+  assert.deepEqual(said(200, 270), ['call 0', 'call 1']);
+  // nor over the last step's label
+  assert.deepEqual(said(110, 300), ['call 0', 'call 1']);
+});
+
 test('room for every whole label: each whole', () => {
   assert.deepEqual(stepLabels([0, 100, 200], 400), ['step 1', 'step 2', 'step 3']);
 });

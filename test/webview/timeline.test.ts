@@ -412,7 +412,7 @@ describe('timeline webview', () => {
     // (review 15W W3: "AOTAutograd's wrapper, call_func_at_runtime_with_args")
     // (whole labels: two frames' cuts may both read "Indu…")
     const slices = (await layout()).texts.filter((t) => t.role === 'slice' && !t.text.endsWith('…'));
-    for (const nested of ["AOTAutograd's wrapper (2 of 5)", "Inductor's compile workers (2 of 2)", 'thread start'])
+    for (const nested of ["AOTAutograd's wrapper (1 of 5)", "AOTAutograd's wrapper (2 of 5)", 'thread start'])
       assert.ok(
         slices.some((t) => t.text === nested),
         nested,
@@ -420,6 +420,13 @@ describe('timeline webview', () => {
     // and no function's own name: "…, wrapper", "_bootstrap (Python's threading)" (review 15W W3)
     assert.deepEqual(
       slices.map((t) => t.text).filter((t) => /(?:wrapper|set-up|workers), \w+$|^_|Python's threading/.test(t)),
+      [],
+    );
+    // one start, one compiled module, the workers' thread by what it does (review 16Z Z5)
+    assert.deepEqual(
+      slices
+        .map((t) => t.text)
+        .filter((t) => /^(?:thread start|compiled module) \(|^module call|^Inductor's compile workers|…py:/.test(t)),
       [],
     );
     const repeated = slices.filter((a) =>
@@ -468,8 +475,9 @@ describe('timeline webview', () => {
     const barAlpha = async (text: RegExp): Promise<number[]> =>
       (await layout()).texts.filter((t) => t.role === 'slice' && text.test(t.text)).map((t) => t.under[1]!.alpha);
     // set_device and _cuda_setDevice, "CUDA set-up": nearly all of each is the request; the one label, set_device's
-    // (_cuda_setDevice inside it adds its place: review 13 Q7, "CUDA set-up" over "CUDA set-up"; 14 T3, blank)
-    assert.deepEqual(await barAlpha(/^CUDA set-up$/), [DIMMED]);
+    // (_cuda_setDevice inside it adds its place: review 13 Q7, "CUDA set-up" over "CUDA set-up"; 14 T3, blank; the
+    // first its own, review 16Z Z5)
+    assert.deepEqual(await barAlpha(/^CUDA set-up \(1 of 2\)$/), [DIMMED]);
     assert.deepEqual(await barAlpha(/^CUDA set-up \(2 of 2\)$/), [DIMMED]);
     // the frames around it are drawn as they are (their hover says how much of them it is); the request itself too
     assert.deepEqual(

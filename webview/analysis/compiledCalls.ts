@@ -1,6 +1,7 @@
 // The compiled calls of a trace opened without its report and without Python stacks (profiled without
 // with_stack): nothing in it names the code a call ran, so each is named by what the trace does know, its place
-// among its step's compiled calls and the ops it runs ("2nd compiled call in the step (sum, view)"), never by
+// among its step's compiled calls and the ops it runs ("2nd compiled call in the step (sum, view)", a module's ops by
+// the module: "(Conv, BatchNorm, …)"), never by
 // Dynamo's frame number ("compiled function 2"), which means nothing to the user.
 import type { CompiledFrame } from '../../extension/shared/report.ts';
 import { readGeneratedName } from '../../extension/present/kernelNames.ts';
@@ -49,6 +50,18 @@ function shortOp(op: string): string | null {
 /** ops a long name may begin with: ATen's, as the fused names Inductor writes spell them */
 const KNOWN_OPS = new Set(['native_batch_norm', 'native_layer_norm', 'native_group_norm', 'convolution', 'addmm']);
 
+/** ATen's ops that one of nn's modules runs, by that module as the user's code names it (review 15V V7, 16Z Z5:
+ *  "(convolution, native_batch_norm, …)", ATen's names in a call's label where the eager side says "batch_norm") */
+const MODULE_OPS = new Map([
+  ['convolution', 'Conv'],
+  ['batch_norm', 'BatchNorm'],
+  ['native_batch_norm', 'BatchNorm'],
+  ['layer_norm', 'LayerNorm'],
+  ['native_layer_norm', 'LayerNorm'],
+  ['group_norm', 'GroupNorm'],
+  ['native_group_norm', 'GroupNorm'],
+]);
+
 /** The outermost ops run in slice `at` (on its track, not in a compiled call nested in it), in time order: those its
  *  compiled graphs ran where it ran one, not the eager code after a graph break; `more`: some not said whole. */
 function opsIn(model: TraceModel, at: number, regions: ReadonlyMap<number, string>): { ops: string[]; more: boolean } {
@@ -78,9 +91,10 @@ function opsIn(model: TraceModel, at: number, regions: ReadonlyMap<number, strin
     end = start + model.dur[j]!;
     const op = opOf(model.names[model.name[j]!]!)!;
     // a long one by the op it begins with, what follows it left to the list's "…"
-    const said = op.length > MAX_OP_CHARS ? shortOp(op) : op;
+    const short = op.length > MAX_OP_CHARS ? shortOp(op) : op;
+    const said = short === null ? null : (MODULE_OPS.get(short) ?? short);
     if (said !== null && !ops.includes(said)) ops.push(said);
-    if (said !== op) more = true;
+    if (short !== op) more = true;
   }
   return { ops, more };
 }

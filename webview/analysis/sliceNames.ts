@@ -131,9 +131,27 @@ export const TORCH_COMPILE_WRAPPER = "torch.compile's wrapper";
  *  not a second compile (review 15W W4: "torch.compile's wrapper" above and below the user's forward) */
 export const COMPILED_GRAPH_CALL = "compiled code's call of its graph";
 
+/** the compiled module's __call__ and the profiler's record of that module's call in it (traceWords.ts) */
+export const COMPILED_MODULE = 'compiled module';
+/** nn.Module's call of a module (_call_impl), under the profiler's record of that module's call */
+export const MODULE_CALL = 'module call';
+/** a thread's root frames, threading's _bootstrap and the _bootstrap_inner it calls: one start */
+export const THREAD_START = 'thread start';
+/** Words that two nested frames say of one call (a thread's start in _bootstrap and _bootstrap_inner, the compiled
+ *  module's __call__ and the profiler's record of it): the inner one adds nothing, its hover names it (review 16Z Z5:
+ *  "thread start (2 of 2)" read as a second start, "compiled module (2 of 2)" as the model wrapped twice). */
+export const ONE_CALL_WORDS: ReadonlySet<string> = new Set([THREAD_START, COMPILED_MODULE]);
+
 /** PyTorch's internal frames a user meets on the timeline without acting there, by what they do (review s29:
  *  "subproc_pool.py" and "_cuda_setDevice" read as places); the frame itself stays in the slice's tooltip. */
 const TORCH_INTERNALS: [RegExp, string][] = [
+  // the compile workers' thread by what its frames do, not by the track's own name twice over it (review 16Z Z5:
+  // "Inductor's compile workers (2 of 2)" under the track "Inductor's compile workers")
+  [
+    /^(?:.*\/)?torch\/_inductor\/compile_worker\/subproc_pool\.py\(\d+\): _read_thread$/,
+    "reading the workers' replies",
+  ],
+  [/^(?:.*\/)?torch\/_inductor\/compile_worker\/subproc_pool\.py\(\d+\): _recv_msg$/, "waiting for a worker's reply"],
   [/^(?:.*\/)?torch\/_inductor\/compile_worker\/[^/]+\.py\(\d+\): /, "Inductor's compile workers"],
   // a compiled call's way down to its kernels (review 13 Q3: "torch: run (triton_heuristics.py:1407)", "torch:
   // call_func_at_runtime_with_args (utils.py:124)" in the unfolded stack): torch.compile's wrapper, AOTAutograd's,
@@ -142,8 +160,8 @@ const TORCH_INTERNALS: [RegExp, string][] = [
   // (review 14 T5: "torch: __call__ (eval_frame.py:460)", "torch: _call_impl (module.py:1783)" twice) the compiled
   // module's __call__, said as the profiler's record of that module in it is (review 15W W4: "compiled module's call"
   // over "compiled module" read as compiled twice), then nn.Module's call of each module inside it
-  [/^(?:.*\/)?torch\/_dynamo\/eval_frame\.py\(\d+\): __call__$/, 'compiled module'],
-  [/^(?:.*\/)?torch\/nn\/modules\/module\.py\(\d+\): (?:_call_impl|_wrapped_call_impl)$/, 'module call'],
+  [/^(?:.*\/)?torch\/_dynamo\/eval_frame\.py\(\d+\): __call__$/, COMPILED_MODULE],
+  [/^(?:.*\/)?torch\/nn\/modules\/module\.py\(\d+\): (?:_call_impl|_wrapped_call_impl)$/, MODULE_CALL],
   [
     /^(?:.*\/)?torch\/_functorch\/(?:_aot_autograd\/(?:runtime_wrappers|utils)|aot_autograd)\.py\(\d+\): (?:wrapper|runtime_wrapper|call_func_at_runtime_with_args|__call__|forward)$/,
     "AOTAutograd's wrapper",
@@ -194,7 +212,7 @@ const PYTHON_MODULES = new Set([
 
 /** threading's frames that start a thread: its root, said as such, and then Thread.run, its work (review 15W W3: two
  *  folded tracks read "_bootstrap (Python's threading)" alone) */
-const THREAD_START = new Set(['_bootstrap', '_bootstrap_inner']);
+const THREAD_ROOTS = new Set(['_bootstrap', '_bootstrap_inner']);
 
 /**
  * The type objects (by address) whose built-in methods are torch's functions ("<built-in method mm of type object
@@ -213,7 +231,7 @@ export function torchTypeObjects(names: readonly string[]): Set<string> {
 /**
  * A Python frame's name as the timeline says it, its start saying what ran at every width (review 10 D13: "<built-in
  * method mm of ty…", "torch/_in…" in the folded stack's row): Inductor's generated module by what it is ("Inductor's
- * generated code (co2zx5…py:127, call)": the ellipsis stands for the file's dot too, "….py" read as a typo), this
+ * generated code, call": its hashed file name read as raw, review 16Z Z5), this
  * tool's own frames as its ("Compile Lens: profiling.py:163, profile"), PyTorch's internals a user does not act in by
  * what they do ("Inductor's compile workers", "CUDA set-up"), a built-in by its name as Python code calls it
  * ("torch.mm" where `torchTypes` holds its type object's address, "Tensor.size", "linear"), a library's file by the
@@ -225,7 +243,8 @@ export function pythonFrameWords(name: string, torchTypes: ReadonlySet<string> =
   const internal = TORCH_INTERNALS.find(([frame]) => frame.test(name));
   if (internal) return internal[1];
   const generated = GENERATED_MODULE.exec(name);
-  if (generated) return `Inductor's generated code (${generated[1]!.slice(0, 6)}…py:${generated[2]}, ${generated[3]})`;
+  // by what it is, its hashed file left to the hover (review 16Z Z5: "cezje7…py:94, call" read as raw)
+  if (generated) return `Inductor's generated code, ${generated[3]}`;
   const runner = RUNNER_FRAME.exec(name);
   if (runner) return `Compile Lens: ${runner[1]}:${runner[2]}, ${runner[3]}`;
   const library = LIBRARY_FRAME.exec(name);
@@ -240,7 +259,7 @@ export function pythonFrameWords(name: string, torchTypes: ReadonlySet<string> =
     if (PYTHON_MODULES.has(module!) && (folder === undefined || PYTHON_LIB.test(folder))) {
       // a with statement's context manager by what it does, as its compile is named (review 13 F5)
       const does = module === 'contextlib' ? contextlibWords(fn!) : null;
-      if (module === 'threading' && THREAD_START.has(fn!)) return 'thread start';
+      if (module === 'threading' && THREAD_ROOTS.has(fn!)) return THREAD_START;
       if (module === 'threading' && fn === 'run') return "thread's work";
       return does ? `${does} (contextlib)` : `${fn} (Python's ${module})`;
     }
@@ -409,6 +428,19 @@ function compiledInside(
 export const INSIDE = 'inside ';
 
 /**
+ * The words a call's slice (`host`, named by place) adds where another call's compile ran inside it, whose band lies
+ * over it (compiledInside): "where the 4th recompiled", so the slice and the band over it name the same call as the
+ * one that recompiled (review 14 T2, 16Z: "4th compiled call's recompile (addmm), inside the 1st" over a slice that
+ * named the 1st alone read as an ordering bug, or as two recompiles for one 2 s stall). Null for a compile of a call
+ * not named by place, or one of the host's own frame.
+ */
+export function hostedWords(host: PlacedCall, compileId: string, placed: readonly PlacedCall[]): string | null {
+  const call = placed.find((c) => c.compileId === compileId && c.within === host.within);
+  if (!call || call.compileId.split('/')[0] === host.compileId.split('/')[0]) return null;
+  return `where the ${call.ordinal} ${call.attempt === 0 ? 'compiled' : 'recompiled'}`;
+}
+
+/**
  * Per compile mark of `marks`, the compile id of the compiled call of another frame it ran inside on its thread (the
  * innermost), else null: a frame first run inside another's call (resumed after its graph break) is compiled there,
  * and its band lies over that call's slice (review 11 I1/J1/K2: "4th compiled call …, recompile 1" over "1st
@@ -416,10 +448,16 @@ export const INSIDE = 'inside ';
  */
 export function callsAround(model: TraceModel, marks: readonly TimelineMark[]): (string | null)[] {
   const regions = regionNames(model);
+  return callSlicesAround(model, marks).map((i) => (i < 0 ? null : regions.get(model.name[i]!)!));
+}
+
+/** Per mark of `marks`, the slice of the call callsAround finds it ran inside, else -1. */
+export function callSlicesAround(model: TraceModel, marks: readonly TimelineMark[]): number[] {
+  const regions = regionNames(model);
   const calls: number[] = [];
   for (let i = 0; i < model.count; i++) if (regions.has(model.name[i]!)) calls.push(i);
   return marks.map((mark) => {
-    if ((mark.kind !== 'compile' && mark.kind !== 'recompile') || !mark.compileId) return null;
+    if ((mark.kind !== 'compile' && mark.kind !== 'recompile') || !mark.compileId) return -1;
     const frame = mark.compileId.split('/')[0];
     const end = mark.startUs + mark.durUs;
     let found = -1;
@@ -432,7 +470,7 @@ export function callsAround(model: TraceModel, marks: readonly TimelineMark[]): 
         (found < 0 || model.start[i]! >= model.start[found]!)
       )
         found = i;
-    return found < 0 ? null : regions.get(model.name[found]!)!;
+    return found;
   });
 }
 

@@ -32,6 +32,18 @@ const SPAN_WORDS = new Map([
   ['aten::_masked_softmax', "attention's masked softmax"],
   ['aten::_foreach_copy_', 'copying a list of tensors'],
 ]);
+/** Shorter whole forms of a span's words, longest first, for a bar too narrow for them: the guard check before a
+ *  compiled call is its per-call overhead, left blank in a 55-px bar (review 16Z Z6); a cut "checking…" says none. */
+const SPAN_FORMS = new Map<string, readonly string[]>([
+  ['TorchDynamo Cache Lookup', ['checking guards', 'guards']],
+  ['Pregraph bytecode', ["Dynamo's bytecode before the graph", "Dynamo's bytecode", 'bytecode']],
+  ['AOTDispatcher Runtime Wrapper Prologue', ["AOTAutograd's wrapper", 'wrapper']],
+  ['AOTDispatcher Runtime Wrapper Epilogue', ["AOTAutograd's wrapper", 'wrapper']],
+]);
+
+/** The shorter whole forms of a name's words (traceNameWords), longest first, where it has them; else null. */
+export const traceNameForms = (name: string): readonly string[] | null => SPAN_FORMS.get(name) ?? null;
+
 /** torch.compile's module around the user's, as the profiler records its call ("nn.Module: OptimizedModule_0") */
 const COMPILED_MODULE = /^nn\.Module: OptimizedModule_\d+$/;
 /** the profiler's record of another module's call, by its class and a count of its own ("nn.Module: SimpleNet_0") */
