@@ -403,6 +403,23 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                       t.x + t.w <= s.x || t.x >= s.x + s.w,
                       `${theme.name}, ${view}, pane ${p}: ${describeText(t)} over ${describeText(s)}`,
                     );
+            // a break's label over its own band alone, never over the next one too: "break 1" over two bands 1 px
+            // apart read as one break named and one not (review 16 Y6/Z7)
+            if (c.name === 'ddp')
+              for (const [p, frame] of frames.entries())
+                // (one counting them, "2 graph breaks", may lie over those it counts)
+                for (const t of frame.texts.filter((x) => x.role === 'mark' && /^(?:graph )?break\b/.test(x.text))) {
+                  const edges = frame.lines.filter((l) => l.role === 'band');
+                  const own = edges.filter((l) => l.x <= t.x).sort((a, b) => b.x - a.x)[0];
+                  const under = new Set(
+                    edges.filter((l) => l.colour === own?.colour && l.x > t.x && l.x < t.x + t.w).map((l) => l.x),
+                  );
+                  // (its own band's right edge at most)
+                  assert.ok(
+                    under.size <= 1,
+                    `${theme.name}, ${view}, pane ${p}: ${describeText(t)} over ${under.size} edges`,
+                  );
+                }
             // rank 1's 2 s recompile, the stall, keeps its label over its band at every width: never the label of
             // step 1's break before it, "graph break …: eager code between graphs", run over it (review 10H H1); it
             // ran inside the 1st call, whose slice lies under its band: whose compile it is first at every width,
