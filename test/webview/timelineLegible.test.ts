@@ -587,6 +587,24 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                 `${theme.name}: rank 1's ${slices.join(' | ')}`,
               );
             }
+            // that bar runs on past its step's end (into step 3 in the whole trace's view): cut at the end line, it
+            // is marked there as running on, never cut without a word (review 16 Z1: two lengths for one bar)
+            if (c.name === 'ranks' && view === 'step') {
+              const frame = frames[1]!;
+              const last = frame.texts.find((t) => t.role === 'slice' && /\blast\b/.test(t.text));
+              const end = Math.max(...frame.lines.filter((l) => l.role === 'step').map((l) => l.x));
+              const cuts = frame.texts.filter((t) => t.role === 'cut');
+              assert.ok(
+                last && cuts.some((t) => t.middle === last.middle && t.x > end),
+                `${theme.name}: rank 1's cut marks ${cuts.map(describeText).join(', ')}`,
+              );
+            }
+            // in the whole trace's view none: nothing is cut there
+            if (view === 'all')
+              assert.deepEqual(
+                frames.flatMap((f) => f.texts.filter((t) => t.role === 'cut')),
+                [],
+              );
             // the job's last rank's end line a margin from the pane's edge, as rank 0's: ranks share one axis, and
             // rank 1's step ends last (review 14 T8: at x 514 of 520 px, rank 0's 40 px from it)
             if ((c.name === 'ddp' || c.name === 'ranks') && view === 'step') {
