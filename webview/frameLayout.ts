@@ -9,8 +9,9 @@ export interface Paint {
   alpha: number;
 }
 
-/** 'idle': the label column's count of the tracks with nothing in view; 'gap': a step's stretch with no op recorded */
-export type TextRole = 'tick' | 'step' | 'mark' | 'slice' | 'track' | 'idle' | 'gap';
+/** 'idle': the label column's count of the tracks with nothing in view; 'gap': a step's stretch with no op recorded;
+ *  'cut': a slice's mark right of a step view's end line, where it runs on past it (stepCuts.ts) */
+export type TextRole = 'tick' | 'step' | 'mark' | 'slice' | 'track' | 'idle' | 'gap' | 'cut';
 
 export interface TextBox {
   role: TextRole;

@@ -60,19 +60,42 @@ function bandRuns(from: number, to: number, clear: readonly [number, number][]):
 
 /** Each mark in view with its span in canvas x (at least 3 px, so a short one shows); none that ended before the
  *  view (its 3 px at the left edge drew a band there, and its label at the lane's left named a break off-screen
- *  over the step's first ops: review 10G C10, the first of three "graph break" labels). */
+ *  over the step's first ops: review 10G C10, the first of three "graph break" labels). A thread's breaks of one
+ *  label (one call's) less than a label's gap apart are one band, from the first's start to the last's end: two
+ *  bands 1 px apart under one "break 1" read as a break named and another not (review 16 Y6/Z7). */
 function inView(
   marks: readonly TimelineMark[],
   left: number,
   width: number,
   xOf: (t: number) => number,
 ): { mark: TimelineMark; x0: number; x1: number }[] {
-  return marks.flatMap((mark) => {
+  const shown = marks.flatMap((mark, k) => {
     const end = xOf(mark.startUs + mark.durUs);
     const x0 = Math.max(left, xOf(mark.startUs));
     const x1 = Math.min(width, Math.max(end, x0 + 3));
-    return end < left || x0 > width ? [] : [{ mark, x0, x1 }];
+    return end < left || x0 > width ? [] : [{ mark, x0, x1, k }];
   });
+  const merged: { mark: TimelineMark; x0: number; x1: number; k: number }[] = [];
+  for (const band of [...shown].sort((a, b) => a.x0 - b.x0)) {
+    const { mark } = band;
+    const into = merged.find(
+      (m) =>
+        mark.kind === 'graph-break' &&
+        m.mark.kind === 'graph-break' &&
+        m.mark.track === mark.track &&
+        m.mark.label === mark.label &&
+        band.x0 < m.x1 + LABEL_GAP,
+    );
+    if (!into) {
+      merged.push({ ...band });
+      continue;
+    }
+    const end = Math.max(into.mark.startUs + into.mark.durUs, mark.startUs + mark.durUs);
+    into.mark = { ...into.mark, durUs: end - into.mark.startUs };
+    into.x1 = Math.max(into.x1, band.x1);
+  }
+  // (in the marks' order, which is the order they are painted in)
+  return merged.sort((a, b) => a.k - b.k).map(({ mark, x0, x1 }) => ({ mark, x0, x1 }));
 }
 
 /**
@@ -282,31 +305,40 @@ export function markTexts(
     const next = Math.min(to, ...taken.map(([p]) => p - gap(at, p)).filter((p) => p > at));
     return alone ?? (m.width(mark.label) <= next - at ? mark.label : shortestFit(mark.label, mark.kind, next - at, m)!);
   });
+  // a break's label run over the bands of other breaks abutting its own (no room for a label each) counts them,
+  // "2 graph breaks", "2 breaks", else none: "break 1" over two bands 1 px apart read as one break named and one not
+  // (review 16 Y6/Z7; one call's abutting breaks are one band: inView)
+  const touching = visualBands(breaksInView, 0.5);
+  const counted = placed.map(({ mark, at, to, alone }, k) => {
+    if (mark.kind !== 'graph-break' || alone !== undefined) return null;
+    const group = bandOf(Math.max(left, xOf(mark.startUs)));
+    const inGroup = touching.filter((b) => group && group.x0 <= b.x0 && b.x1 <= group.x1);
+    const end = at + m.width(texts[k]!);
+    if (inGroup.filter((b) => b.x0 < end && at < b.x1).length < 2) return null;
+    const next = Math.min(to, ...taken.map(([p]) => p - gap(at, p)).filter((p) => p > at));
+    texts[k] = breaksCounted(inGroup.length).find((form) => m.width(form) <= next - at) ?? '';
+    return texts[k] ? group! : null;
+  });
   // the breaks' bands in one step named every one or none (the hover says each): a user counts the labels, and a
   // band left blank beside named ones reads as something else (review 14 S7), in every view (review 15 V2: "break 1"
   // over warm-up step 1's wide band, 3 and 8 px left of two thin ones with none, read as the step's one break). A
-  // band (those that touch read as one) is named by its own break's label, or by the one label of bands that abut
-  // run over it ("graph break in 1st compiled call …: eager code between graphs" over a pair); one begun before the
-  // view is no part of it (its label was the view's before)
+  // band (those that touch read as one) is named by its own break's label, or counted by the one label over those
+  // that abut it; one begun before the view is no part of it (its label was the view's before)
   const stepOf = (x: number): number => stepXs.filter((line) => line <= x).length;
-  const breakLabels = placed.flatMap(({ mark, at }, k) =>
-    mark.kind === 'graph-break' ? [{ x: Math.max(left, xOf(mark.startUs)), at, end: at + m.width(texts[k]!) }] : [],
+  const breaksNamed = placed.flatMap(({ mark }, k) =>
+    mark.kind === 'graph-break' && texts[k] ? [Math.max(left, xOf(mark.startUs))] : [],
   );
-  const named = (band: { x0: number; x1: number }): boolean => {
-    if (breakLabels.some(({ x }) => band.x0 <= x && x <= band.x1)) return true;
-    const group = bandOf(band.x0);
-    const over = breakLabels.filter(({ x }) => group && group.x0 <= x && x <= group.x1);
-    return over.length === 1 && over[0]!.at < band.x1 && band.x0 < over[0]!.end;
-  };
-  const unnamedSteps = new Set(
-    visualBands(breaksInView, 0.5).flatMap((band) => (band.before || named(band) ? [] : [stepOf(band.x0)])),
-  );
+  const named = (band: { x0: number; x1: number }): boolean =>
+    breaksNamed.some((x) => band.x0 <= x && x <= band.x1) ||
+    counted.some((group) => group !== null && group.x0 <= band.x0 && band.x1 <= group.x1);
+  const unnamedSteps = new Set(touching.flatMap((band) => (band.before || named(band) ? [] : [stepOf(band.x0)])));
   for (let k = placed.length - 1; k >= 0; k--) {
     const { mark } = placed[k]!;
-    if (mark.kind === 'graph-break' && unnamedSteps.has(stepOf(xOf(mark.startUs)))) {
+    if (mark.kind === 'graph-break' && (!texts[k] || unnamedSteps.has(stepOf(xOf(mark.startUs))))) {
       placed.splice(k, 1);
       taken.splice(k, 1);
       texts.splice(k, 1);
+      counted.splice(k, 1);
     }
   }
   // a thread's breaks in one scheme: where one is said "break 2", its neighbours too, never "break 1", "break 2",
@@ -320,13 +352,20 @@ export function markTexts(
   return placed.map(({ mark, at, alone }, i) => {
     const least = leastLabel(mark.label, mark.kind);
     const text =
-      mark.kind === 'graph-break' && alone === undefined && shortTracks.has(mark.track) && /^break \d+$/.test(least)
+      mark.kind === 'graph-break' &&
+      alone === undefined &&
+      counted[i] === null &&
+      shortTracks.has(mark.track) &&
+      /^break \d+$/.test(least)
         ? least
         : texts[i]!;
     // its middle 8 px into the lane: its box (11 px font) clear of the axis above and the bars below
     return placeText(m, 'mark', text, at, laneTop + 8, ink, under);
   });
 }
+
+/** A label over `count` abutting breaks' bands, longest first (the hover names each). */
+const breaksCounted = (count: number): string[] => [`${count} graph breaks`, `${count} breaks`];
 
 /** Bands in view (canvas x) as the lane shows them, left to right: those less than `apart` px apart merged into one
  *  (a label's gap: abutting; half a pixel: touching); `before`: one begun before the view (its `x0` is then the

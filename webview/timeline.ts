@@ -45,6 +45,7 @@ import { fitNames, paneTrackNames } from './trackNames.ts';
 import { TimelineNames } from './timelineNames.ts';
 import { lowerBoundStart, ROW_HEIGHT, TrackRows, type Row } from './timelineRows.ts';
 import { sliceTexts, type SliceWords } from './sliceTexts.ts';
+import { stepCutTexts } from './stepCuts.ts';
 import { pickFoldedLabels, SliceRects, type FoldedLabel, type LaidOutRects } from './sliceRects.ts';
 import {
   collectiveWords,
@@ -305,6 +306,7 @@ export class TimelineCanvas extends TimelineNames {
       ...axis.texts,
       ...sliceTexts(labels, { model, rects: this.rects, tracks: this.tracks }, { xOf, left, right }, m, theme, bands),
       ...(tMin <= tMax ? this.unrecordedTexts(tMin, tMax, xOf, m, onPage([theme.muted, theme.foreground]), page) : []),
+      ...this.stepCuts(xOf, width, m, onPage([theme.muted, theme.foreground]), page),
     ];
     this.markBands = [];
     if (this.foundMarks?.length) {
@@ -393,7 +395,7 @@ export class TimelineCanvas extends TimelineNames {
   }
 
   /** The hover of the stretch with no op recorded at canvas point (x, y): what its time is, which a short label
-   *  ("40.2 ms unrecorded", a bare "40.2 ms") leaves out, and one with no room for a label says; null where there is none. */
+   *  ("40.2 ms unrecorded", "40.2 ms gap") leaves out, and one with no room for a label says; null where there is none. */
   unrecordedAt(x: number, y: number): string | null {
     return this.unrecorded.find((s) => x >= s.x0 && x < s.x1 && y >= s.y && y < s.y + ROW_HEIGHT)?.hover ?? null;
   }
@@ -435,6 +437,12 @@ export class TimelineCanvas extends TimelineNames {
       lastLineX = Math.max(x, LABEL_WIDTH);
     }
     return edges;
+  }
+
+  /** In a step view, each row's slice cut at the step's end line marked as running on past it (stepCuts.ts). */
+  private stepCuts(xOf: (t: number) => number, width: number, m: Measure, ink: Paint, page: Paint): TextBox[] {
+    const step = this.shownStep === null ? undefined : this.model.steps[this.shownStep];
+    return step ? stepCutTexts(this.model, this.tracks.rows, step.end, xOf, width, m, ink, [page]) : [];
   }
 
   /** The line where the shown step ends, where a step view shows one (the pane draws nothing past it); in the whole

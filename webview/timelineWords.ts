@@ -152,13 +152,15 @@ export const phaseLabelForms = (labels: readonly string[], time: string): string
 /** A step's stretch on its thread where the profiler recorded no op, its label in the forms it may take, longest
  *  first: "40.1 ms, no op recorded" (the rank table's words, its column "no op recorded (sum)" the step's stretches
  *  summed), "40.1 ms unrecorded" (the same said shorter: review 15 W6/U6, a cut "40.1 ms, no op" read as a no-op
- *  beside "181 µs, no op recorded"), then its bare time (the hover says what it is: noOpRecordedHover). Each whole
- *  words, its time first (review 11 I7: "no op recorded…" at 700 px dropped the straggler's time), never other words
- *  (review 10 F8: "no op · 40.2 ms" at 700 px). */
+ *  beside "181 µs, no op recorded"), "40.1 ms gap" (what is drawn: a gap between its ops, at 560 px where
+ *  "unrecorded" has no room: review 13 Q2, rank 1's three stretches silent). Each whole words, its time first (review 11 I7: "no op recorded…" at 700 px
+ *  dropped the straggler's time), never other words (review 10 F8: "no op · 40.2 ms" at 700 px), never its time
+ *  alone: where neither fits, no label (the hover says it: noOpRecordedHover); a bare "13.0 µs" right after a slice
+ *  read as that slice's time, and a bare "40.2 ms" beside rank 0's "40.2 ms wait" as a wait (review 16 X3/Z4). */
 export const noOpRecordedForms = (us: number): string[] => [
   `${formatUs(us)}, no op recorded`,
   `${formatUs(us)} unrecorded`,
-  formatUs(us),
+  `${formatUs(us)} gap`,
 ];
 
 /** A step's stretch on its thread with no op recorded while another thread of its process ran a collective: "2.13 s,
@@ -176,11 +178,12 @@ export const waitingIn = (op: string, us: number, cause: string | null): string 
 export function waitingInForms(op: string, us: number, cause: string | null): string[] {
   const time = formatUs(us);
   // the rank last to reach it waited for none: its time is the collective's own (review 14 S3: "273 µs, waiting")
-  if (cause === LAST_TO_ARRIVE) return [`${time} in ${op}, ${LAST_TO_ARRIVE}`, `${time} in ${op}`, time];
+  if (cause === LAST_TO_ARRIVE) return [`${time} in ${op}, ${LAST_TO_ARRIVE}`, `${time} in ${op}`];
   const rank = cause?.split(', ')[0] ?? null;
   const named = rank ? [waitingIn(op, us, rank), `${time}, waiting for ${rank}`] : [`${time}, waiting in ${op}`];
-  // at last the bare time, which its hover says (review 14 T9: a 69 px wait unsaid beside "41.7 ms wait")
-  return [...new Set([waitingIn(op, us, cause), ...named, `${time}, waiting`, `${time} wait`, time])];
+  // at last "41.7 ms wait" (review 14 T9: a 69 px wait unsaid); never its time alone, which beside rank 1's
+  // unrecorded stretches read as theirs (review 16 Z4): narrower, none, its hover says it
+  return [...new Set([waitingIn(op, us, cause), ...named, `${time}, waiting`, `${time} wait`])];
 }
 /** A collective's own bar on the rank that reached it last (its step thread's stretch: waitingInForms' last to
  *  arrive), its label in the forms it may take, longest first, whole words chosen by its width: "all_reduce, last to

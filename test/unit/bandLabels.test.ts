@@ -264,3 +264,31 @@ test("a compile run inside another frame's call, shortened, says whose compile i
   assert.equal(shortestFit(named, 'recompile', 6 * 36, m), "forward, recompiled for x's size 8");
   assert.equal(shortestFit(named, 'recompile', 6 * 30, m), "forward, recompiled for x's…");
 });
+
+test("one call's breaks a pixel or two apart are one band with one label; two calls' abutting bands, one label counting them, never naming one over both (review 16 Y6/Z7)", () => {
+  // ddp's step view at 560/700 px: "break 1" over two tan bands 1 px apart, the second unnamed, read as a second
+  // break; the "1" is the call
+  const label = 'graph break in 1st compiled call in the step: eager code between graphs';
+  const pair = [mark('graph-break', 300, 9, label), mark('graph-break', 311, 3, label)];
+  assert.deepEqual(
+    markHovers(pair, 100, 600, (t) => t),
+    [{ x0: 300, x1: 314, hover: label }],
+  );
+  assert.deepEqual(
+    said(pair, 1000, [100, 960]).map((t) => t.text),
+    [label],
+  );
+  // on another thread they are two bands (the lane draws every thread's)
+  assert.equal(markHovers([pair[0]!, { ...pair[1]!, track: 1 }], 100, 600, (t) => t).length, 2);
+  // apart by more than a label's gap: two bands, each named by its own label
+  const apart = [mark('graph-break', 300, 9, label), mark('graph-break', 380, 3, label)];
+  assert.equal(markHovers(apart, 100, 600, (t) => t).length, 2);
+  // two calls' bands 2 px apart, room for one label only: it counts them, never names one over both (the hover
+  // says each); with no room to count them, none
+  const twoSaid = (width: number): string[] => said(two, width, [100, width - 40]).map((t) => t.text);
+  const two = [mark('graph-break', 300, 9, label), mark('graph-break', 311, 3, label.replace('1st', '2nd'))];
+  assert.equal(markHovers(two, 100, 600, (t) => t).length, 2);
+  assert.deepEqual(twoSaid(600), ['2 graph breaks']);
+  assert.deepEqual(twoSaid(410), ['2 breaks']);
+  assert.deepEqual(twoSaid(380), []);
+});

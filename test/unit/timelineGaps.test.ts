@@ -57,7 +57,7 @@ test('rank 1\'s stretches with no op recorded: one meaning at every width, its t
     // op", a no-op beside "38.6 ms, no op recorded" (review 15 W6/U6)
     narrow.forEach((text, k) => {
       const time = wide[k]!.replace(/, no op recorded$/, '');
-      assert.ok([wide[k], `${time} unrecorded`, time].includes(text), `${width}: ${text}`);
+      assert.ok([wide[k], `${time} unrecorded`, `${time} gap`].includes(text), `${width}: ${text}`);
     });
   }
   // at 700 px the one with less room "38.6 ms unrecorded", the same said shorter
@@ -65,10 +65,13 @@ test('rank 1\'s stretches with no op recorded: one meaning at every width, its t
     said(700).map((text) => text.replace(/^[\d.]+/, '')),
     [' ms, no op recorded', ' ms unrecorded', ' ms, no op recorded'],
   );
-  // at 560 px their times, which their hover says (review 13 Q2: rank 1's three stretches silent)
-  assert.deepEqual(said(560), ['40.2 ms', '38.6 ms', '40.8 ms']);
-  // too narrow for its time: found (the hover says them), unlabelled
+  // at 560 px what they are in one word, "40.2 ms gap" (review 13 Q2: rank 1's three stretches silent)
+  assert.deepEqual(said(560), ['40.2 ms gap', '38.6 ms gap', '40.8 ms gap']);
+  // narrower, found (the hover says them) and unlabelled, never their bare times: at 560 px "40.2 ms" beside rank
+  // 0's "40.2 ms wait" read as a wait, and a bare time after a slice as that slice's (review 16 Z4/X3)
   assert.deepEqual(found(LABEL_WIDTH + 150), [null, null, null]);
+  for (const width of [LABEL_WIDTH + 150, 560, 700, 1400])
+    for (const text of said(width)) assert.doesNotMatch(text, /^[\d.]+ (?:µs|ms|s)$/, `${width} px`);
 });
 
 test("rank 0's thread in its step while gloo's thread ran its all_reduce: said waiting in it, for the rank the view shows compiling, else for another rank (review 9 D4)", async () => {
@@ -209,8 +212,9 @@ test("rank 0's wait said for rank 1 and how much of it rank 1 recorded no op: 34
   // narrower, the rank kept before the op (review 13 Q4: "765 µs, waiting in…" said neither)
   assert.match(narrow(400) ?? '', /^4\d\.\d ms, waiting for rank 1$/);
   assert.match(narrow(LABEL_WIDTH + 100) ?? '', /^4\d\.\d ms wait$/);
-  // narrower still, its bare time, which its hover says (review 14 T9: a 69 px wait unlabelled at 560 px)
-  assert.match(narrow(LABEL_WIDTH + 70) ?? '', /^4\d\.\d ms$/);
+  // narrower still, none, never its bare time: beside rank 1's unrecorded stretches it read as theirs, and after a
+  // slice as its time (review 16 Z4/X3); its hover says it
+  assert.equal(narrow(LABEL_WIDTH + 70), null);
 });
 
 test('rank 1, last to reach all_reduce while rank 0 waited in it, is said to be in it, not waiting (review 14 S3)', async () => {
