@@ -457,7 +457,8 @@ export const focusFound = (
   const which =
     passed === null
       ? ''
-      : ` past step ${passed.step}, ${passed.why === 'left out' ? 'which the compare leaves out' : `the ${passed.why}`};`;
+      : // "a step …": a clause on "which" read as on the places as well as the step (review 15V V8)
+        ` past step ${passed.step}, ${passed.why === 'left out' ? 'a step the compare leaves out' : `the ${passed.why}`};`;
   return `${asSentence(label)} In ${pane} at ${at}${places > 1 ? ` (the first of ${places} places${which}${which ? '' : ','} all outlined)` : ''}.`;
 };
 

@@ -115,7 +115,7 @@ describe('timeline depth', () => {
     );
     assert.match(
       await page.locator('.focus-note').innerText(),
-      /^Graph break: Unsupported Tensor\.item\(\) call\. In default at .* \(the first of 3 places past step 1, which the compare leaves out; all outlined\)\.$/,
+      /^Graph break: Unsupported Tensor\.item\(\) call\. In default at .* \(the first of 3 places past step 1, a step the compare leaves out; all outlined\)\.$/,
     );
     // the view is around the break: narrower than the step it is in
     const step = model.steps[1]!;
