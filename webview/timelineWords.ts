@@ -340,6 +340,26 @@ const CPU_OPS = {
 const insideOf = (device: 'GPU' | 'CPU', counted = false): string =>
   device === 'GPU' ? 'GPU kernels' : counted ? `${CPU_OPS.name} (${CPU_OPS.counted})` : CPU_OPS.name;
 
+/** The compare's kernel counts, by their family, in the words its inside row says them in: on CPU "CPU ops" (the
+ *  outermost ATen ops and generated C++ functions), never "kernels" under a row that says ops (review 16 Y1). */
+export const kernelCountNames = (device: 'GPU' | 'CPU'): Record<'all' | 'generated' | 'library' | 'aten', string> =>
+  device === 'GPU'
+    ? { all: 'kernels', generated: 'generated kernels', library: 'library kernels', aten: 'ATen kernels' }
+    : { all: CPU_OPS.name, generated: 'generated C++ functions', library: 'library calls', aten: 'ATen ops' };
+
+/** The range table's captions, in the compare's words for the same quantities (review 16 Y1: the compare's "CPU
+ *  ops" was the range table's "CPU kernels", and its "CPU ops" the table of every level, several times larger). */
+export const rangeTableNames = {
+  /** what the compare counts inside a step: GPU kernels, or on a CPU-only trace its CPU ops */
+  counted: (onCpu: boolean): string => (onCpu ? CPU_OPS.name : 'GPU kernels'),
+  /** what those CPU ops are, said under the one pane's table */
+  countedOnCpu: "outermost ATen ops and Inductor's C++ functions, as the compare counts them",
+  /** every CPU slice, at every level: the ops, the calls nested in them, Python functions, runtime calls */
+  everyLevel: 'Every CPU slice, nested calls too',
+  /** where a name's call is nested in another of its name (aten::sum in aten::sum) */
+  nestedNote: "a call nested in another of its name is counted, its time in that one's total and self",
+};
+
 /** The rest of a step, outside what is inside: on CPU an ATen op's dispatch is inside. */
 const restOf = (device: 'GPU' | 'CPU'): string => (device === 'GPU' ? 'dispatch, Python' : 'Python');
 

@@ -156,6 +156,18 @@ describe('timeline depth', () => {
       units.length === 3 && units.every((u) => u === unit(ticks[0]!)),
       `"${title}" over ticks ${ticks.join(', ')}`,
     );
+    // its tables in the compare's words: its "CPU ops" are the outermost ops, the table of every level another name
+    // (review 16 Y1: "CPU kernels" there, and "CPU ops" for every level, several times the compare's time)
+    const captions = await page.locator('.range-summary caption').allInnerTexts();
+    assert.match(
+      captions[0]!,
+      /^CPU ops: outermost ATen ops and Inductor's C\+\+ functions, as the compare counts them \(\d+ names\)/,
+    );
+    assert.match(captions[1]!, /^Every CPU slice, nested calls too \(\d+ names\)/);
+    assert.match(
+      await page.locator('.range-summary .hint').first().innerText(),
+      /self = in no slice of another name nested in it/,
+    );
     await screenshot(page, 'focus');
     // a compile id the trace never ran: said, nothing zoomed
     await page.evaluate((m) => window.postMessage(m, '*'), {
