@@ -36,10 +36,12 @@ export const paneTitle = (
 };
 
 /**
- * The row under a pane's tracks that counts the ones with no event in view, not drawn empty, in the forms it may
- * take, longest first: one by its name as the label column draws it (`drawn`: "thread 28229 (python3) idle here":
- * "1 thread idle here" did not say which, review 8B B12), or by its id, else counted, "2 threads idle here" ("2 tracks idle here"
- * where a GPU stream or the profiler's own tracks are among them); its tooltip names them (idleTracksTooltip).
+ * The row, in their place among a pane's tracks, of the ones next to each other with no event in view, not drawn
+ * empty, in the forms it may take, longest first: one by its name as the label column draws it (`drawn`: "thread
+ * 28229 (python3): nothing here": "1 thread" did not say which, review 8B B12), or by its id, else counted,
+ * "2 threads: nothing here" ("2 tracks" where a GPU stream or the profiler's own tracks are among them); its
+ * tooltip names them (idleTracksTooltip). Not "… idle here": "profiler overhead idle here" read as the overhead idle
+ * (review 15W W7).
  */
 export function idleTracksNote(
   idle: readonly { gpu: boolean; pid: string; tid: string }[],
@@ -47,10 +49,11 @@ export function idleTracksNote(
 ): string[] {
   // Kineto's own tracks (pid -1, "Spans") are no thread of the user's
   const threads = idle.every((t) => !t.gpu && /^\d+$/.test(t.pid) && /^\d+$/.test(t.tid));
-  const counted = `${plural(idle.length, threads ? 'thread' : 'track')} idle here`;
-  // without the OS's name for it where that does not fit ("thread 28229 idle here"): its id tells it apart
+  const none = ': nothing here';
+  const counted = `${plural(idle.length, threads ? 'thread' : 'track')}${none}`;
+  // without the OS's name for it where that does not fit ("thread 28229: nothing here"): its id tells it apart
   const byId = drawn[0]?.replace(/^(thread \d+) \(.*\)$/, '$1');
-  return idle.length === 1 ? [...new Set([`${drawn[0]} idle here`, `${byId} idle here`]), counted] : [counted];
+  return idle.length === 1 ? [...new Set([`${drawn[0]}${none}`, `${byId}${none}`]), counted] : [counted];
 }
 
 /** That row's tooltip, the idle tracks by their whole names. */
