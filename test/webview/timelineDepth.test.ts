@@ -152,6 +152,20 @@ describe('timeline depth', () => {
     await dragRange(page, 0, 0.4, 0.7);
     const title = await page.locator('.range-summary h3').innerText();
     const units = [...title.matchAll(/\d (µs|ms|s)\b/g)].map((m) => m[1]);
+    // each time kept whole where the heading wraps: never "9.65" over "s" (review 16 X6)
+    const kept = await page.locator('.range-summary h3 span.nowrap').allInnerTexts();
+    assert.deepEqual(
+      kept.map((time) => / (µs|ms|s)$/.exec(time)?.[1]),
+      units,
+      `"${title}": its times ${kept.join(', ')}`,
+    );
+    assert.equal(
+      await page
+        .locator('.range-summary h3 span.nowrap')
+        .first()
+        .evaluate((e) => getComputedStyle(e).whiteSpace),
+      'nowrap',
+    );
     assert.ok(
       units.length === 3 && units.every((u) => u === unit(ticks[0]!)),
       `"${title}" over ticks ${ticks.join(', ')}`,
