@@ -2,7 +2,15 @@
 // Every string from a report or trace goes in through textContent (el()), never as HTML.
 import type { Report } from '../extension/shared/report.ts';
 import { digestReport, modeCells, titleWords, type ReportDigest } from '../extension/present/reportDigest.ts';
-import { formatCount, formatUs, formatUsLike, keepUnits, plural, shownUs } from '../extension/present/numbers.ts';
+import {
+  formatCount,
+  formatUs,
+  formatUsLike,
+  keepUnits,
+  plural,
+  shownUs,
+  splitTimes,
+} from '../extension/present/numbers.ts';
 import { tableTime, type TraceComparison } from './analysis/compare.ts';
 import { sharedUnit } from './analysis/stepMap.ts';
 import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/shared/trace/model.ts';
@@ -29,8 +37,25 @@ export function el<K extends keyof HTMLElementTagNameMap>(
 ): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
+  if (text) appendKeptTimes(node, text);
   return node;
+}
+
+/** `text` appended to `node`, each time with its unit in a span that does not wrap: a heading or a line never breaks
+ *  "9.65" from "s" (review 16 X6), and its text reads as it did (no no-break space in what a reader copies). */
+function appendKeptTimes(node: HTMLElement, text: string): void {
+  const parts = splitTimes(text);
+  if (!parts.some((part) => part.time)) node.append(text);
+  else
+    for (const part of parts) {
+      if (!part.time) node.append(part.text);
+      else {
+        const time = document.createElement('span');
+        time.className = 'nowrap';
+        time.textContent = part.text;
+        node.append(time);
+      }
+    }
 }
 
 /** A change as a signed share: "+84%", "−93%" (a minus sign, not a hyphen), "0%" where it rounds to none. */
@@ -69,7 +94,7 @@ export function appendTerms(node: HTMLElement, text: string): void {
   }
   for (const part of splitTerms(text)) {
     if (!part.term) {
-      node.append(part.text);
+      appendKeptTimes(node, part.text);
       continue;
     }
     const term = el('span', 'term', part.text);

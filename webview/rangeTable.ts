@@ -12,7 +12,14 @@ import {
 } from './analysis/rangeSummary.ts';
 import { formatRangeEnds, formatUs, formatUsLike } from '../extension/present/numbers.ts';
 import type { StepsCompared } from './analysis/stepMap.ts';
-import { calledAsName, notCalledText, rangePairTitle, rangeTitle, traceNamed } from './timelineWords.ts';
+import {
+  calledAsName,
+  notCalledText,
+  rangePairTitle,
+  rangeTableNames,
+  rangeTitle,
+  traceNamed,
+} from './timelineWords.ts';
 import { el, formatChange } from './panels.ts';
 
 interface Column<T> {
@@ -184,17 +191,17 @@ export function renderRangeSummary(
     el(
       'p',
       'hint',
-      'Times inside the range (slices cut by its edges count their inside part); self = not in a nested slice. Per profiled step under the profiler: what ran, not how fast.',
+      'Times inside the range (slices cut by its edges count their inside part); self = in no slice of another name nested in it. Per profiled step under the profiler: what ran, not how fast.',
     ),
   );
   const initial = { key: initialKey, direction: 'descending' as const };
-  const kernels = summary.kernelsOnCpu
-    ? 'CPU kernels: outermost ATen ops and Inductor C++ kernels, as the report counts them'
-    : 'Kernels';
+  // a call nested in another of its name: counted, its time in that one's
+  const nestedNote = (rows: RangeRow[]): string =>
+    rows.some((r) => r.nested) ? `: ${rangeTableNames.nestedNote}` : '';
   section.append(
     sortableTable(
       'range-kernels',
-      `${kernels} (${summary.kernels.length} names)`,
+      `${rangeTableNames.counted(summary.kernelsOnCpu)}${summary.kernelsOnCpu ? `: ${rangeTableNames.countedOnCpu}` : ''} (${summary.kernels.length} names)${nestedNote(summary.kernels)}`,
       sortRangeRows(summary.kernels, initialKey, 'descending'),
       rowColumns(say),
       initial,
@@ -204,7 +211,7 @@ export function renderRangeSummary(
   section.append(
     sortableTable(
       'range-cpu',
-      `CPU ops (${summary.cpuOps.length} names)${summary.cpuOps.some((r) => r.nested) ? ": a call nested in another of its name is counted, its time in that one's total" : ''}`,
+      `${rangeTableNames.everyLevel} (${summary.cpuOps.length} names)${nestedNote(summary.cpuOps)}`,
       sortRangeRows(summary.cpuOps, initialKey, 'descending'),
       rowColumns(say),
       initial,
@@ -290,7 +297,9 @@ export function renderRangePair(
   );
   const columns = pairColumns(before.label, after.label, { before: before.say, after: after.say });
   const initial = { key: 'delta', direction: 'descending' as const };
-  section.append(sortableTable('pair-kernels', 'Kernels', pair.kernels, columns, initial));
-  section.append(sortableTable('pair-cpu', 'CPU ops', pair.cpuOps, columns, initial));
+  // the compare's words: CPU ops where both sides ran on the CPU alone (its device: GPU where either has one)
+  const counted = rangeTableNames.counted(before.summary.kernelsOnCpu && after.summary.kernelsOnCpu);
+  section.append(sortableTable('pair-kernels', counted, pair.kernels, columns, initial));
+  section.append(sortableTable('pair-cpu', rangeTableNames.everyLevel, pair.cpuOps, columns, initial));
   return section;
 }

@@ -505,8 +505,8 @@ export class TimelineCanvas extends TimelineNames {
 
   /**
    * The label column cleared of what ran into it, the names of the tracks in view, each different from the others,
-   * and under them the tracks idle in the view ("gloo thread 28229 idle here", "2 threads idle here"), in the muted
-   * ink.
+   * and in their places the tracks idle in the view ("gloo thread 28229: nothing here", "2 threads: nothing here"),
+   * in the muted ink.
    */
   private drawTrackNames(ctx: CanvasRenderingContext2D, m: Measure, theme: Theme): TextBox[] {
     ctx.clearRect(0, AXIS_HEIGHT, LABEL_WIDTH, this.height);
@@ -524,15 +524,14 @@ export class TimelineCanvas extends TimelineNames {
         page,
       ]),
     );
-    if (this.tracks.idleTop >= 0) {
-      const muted: Paint = { colour: readableInk(composite([page]), [theme.muted, theme.foreground]), alpha: 1 };
-      const idle = this.tracks.idle();
+    const muted: Paint = { colour: readableInk(composite([page]), [theme.muted, theme.foreground]), alpha: 1 };
+    for (const { tracks: idle, y } of this.tracks.idleRows) {
       const forms = idleTracksNote(
         idle.map((t) => this.model.tracks[t]!),
         idle.map((t) => this.drawnNames[t]!),
       );
       const said = forms.find((text) => m.width(text) <= LABEL_WIDTH - 2 * NAME_INSET) ?? forms[forms.length - 1]!;
-      texts.push(placeText(m, 'idle', said, NAME_INSET, this.tracks.idleTop + ROW_HEIGHT / 2, muted, [page]));
+      texts.push(placeText(m, 'idle', said, NAME_INSET, y + ROW_HEIGHT / 2, muted, [page]));
     }
     for (const text of texts) drawText(ctx, text);
     return texts;
@@ -541,8 +540,8 @@ export class TimelineCanvas extends TimelineNames {
   /** The whole name of the track at canvas height y (the label column cuts long ones), the idle tracks' names on
    *  their count's row, or null. */
   trackNameAt(y: number): string | null {
-    if (this.tracks.idleTop >= 0 && y >= this.tracks.idleTop)
-      return idleTracksTooltip(this.tracks.idle().map((t) => this.trackNames[t]!));
+    const idle = this.tracks.idleAt(y);
+    if (idle) return idleTracksTooltip(idle.map((t) => this.trackNames[t]!));
     const track = this.tracks.trackAt(y);
     if (track < 0) return null;
     const stack = this.model.tracks[track]!.stack;

@@ -1,7 +1,7 @@
 // A pane's row layout: which tracks are shown (those that hold a slice) and in view, each track's rows from the top
 // down (a row per nesting level down to its deepest slice in the window shown: a step's, or the whole trace's; a
-// folded Python stack's levels all in its one row), the row counting the tracks idle in the view, and which track and
-// row lie at a canvas height. The canvas (timeline.ts) paints into these rows.
+// folded Python stack's levels all in its one row), a row in their place for the tracks idle in the view, and which
+// track and row lie at a canvas height. The canvas (timeline.ts) paints into these rows.
 import type { TraceModel, TrackInfo } from '../extension/shared/trace/model.ts';
 
 export const ROW_HEIGHT = 15;
@@ -40,8 +40,10 @@ export class TrackRows {
   private depthWindow: [number, number] = [-Infinity, Infinity];
   /** the shown tracks with a slice in the view, the ones laid out: a row with nothing in view is not drawn empty */
   inView: number[];
-  /** where the count of the tracks idle in the view is said (its y in the label column); -1 when none is idle */
-  idleTop = -1;
+  /** the tracks idle in the view, each run of them (next to each other in the tracks' order) in one row where they
+   *  are in that order: a track keeps its place in every view (review 15W W7: the step view moved its idle gloo
+   *  thread under the other, the whole trace's view had it above) */
+  readonly idleRows: { tracks: number[]; y: number }[] = [];
   /** the Python stacks the user unfolded (each starts folded) */
   private readonly unfolded = new Set<number>();
 
@@ -85,18 +87,28 @@ export class TrackRows {
 
   /**
    * Each track in view's rows from `top` down: a folded Python stack's levels all in its one row (the deepest frame
-   * drawn over the ones it ran in), every other track a row per level; under them, one row counting the idle ones.
+   * drawn over the ones it ran in), every other track a row per level; each run of idle ones in one row in their
+   * place.
    */
   private layOut(): void {
     this.rows.length = 0;
+    this.idleRows.length = 0;
     this.trackTop.fill(-1);
     let y = this.top;
     const inView = new Set(this.inView);
     let k = 0;
+    let afterIdle = false;
     for (const track of this.shown) {
       const folded = this.isFolded(track);
       const shown = inView.has(track);
       if (shown) this.trackTop[track] = y;
+      // after another idle track: in its row; else a row of its own here
+      else if (afterIdle) this.idleRows.at(-1)!.tracks.push(track);
+      else {
+        this.idleRows.push({ tracks: [track], y });
+        y += ROW_HEIGHT + TRACK_GAP;
+      }
+      afterIdle = !shown;
       for (; k < this.levels.length && this.levels[k]!.track === track; k++) {
         const row = this.levels[k]!;
         // (a folded stack draws every level in its one row: the deepest frame over the ones it ran in)
@@ -105,9 +117,7 @@ export class TrackRows {
       }
       if (shown) y += (folded ? 1 : this.depths[track]!) * ROW_HEIGHT + TRACK_GAP;
     }
-    const idle = this.shown.length > this.inView.length;
-    this.idleTop = idle ? y : -1;
-    this.height = idle ? y + ROW_HEIGHT + TRACK_GAP : y;
+    this.height = y;
   }
 
   /**
@@ -137,9 +147,9 @@ export class TrackRows {
     return true;
   }
 
-  /** The tracks idle in the view: shown (they hold slices), none of them in view. */
-  idle(): number[] {
-    return this.shown.filter((t) => this.trackTop[t] === -1);
+  /** The idle tracks whose row is at canvas height y, or null. */
+  idleAt(y: number): number[] | null {
+    return this.idleRows.find((row) => y >= row.y && y < row.y + ROW_HEIGHT + TRACK_GAP)?.tracks ?? null;
   }
 
   isFolded(track: number): boolean {
@@ -158,8 +168,9 @@ export class TrackRows {
     return this.trackTop[track]! + (this.isFolded(track) ? 0 : this.model.depth[i]! * ROW_HEIGHT);
   }
 
-  /** The track in view at canvas height y, or -1 above the first. */
+  /** The track in view at canvas height y, or -1 above the first or on an idle row. */
   trackAt(y: number): number {
+    if (this.idleAt(y)) return -1;
     for (let k = this.inView.length - 1; k >= 0; k--) if (y >= this.trackTop[this.inView[k]!]!) return this.inView[k]!;
     return -1;
   }

@@ -36,10 +36,12 @@ export const paneTitle = (
 };
 
 /**
- * The row under a pane's tracks that counts the ones with no event in view, not drawn empty, in the forms it may
- * take, longest first: one by its name as the label column draws it (`drawn`: "thread 28229 (python3) idle here":
- * "1 thread idle here" did not say which, review 8B B12), or by its id, else counted, "2 threads idle here" ("2 tracks idle here"
- * where a GPU stream or the profiler's own tracks are among them); its tooltip names them (idleTracksTooltip).
+ * The row, in their place among a pane's tracks, of the ones next to each other with no event in view, not drawn
+ * empty, in the forms it may take, longest first: one by its name as the label column draws it (`drawn`: "thread
+ * 28229 (python3): nothing here": "1 thread" did not say which, review 8B B12), or by its id, else counted,
+ * "2 threads: nothing here" ("2 tracks" where a GPU stream or the profiler's own tracks are among them); its
+ * tooltip names them (idleTracksTooltip). Not "… idle here": "profiler overhead idle here" read as the overhead idle
+ * (review 15W W7).
  */
 export function idleTracksNote(
   idle: readonly { gpu: boolean; pid: string; tid: string }[],
@@ -47,10 +49,11 @@ export function idleTracksNote(
 ): string[] {
   // Kineto's own tracks (pid -1, "Spans") are no thread of the user's
   const threads = idle.every((t) => !t.gpu && /^\d+$/.test(t.pid) && /^\d+$/.test(t.tid));
-  const counted = `${plural(idle.length, threads ? 'thread' : 'track')} idle here`;
-  // without the OS's name for it where that does not fit ("thread 28229 idle here"): its id tells it apart
+  const none = ': nothing here';
+  const counted = `${plural(idle.length, threads ? 'thread' : 'track')}${none}`;
+  // without the OS's name for it where that does not fit ("thread 28229: nothing here"): its id tells it apart
   const byId = drawn[0]?.replace(/^(thread \d+) \(.*\)$/, '$1');
-  return idle.length === 1 ? [...new Set([`${drawn[0]} idle here`, `${byId} idle here`]), counted] : [counted];
+  return idle.length === 1 ? [...new Set([`${drawn[0]}${none}`, `${byId}${none}`]), counted] : [counted];
 }
 
 /** That row's tooltip, the idle tracks by their whole names. */
@@ -343,6 +346,26 @@ const CPU_OPS = {
 const insideOf = (device: 'GPU' | 'CPU', counted = false): string =>
   device === 'GPU' ? 'GPU kernels' : counted ? `${CPU_OPS.name} (${CPU_OPS.counted})` : CPU_OPS.name;
 
+/** The compare's kernel counts, by their family, in the words its inside row says them in: on CPU "CPU ops" (the
+ *  outermost ATen ops and generated C++ functions), never "kernels" under a row that says ops (review 16 Y1). */
+export const kernelCountNames = (device: 'GPU' | 'CPU'): Record<'all' | 'generated' | 'library' | 'aten', string> =>
+  device === 'GPU'
+    ? { all: 'kernels', generated: 'generated kernels', library: 'library kernels', aten: 'ATen kernels' }
+    : { all: CPU_OPS.name, generated: 'generated C++ functions', library: 'library calls', aten: 'ATen ops' };
+
+/** The range table's captions, in the compare's words for the same quantities (review 16 Y1: the compare's "CPU
+ *  ops" was the range table's "CPU kernels", and its "CPU ops" the table of every level, several times larger). */
+export const rangeTableNames = {
+  /** what the compare counts inside a step: GPU kernels, or on a CPU-only trace its CPU ops */
+  counted: (onCpu: boolean): string => (onCpu ? CPU_OPS.name : 'GPU kernels'),
+  /** what those CPU ops are, said under the one pane's table */
+  countedOnCpu: "outermost ATen ops and Inductor's C++ functions, as the compare counts them",
+  /** every CPU slice, at every level: the ops, the calls nested in them, Python functions, runtime calls */
+  everyLevel: 'Every CPU slice, nested calls too',
+  /** where a name's call is nested in another of its name (aten::sum in aten::sum) */
+  nestedNote: "a call nested in another of its name is counted, its time in that one's total and self",
+};
+
 /** The rest of a step, outside what is inside: on CPU an ATen op's dispatch is inside. */
 const restOf = (device: 'GPU' | 'CPU'): string => (device === 'GPU' ? 'dispatch, Python' : 'Python');
 
@@ -460,7 +483,8 @@ export const focusFound = (
   const which =
     passed === null
       ? ''
-      : ` past step ${passed.step}, ${passed.why === 'left out' ? 'which the compare leaves out' : `the ${passed.why}`};`;
+      : // "a step …": a clause on "which" read as on the places as well as the step (review 15V V8)
+        ` past step ${passed.step}, ${passed.why === 'left out' ? 'a step the compare leaves out' : `the ${passed.why}`};`;
   return `${asSentence(label)} In ${pane} at ${at}${places > 1 ? ` (the first of ${places} places${which}${which ? '' : ','} all outlined)` : ''}.`;
 };
 

@@ -102,6 +102,20 @@ export function shownUs(text: string): number {
  *  A15) where a narrow cell wraps its words */
 export const keepUnits = (text: string): string => text.replace(/(\d) (?=(?:ms|µs|ns|s)(?![\w]))/g, '$1\u00a0');
 
+/** `text` cut into its times with their units ("9.65 s", "−1,200 µs") and the rest, in order: a page keeps each
+ *  time whole where it wraps its words (review 16 X6: a heading wrapped "9.65" over "s"), its text unchanged */
+export function splitTimes(text: string): { text: string; time: boolean }[] {
+  const parts: { text: string; time: boolean }[] = [];
+  let last = 0;
+  for (const match of text.matchAll(/[−-]?\d[\d,.]* (?:ms|µs|ns|s)(?![\w])/g)) {
+    if (match.index > last) parts.push({ text: text.slice(last, match.index), time: false });
+    parts.push({ text: match[0], time: true });
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) parts.push({ text: text.slice(last), time: false });
+  return parts;
+}
+
 /** A time in the unit formatUs gives `largestUs`, its digits as formatUs keeps them, so the times of one row read
  *  alike: "0.869 ms" beside "13.0 ms" */
 export function formatUsLike(us: number, largestUs: number): string {

@@ -110,12 +110,12 @@ test(
       await frame.locator('.range-summary').waitFor({ timeout: 10_000 });
       const summary = await frame.locator('.range-summary').innerText();
       assert.match(summary, /^eager: .* on its axis/);
-      assert.match(summary, /CPU kernels: .* \(\d+ names\)/);
-      assert.match(summary, /CPU ops \(\d+ names\)/);
+      assert.match(summary, /CPU ops: .* \(\d+ names\)/);
+      assert.match(summary, /Every CPU slice, nested calls too \(\d+ names\)/);
       // the outermost ATen ops are this CPU run's kernels, named as their slices are ("conv2d": review 11 J8)
       assert.match(
         await frame.locator('.range-summary .range-kernels').innerText(),
-        /CPU kernels: outermost ATen ops.*\n(.|\n)*\b(conv2d|linear|addmm)\b/,
+        /CPU ops: outermost ATen ops.*\n(.|\n)*\b(conv2d|linear|addmm)\b/,
       );
       const pair = await frame.locator('.range-pair').innerText();
       assert.match(pair, /eager → default, step 2 of each/);

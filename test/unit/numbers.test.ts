@@ -91,3 +91,14 @@ test('a shown time reads back as the microseconds it says, so a multiple of two 
   assert.equal(numbers.shownUs(numbers.formatUsLike(331.4, 1200)), 331);
   assert.equal(numbers.shownUs('0 µs'), 0);
 });
+
+test('a text cut into its times with their units and the rest, its text unchanged (review 16 X6)', () => {
+  const text = '5 compiles (1 hit the recompile limit), 9.65 s, 2 cache hits, −1,200 µs in 3 steps and 0.5 ms';
+  const parts = numbers.splitTimes(text);
+  assert.equal(parts.map((p) => p.text).join(''), text);
+  assert.deepEqual(
+    parts.filter((p) => p.time).map((p) => p.text),
+    ['9.65 s', '−1,200 µs', '0.5 ms'],
+  );
+  assert.deepEqual(numbers.splitTimes('2 steps'), [{ text: '2 steps', time: false }]);
+});

@@ -143,10 +143,11 @@ test("a pane moved to the found code says first that its axis reads the found pa
     found,
     'Graph break: Dynamo … starts a new graph after it. In default at 7.87 ms (the first of 3 places, all outlined).',
   );
-  // shown past the warm-up step the compare leaves out (review 11 I3): said so
+  // shown past the warm-up step the compare leaves out (review 11 I3): said so, of the step alone (review 15V V8:
+  // "which the compare leaves out" read as of the 3 places too)
   assert.equal(
     focusFound('Graph break: Tensor.item()', 'default', '31.2 ms', 3, { step: 1, why: 'left out' }),
-    'Graph break: Tensor.item(). In default at 31.2 ms (the first of 3 places past step 1, which the compare leaves out; all outlined).',
+    'Graph break: Tensor.item(). In default at 31.2 ms (the first of 3 places past step 1, a step the compare leaves out; all outlined).',
   );
   // a job's ranks have no compare: past their warm-up
   assert.equal(

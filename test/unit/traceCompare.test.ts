@@ -185,7 +185,7 @@ describe('compare', () => {
       "time inside CPU ops only (an ATen op's time includes its dispatch; a generated C++ function has none)",
       'rest of the step, outside CPU ops',
     ]);
-    assert.ok(comparison.rows.some((r) => r.metric === 'kernels' && !r.unlike));
+    assert.ok(comparison.rows.some((r) => r.metric === 'CPU ops' && !r.unlike));
     // steps alike (the mlp's calls 1–2) are compared as they were
     const alike = compareTraces(
       await scanTraceFile(fixture('mlp-eager.trace.json')),
@@ -289,6 +289,10 @@ describe('compare', () => {
       "Under the profiler, the compiled steps (default) took longer (70.4 µs → 81.8 µs) though their time inside CPU ops (an ATen op's time includes its dispatch; a generated C++ function has none) fell (20.5 µs → 0.289 µs): the rest of each step — Python — grew 49.9 µs → 81.5 µs.",
     );
     for (const words of [inside, outside, said]) assert.doesNotMatch(words, /kernel/);
+    // its counts by the same word (review 16 Y1: "kernels 15 → 12" under the row saying "CPU ops")
+    const counted = comparison.rows.filter((r) => r.unit === 'count' && (r.before || r.after)).map((r) => r.metric);
+    assert.ok(counted.includes('CPU ops') && counted.includes('ATen ops'), counted.join(', '));
+    for (const metric of counted) assert.doesNotMatch(metric, /kernel/);
   });
 
   test("the profiled step's change is a multiple in the panel's one format, of the times as the row shows them (review 15V V4)", () => {

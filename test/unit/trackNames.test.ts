@@ -5,6 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import { collectiveThreads } from '../../webview/analysis/threadRoles.ts';
+import { TrackRows } from '../../webview/timelineRows.ts';
 import { idleTracksNote } from '../../webview/timelineWords.ts';
 import { fitEnd, fitMiddle, type Measure } from '../../webview/timelineText.ts';
 import { distinctTrackNames, fitNames, paneTrackNames } from '../../webview/trackNames.ts';
@@ -120,20 +121,48 @@ test("a thread with other ops than a backend's collectives has no role: NCCL's r
   );
 });
 
-test('the row of the tracks idle in the view: one by its name, or its id, before a count that says not which (review 8B B12)', () => {
+test('the row of the tracks idle in the view: one by its name, or its id, before a count that says not which (review 8B B12), said plainly (review 15W W7)', () => {
   const thread = { gpu: false, pid: '1', tid: '28229' };
   assert.deepEqual(idleTracksNote([thread], ['thread 28229 (python3)']), [
-    'thread 28229 (python3) idle here',
-    'thread 28229 idle here',
-    '1 thread idle here',
+    'thread 28229 (python3): nothing here',
+    'thread 28229: nothing here',
+    '1 thread: nothing here',
   ]);
   assert.deepEqual(idleTracksNote([thread], ['gloo thread 28229']), [
-    'gloo thread 28229 idle here',
-    '1 thread idle here',
+    'gloo thread 28229: nothing here',
+    '1 thread: nothing here',
   ]);
+  // "profiler overhead idle here" read as the overhead idle
   assert.deepEqual(idleTracksNote([{ gpu: false, pid: '-1', tid: '0' }], ['profiler overhead']), [
-    'profiler overhead idle here',
-    '1 track idle here',
+    'profiler overhead: nothing here',
+    '1 track: nothing here',
   ]);
-  assert.deepEqual(idleTracksNote([thread, thread], ['a', 'b']), ['2 threads idle here']);
+  assert.deepEqual(idleTracksNote([thread, thread], ['a', 'b']), ['2 threads: nothing here']);
+});
+
+test('the tracks idle in a view keep their place: each run of them in one row where they are (review 15W W7)', () => {
+  // threads 1 and 4 busy in [0, 10], threads 2 and 3 only later
+  const model = scanEvents([
+    cpuOp('aten::a', 0, 10, 1),
+    cpuOp('aten::b', 20, 10, 2),
+    cpuOp('aten::c', 20, 10, 3),
+    cpuOp('aten::d', 0, 10, 4),
+  ]);
+  const rows = new TrackRows(model, 0);
+  const tid = (t: number): string => model.tracks[t]!.tid;
+  const order = (): string[] =>
+    [
+      ...rows.inView.map((t) => ({ y: rows.trackTop[t]!, said: tid(t) })),
+      ...rows.idleRows.map((r) => ({ y: r.y, said: `idle ${r.tracks.map(tid).join(' ')}` })),
+    ]
+      .sort((a, b) => a.y - b.y)
+      .map((r) => r.said);
+  assert.deepEqual(order(), ['1', '2', '3', '4']);
+  rows.showSlicesIn(0, 10, [0, 10]);
+  assert.deepEqual(order(), ['1', 'idle 2 3', '4']);
+  const idleRow = rows.idleRows[0]!;
+  assert.deepEqual(rows.idleAt(idleRow.y + 1), rows.idleRows[0]!.tracks);
+  assert.equal(rows.trackAt(idleRow.y + 1), -1, 'an idle row is no track of its own');
+  rows.showSlicesIn(20, 30, [20, 30]);
+  assert.deepEqual(order(), ['idle 1', '2', '3', 'idle 4']);
 });

@@ -115,7 +115,7 @@ describe('timeline depth', () => {
     );
     assert.match(
       await page.locator('.focus-note').innerText(),
-      /^Graph break: Unsupported Tensor\.item\(\) call\. In default at .* \(the first of 3 places past step 1, which the compare leaves out; all outlined\)\.$/,
+      /^Graph break: Unsupported Tensor\.item\(\) call\. In default at .* \(the first of 3 places past step 1, a step the compare leaves out; all outlined\)\.$/,
     );
     // the view is around the break: narrower than the step it is in
     const step = model.steps[1]!;
@@ -152,9 +152,35 @@ describe('timeline depth', () => {
     await dragRange(page, 0, 0.4, 0.7);
     const title = await page.locator('.range-summary h3').innerText();
     const units = [...title.matchAll(/\d (µs|ms|s)\b/g)].map((m) => m[1]);
+    // each time kept whole where the heading wraps: never "9.65" over "s" (review 16 X6)
+    const kept = await page.locator('.range-summary h3 span.nowrap').allInnerTexts();
+    assert.deepEqual(
+      kept.map((time) => / (µs|ms|s)$/.exec(time)?.[1]),
+      units,
+      `"${title}": its times ${kept.join(', ')}`,
+    );
+    assert.equal(
+      await page
+        .locator('.range-summary h3 span.nowrap')
+        .first()
+        .evaluate((e) => getComputedStyle(e).whiteSpace),
+      'nowrap',
+    );
     assert.ok(
       units.length === 3 && units.every((u) => u === unit(ticks[0]!)),
       `"${title}" over ticks ${ticks.join(', ')}`,
+    );
+    // its tables in the compare's words: its "CPU ops" are the outermost ops, the table of every level another name
+    // (review 16 Y1: "CPU kernels" there, and "CPU ops" for every level, several times the compare's time)
+    const captions = await page.locator('.range-summary caption').allInnerTexts();
+    assert.match(
+      captions[0]!,
+      /^CPU ops: outermost ATen ops and Inductor's C\+\+ functions, as the compare counts them \(\d+ names\)/,
+    );
+    assert.match(captions[1]!, /^Every CPU slice, nested calls too \(\d+ names\)/);
+    assert.match(
+      await page.locator('.range-summary .hint').first().innerText(),
+      /self = in no slice of another name nested in it/,
     );
     await screenshot(page, 'focus');
     // a compile id the trace never ran: said, nothing zoomed

@@ -76,8 +76,9 @@ const CASES: Case[] = [
     // "pt_gloo_runloop" (review 8A A16)
     inView: {
       step: [
-        ['thread 28223 (python3)', 'gloo thread 28229', 'profiled window', 'gloo thread 28228 idle here'],
-        ['thread 28224 (python3)', 'gloo thread 28230', 'profiled window', 'gloo thread 28231 idle here'],
+        // the idle thread in its place, as the whole trace's view has it (review 15W W7)
+        ['thread 28223 (python3)', 'gloo thread 28228: nothing here', 'gloo thread 28229', 'profiled window'],
+        ['thread 28224 (python3)', 'gloo thread 28230', 'gloo thread 28231: nothing here', 'profiled window'],
       ],
       all: [
         ['thread 28223 (python3)', 'gloo thread 28228', 'gloo thread 28229', 'profiled window'],
@@ -133,7 +134,10 @@ const CASES: Case[] = [
     // the Python frames last, each thread's stack folded to a row: the launches and kernels come first
     // the whole trace holds every track: the profiler's own work (a CUPTI buffer request) in call 0, the warm-up;
     // call 1 has none of it, its track said idle
-    inView: { step: [[...GPU_MLP_TRACKS.slice(1), 'profiler overhead idle here']], all: [GPU_MLP_TRACKS] },
+    inView: {
+      step: [['profiler overhead: nothing here', ...GPU_MLP_TRACKS.slice(1)]],
+      all: [GPU_MLP_TRACKS],
+    },
     noStacks: [false],
     opens: 'call 1',
   },
@@ -482,7 +486,13 @@ describe('the timeline in light, dark and high-contrast themes', () => {
             }
             if (c.inView?.[view])
               assert.deepEqual(
-                frames.map((f) => f.texts.filter((t) => t.role === 'track' || t.role === 'idle').map((t) => t.text)),
+                // top to bottom, as the column reads
+                frames.map((f) =>
+                  f.texts
+                    .filter((t) => t.role === 'track' || t.role === 'idle')
+                    .sort((a, b) => a.y - b.y)
+                    .map((t) => t.text),
+                ),
                 c.inView[view],
                 `${theme.name}, ${view}`,
               );

@@ -3,7 +3,7 @@ import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { formatUsLike } from '../../extension/present/numbers.ts';
 import { summarizeRange } from './rangeSummary.ts';
 import { coldStep, sharedUnit, stepNumber, stepUnit, type StepsCompared } from './stepMap.ts';
-import { stepRowNames, unlikeSteps } from '../timelineWords.ts';
+import { kernelCountNames, stepRowNames, unlikeSteps } from '../timelineWords.ts';
 import {
   compileSpans,
   kernelStats,
@@ -218,16 +218,17 @@ export function compareTraces(
     added.splice(added.indexOf(inner), 1);
     calledAs.push({ before: k, after: inner });
   }
+  const counts = kernelCountNames(device);
   const rows: ComparisonRow[] = [
     ...stepRows,
     // where there are steps the outside row is the time between kernels; the first-to-last-kernel window also holds
     // the gaps between steps, so it read longer than the step it was in (review 6C Z1: idle 153 µs in a 152 µs step)
-    ...(beforeSteps ? [] : [row(`${device} idle between kernels`, 'us', (s) => s.gpuIdleUs)]),
-    row('kernels', 'count', (s) => s.kernels),
+    ...(beforeSteps ? [] : [row(`${device} idle between ${counts.all}`, 'us', (s) => s.gpuIdleUs)]),
+    row(counts.all, 'count', (s) => s.kernels),
     row('launches', 'count', (s) => s.launches),
-    row('generated kernels', 'count', (s) => s.kernelsByFamily.generated),
-    row('library kernels', 'count', (s) => s.kernelsByFamily.library),
-    row('ATen kernels', 'count', (s) => s.kernelsByFamily.aten),
+    row(counts.generated, 'count', (s) => s.kernelsByFamily.generated),
+    row(counts.library, 'count', (s) => s.kernelsByFamily.library),
+    row(counts.aten, 'count', (s) => s.kernelsByFamily.aten),
     row('memcpy/memset', 'count', (s) => s.kernelsByFamily.memory),
     row('CUDA-graph replay kernels', 'count', (s) => s.kernelsByFamily['graph-replay']),
   ];

@@ -15,7 +15,8 @@ export interface RangeRow {
   /** µs inside the range, each moment once: a nested slice's time is its outer one's (review 4A F5: "aten::sum 2
    *  52.4 µs" beside the kernels' "aten::sum 1 27.9 µs" counted the inner call's 24.5 µs twice) */
   totalUs: number;
-  /** µs inside the range not spent in a nested slice on the same track */
+  /** µs inside the range in its slices and in no slice of another name nested in them (a call nested in one of its
+   *  own name is its own time, in either table) */
   selfUs: number;
   /** totalUs per outermost slice (count − nested) */
   avgUs: number;
@@ -78,14 +79,23 @@ export function summarizeRange(model: TraceModel, fromUs: number, toUs: number):
     const gpu = model.tracks[track]!.gpu;
     const first = levels.trackLevels[track]!;
     const end = levels.trackLevels[track + 1]!;
-    // slice i (of `level`) inside a slice of its own name: an ancestor's, up the levels
-    const inSameName = (i: number, level: number): boolean => {
+    // slice i (of `level`) inside a slice of its own name, up the levels: whether one is (`nested`), whether one
+    // that is a kernel is (`inKernel`: the kernels' table folds it into that row too, as the CPU ops' does), and
+    // whether its own time is in no slice of another name nested in that one (`selfTold`: else that slice's)
+    const sameNameAbove = (i: number, level: number): { nested: boolean; inKernel: boolean; selfTold: boolean } => {
+      const found = { nested: false, inKernel: false, selfTold: true };
+      let between = false;
       for (let up = level - 1, child = i; up >= first; up--) {
         child = parentOf(model, levels.levelStart[up]!, levels.levelStart[up + 1]!, child);
-        if (child < 0) return false;
-        if (model.name[child] === model.name[i]) return true;
+        if (child < 0) break;
+        if (model.name[child] !== model.name[i]) between = true;
+        else {
+          found.nested = true;
+          found.inKernel ||= kernels[child] === 1;
+          found.selfTold &&= !between;
+        }
       }
-      return false;
+      return found;
     };
     // deepest level first: each slice's children (the level below) have given it their time already
     let childTime = new Map<number, number>();
@@ -116,9 +126,12 @@ export function summarizeRange(model: TraceModel, fromUs: number, toUs: number):
           nestedIds.set(model.name[i]!, names);
         }
         const cpuOp = !gpu && isOp(model.kind[i]!);
-        const nested = (kernels[i] === 1 || cpuOp) && inSameName(i, level);
-        if (kernels[i]) add(kernelRows, i, total, self, nested);
-        if (cpuOp) add(cpuRows, i, total, self, nested);
+        const above = kernels[i] === 1 || cpuOp ? sameNameAbove(i, level) : null;
+        // self: the row's time in no slice of another name nested in its slices, alike in both tables (review
+        // 16 Y2: aten::sum's nested aten::sum was its own time in the CPU ops' table, not in the kernels')
+        const own = above && !above.selfTold ? 0 : self;
+        if (kernels[i] === 1 || above?.inKernel) add(kernelRows, i, total, own, above?.nested ?? false);
+        if (cpuOp) add(cpuRows, i, total, own, above?.nested ?? false);
       });
       childTime = parentTime;
       childNames = parentNames;
