@@ -377,8 +377,14 @@ export const stepRowNames = {
   // the profiler slows each op, so a step of many eager ops more than a compiled one: its length is not the verdict's
   // (review 5C Y1: '450 µs → 303 µs −33%' led the table under a 0.85× verdict)
   step: (unit: 'step' | 'call'): string => `${unit} under the profiler (slowed by it; not the timed verdict)`,
-  inside: (device: 'GPU' | 'CPU'): string =>
-    device === 'GPU' ? 'time inside GPU kernels only' : `time inside CPU ops only (${CPU_OPS.counted})`,
+  // the caveat on what each side counts only where a side ran generated C++ (review 16 Y7: beside backend='eager',
+  // which generates none, it sent the reader looking for C++ that was not there)
+  inside: (device: 'GPU' | 'CPU', generated: boolean): string =>
+    device === 'GPU'
+      ? 'time inside GPU kernels only'
+      : generated
+        ? `time inside CPU ops only (${CPU_OPS.counted})`
+        : 'time inside CPU ops only',
   // the complement of the row above it, by its words
   outside: (unit: 'step' | 'call', device: 'GPU' | 'CPU'): string => `rest of the ${unit}, outside ${insideOf(device)}`,
 };

@@ -182,7 +182,7 @@ describe('compare', () => {
     const unlike = comparison.rows.filter((r) => r.unlike).map((r) => r.metric);
     assert.deepEqual(unlike, [
       'step under the profiler (slowed by it; not the timed verdict)',
-      "time inside CPU ops only (an ATen op's time includes its dispatch; a generated C++ function has none)",
+      'time inside CPU ops only', // its window ran no generated C++ function (review 16 Y7)
       'rest of the step, outside CPU ops',
     ]);
     assert.ok(comparison.rows.some((r) => r.metric === 'CPU ops' && !r.unlike));
@@ -261,6 +261,14 @@ describe('compare', () => {
     assert.ok(row?.before === 0 && row.after > 300_000);
   });
 
+  test('where neither side ran generated C++, the inside row says no caveat about it (review 16 Y7: backend=eager)', async () => {
+    const eager = await scanTraceFile(fixture('cpu-graphbreak-eager.trace.json'));
+    const comparison = compareTraces(eager, eager, { before: 'eager', after: 'eager again' });
+    assert.equal(comparison.device, 'CPU');
+    const inside = comparison.rows.find((r) => r.ofStep === 'inside');
+    assert.equal(inside?.metric, 'time inside CPU ops only');
+  });
+
   test("a CPU trace's inside time is CPU ops in its row, the row under it and the sentence, each side's counting said, never kernels (review 15U U4, 15V V3)", async () => {
     const comparison = compareTraces(
       await scanTraceFile(fixture('cpu-graphbreak-eager.trace.json')),
@@ -269,7 +277,7 @@ describe('compare', () => {
     );
     assert.equal(comparison.device, 'CPU');
     const [, inside, outside] = comparison.rows.map((r) => r.metric);
-    assert.equal(inside, stepRowNames.inside('CPU'));
+    assert.equal(inside, stepRowNames.inside('CPU', true));
     assert.equal(
       inside,
       "time inside CPU ops only (an ATen op's time includes its dispatch; a generated C++ function has none)",

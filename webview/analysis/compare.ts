@@ -179,7 +179,11 @@ export function compareTraces(
   });
   // CPU-only traces count CPU kernels (summary.ts): their busy time is the CPU's, not a GPU's
   const device = b.gpuStreams > 0 || a.gpuStreams > 0 ? 'GPU' : 'CPU';
-  const inside: ComparisonRow = { ...row(stepRowNames.inside(device), 'us', (s) => s.gpuBusyUs), ofStep: 'inside' };
+  const generated = b.kernelsByFamily.generated + a.kernelsByFamily.generated > 0;
+  const inside: ComparisonRow = {
+    ...row(stepRowNames.inside(device, generated), 'us', (s) => s.gpuBusyUs),
+    ofStep: 'inside',
+  };
   const stepRows: ComparisonRow[] = [];
   if (beforeSteps && afterSteps) {
     const [stepBefore, stepAfter] = [beforeSteps.stepsUs / bDivisor, afterSteps.stepsUs / aDivisor];
