@@ -63,6 +63,9 @@ const PAD = 3;
 const CLEAR = 1;
 /** A cache marker's diamond reaches this far either side of its phase's start (compilePhases.ts DIAMOND). */
 const MARKER_HALF = 5;
+/** px more between a label and a diamond that lies between it and its bar: "lowering 51.8 ms ◇" against the diamond
+ *  read as the diamond's name (review 16Z Z8) */
+const MARKER_GAP = 6;
 const ROUNDING = 1e-6;
 /** The least width a bar is drawn at, as a share of the track (compilePhases.ts draws it). */
 export const LEAST_BAR = 0.0015;
@@ -232,7 +235,7 @@ class Lane {
     const [from] = this.clusterOf(bar).span;
     const before = Math.max(0, ...this.clusters.filter((c) => c.span[1] <= from).map((c) => c.span[1]));
     const diamonds = this.markerShares.map((m) => m * this.width).filter((m) => m >= before && m < bar.to * this.width);
-    return [from, ...diamonds.map((m) => m - MARKER_HALF)];
+    return [from, ...diamonds.map((m) => m - MARKER_HALF - MARKER_GAP)];
   }
 
   /** What a label right of `bar` may begin after, likewise: its end, or the right of a diamond before the next bar. */
@@ -242,7 +245,7 @@ class Lane {
     const diamonds = this.markerShares
       .map((m) => m * this.width)
       .filter((m) => m <= after && m > bar.from * this.width);
-    return [to, ...diamonds.map((m) => m + MARKER_HALF)];
+    return [to, ...diamonds.map((m) => m + MARKER_HALF + MARKER_GAP)];
   }
 
   /** Where `bar`'s label in form `form` may go, most wanted first: in its bar (after a diamond at its start), right

@@ -534,3 +534,17 @@ test('a row says a part for all its phases of it or none; with it where one of t
     assert.ok(loadPlace === undefined || loadPlace.form === 0, `${width} px: ${JSON.stringify(loadPlace)}`);
   }
 });
+
+test('a label beside a cache diamond that lies between it and its bar stands apart from the diamond: never read as its name (review 16Z Z8)', () => {
+  // a recompile's AOT Autograd at the axis's end, its cache miss's diamond at its start: room only left of the diamond
+  const aot: LaneBar = { from: 0.9, to: 0.97, ms: 143, startMs: 9000, phase: 'AOT Autograd', lengths: [200] };
+  for (const width of [1400, 2000]) {
+    const place = placeLabels([aot], [aot.from], width).get(aot);
+    assert.ok(place && !place.inside, `${width} px: ${JSON.stringify(place)}`);
+    const diamondLeft = aot.from * width - 5;
+    assert.ok(
+      diamondLeft - (place.at + 200) >= 6,
+      `${width} px: ${diamondLeft - (place.at + 200)} px from the diamond`,
+    );
+  }
+});
