@@ -13,6 +13,7 @@ import { compilePlace } from './analysis/sliceNames.ts';
 import { appendTerms, el } from './panels.ts';
 import { followSaid } from './sourceLinks.ts';
 import { LEAST_BAR, placeChartLabels, type ChartLane, type LaneBar } from './phaseLabelLayout.ts';
+import { partOf } from './phaseLabelParts.ts';
 import { phaseInsideWords, phaseLabelForms, phasesUnlabelled } from './timelineWords.ts';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -239,6 +240,16 @@ function measured(text: SVGTextElement, prefix: string): { forms: string[]; leng
   return { forms: [...timed, name], lengths: timed.map(length), nameOnly: length(name) };
 }
 
+/** Whether each of a bar's forms says the compiler part its phase is of (its part's name alone: either), where its
+ *  phase has one: a row says a part for all its phases of it or for none (phaseLabelLayout.ts). */
+function partsSaid(phase: string, forms: readonly string[]): Pick<LaneBar, 'partSaid'> {
+  const part = partOf(phase);
+  // "Dynamo 2.38 ms", "Dynamo": the part's name alone, with its time or not
+  const said = (form: string): boolean | null =>
+    form === part || form.startsWith(`${part} `) ? null : form.startsWith(`${part}: `);
+  return part ? { partSaid: forms.map(said) } : {};
+}
+
 /**
  * Each bar's label in one chart (`chart`: its rows, every track as wide: phaseLabelLayout.ts placeChartLabels, per
  * depth of each row): inside its bar or directly beside it, no other bar nearer (review 13 O1), clear of the other
@@ -267,6 +278,7 @@ function fitLabels(chart: HTMLElement): void {
         phase: text.dataset['phase'] ?? '',
         lengths: told.lengths,
         nameOnly: told.nameOnly,
+        ...partsSaid(text.dataset['phase'] ?? '', told.forms),
         // the bars it is counted among: its row's, of its name less the count
         ...(uncounted
           ? {
@@ -282,7 +294,7 @@ function fitLabels(chart: HTMLElement): void {
       return [{ bar, text, forms: told.forms, uncounted: uncounted?.forms ?? told.forms, track, depth, lane }];
     }),
   );
-  const lanes: ChartLane[] = tracks.flatMap((track) => {
+  const lanes: ChartLane[] = tracks.flatMap((track, row) => {
     // the cache markers' diamonds at each depth (keyed as its bars are: depth × ROW + 1): a label under one loses
     // letters ("oad from cache", "lowering 60.4◇s")
     const markers = new Map<number, number[]>();
@@ -294,6 +306,7 @@ function fitLabels(chart: HTMLElement): void {
     return [...new Set(own.map((d) => d.depth))].map((depth) => ({
       bars: own.filter((d) => d.depth === depth).map((d) => d.lane),
       markers: markers.get(depth) ?? [],
+      row,
     }));
   });
   const places = placeChartLabels(lanes, width);

@@ -6,8 +6,12 @@
 // O3: "guards 53.9 ms" beside the backend compile, the 0.5-s trace unnamed; relaxed by review 14R R1). A label lies in
 // its bar or directly beside it, no other bar nearer to it than its own (review 13 O1: "backward compile 974 ms"
 // against the forward's Inductor bar), slivers under 2 px against a bar counting as its edge (review 14R R1/R2).
-// A chart says each phase in one form (review 13 O5 / P6: "guards 30.1 ms" beside "build guards 32.9 ms"), a count
+// A chart says each phase with its time in one form, lengthened up the ladder and never shortened, so a wider panel
+// never shortens a name (review 16X X4); a bar with no room for it by its name alone in its bar, one cut per phase per
+// row (review 13 O5 / P6, 16Z Z9); a row says a part for all its phases of it or none (phaseLabelParts.ts); a count
 // "(1 of 2)" only where every bar it counts is labelled. Pure: the bars as shares of the track, labels' lengths in px.
+
+import { byCost, saidOfOnePart } from './phaseLabelParts.ts';
 
 /** A bar's label forms' lengths in px: longest first, each with its time (in its bar or beside it), and its shortest
  *  name alone, without its time (only in its bar, where no form with its time has room: review 12N N1); that form's
@@ -15,6 +19,9 @@
 export interface FormLengths {
   lengths: readonly number[];
   nameOnly?: number;
+  /** whether each form (its name alone last) says the compiler part its phase is of ("Dynamo: trace bytecode …"
+   *  does, "trace" not), null where it is that part's name alone ("Dynamo"); none where its phase has no part */
+  partSaid?: readonly (boolean | null)[];
 }
 
 /** A bar of one depth of a compile's row. */
@@ -37,6 +44,8 @@ export interface LaneBar extends FormLengths {
 export interface ChartLane {
   bars: readonly LaneBar[];
   markers: readonly number[];
+  /** the compile's row it is a depth of (lanes without one: each a row of its own) */
+  row?: number;
 }
 
 /** A label placed: its form (an index into its bar's lengths, or lengths.length: its name alone), in its forms
@@ -54,6 +63,9 @@ const PAD = 3;
 const CLEAR = 1;
 /** A cache marker's diamond reaches this far either side of its phase's start (compilePhases.ts DIAMOND). */
 const MARKER_HALF = 5;
+/** px more between a label and a diamond that lies between it and its bar: "lowering 51.8 ms ◇" against the diamond
+ *  read as the diamond's name (review 16Z Z8) */
+const MARKER_GAP = 6;
 const ROUNDING = 1e-6;
 /** The least width a bar is drawn at, as a share of the track (compilePhases.ts draws it). */
 export const LEAST_BAR = 0.0015;
@@ -99,9 +111,6 @@ const formLength = (forms: FormLengths, form: number): number =>
 const onlyInside = (bar: LaneBar, form: number): boolean => form >= bar.lengths.length;
 /** The gap in px between two spans (0 where they overlap). */
 const gap = ([a, b]: Span, [c, d]: Span): number => Math.max(0, c - b, a - d);
-
-/** What costs more: the order bars are given room in. */
-const byCost = (a: LaneBar, b: LaneBar): number => b.ms - a.ms || a.startMs - b.startMs;
 
 /** One depth of a row as its times place it, the same at every width: its bars left to right, and its costliest. */
 class LaneOrder {
@@ -226,7 +235,7 @@ class Lane {
     const [from] = this.clusterOf(bar).span;
     const before = Math.max(0, ...this.clusters.filter((c) => c.span[1] <= from).map((c) => c.span[1]));
     const diamonds = this.markerShares.map((m) => m * this.width).filter((m) => m >= before && m < bar.to * this.width);
-    return [from, ...diamonds.map((m) => m - MARKER_HALF)];
+    return [from, ...diamonds.map((m) => m - MARKER_HALF - MARKER_GAP)];
   }
 
   /** What a label right of `bar` may begin after, likewise: its end, or the right of a diamond before the next bar. */
@@ -236,7 +245,7 @@ class Lane {
     const diamonds = this.markerShares
       .map((m) => m * this.width)
       .filter((m) => m <= after && m > bar.from * this.width);
-    return [to, ...diamonds.map((m) => m + MARKER_HALF)];
+    return [to, ...diamonds.map((m) => m + MARKER_HALF + MARKER_GAP)];
   }
 
   /** Where `bar`'s label in form `form` may go, most wanted first: in its bar (after a diamond at its start), right
@@ -349,7 +358,12 @@ function chartLabelled(
 ): Map<LaneBar, number>[] {
   const chosen = orders.map(() => new Map<LaneBar, number>());
   const ways = new Map<string, Way>();
-  const timed = (bar: LaneBar): number => bar.lengths.length - 1;
+  const rowOf = (k: number): number => lanes[k]!.row ?? -1 - k;
+  /** Each phase said with its time: the form its bars take (an index into their forms, a bar with fewer forms in its
+   *  last), only ever longer up the ladder, a bar labelled later in it: a wider panel never shortens a name (review
+   *  16X X4: "build guards 53.9 ms" at 1400 px, "guards" at 2000 where the 209-ms guards found room) */
+  const floors = new Map<string, number>();
+  const timed = (bar: LaneBar): number => Math.min(floors.get(bar.phase) ?? Infinity, bar.lengths.length - 1);
   const changes = orders.map((order, k) =>
     clusterChanges(order)
       .sort((a, b) => a - b)
@@ -435,11 +449,22 @@ function chartLabelled(
           if (bar === order.costliest && !placeless(k)(bar)) break;
           continue;
         }
-        // room the other way: the phase turned that way where its other bars have room to, else this bar bare, and
+        // room only for its name alone, its phase said with its time: named so in its bar, the phase's other bars
+        // keeping their time (a wider panel never shortens a name: review 16X X4; its bar named, review 14T T1)
+        if (other === 'named') {
+          // one cut per phase per row (review 16Z Z9): never beside a bar of its phase with its time in its row
+          const row = rowOf(k);
+          const timedBeside = chosen.some(
+            (said, j) => rowOf(j) === row && [...said].some(([b, f]) => b.phase === bar.phase && !onlyInside(b, f)),
+          );
+          if (!timedBeside) forms.set(bar, otherForm);
+        }
+        // room with its time: the phase turned that way where its other bars have room to, else this bar bare, and
         // its depth's cheaper bars only in their own (the way alone never blanks a depth)
-        if (turn(bar.phase, other, bar, k)) ways.set(bar.phase, other);
+        else if (turn(bar.phase, other, bar, k)) ways.set(bar.phase, other);
       }
     });
+    lengthen(chosen, ways, floors, (ks) => fitsAll(ks));
     // a phase by name alone whose bars all have room for their time now: with their time
     for (const [phase, way] of ways) {
       if (way !== 'named') continue;
@@ -447,44 +472,63 @@ function chartLabelled(
         [...forms.keys()].filter((b) => b.phase === phase).map((b) => ({ b, k })),
       );
       if (!named.every(({ b }) => b.lengths.length)) continue;
-      for (const { b, k } of named) chosen[k]!.set(b, timed(b));
-      if (named.every(({ k }) => at(k).fits(orders[k]!.labelled(chosen[k]!)))) ways.set(phase, 'timed');
-      else for (const { b, k } of named) chosen[k]!.set(b, b.lengths.length);
+      // in their shortest form with their time, longer than their name alone: lengthened from there
+      for (const { b, k } of named) chosen[k]!.set(b, b.lengths.length - 1);
+      if (named.every(({ k }) => at(k).fits(orders[k]!.labelled(chosen[k]!)))) {
+        ways.set(phase, 'timed');
+        floors.delete(phase);
+      } else for (const { b, k } of named) chosen[k]!.set(b, b.lengths.length);
     }
   }
   return chosen;
 }
 
-/** The compiler part a phase is of ("Dynamo" of "Dynamo: build guards"): its first form says it, its others not. */
-const partOf = (phase: string): string | null => /^([^:]+): /.exec(phase)?.[1] ?? null;
-
-/** The phases of one part said alike across a chart, with their part or without it, where some have room only
- *  without it (review 15U R2 / 15V: "Dynamo: trace bytecode 31.3 ms" beside "build guards 57.6 ms" in one row): a
- *  form without its part is shorter, so the labels still fit (`fits` asked all the same). */
-function saidOfOnePart(
-  phases: ReadonlyMap<string, { lane: number; bar: LaneBar }[]>,
+/** Each phase said with its time in the longest form every labelled bar of it can take at this width of the ladder
+ *  (`fits` of their depths), never shorter than it was (`floors`): the phases whose bars cost most first. */
+function lengthen(
   chosen: Map<LaneBar, number>[],
+  ways: ReadonlyMap<string, Way>,
+  floors: Map<string, number>,
   fits: (lanes: Iterable<number>) => boolean,
 ): void {
-  const parts = new Map<string, { lane: number; bar: LaneBar }[]>();
-  for (const [phase, bars] of phases) {
-    const part = partOf(phase);
-    if (part) parts.set(part, [...(parts.get(part) ?? []), ...bars]);
-  }
-  for (const bars of parts.values()) {
-    const withPart = bars.filter(({ lane, bar }) => chosen[lane]!.get(bar) === 0 && bar.lengths.length > 1);
-    if (!withPart.length || bars.every(({ lane, bar }) => chosen[lane]!.get(bar) === 0)) continue;
-    for (const { lane, bar } of withPart) chosen[lane]!.set(bar, 1);
-    if (!fits(new Set(withPart.map(({ lane }) => lane))))
-      for (const { lane, bar } of withPart) chosen[lane]!.set(bar, 0);
+  const phases = new Map<string, { lane: number; bar: LaneBar }[]>();
+  chosen.forEach((forms, lane) => {
+    for (const bar of forms.keys())
+      if (ways.get(bar.phase) === 'timed') phases.set(bar.phase, [...(phases.get(bar.phase) ?? []), { lane, bar }]);
+  });
+  const costOf = (bars: { bar: LaneBar }[]): number => Math.max(...bars.map(({ bar }) => bar.ms));
+  for (const [phase, all] of [...phases].sort(([, a], [, b]) => costOf(b) - costOf(a))) {
+    // a bar by its name alone (its time had no room): with its time where that has room now, in the longest form
+    // from its phase's on that does (its row's own cut: review 16Z Z9)
+    const bars = all.filter(({ lane, bar }) => {
+      if (!onlyInside(bar, chosen[lane]!.get(bar)!)) return true;
+      const from = Math.min(floors.get(phase) ?? Infinity, bar.lengths.length - 1);
+      const form = [...bar.lengths.keys()].find((f) => {
+        chosen[lane]!.set(bar, f);
+        return f >= from && fits([lane]);
+      });
+      if (form !== undefined) return true;
+      chosen[lane]!.set(bar, bar.lengths.length);
+      return false;
+    });
+    if (!bars.length) continue;
+    const now = Math.max(...bars.map(({ lane, bar }) => chosen[lane]!.get(bar)!));
+    const was = bars.map(({ lane, bar }) => chosen[lane]!.get(bar)!);
+    const lanes = new Set(bars.map(({ lane }) => lane));
+    const form = [...Array(now).keys()].find((f) => {
+      for (const { lane, bar } of bars) chosen[lane]!.set(bar, Math.min(f, bar.lengths.length - 1));
+      return fits(lanes);
+    });
+    if (form === undefined) bars.forEach(({ lane, bar }, k) => chosen[lane]!.set(bar, was[k]!));
+    floors.set(phase, form ?? now);
   }
 }
 
 /**
  * Each bar's label at track width `width` (px), or none, for every depth of every row of one chart (`lanes`): the bars
  * labelled as chartLabelled chose them; a bar counted among others ("(1 of 2)") without its count where one of those has no
- * label, and of such bars none of which is labelled, the costliest without it where that fits; each phase in the longest of its forms that every labelled bar of it can take, leaving every other label
- * room (the costliest phases' first), or its name alone; placed where most wanted that leaves the rest their room.
+ * label, and of such bars none of which is labelled, the costliest without it where that fits; each phase in the form the ladder lengthened it to (chartLabelled), or its name alone; a part said per row
+ * (phaseLabelParts.ts); placed where most wanted that leaves the rest their room.
  */
 export function placeChartLabels(lanes: readonly ChartLane[], width: number): Map<LaneBar, LabelPlace> {
   const orders = lanes.map((l) => new LaneOrder(l.bars));
@@ -535,33 +579,23 @@ export function placeChartLabels(lanes: readonly ChartLane[], width: number): Ma
     const ways = new Set(
       chosen.flatMap((said) => [...said].filter(([b]) => b.phase === bar.phase).map(([b, f]) => onlyInside(b, f))),
     );
-    const wayForms = [bar.lengths.length - 1, bar.lengths.length].filter(
-      (f) => !ways.size || ways.has(onlyInside(bar, f)),
+    // with its time in the form its phase's bars are said in (a wider panel never shortens a name)
+    const phaseForm = Math.max(
+      -1,
+      ...chosen.flatMap((said) =>
+        [...said].filter(([b, f]) => b.phase === bar.phase && !onlyInside(b, f)).map(([, f]) => f),
+      ),
     );
+    const timedForm = phaseForm < 0 ? bar.lengths.length - 1 : Math.min(phaseForm, bar.lengths.length - 1);
+    const wayForms = [timedForm, bar.lengths.length].filter((f) => !ways.size || ways.has(onlyInside(bar, f)));
     const form = wayForms.find((f) => {
       forms.set(bar, f);
       return f >= 0 && fitted[k]!.fits(order.labelled(forms));
     });
     if (form === undefined) forms.delete(bar);
   }
-  // each phase's timed bars in one form, the longest all of them can take: the phases whose bars cost most first
-  const phases = new Map<string, { lane: number; bar: LaneBar }[]>();
-  chosen.forEach((forms, lane) => {
-    for (const [bar, form] of forms)
-      if (!onlyInside(bar, form)) phases.set(bar.phase, [...(phases.get(bar.phase) ?? []), { lane, bar }]);
-  });
-  const costOf = (bars: { bar: LaneBar }[]): number => Math.max(...bars.map(({ bar }) => bar.ms));
-  for (const bars of [...phases.values()].sort((a, b) => costOf(b) - costOf(a))) {
-    const most = Math.max(...bars.map(({ bar }) => bar.lengths.length));
-    for (let form = 0; form < most; form++) {
-      const was = bars.map(({ lane, bar }) => chosen[lane]!.get(bar)!);
-      for (const { lane, bar } of bars) chosen[lane]!.set(bar, Math.min(form, bar.lengths.length - 1));
-      const lanesOf = new Set(bars.map(({ lane }) => lane));
-      if ([...lanesOf].every((k) => fitted[k]!.fits(orders[k]!.labelled(chosen[k]!)))) break;
-      bars.forEach(({ lane, bar }, k) => chosen[lane]!.set(bar, was[k]!));
-    }
-  }
-  saidOfOnePart(phases, chosen, (ks) => [...ks].every((k) => fitted[k]!.fits(orders[k]!.labelled(chosen[k]!))));
+  // each phase's timed bars in the form the ladder lengthened them to (chartLabelled): a wider panel never shortens
+  saidOfOnePart(lanes, chosen, (ks) => [...ks].every((k) => fitted[k]!.fits(orders[k]!.labelled(chosen[k]!))));
   const places = new Map<LaneBar, LabelPlace>();
   fitted.forEach((lane, k) => {
     const labelled = orders[k]!.labelled(chosen[k]!);

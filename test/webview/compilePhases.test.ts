@@ -380,7 +380,7 @@ describe('compile phases', () => {
     }
   });
 
-  test('one chart says a phase in one form, and a count "(1 of 2)" only where every bar it counts is labelled or it alone (review 13 O5, P6, 15U U5)', async () => {
+  test('one row says a phase in one form, and a count "(1 of 2)" only where every bar it counts is labelled or it alone (review 13 O5, P6, 15U U5)', async () => {
     for (const folder of ['recorded/train_small-cpu', 'reports/ddp-ranks-cpu', 'reports/h100-mlp', 'reports/fused-cpu'])
       for (const width of [560, 700, 1400]) {
         const page = await openPhases(folder, width);
@@ -409,8 +409,9 @@ describe('compile phases', () => {
         );
         const wrong: string[] = [];
         for (const bars of charts) {
-          for (const phase of new Set(bars.map((b) => b.phase))) {
-            const shown = bars.filter((b) => b.phase === phase && b.shown !== null);
+          // one cut per phase per row (review 16Z Z9; its part said per row: review 16X X4)
+          for (const [row, phase] of new Set(bars.map((b) => [b.row, b.phase] as const))) {
+            const shown = bars.filter((b) => b.row === row && b.phase === phase && b.shown !== null);
             if (new Set(shown.map((b) => Math.max(b.told, b.plain))).size > 1)
               wrong.push(`${phase}: ${shown.map((b) => b.shown).join(' | ')}`);
           }
@@ -569,13 +570,54 @@ describe('compile phases', () => {
     );
     // fewer shortened than named whole: the wide panel is not labelled as the narrow one is
     assert.ok(short.length < shown.length / 2, `${short.length} of ${shown.length} shortened`);
-    // the phases of one part all with it or all without it
-    for (const part of new Set(shown.map((b) => partOf(b.phase)).filter((p) => p !== undefined))) {
-      const saying = new Set(
-        shown.filter((b) => partOf(b.phase) === part).map((b) => b.label!.startsWith(`${part}: `)),
-      );
-      assert.ok(saying.size === 1, `${part}: ${shown.map((b) => b.label).join(' | ')}`);
+    // the phases of one part all with it or all without it, in each row (review 16X X4)
+    for (const row of rows) {
+      const said = row.bars.filter((b) => b.label !== null);
+      for (const part of new Set(said.map((b) => partOf(b.phase)).filter((p) => p !== undefined))) {
+        const saying = new Set(
+          said.filter((b) => partOf(b.phase) === part).map((b) => b.label!.startsWith(`${part}: `)),
+        );
+        assert.ok(saying.size === 1, `${part}: ${said.map((b) => b.label).join(' | ')}`);
+      }
     }
     await page.close();
+  });
+
+  test('a wider panel never shortens a name, and a row says a part for all its phases of it or for none (review 16Y Y5, 16X X4)', async () => {
+    const widths = [560, 700, 1000, 1400, 2000];
+    const partOf = (phase: string): string | undefined => /^([^:]+): /.exec(phase)?.[1];
+    for (const folder of [
+      'recorded/train_small-cpu',
+      'reports/fused-cpu',
+      'reports/h100-mlp',
+      'reports/ddp-ranks-cpu',
+      'recorded/serve_script-cpu',
+    ]) {
+      const wrong: string[] = [];
+      const before = new Map<string, string>();
+      for (const width of widths) {
+        const page = await openPhases(folder, width);
+        const rows = await rowsOf(page);
+        rows.forEach(({ bars }, r) => {
+          bars.forEach((bar, k) => {
+            const key = `row ${r} bar ${k} (${bar.name})`;
+            const was = before.get(key);
+            // its name, less its time: as long at a wider width, or longer
+            const name = bar.label?.replace(/ [\d.,]+ (?:µs|ms|s)$/, '') ?? null;
+            if (was !== undefined && (name === null || name.length < was.length))
+              wrong.push(`${key}: "${was}" narrower, "${name}" at ${width} px`);
+            if (name !== null) before.set(key, name);
+          });
+          const shown = bars.filter((b) => b.label !== null);
+          for (const part of new Set(shown.map((b) => partOf(b.phase)).filter((p) => p !== undefined))) {
+            const of = shown.filter((b) => partOf(b.phase) === part);
+            if (new Set(of.map((b) => b.label!.startsWith(`${part}: `))).size > 1)
+              wrong.push(`row ${r} at ${width} px: ${of.map((b) => b.label).join(' | ')}`);
+          }
+        });
+        await page.close();
+      }
+      assert.deepEqual(wrong, [], folder);
+    }
   });
 });
