@@ -139,7 +139,7 @@ def test_one_cost_is_said_with_one_value_in_one_unit() -> None:
     assert "the first took 359 ms, 355 ms of it recompiling" in shape and "355 ms recompiling" not in shape
     assert "501 ms compiling in the script's own calls" in shape and "0.50 s" not in shape
     gated = said["gated_service-cpu"]
-    assert "Its 68.9 s compile pays back after about 170,000 steps" in gated and "69.0 s" not in gated
+    assert "Its 68.9 s compile pays back after about 200,000 steps" in gated and "69.0 s" not in gated
     fastpath = said["encoder_fastpath-h200"]
     assert "783 ms trying to compile" in fastpath and "0.78 s" not in fastpath
 
@@ -151,7 +151,7 @@ def test_a_cold_compiles_pay_back_says_it_was_cold_to_two_digits() -> None:
     region = rederive_fixtures.rederive(json.loads(Path(path).read_text()))["regions"][0]
     pays = next(r for r in region["answer"]["reasons"] if r["code"] == "pays-back-after")
     assert pays["text"] == (
-        "Its 68.9 s compile pays back after about 170,000 steps with a cold compile cache, this run made 200; "
+        "Its 68.9 s compile pays back after about 200,000 steps with a cold compile cache, this run made 200; "
         "later runs load the cache, so it pays back sooner."
     )
     assert "with a cold compile cache" in region["answer"]["headline"]
