@@ -12,7 +12,7 @@ export function drawText(ctx: CanvasRenderingContext2D, text: TextBox): void {
   ctx.globalAlpha = 1;
 }
 
-/** Step lines faint, tick lines whole, both in the muted colour. */
+/** Step lines faint, tick lines whole, both in the muted colour; then a step line's splits in the page's. */
 export function drawLines(ctx: CanvasRenderingContext2D, lines: readonly LineSegment[], theme: Theme): void {
   ctx.fillStyle = theme.muted;
   for (const role of ['step', 'tick'] as const) {
@@ -27,4 +27,6 @@ export function drawLines(ctx: CanvasRenderingContext2D, lines: readonly LineSeg
       ctx.fillStyle = l.colour!;
       ctx.fillRect(l.x, l.y0, l.w, l.y1 - l.y0);
     }
+  ctx.fillStyle = theme.background;
+  for (const l of lines) if (l.role === 'split') ctx.fillRect(l.x, l.y0, l.w, l.y1 - l.y0);
 }

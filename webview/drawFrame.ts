@@ -1,9 +1,10 @@
 // A frame of the timeline: every pane drawn at the view's scale, at most once per animation frame however often a
-// change asks, each pane's note said again, the frame's time kept (debugView.ts), the host told a preview is drawn,
-// and the compiler's marks found after the first frame.
+// change asks, each pane's note said again (and the steps a rank came last in, after its title), the frame's time kept
+// (debugView.ts), the host told a preview is drawn, and the compiler's marks found after the first frame.
 import { stepsOverlapped } from './analysis/stepMap.ts';
 import { post } from './hostApi.ts';
 import { paneScale } from './paneFit.ts';
+import { cameLastTitle } from './rankCameLast.ts';
 import { drawAlike } from './paneSteps.ts';
 import { LABEL_WIDTH } from './timelineText.ts';
 import { paneStepsNote } from './timelineWords.ts';
@@ -41,6 +42,20 @@ function paneNotes(): void {
   });
 }
 
+/** After each rank's pane title, the steps it came last to a collective in (rankCameLast.ts), once every pane's
+ *  compiler marks are found: what a rank waited for is known then, not before. */
+function paneCameLast(): void {
+  if (!state.panes.every((p) => p.timeline.marksFound)) return;
+  const spans = document.querySelectorAll<HTMLElement>('.pane .pane-label .pane-came-last');
+  state.panes.forEach((pane, p) => {
+    const words = cameLastTitle(pane.timeline);
+    const span = spans[p];
+    const text = words ? ` · ${words.text}` : '';
+    if (span && span.textContent !== text) span.textContent = text;
+    if (span && span.title !== (words?.tooltip ?? '')) span.title = words?.tooltip ?? '';
+  });
+}
+
 function drawAll(): void {
   const panesBox = document.querySelector('.panes');
   if (!panesBox || !state.theme) return;
@@ -51,6 +66,7 @@ function drawAll(): void {
   const theme = state.theme;
   drawAlike(state.panes, (timeline) => timeline.draw(paneScale(state.current, timeline.stretch), width, theme));
   paneNotes();
+  paneCameLast();
   state.frameTimes.push(performance.now() - began);
   if (!state.timings.firstDraw) state.timings.firstDraw = performance.timeOrigin + performance.now();
   if (state.partial && !state.drawnSaid) {

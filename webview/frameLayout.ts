@@ -29,9 +29,10 @@ export interface TextBox {
   under: Paint[];
 }
 
-/** A vertical line: [x, x + w) from y0 to y1; a band's edge in its own colour (overlays.bandEdges). */
+/** A vertical line: [x, x + w) from y0 to y1; a band's edge in its own colour (overlays.bandEdges); 'split': a step
+ *  line's piece drawn over in the page's colour, between two bars that abut at it (stepLineSplits.ts). */
 export interface LineSegment {
-  role: 'step' | 'tick' | 'band';
+  role: 'step' | 'tick' | 'band' | 'split';
   colour?: string;
   x: number;
   w: number;

@@ -304,7 +304,8 @@ function load(message: Opening): void {
       stackToggles(pane.timeline, () => scheduleDraw()),
     );
     const label = el('div', 'pane-label', title);
-    label.append(pinnedHint(box));
+    // (the steps its rank came last to a collective in, once the job's waits are known: drawFrame.ts)
+    label.append(el('span', 'pane-came-last'), pinnedHint(box));
     box.append(label, el('div', 'pane-note hint'), drawn);
     panesBox.append(box);
   });

@@ -46,6 +46,7 @@ import { TimelineNames } from './timelineNames.ts';
 import { lowerBoundStart, ROW_HEIGHT, TrackRows, type Row } from './timelineRows.ts';
 import { sliceTexts, type SliceWords } from './sliceTexts.ts';
 import { stepCutTexts } from './stepCuts.ts';
+import { stepLineSplits } from './stepLineSplits.ts';
 import { pickFoldedLabels, SliceRects, type FoldedLabel, type LaidOutRects } from './sliceRects.ts';
 import {
   collectiveWords,
@@ -335,7 +336,12 @@ export class TimelineCanvas extends TimelineNames {
       );
     }
     clearLabelsOfBands(ctx, texts, bands);
-    const lines = cutLines([...axis.lines, ...bandEdges(bands, AXIS_HEIGHT, left, right, this.height, clear)], texts);
+    const stepLines = axis.lines.flatMap((l) => (l.role === 'step' ? [l.x] : []));
+    const splits = stepLineSplits(model, this.tracks.rows, stepLines, toX, toT);
+    const lines = cutLines(
+      [...axis.lines, ...splits, ...bandEdges(bands, AXIS_HEIGHT, left, right, this.height, clear)],
+      texts,
+    );
     drawLines(ctx, lines, theme);
     for (const text of texts) drawText(ctx, text);
     const outlines = this.drawOverlays(ctx, xOf, left, right, width, theme);

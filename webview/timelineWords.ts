@@ -260,6 +260,37 @@ export const profilerWorkLabel = (said: string, frames: readonly string[]): stri
 /** The track of the profiler's own work, as its row is named (extension/node/trace/buildModel.ts trackName). */
 const PROFILER_ROW = 'profiler overhead';
 
+/** Numbers said as runs: "2–4", "2 and 4", "2–3 and 5". */
+function numberRuns(numbers: readonly number[]): string {
+  const runs: string[] = [];
+  for (let k = 0; k < numbers.length;) {
+    let j = k;
+    while (j + 1 < numbers.length && numbers[j + 1] === numbers[j]! + 1) j++;
+    runs.push(j > k ? `${numbers[k]}–${numbers[j]}` : `${numbers[k]}`);
+    k = j + 1;
+  }
+  return runs.length > 1 ? `${runs.slice(0, -1).join(', ')} and ${runs.at(-1)}` : (runs[0] ?? '');
+}
+
+/**
+ * After a rank's pane title, the steps (by their numbers, ascending) in which it reached a collective (`ops`, by their
+ * names) last, every other rank already in it: "came last to all_reduce in steps 2–4", once for all of them, where a
+ * bar too narrow for "last" says none (review 16Z Z3: rank 0 waited for rank 1 in every step, and only step 2's bar
+ * said rank 1 came last); its tooltip says what that means.
+ */
+export function cameLastWords(
+  ops: readonly string[],
+  steps: readonly number[],
+  unit: 'step' | 'call',
+): { text: string; tooltip: string } {
+  const op = ops.length > 1 ? `${ops.slice(0, -1).join(', ')} and ${ops.at(-1)}` : ops[0]!;
+  const where = `${steps.length === 1 ? unit : `${unit}s`} ${numberRuns(steps)}`;
+  return {
+    text: `came last to ${op} in ${where}`,
+    tooltip: `In ${where} this rank reached ${op} when every other rank was already in it: their time there was a wait for this rank, and this rank's own is the collective's.`,
+  };
+}
+
 /** The search box's count: "12 matching slices". */
 export const matchingSlices = (count: number): string => `${count} matching slices`;
 

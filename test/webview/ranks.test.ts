@@ -64,10 +64,17 @@ describe('rank timeline', () => {
       ),
     );
     assert.ok(ruler.length && !ruler.some((t) => t.includes('warm-up')), ruler.join(' │ '));
+    // rank 0 waited in all_reduce for rank 1 in every step, and rank 1's bars of steps 3 and 4 have no room for
+    // "last": its title says it came last in all three, once the job's waits are known (review 16Z Z3)
+    await page.waitForFunction(() => document.querySelectorAll('.pane-came-last')[1]?.textContent);
     assert.deepEqual(await page.locator('.pane-label').allInnerTexts(), [
       'rank 0 — 463 events, 3 steps',
-      'rank 1 — 463 events, 3 steps',
+      'rank 1 — 463 events, 3 steps · came last to all_reduce in steps 2–4',
     ]);
+    assert.match(
+      (await page.locator('.pane-came-last').nth(1).getAttribute('title')) ?? '',
+      /^In steps 2–4 this rank reached all_reduce when every other rank was already in it/,
+    );
     const note = await page.locator('.rank-note').innerText();
     assert.match(note, /Ranks 0, 1 of world size 2 \(gloo\)\./);
     assert.match(note, /One time axis: the ranks of one host \(vm\) share its clock/);
@@ -294,6 +301,11 @@ describe('rank timeline', () => {
       await page.locator('.rank-note .warning').innerText(),
       /ran on 2 hosts \(node-0, node-1\).*its own step/,
     );
+    // (ranks on clocks of their own: which came last is not known, and the titles say nothing of it)
+    await page.waitForFunction(
+      () => (window as unknown as { __timelineDebug: { marks: unknown } }).__timelineDebug.marks !== null,
+    );
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
     assert.deepEqual(await page.locator('.pane-label').allInnerTexts(), [
       'rank 0 — 463 events, 3 steps',
       'rank 1 — 463 events, 3 steps',
