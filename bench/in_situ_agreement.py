@@ -19,6 +19,7 @@ import sys
 from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "native-runner"))
+import in_situ_estimators
 from compile_lens_runner.measure import interleaved
 from compile_lens_runner.script import in_situ_report
 
@@ -28,13 +29,7 @@ Run = tuple[str, str, float, float, float, float, float, int]
 
 def _old(region: dict[str, Any]) -> float | None:
     """Each side's median over the run (the rule before session 33), on the same steady steps."""
-    recorded = [interleaved.Call.from_json(c) for c in region["calls"]]
-    options = region.get("options") or {}
-    new_size = region.get("device") == "cuda" and options.get("mode") in ("reduce-overhead", "max-autotune")
-    calls, s, _ = interleaved.compared(recorded, new_size)
-    weights: dict[str, int] = {}
-    for c in calls:
-        weights[c.signature] = weights.get(c.signature, 0) + 1
+    calls, s, _, weights = in_situ_estimators.steady(region)
     got = interleaved.estimate(calls, s.steps, lambda c: c.step_ms, weights, paired=False)
     return None if got is None else got["speedup"]
 

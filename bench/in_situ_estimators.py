@@ -100,6 +100,18 @@ def regions(report: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     ]
 
 
+def steady(region: dict[str, Any]) -> tuple[list[Any], Any, Any, dict[str, int]]:
+    """A recorded region's calls as the runner compares them (interleaved.compared), and each signature's count."""
+    recorded = [interleaved.Call.from_json(c) for c in region.get("calls") or []]
+    options = region.get("options") or {}
+    new_size = region.get("device") == "cuda" and options.get("mode") in ("reduce-overhead", "max-autotune")
+    calls, s, pool = interleaved.compared(recorded, new_size)
+    weights: dict[str, int] = {}
+    for c in calls:
+        weights[c.signature] = weights.get(c.signature, 0) + 1
+    return calls, s, pool, weights
+
+
 def main(paths: list[str]) -> int:
     rows: dict[tuple[str, str, str, str], list[tuple[str, list[float], dict[str, tuple[Range, Range]]]]] = {}
     for path in paths:
@@ -107,13 +119,7 @@ def main(paths: list[str]) -> int:
         with open(file) as f:
             report = json.load(f)
         for name, region in regions(report):
-            recorded = [interleaved.Call.from_json(c) for c in region.get("calls") or []]
-            options = region.get("options") or {}
-            new_size = region.get("device") == "cuda" and options.get("mode") in ("reduce-overhead", "max-autotune")
-            calls, s, pool = interleaved.compared(recorded, new_size)
-            weights: dict[str, int] = {}
-            for c in calls:
-                weights[c.signature] = weights.get(c.signature, 0) + 1
+            calls, s, pool, weights = steady(region)
             host = interleaved.host_share(calls, s.calls["eager"])
             floor = host["floorPct"] if host and host["floorPct"] is not None else ranges.FLOOR_PCT
             if region.get("device") == "cpu":
