@@ -4,7 +4,8 @@
 // phases of one name apart (review 11K K6 / 11J J7).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { placeChartLabels, type LabelPlace, type LaneBar } from '../../webview/phaseLabelLayout.ts';
+import { type LaneBar } from '../../webview/phaseLabelLane.ts';
+import { placeChartLabels, type LabelPlace } from '../../webview/phaseLabelLayout.ts';
 import { phaseLabelForms } from '../../webview/timelineWords.ts';
 
 /** A bar of `ms` at `startMs` on an axis of `axisMs` drawn over 97 % of the track (compilePhases.ts), at least 0.15 %
