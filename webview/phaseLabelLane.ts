@@ -57,8 +57,10 @@ export const LEAST_BAR = 0.0015;
 const SLIVER = 2;
 const TOUCH = 1;
 /** The track width (px) past which the bars the eye takes for one are those it takes at this width: slivers that
- *  grow wider than SLIVER only past it stay a bar's edge, so a label beside them keeps its place at any wider panel. */
-const CLUSTERS_UPTO = 1200;
+ *  grow wider than SLIVER only past it stay a bar's edge, so a label beside them keeps its place at any wider panel.
+ *  A 1500-px panel's track, just past a 1400-px one's (816 px): at 1200, slivers that grew to 2 px between took
+ *  from a bar its only place, beside them, so it was bare at 1400 px too (review 16Y Y5: Counter's `== 2` guards). */
+const CLUSTERS_UPTO = 900;
 
 type Span = [number, number];
 /** Bars of a depth the eye takes for one: a bar and the slivers touching it (never two bars wider than slivers), or

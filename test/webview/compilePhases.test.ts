@@ -319,7 +319,7 @@ describe('compile phases', () => {
       const page = await openPhases('recorded/train_small-cpu', width);
       const rows = await rowsOf(page);
       const row = (name: string): { tip: string; bars: Bar[] } => rows.find((r) => r.tip.startsWith(`${name}\u00a0·`))!;
-      // the self.calls == 1 recompile: two trace slivers (under 2 px up to a 1200-px track) right before its guards,
+      // the self.calls == 1 recompile: two trace slivers (under 2 px up to a 900-px track) right before its guards,
       // at the axis's end: its guards named left of them
       const guards = row('Counter: forward, recompiled for self.calls == 1, captured nothing, made no graph').bars.find(
         (b) => b.phase === 'Dynamo: build guards',
@@ -341,6 +341,22 @@ describe('compile phases', () => {
           const costliest = bars.filter((b) => b.depth === guards.depth).reduce((a, b) => (b.ms > a.ms ? b : a));
           assert.ok(costliest.label !== null, `size ${size}: ${costliest.name} bare`);
         }
+      await page.close();
+    }
+  });
+
+  test("Counter's `self.calls == 2` recompile's and normalize's guards named at every width, beside the trace slivers before them (review 16Y Y5: bare at 1400 px, where those slivers grew to 2 px by 1200)", async () => {
+    for (const width of [560, 700, 1000, 1400, 2000]) {
+      const page = await openPhases('recorded/train_small-cpu', width);
+      const rows = await rowsOf(page);
+      for (const [name, said] of [
+        ['Counter: forward, recompiled for self.calls == 2, captured nothing, made no graph', 'guards 69.8 ms'],
+        ['normalize', 'guards 82.5 ms'],
+      ] as const) {
+        const { bars } = rows.find((r) => r.tip.startsWith(`${name}\u00a0·`))!;
+        const guards = bars.find((b) => b.phase === 'Dynamo: build guards')!;
+        assert.ok(guards.label?.endsWith(said), `${name} at ${width} px: ${JSON.stringify(guards.label)}`);
+      }
       await page.close();
     }
   });
