@@ -12,7 +12,8 @@ import type { SourcePlace } from '../extension/shared/sourcePlace.ts';
 import { compilePlace } from './analysis/sliceNames.ts';
 import { appendTerms, el } from './panels.ts';
 import { followSaid } from './sourceLinks.ts';
-import { LEAST_BAR, placeChartLabels, type ChartLane, type LaneBar } from './phaseLabelLayout.ts';
+import { LEAST_BAR, type ChartLane, type LaneBar } from './phaseLabelLane.ts';
+import { placeChartLabels } from './phaseLabelLayout.ts';
 import { partOf } from './phaseLabelParts.ts';
 import { phaseInsideWords, phaseLabelForms, phasesUnlabelled } from './timelineWords.ts';
 

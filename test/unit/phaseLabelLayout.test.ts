@@ -4,7 +4,8 @@
 // phases of one name apart (review 11K K6 / 11J J7).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { placeChartLabels, type LabelPlace, type LaneBar } from '../../webview/phaseLabelLayout.ts';
+import { type LaneBar } from '../../webview/phaseLabelLane.ts';
+import { placeChartLabels, type LabelPlace } from '../../webview/phaseLabelLayout.ts';
 import { phaseLabelForms } from '../../webview/timelineWords.ts';
 
 /** A bar of `ms` at `startMs` on an axis of `axisMs` drawn over 97 % of the track (compilePhases.ts), at least 0.15 %
@@ -547,4 +548,28 @@ test('a label beside a cache diamond that lies between it and its bar stands apa
       `${width} px: ${diamondLeft - (place.at + 200)} px from the diamond`,
     );
   }
+});
+
+test("a label beside the slivers before its bar keeps its place at every wider track: Counter's `self.calls == 2` recompile's and normalize's guards named from a 1400-px panel's 816-px track on (review 16Y Y5)", () => {
+  // train_small's rows, at the axis's end: the traces before the guards under 2 px at 816 px, 2 px from about 1170
+  // (`== 2`) and 910 px (normalize), where the guards, no room right of them, had no place
+  const calls2 = (): LaneBar[] => [
+    bar(10473.3, 18.9, AXIS, [241, 193, 143]),
+    bar(10494.0, 5.1, AXIS, [212, 163, 114]),
+    bar(10511.6, 69.8, AXIS, [154, 106, 78]),
+  ];
+  const normalize = (): LaneBar[] => [
+    bar(10797.4, 23.9, AXIS, [168, 119, 69]),
+    bar(10826.7, 0.6, AXIS, [135, 92]),
+    bar(10829.1, 82.5, AXIS, [154, 106, 78]),
+  ];
+  for (const [name, row] of [
+    ['== 2', calls2],
+    ['normalize', normalize],
+  ] as const)
+    for (const width of [816, 1000, 1296, 2000]) {
+      const bars = row();
+      const guards = placeLabels(bars, [], width).get(bars[2]!);
+      assert.ok(guards, `${name} at ${width} px: its guards bare`);
+    }
 });

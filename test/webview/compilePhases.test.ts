@@ -307,9 +307,14 @@ describe('compile phases', () => {
       const builds = bars.filter((b) => b.phase === 'C++ compile');
       const shown = builds.filter((b) => b.label !== null);
       // one at most, said with "(k of 13)", its 12 mates bare; at 1400 px the 5.72-s build has room for it by its
-      // name alone, but its phase is said with its time on the recompile's row: bare, in its row's hover
+      // name alone, its phase said with its time on the recompile's row: named so, one cut in its row (review 16Z Z9)
       assert.ok(shown.length <= 1, `${width} px: ${shown.map((b) => b.label).join(', ')}`);
       for (const build of shown) assert.match(build.label!, / of 13\)/, `${width} px`);
+      if (width === 1400)
+        assert.deepEqual(
+          shown.map((b) => b.label),
+          ['C++ (12 of 13)'],
+        );
       await page.close();
     }
   });
@@ -319,7 +324,7 @@ describe('compile phases', () => {
       const page = await openPhases('recorded/train_small-cpu', width);
       const rows = await rowsOf(page);
       const row = (name: string): { tip: string; bars: Bar[] } => rows.find((r) => r.tip.startsWith(`${name}\u00a0·`))!;
-      // the self.calls == 1 recompile: two trace slivers (under 2 px up to a 1200-px track) right before its guards,
+      // the self.calls == 1 recompile: two trace slivers (under 2 px up to a 900-px track) right before its guards,
       // at the axis's end: its guards named left of them
       const guards = row('Counter: forward, recompiled for self.calls == 1, captured nothing, made no graph').bars.find(
         (b) => b.phase === 'Dynamo: build guards',
@@ -341,6 +346,22 @@ describe('compile phases', () => {
           const costliest = bars.filter((b) => b.depth === guards.depth).reduce((a, b) => (b.ms > a.ms ? b : a));
           assert.ok(costliest.label !== null, `size ${size}: ${costliest.name} bare`);
         }
+      await page.close();
+    }
+  });
+
+  test("Counter's `self.calls == 2` recompile's and normalize's guards named at every width, beside the trace slivers before them (review 16Y Y5: bare at 1400 px, where those slivers grew to 2 px by 1200)", async () => {
+    for (const width of [560, 700, 1000, 1400, 2000]) {
+      const page = await openPhases('recorded/train_small-cpu', width);
+      const rows = await rowsOf(page);
+      for (const [name, said] of [
+        ['Counter: forward, recompiled for self.calls == 2, captured nothing, made no graph', 'guards 69.8 ms'],
+        ['normalize', 'guards 82.5 ms'],
+      ] as const) {
+        const { bars } = rows.find((r) => r.tip.startsWith(`${name}\u00a0·`))!;
+        const guards = bars.find((b) => b.phase === 'Dynamo: build guards')!;
+        assert.ok(guards.label?.endsWith(said), `${name} at ${width} px: ${JSON.stringify(guards.label)}`);
+      }
       await page.close();
     }
   });
