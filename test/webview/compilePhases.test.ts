@@ -12,6 +12,15 @@ import type { Report } from '../../extension/shared/report.ts';
 import { ARTIFACTS, errorsOf, holdBrowser, openWebview, post } from './harness.ts';
 import { applyTheme, THEMES } from './themes.ts';
 
+// the fixtures whose compile-phase charts the label tests read: one of each kind of compile row
+const CHARTED = [
+  'recorded/train_small-cpu',
+  'reports/fused-cpu',
+  'reports/h100-mlp',
+  'reports/ddp-ranks-cpu',
+  'recorded/serve_script-cpu',
+];
+
 const FIXTURES = join(__dirname, '..', 'fixtures');
 const browser = holdBrowser();
 
@@ -134,13 +143,7 @@ describe('compile phases', () => {
     await page.close();
   });
 
-  for (const folder of [
-    'recorded/train_small-cpu',
-    'reports/fused-cpu',
-    'reports/h100-mlp',
-    'reports/ddp-ranks-cpu',
-    'recorded/serve_script-cpu',
-  ])
+  for (const folder of CHARTED)
     test(`every bar label names its phase, never its time alone, in its bar's order (${folder})`, async () => {
       let named = 0;
       for (const width of [560, 700, 1400]) {
@@ -607,13 +610,7 @@ describe('compile phases', () => {
   test('a wider panel never shortens a name, and a row says a part for all its phases of it or for none (review 16Y Y5, 16X X4)', async () => {
     const widths = [560, 700, 1000, 1400, 2000];
     const partOf = (phase: string): string | undefined => /^([^:]+): /.exec(phase)?.[1];
-    for (const folder of [
-      'recorded/train_small-cpu',
-      'reports/fused-cpu',
-      'reports/h100-mlp',
-      'reports/ddp-ranks-cpu',
-      'recorded/serve_script-cpu',
-    ]) {
+    for (const folder of CHARTED) {
       const wrong: string[] = [];
       const before = new Map<string, string>();
       for (const width of widths) {
