@@ -183,10 +183,10 @@ def test_a_region_s_facts_count_its_compile_at_the_recompile_limit_as_the_phase_
     # first op does tensor work; Dynamo captured nothing before the break)
     assert (
         sentences.region_facts(encoder["regions"][0])[1]
-        == "1 compile (made no graph: captured nothing in frames outside your files)"
+        == "1 compile (made no graph: captured nothing in torch.compile's wrapper of your module)"
     )
     assert encoder["modes"][0]["compiler"]["phasesText"].startswith(
-        "1 compile (made no graph: captured nothing in frames outside your files), "
+        "1 compile (made no graph: captured nothing in torch.compile's wrapper of your module), "
     )
     # where every compile made a graph the facts say the graphs alone
     fused = json.loads((FIXTURES / "reports" / "fused-cpu" / "report.json").read_text())

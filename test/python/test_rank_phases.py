@@ -52,11 +52,11 @@ def test_ranks_alike_are_one_group_whose_heading_says_whose_and_what_made_no_gra
     assert [g["ranks"] for g in groups] == [[0, 2], [1, 3]]
     said = [g["compiler"]["phasesText"] for g in groups]
     assert said[0].startswith(
-        "5 compiles (1 graph; 4 made no graph: 3 captured nothing in frames outside your files, 1 for a reason the log does not give) "
+        "5 compiles (1 graph; 4 made no graph: 3 captured nothing in torch.compile's wrapper of your module and Python's contextlib.py, 1 for a reason the log does not give) "
         "on ranks 0 and 2, "
     ), said
     assert said[1].startswith(
-        "7 compiles (2 graphs; 5 made no graph: 4 captured nothing in frames outside your files, 1 for a reason the log does not give) "
+        "7 compiles (2 graphs; 5 made no graph: 4 captured nothing in torch.compile's wrapper of your module and Python's contextlib.py, 1 for a reason the log does not give) "
         "on ranks 1 and 3, "
     )
     # the lowest rank's rows are drawn, its total said; the other's total beside it

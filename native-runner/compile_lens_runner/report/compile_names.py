@@ -56,8 +56,23 @@ NOTHING_CAPTURED = "captured nothing"
 LIMIT_HIT = "hit the recompile limit"
 FAILED = "failed"
 AUTOTUNED_ONLY = "only autotuned"
-# where compiles that captured nothing were, of frames not in the user's files (PyTorch's wrapper, contextlib's)
-OUTSIDE_FILES = "in frames outside your files"
+# where compiles that captured nothing were, of frames not in the user's files: torch.compile's wrapper the module
+# is called through (compiler/insight.py), else the library's file; never "outside your files" (review 16 Y4, 17 X1:
+# "captured nothing in frames outside your files" read as "it captured in your files")
+WRAPPER_FRAME = "torch.compile's wrapper of your module"
+UNPLACED_FRAME = "PyTorch's or a library's code"
+
+
+def outside_frames(frames: list[CompiledFrame]) -> str:
+    """ "torch.compile's wrapper of your module", "Python's contextlib.py": where frames not in the user's files are,
+    each place once, in the order met."""
+    places = [
+        WRAPPER_FRAME
+        if (f.get("library") or "").startswith("PyTorch's") and f.get("function") == "inner"
+        else f.get("library") or UNPLACED_FRAME
+        for f in frames
+    ]
+    return " and ".join(dict.fromkeys(places))
 
 
 def not_logged(count: int) -> str:

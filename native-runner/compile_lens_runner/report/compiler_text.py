@@ -134,10 +134,10 @@ def compile_time(compiler: CompilerInsight) -> str | None:
 def _captured_where(compiler: CompilerInsight, idle: list[str]) -> str:
     """Where the compiles that captured nothing were (graphOps 0, schema 1.36: the frame broke or returned before
     Dynamo captured an op; not "no tensor work": a TransformerEncoder whose fast-path op broke at its first op does
-    tensor work, review 9 C2): " in function forward" for the user's functions, " in frames outside your files" for frames of
-    PyTorch's or a library's (review 15 V1: DDP's count said no place at all; 16 Y4: "captured nothing outside your
-    files" read as "except in your files"), " in function forward and in frames outside
-    your files" for both."""
+    tensor work, review 9 C2): " in function forward" for the user's functions, " in torch.compile's wrapper of your
+    module" or " in Python's contextlib.py" for frames of PyTorch's or a library's (compile_names.outside_frames;
+    review 15 V1: DDP's count said no place at all), " in function forward and in Python's contextlib.py" for
+    both."""
     frames = {str(f["compileId"]): f for f in compiler.get("frames") or []}
     of = [frames[c] for c in idle if c in frames]
     names = [
@@ -145,11 +145,11 @@ def _captured_where(compiler: CompilerInsight, idle: list[str]) -> str:
         for f in of
         if f.get("function") and f.get("location")
     ]
-    outside = sum(1 for f in of if f.get("library") or ("location" in f and f["location"] is None))
-    if not of or len(of) < len(idle) or len(names) + outside < len(of):
+    outside = [f for f in of if f.get("library") or ("location" in f and f["location"] is None)]
+    if not of or len(of) < len(idle) or len(names) + len(outside) < len(of):
         return ""
     said = compile_names.in_functions(names) if names else ""
-    return said + (f"{' and' if said else ''} {compile_names.OUTSIDE_FILES}" if outside else "")
+    return said + (f"{' and' if said else ''} in {compile_names.outside_frames(outside)}" if outside else "")
 
 
 def _none_made(compiler: CompilerInsight) -> list[tuple[int, str]]:
