@@ -302,3 +302,21 @@ def test_the_steps_per_second_are_the_inverse_of_the_times_shown_above_them() ->
     assert times and rates
     for ms, rate in zip(times.groups(), rates.groups(), strict=True):
         assert int(rate.replace(",", "")) == round(1000 / float(ms))
+
+
+def test_every_in_situ_line_s_times_divide_to_its_speedup() -> None:
+    """Review 17 Y1: gated_service's per-call evidence read "3.82× … eager 0.429 ms → compiled 0.112 ms" (3.83×): each
+    in-situ line of every fixture report says its times at the digits that divide to the speedup beside them."""
+    unit = {"ms": 1.0, "µs": 1e-3, "s": 1e3}
+    said = re.compile(
+        r"([\d.]+)× per (?:call|step) in situ[^,]*, eager ([\d.]+) (ms|µs|s) → compiled ([\d.]+) (ms|µs|s)"
+    )
+    seen = 0
+    for path in sorted(FIXTURES.parent.rglob("report.json")):
+        for region in json.loads(path.read_text()).get("regions") or []:
+            for line in (region.get("inSitu") or {}).get("lines") or []:
+                for shown, eager, eu, compiled, cu in said.findall(line):
+                    seen += 1
+                    ratio = float(eager) * unit[eu] / (float(compiled) * unit[cu])
+                    assert formats.speedup(ratio) == f"{shown}×", f"{path}: {line}"
+    assert seen >= 2  # gated_service-cpu and decode_static: their per-call evidence
