@@ -20,6 +20,7 @@ import { kernelArg } from '../extension/present/kernelArgs.ts';
 import { followSaid, sourceLink, type Reveal } from './sourceLinks.ts';
 import {
   calledAsHeading,
+  onlyInHeading,
   calledAsName,
   comparisonCaveat,
   profiledStepChange,
@@ -485,10 +486,10 @@ export function renderComparison(
     }
     section.append(list);
   };
-  kernelList(`kernels only in ${beforeLabel} (fused away or replaced)`, comparison.disappearedKernels, 'before');
-  kernelList(`kernels only in ${afterLabel}`, comparison.newKernels, 'after');
+  kernelList(onlyInHeading(beforeLabel, comparison.device, true), comparison.disappearedKernels, 'before');
+  kernelList(onlyInHeading(afterLabel, comparison.device, false), comparison.newKernels, 'after');
   if (comparison.calledAs.length) {
-    section.append(el('h4', undefined, calledAsHeading(afterLabel, comparison.calledAs.length)));
+    section.append(el('h4', undefined, calledAsHeading(afterLabel, comparison.calledAs.length, comparison.device)));
     const list = el('ul', 'kernels called-as');
     for (const { before, after } of comparison.calledAs) {
       const times = `${formatUsLike(before.usPer, Math.max(before.usPer, after.usPer))} → ${formatUsLike(after.usPer, Math.max(before.usPer, after.usPer))}`;

@@ -16,6 +16,7 @@ import { el, saidEl, speedupCell, termEl } from './panels.ts';
 import { renderInSituChart } from './inSituChart.ts';
 import { renderRegionChart } from './regionChart.ts';
 import { sourceLink, type Reveal } from './sourceLinks.ts';
+import { perCallCountTitle } from './timelineWords.ts';
 
 /** The file (or notebook cell) whose bare "line 9" a region's sentences name; null: none. */
 type Said = Parameters<typeof saidEl>[3];
@@ -71,7 +72,11 @@ function measurementTable(digest: RegionDigest, region: Region): HTMLTableElemen
   const titles = [
     'inputs',
     'mode',
-    ...(columns.length ? columns.map(([key, title]) => (key === 'speedup' ? numberTitle : title)) : ['result']),
+    ...(columns.length
+      ? columns.map(([key, title]) =>
+          key === 'speedup' ? numberTitle : key === 'kernels' ? perCallCountTitle(region.device) : title,
+        )
+      : ['result']),
   ];
   const head = el('tr');
   for (const title of titles) head.append(el('th', undefined, title));

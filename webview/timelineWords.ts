@@ -492,9 +492,19 @@ export const kernelListHeading = (title: string, steps: StepsCompared | null, co
 export const kernelListTime = (time: string, steps: StepsCompared | null): string =>
   steps ? `${time}/${steps.unit}` : time;
 
-/** "kernels under another name in default, not fused away (2)" (review 11 I8: "kernels default calls under …"). */
-export const calledAsHeading = (after: string, count: number): string =>
-  `kernels under another name in ${after}, not fused away (${count})`;
+/** "kernels under another name in default, not fused away (2)" (review 11 I8: "kernels default calls under …"); on
+ *  a CPU trace "CPU ops …", the compare's rows' word (review 17 Y2). */
+export const calledAsHeading = (after: string, count: number, device: 'GPU' | 'CPU' = 'GPU'): string =>
+  `${kernelCountNames(device).all} under another name in ${after}, not fused away (${count})`;
+
+/** "kernels only in eager (fused away or replaced)", "CPU ops only in default": a compare list's heading, in the
+ *  words its rows count them in (review 17 Y2: "kernels only in …" listing "aten: gelu" under "ATen ops 5 → 2"). */
+export const onlyInHeading = (side: string, device: 'GPU' | 'CPU', before: boolean): string =>
+  `${kernelCountNames(device).all} only in ${side}${before ? ' (fused away or replaced)' : ''}`;
+
+/** The replay table's per-call count column: GPU kernels, or on a CPU run its CPU ops (review 17 Y2). */
+export const perCallCountTitle = (device: string | null | undefined): string =>
+  device === 'cpu' ? `${kernelCountNames('CPU').all} / call` : 'kernels / call';
 
 /** A range pair's change for an op the other side does not call, where it calls one nested in it directly. */
 export const notCalledText = (inner: string, after: string): string => `not called: ${after} calls ${inner} directly`;

@@ -7,6 +7,8 @@ import { compareTraces, comparedRun } from '../../webview/analysis/compare.ts';
 import COMPARED_STEPS from '../../native-runner/compile_lens_runner/measure/compared_steps.json';
 import {
   calledAsHeading,
+  onlyInHeading,
+  perCallCountTitle,
   comparisonTitle,
   kernelListHeading,
   kernelListTime,
@@ -87,6 +89,14 @@ describe('compare', () => {
       calledAsHeading("TinyMLP, compiled with torch.compile's defaults", comparison.calledAs.length),
       `kernels under another name in TinyMLP, compiled with torch.compile's defaults, not fused away (${comparison.calledAs.length})`,
     );
+  });
+
+  test("a CPU compare's lists and the replay's count column say CPU ops, the rows' word, never kernels (review 17 Y2)", () => {
+    assert.equal(calledAsHeading('default', 2, 'CPU'), 'CPU ops under another name in default, not fused away (2)');
+    assert.equal(onlyInHeading('eager', 'CPU', true), 'CPU ops only in eager (fused away or replaced)');
+    assert.equal(onlyInHeading('default', 'GPU', false), 'kernels only in default');
+    assert.equal(perCallCountTitle('cpu'), 'CPU ops / call');
+    assert.equal(perCallCountTitle('cuda'), 'kernels / call');
   });
 
   test('a compare kernel list names the steps its times are the mean of, and each time is per step', async () => {

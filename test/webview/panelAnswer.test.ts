@@ -92,7 +92,7 @@ describe('tables say what their rows hold', () => {
       'evidence, not the answer',
       'compiled',
       'eager',
-      'kernels / call',
+      'CPU ops / call', // a CPU run's count in the compare's word (review 17 Y2)
     ]); // the in-situ steps are the answer's number (1.22×, not clearly faster); the replay, beside it, evidence
     const replayed = [region.answer!.number, ...(region.answer!.evidence ?? [])].find((n) => n?.kind === 'replay-call');
     const said = replayed?.text ?? '';
@@ -324,7 +324,7 @@ describe('the runner’s words as it wrote them', () => {
     for (const kernel of only) assert.match(kernel, / — [\d.]+ (?:µs|ms)\/step$/, kernel);
     const headings = await page.locator('.compare h4').allTextContents();
     assert.ok(
-      headings.some((h) => /^kernels only in .*, per step in steps 2–3 \(\d+\)$/.test(h)),
+      headings.some((h) => /^CPU ops only in .*, per step in steps 2–3 \(\d+\)$/.test(h)), // a CPU trace (review 17 Y2)
       headings.join(' | '),
     );
     // a PyTorch op by its family and its name as the timeline's slices say it, no namespace twice (s31-bands)
