@@ -37,6 +37,9 @@ const CITED_LINE = /\(?(?:cell \d+, )?lines? \d+(?:(?:, |–)\d+)*\)?/g;
 
 /** A name's text, its cited lines each in a span that does not wrap: the cell wraps it between words, never
  *  inside "(line 25)" (report4A F4: "(line 2" / "5)"). */
+/** A row's count, its calls nested in one of its name told: "2 (1 nested)". */
+export const nestedCount = (r: RangeRow): string => (r.nested ? `${r.count} (${r.nested} nested)` : String(r.count));
+
 function keptWhole(text: string): (string | HTMLElement)[] {
   const parts: (string | HTMLElement)[] = [];
   let last = 0;
@@ -160,7 +163,7 @@ const rowColumns = (say: Say): Column<RangeRow>[] => [
     key: 'count',
     value: (r) => r.count,
     // a call inside another of its name: counted, its time in that one's (the total says each moment once)
-    text: (r) => (r.nested ? `${r.count} (${r.nested} nested)` : String(r.count)),
+    text: nestedCount,
     numeric: true,
   },
   { title: 'total', key: 'totalUs', value: (r) => r.totalUs, text: (r) => formatUs(r.totalUs), numeric: true },
@@ -223,6 +226,8 @@ export function renderRangeSummary(
 
 function pairColumns(before: string, after: string, say: Record<'before' | 'after', Say>): Column<RangePairRow>[] {
   const side = (r: RangePairRow['before'], f: 'count' | 'totalUs'): number => (r ? r[f] : 0);
+  // as the one range's table says it, its nested calls told (review 17 Y3: "sum 2" beside "2 (1 nested)")
+  const countText = (r: RangePairRow['before']): string => (r ? nestedCount(r) : '0');
   // one unit per row, the larger side's: "11.72 ms → 0.11 ms", not "11.72 ms → 106.1 µs"
   const rowLargest = (r: RangePairRow): number => Math.max(side(r.before, 'totalUs'), side(r.after, 'totalUs'));
   // a name both ran is said as the compiled (after) side says it
@@ -249,7 +254,7 @@ function pairColumns(before: string, after: string, say: Record<'before' | 'afte
       title: `${before} count`,
       key: 'beforeCount',
       value: (r) => side(r.before, 'count'),
-      text: (r) => String(side(r.before, 'count')),
+      text: (r) => countText(r.before),
       numeric: true,
     },
     {
@@ -263,7 +268,7 @@ function pairColumns(before: string, after: string, say: Record<'before' | 'afte
       title: `${after} count`,
       key: 'afterCount',
       value: (r) => side(r.after, 'count'),
-      text: (r) => String(side(r.after, 'count')),
+      text: (r) => countText(r.after),
       numeric: true,
     },
     {

@@ -257,3 +257,17 @@ describe('range summary on real traces', () => {
     assert.equal(pair.cpuOps.find((r) => r.name === 'aten::batch_norm')!.calledAs, null);
   });
 });
+
+test("a range's count says its calls nested in one of its name in the one range's table and the pair's alike (review 17 Y3)", async () => {
+  const { nestedCount } = await import('../../webview/rangeTable.ts');
+  const row = (count: number, nested: number): RangeRow => ({
+    name: 'aten::sum',
+    count,
+    nested,
+    totalUs: 1,
+    selfUs: 1,
+    avgUs: 1,
+  });
+  assert.equal(nestedCount(row(2, 1)), '2 (1 nested)');
+  assert.equal(nestedCount(row(3, 0)), '3');
+});
