@@ -152,19 +152,15 @@ export const phasesUnlabelled = (phases: string[]): string => `Too narrow to lab
 export const phaseLabelForms = (labels: readonly string[], time: string): string[] =>
   labels.map((label) => `${label} ${time}`);
 
-/** A step's stretch on its thread where the profiler recorded no op, its label in the forms it may take, longest
- *  first: "40.1 ms, no op recorded" (the rank table's words, its column "no op recorded (sum)" the step's stretches
- *  summed), "40.1 ms unrecorded" (the same said shorter: review 15 W6/U6, a cut "40.1 ms, no op" read as a no-op
- *  beside "181 µs, no op recorded"), "40.1 ms gap" (what is drawn: a gap between its ops, at 560 px where
- *  "unrecorded" has no room: review 13 Q2, rank 1's three stretches silent). Each whole words, its time first (review 11 I7: "no op recorded…" at 700 px
- *  dropped the straggler's time), never other words (review 10 F8: "no op · 40.2 ms" at 700 px), never its time
- *  alone: where neither fits, no label (the hover says it: noOpRecordedHover); a bare "13.0 µs" right after a slice
- *  read as that slice's time, and a bare "40.2 ms" beside rank 0's "40.2 ms wait" as a wait (review 16 X3/Z4). */
-export const noOpRecordedForms = (us: number): string[] => [
-  `${formatUs(us)}, no op recorded`,
-  `${formatUs(us)} unrecorded`,
-  `${formatUs(us)} gap`,
-];
+/** A step's stretch on its thread where the profiler recorded no op, its label in the one form it takes: "40.1 ms
+ *  unrecorded", its time first (review 11 I7: "no op recorded…" at 700 px dropped the straggler's time), one word
+ *  for one thing at every width (review 17 X5: "36.3 µs unrecorded", "45.3 µs, no op recorded" and "44.6 µs gap"
+ *  side by side for one lead-in read as three kinds of time; 15 W6: a cut "40.1 ms, no op" read as a no-op), never
+ *  other words (review 10 F8: "no op · 40.2 ms" at 700 px), never its time alone: where it does not fit, no label
+ *  (the hover says it: noOpRecordedHover); a bare "13.0 µs" right after a slice read as that slice's time, and a bare
+ *  "40.2 ms" beside rank 0's "40.2 ms wait" as a wait (review 16 X3/Z4). A rank's wait is said apart, in its own
+ *  words (waitingInForms). */
+export const noOpRecordedForms = (us: number): string[] => [`${formatUs(us)} unrecorded`];
 
 /** A step's stretch on its thread with no op recorded while another thread of its process ran a collective: "2.13 s,
  *  waiting in all_reduce for rank 1, recompiling" (`cause`: waitedFor, where the view shows it), else "… for another
