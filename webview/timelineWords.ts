@@ -10,6 +10,7 @@ import {
   formatWhole,
   plural,
 } from '../extension/present/numbers.ts';
+import { SLICE_KIND_NAMES, SliceKind, type TraceModel } from '../extension/shared/trace/model.ts';
 import { sharedUnit, stepNumber, stepUnit, type StepsCompared } from './analysis/stepMap.ts';
 import { LAST_TO_ARRIVE, type WaitCause } from './analysis/rankWaits.ts';
 
@@ -373,12 +374,40 @@ const CPU_OPS = {
 const insideOf = (device: 'GPU' | 'CPU', counted = false): string =>
   device === 'GPU' ? 'GPU kernels' : counted ? `${CPU_OPS.name} (${CPU_OPS.counted})` : CPU_OPS.name;
 
+/** One of a kernel family, by the device it ran on: on a CPU "generated C++ function", "library call", "ATen op";
+ *  the compare counts them (kernelCountNames) and a slice's card names its kind (sliceKindName) in these words. */
+const KERNEL_NAMES = {
+  GPU: { generated: 'generated kernel', library: 'library kernel', aten: 'ATen kernel' },
+  CPU: { generated: 'generated C++ function', library: 'library call', aten: 'ATen op' },
+} as const;
+
 /** The compare's kernel counts, by their family, in the words its inside row says them in: on CPU "CPU ops" (the
  *  outermost ATen ops and generated C++ functions), never "kernels" under a row that says ops (review 16 Y1). */
-export const kernelCountNames = (device: 'GPU' | 'CPU'): Record<'all' | 'generated' | 'library' | 'aten', string> =>
-  device === 'GPU'
-    ? { all: 'kernels', generated: 'generated kernels', library: 'library kernels', aten: 'ATen kernels' }
-    : { all: CPU_OPS.name, generated: 'generated C++ functions', library: 'library calls', aten: 'ATen ops' };
+export const kernelCountNames = (device: 'GPU' | 'CPU'): Record<'all' | 'generated' | 'library' | 'aten', string> => {
+  const one = KERNEL_NAMES[device];
+  return {
+    all: device === 'GPU' ? 'kernels' : CPU_OPS.name,
+    generated: `${one.generated}s`,
+    library: `${one.library}s`,
+    aten: `${one.aten}s`,
+  };
+};
+
+const FAMILY: Partial<Record<SliceKind, 'generated' | 'library' | 'aten'>> = {
+  [SliceKind.KernelGenerated]: 'generated',
+  [SliceKind.KernelExtern]: 'library',
+  [SliceKind.KernelAten]: 'aten',
+};
+
+/** A slice's kind as its card says it: a kernel family's by the device its slice ran on, an Inductor C++ function on
+ *  a CPU thread "generated C++ function", as the compare counts it (review 17 X6: "generated kernel" on the card of a
+ *  CPU trace's function, "generated C++ functions 0 → 2" in the compare); other kinds by their name. */
+export function sliceKindName(model: Pick<TraceModel, 'kind' | 'track' | 'tracks'>, i: number): string {
+  const kind = model.kind[i]! as SliceKind;
+  const family = FAMILY[kind];
+  if (!family) return SLICE_KIND_NAMES[kind] ?? 'other';
+  return KERNEL_NAMES[model.tracks[model.track[i]!]?.gpu ? 'GPU' : 'CPU'][family];
+}
 
 /** The range table's captions, in the compare's words for the same quantities (review 16 Y1: the compare's "CPU
  *  ops" was the range table's "CPU kernels", and its "CPU ops" the table of every level, several times larger). */

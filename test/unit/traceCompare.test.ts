@@ -9,12 +9,15 @@ import {
   calledAsHeading,
   comparisonTitle,
   kernelListHeading,
+  kernelCountNames,
   kernelListTime,
   profiledStepChange,
+  sliceKindName,
   stepGrewOutsideKernels,
   stepRowNames,
 } from '../../webview/timelineWords.ts';
 import { kernelStats } from '../../extension/shared/trace/summary.ts';
+import { SliceKind } from '../../extension/shared/trace/model.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 
 const fixture = (name: string): string => join(__dirname, '..', 'fixtures', 'traces', name);
@@ -87,6 +90,26 @@ describe('compare', () => {
       calledAsHeading("TinyMLP, compiled with torch.compile's defaults", comparison.calledAs.length),
       `kernels under another name in TinyMLP, compiled with torch.compile's defaults, not fused away (${comparison.calledAs.length})`,
     );
+  });
+
+  test("a CPU trace's Inductor function is a generated C++ function on its card as in the compare's count (review 17 X6)", async () => {
+    const cpu = await scanTraceFile(fixture('cpu-graphbreak-default.trace.json'));
+    const fused = [...Array(cpu.count).keys()].filter((i) => cpu.kind[i] === SliceKind.KernelGenerated);
+    assert.ok(fused.length > 0, 'the fixture runs a cpp_fused function');
+    const comparison = compareTraces(await scanTraceFile(fixture('cpu-graphbreak-eager.trace.json')), cpu);
+    const counted = kernelCountNames('CPU').generated;
+    assert.ok(
+      comparison.rows.some((r) => r.metric.startsWith(counted)),
+      counted,
+    );
+    for (const i of fused) assert.equal(`${sliceKindName(cpu, i)}s`, counted);
+    assert.equal(sliceKindName(cpu, fused[0]!), 'generated C++ function');
+    // a GPU trace's Triton kernel stays a generated kernel; a kind outside the kernel families keeps its name
+    const gpu = await scanTraceFile(fixture('mlp-default.trace.json'));
+    const triton = [...Array(gpu.count).keys()].find((i) => gpu.kind[i] === SliceKind.KernelGenerated)!;
+    assert.equal(sliceKindName(gpu, triton), 'generated kernel');
+    const op = [...Array(cpu.count).keys()].find((i) => cpu.kind[i] === SliceKind.CpuOp)!;
+    assert.equal(sliceKindName(cpu, op), 'CPU op');
   });
 
   test('a compare kernel list names the steps its times are the mean of, and each time is per step', async () => {
