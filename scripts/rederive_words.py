@@ -98,18 +98,23 @@ def no_step(reason: str) -> dict[str, Any] | None:
     return None
 
 
-# a call past the recompile limit, as runners before schema 1.25 said why it ran eagerly (PyTorch's config name as ours)
+# a call past the recompile limit, as older runners said why it ran eagerly: before schema 1.25 (PyTorch's config
+# name as ours), and "after 8 compiles of it" (the limit read as a count of compiles: review 17 X2)
 _OLD_LIMIT = re.compile(
-    r"^(?:(\S+) hit torch\._dynamo\.config\.recompile_limit|recompile_limit \(\d+\) reached for (\S+?):)"
+    r"^(?:(\S+) hit torch\._dynamo\.config\.recompile_limit|recompile_limit \(\d+\) reached for (\S+?):"
+    r"|Dynamo stopped compiling (this function|\S+) after \d+ compiles? of it;)"
 )
 
 
 def limit_fallback(call: dict[str, Any]) -> None:
     """An older runner's reason for a call past the recompile limit, in the words and with the limit recorded now."""
     old = _OLD_LIMIT.match(call.get("fallbackReason") or "")
-    limit = explain.recompile_limit(call.get("fallbackReason") or "")
+    limit = call.get("recompileLimit") or explain.recompile_limit(call.get("fallbackReason") or "")
     if old and limit is not None:
-        call["fallbackReason"] = shape_text.recompile_limit_reached(old[1] or old[2], limit)
+        function = old[1] or old[2] or old[3]
+        call["fallbackReason"] = shape_text.recompile_limit_reached(
+            None if function == "this function" else function, limit
+        )
         call["recompileLimit"] = limit
 
 

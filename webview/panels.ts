@@ -13,7 +13,7 @@ import {
 } from '../extension/present/numbers.ts';
 import { tableTime, type TraceComparison } from './analysis/compare.ts';
 import { sharedUnit } from './analysis/stepMap.ts';
-import { KERNEL_ARG_FIELDS, SLICE_KIND_NAMES, type TraceModel } from '../extension/shared/trace/model.ts';
+import { KERNEL_ARG_FIELDS, type TraceModel } from '../extension/shared/trace/model.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
 import { explanation, splitTerms } from '../extension/present/glossary.ts';
 import { kernelArg } from '../extension/present/kernelArgs.ts';
@@ -29,6 +29,7 @@ import {
   stepGrewOutsideKernels,
   kernelListHeading,
   kernelListTime,
+  sliceKindName,
 } from './timelineWords.ts';
 
 export function el<K extends keyof HTMLElementTagNameMap>(
@@ -294,7 +295,7 @@ export function renderDetails(
   const nameId = model.name[i]!;
   box.append(el('h3', undefined, say(nameId)));
   const rows: [string, string][] = [
-    ['kind', SLICE_KIND_NAMES[model.kind[i]!] ?? 'other'],
+    ['kind', sliceKindName(model, i)],
     ['profile', paneLabel],
     ['ran on', model.tracks[model.track[i]!]?.name ?? '?'],
     // as the axis under it says it (its 0 is a step's start, not the profile's); "at …": a bare "582.1 µs" read as a
@@ -343,7 +344,7 @@ export function renderDetails(
       const item = el('li');
       // inline text, not a button (a block): a long kernel name wraps after its bullet, its time after its last
       // word; no href, which the VS Code webview would follow itself
-      const link = el('a', 'follow', `${SLICE_KIND_NAMES[model.kind[j]!]}: ${say(model.name[j]!)}`);
+      const link = el('a', 'follow', `${sliceKindName(model, j)}: ${say(model.name[j]!)}`);
       link.tabIndex = 0;
       link.setAttribute('role', 'link');
       // the trace's own name where it is said otherwise ("matrix multiply (cuBLAS)" for "sm80_xmma_gemm_…")

@@ -47,9 +47,9 @@ export interface UnrecordedLabel {
 /**
  * The stretches of [tMin, tMax] wide enough to be said, each with the longest of its label's forms that fits in it
  * (noOpRecordedForms, waitingInForms): at every width its time first and words that mean the same, fewer of them,
- * each form whole words ("40.2 ms, no op recorded" beside "38.6 ms unrecorded", never "no op · 40.2 ms": review 10 F8,
- * nor words without the time: review 11 I7, nor a cut on "in": review 13 Q4, nor "38.6 ms, no op", a no-op: review
- * 15 W6); a stretch with room for none, unlabelled (null: its hover says it).
+ * each form whole words (never "no op · 40.2 ms": review 10 F8, nor words without the time: review 11 I7, nor a cut
+ * on "in": review 13 Q4, nor "38.6 ms, no op", a no-op: review 15 W6), a stretch with no op one word at every width
+ * ("38.6 ms unrecorded": review 17 X5); a stretch with room for none, unlabelled (null: its hover says it).
  */
 export function unrecordedLabels(
   model: TraceModel,

@@ -10,6 +10,7 @@ import {
   formatWhole,
   plural,
 } from '../extension/present/numbers.ts';
+import { SLICE_KIND_NAMES, SliceKind, type TraceModel } from '../extension/shared/trace/model.ts';
 import { sharedUnit, stepNumber, stepUnit, type StepsCompared } from './analysis/stepMap.ts';
 import { LAST_TO_ARRIVE, type WaitCause } from './analysis/rankWaits.ts';
 
@@ -152,19 +153,15 @@ export const phasesUnlabelled = (phases: string[]): string => `Too narrow to lab
 export const phaseLabelForms = (labels: readonly string[], time: string): string[] =>
   labels.map((label) => `${label} ${time}`);
 
-/** A step's stretch on its thread where the profiler recorded no op, its label in the forms it may take, longest
- *  first: "40.1 ms, no op recorded" (the rank table's words, its column "no op recorded (sum)" the step's stretches
- *  summed), "40.1 ms unrecorded" (the same said shorter: review 15 W6/U6, a cut "40.1 ms, no op" read as a no-op
- *  beside "181 µs, no op recorded"), "40.1 ms gap" (what is drawn: a gap between its ops, at 560 px where
- *  "unrecorded" has no room: review 13 Q2, rank 1's three stretches silent). Each whole words, its time first (review 11 I7: "no op recorded…" at 700 px
- *  dropped the straggler's time), never other words (review 10 F8: "no op · 40.2 ms" at 700 px), never its time
- *  alone: where neither fits, no label (the hover says it: noOpRecordedHover); a bare "13.0 µs" right after a slice
- *  read as that slice's time, and a bare "40.2 ms" beside rank 0's "40.2 ms wait" as a wait (review 16 X3/Z4). */
-export const noOpRecordedForms = (us: number): string[] => [
-  `${formatUs(us)}, no op recorded`,
-  `${formatUs(us)} unrecorded`,
-  `${formatUs(us)} gap`,
-];
+/** A step's stretch on its thread where the profiler recorded no op, its label in the one form it takes: "40.1 ms
+ *  unrecorded", its time first (review 11 I7: "no op recorded…" at 700 px dropped the straggler's time), one word
+ *  for one thing at every width (review 17 X5: "36.3 µs unrecorded", "45.3 µs, no op recorded" and "44.6 µs gap"
+ *  side by side for one lead-in read as three kinds of time; 15 W6: a cut "40.1 ms, no op" read as a no-op), never
+ *  other words (review 10 F8: "no op · 40.2 ms" at 700 px), never its time alone: where it does not fit, no label
+ *  (the hover says it: noOpRecordedHover); a bare "13.0 µs" right after a slice read as that slice's time, and a bare
+ *  "40.2 ms" beside rank 0's "40.2 ms wait" as a wait (review 16 X3/Z4). A rank's wait is said apart, in its own
+ *  words (waitingInForms). */
+export const noOpRecordedForms = (us: number): string[] => [`${formatUs(us)} unrecorded`];
 
 /** A step's stretch on its thread with no op recorded while another thread of its process ran a collective: "2.13 s,
  *  waiting in all_reduce for rank 1, recompiling" (`cause`: waitedFor, where the view shows it), else "… for another
@@ -377,12 +374,40 @@ const CPU_OPS = {
 const insideOf = (device: 'GPU' | 'CPU', counted = false): string =>
   device === 'GPU' ? 'GPU kernels' : counted ? `${CPU_OPS.name} (${CPU_OPS.counted})` : CPU_OPS.name;
 
+/** One of a kernel family, by the device it ran on: on a CPU "generated C++ function", "library call", "ATen op";
+ *  the compare counts them (kernelCountNames) and a slice's card names its kind (sliceKindName) in these words. */
+const KERNEL_NAMES = {
+  GPU: { generated: 'generated kernel', library: 'library kernel', aten: 'ATen kernel' },
+  CPU: { generated: 'generated C++ function', library: 'library call', aten: 'ATen op' },
+} as const;
+
 /** The compare's kernel counts, by their family, in the words its inside row says them in: on CPU "CPU ops" (the
  *  outermost ATen ops and generated C++ functions), never "kernels" under a row that says ops (review 16 Y1). */
-export const kernelCountNames = (device: 'GPU' | 'CPU'): Record<'all' | 'generated' | 'library' | 'aten', string> =>
-  device === 'GPU'
-    ? { all: 'kernels', generated: 'generated kernels', library: 'library kernels', aten: 'ATen kernels' }
-    : { all: CPU_OPS.name, generated: 'generated C++ functions', library: 'library calls', aten: 'ATen ops' };
+export const kernelCountNames = (device: 'GPU' | 'CPU'): Record<'all' | 'generated' | 'library' | 'aten', string> => {
+  const one = KERNEL_NAMES[device];
+  return {
+    all: device === 'GPU' ? 'kernels' : CPU_OPS.name,
+    generated: `${one.generated}s`,
+    library: `${one.library}s`,
+    aten: `${one.aten}s`,
+  };
+};
+
+const FAMILY: Partial<Record<SliceKind, 'generated' | 'library' | 'aten'>> = {
+  [SliceKind.KernelGenerated]: 'generated',
+  [SliceKind.KernelExtern]: 'library',
+  [SliceKind.KernelAten]: 'aten',
+};
+
+/** A slice's kind as its card says it: a kernel family's by the device its slice ran on, an Inductor C++ function on
+ *  a CPU thread "generated C++ function", as the compare counts it (review 17 X6: "generated kernel" on the card of a
+ *  CPU trace's function, "generated C++ functions 0 → 2" in the compare); other kinds by their name. */
+export function sliceKindName(model: Pick<TraceModel, 'kind' | 'track' | 'tracks'>, i: number): string {
+  const kind = model.kind[i]! as SliceKind;
+  const family = FAMILY[kind];
+  if (!family) return SLICE_KIND_NAMES[kind] ?? 'other';
+  return KERNEL_NAMES[model.tracks[model.track[i]!]?.gpu ? 'GPU' : 'CPU'][family];
+}
 
 /** The range table's captions, in the compare's words for the same quantities (review 16 Y1: the compare's "CPU
  *  ops" was the range table's "CPU kernels", and its "CPU ops" the table of every level, several times larger). */

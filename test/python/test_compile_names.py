@@ -463,16 +463,33 @@ def test_every_compile_that_made_no_graph_says_so_in_its_row_as_the_heading_coun
     assert limit == ["step: hit the recompile limit, made no graph"]
     assert "5 made no graph: 4 captured nothing in function forward, 1 hit the recompile limit" in script["phasesText"]
     # DDP: no op count logged, but only forward's compile handed a graph to the backend, the one graph counted: the
-    # other four made none, for a reason the log does not give (each rank's group of rows too)
+    # other four made none; those whose frame broke (a graph break recorded in it, or its function resumed after one)
+    # stopped at that break, as the card's "graph breaks (in compiles that made no graph)" says (review 17 X3: the
+    # heading said "for reasons the log does not give"); the resumed part, for a reason the log does not give (each
+    # rank's group of rows too)
     ddp = json.loads((DDP / "report.json").read_text())["modes"][0]["compiler"]
     (rank0, rank1) = [g["compiler"]["phaseRowTexts"] for g in ddp["rankPhases"]]
     assert ddp["phaseRowTexts"] == rank0 and sorted(rank0) == ["0/0", "1/0", "2/0", "3/0"]
-    assert rank0["0/0"] == "DistributedDataParallel at ddp_train.py:77, made no graph"
+    assert rank0["0/0"] == "DistributedDataParallel at ddp_train.py:77, stopped at a graph break, made no graph"
     assert all(row.endswith(", made no graph") and "captured" not in row for row in rank0.values())
-    assert (
-        rank1["0/1"]
-        == "DistributedDataParallel at ddp_train.py:77, recompiled for x's size 8 in dimension 0, made no graph"
+    assert [c for c, row in rank0.items() if "stopped at a graph break" in row] == ["0/0", "1/0", "2/0"]
+    assert rank0["3/0"].endswith(
+        "(starting a with statement's context manager, contextlib, after a graph break in it), made no graph"
     )
+    assert ddp["rankPhases"][0]["compiler"]["phasesText"].startswith(
+        "5 compiles (1 graph; 4 made no graph: 3 stopped at a graph break, 1 for a reason the log does not give) "
+    )
+    assert (
+        rank1["0/1"] == "DistributedDataParallel at ddp_train.py:77, recompiled for x's size 8 in dimension 0, "
+        "stopped at a graph break, made no graph"
+    )
+    # no break recorded and no resumed part listed: none is said to have stopped at one
+    assert compile_names.no_graph_reasons({**ddp, "graphBreaks": [], "frames": ddp["frames"][:3]}) == {  # type: ignore[typeddict-item]
+        "0/0": None,
+        "1/0": None,
+        "2/0": None,
+        "3/0": None,
+    }
     assert "4/0" not in rank0 and "4/1" not in rank1
     # where the compiles known to have made a graph are fewer than the graphs counted, which made none is not known:
     # none is said to

@@ -186,7 +186,7 @@ def test_a_compile_count_s_breakdown_adds_up_to_its_compiles() -> None:
     # no reason recorded at all: those that made none said as that (review 10 B4: "2 compiles (1 graph)" said nothing
     # of the other)
     assert (
-        compiler_text.compiles_made(7, 2, {**compiler, "frames": []})
+        compiler_text.compiles_made(7, 2, {**compiler, "frames": [], "graphBreaks": []})
         == "7 compiles (2 graphs; 5 made no graph for reasons the log does not give)"
     )
     assert (
@@ -221,7 +221,8 @@ def test_a_jobs_compile_phases_heading_says_whose_they_are() -> None:
     assert [r["rank"] for r in ranks] == [0, 1]
     said = compiler_text.phases_text(compiler, ranks)
     assert said is not None and said.startswith(
-        "5 compiles (1 graph; 4 made no graph for reasons the log does not give) on rank 0, "
+        "5 compiles (1 graph; 4 made no graph: 3 stopped at a graph break, 1 for a reason the log does not give) on "
+        "rank 0, "
     ), said
     assert compiler["phasesText"] == said
     # a rank with no record of its own (it wrote none): the lowest that has one

@@ -181,8 +181,8 @@ def test_why_there_is_no_step_speedup_is_said_here_from_the_measurement_s_code()
     said = {
         "eager-stance-only": "it was called only with compiling off: with compiling on, its calls ran inside another "
         "region's compiled code (inlined there), so they are measured as part of that region",
-        "never-compiled": "no call of it ran compiled code (Dynamo stopped compiling step after 8 compiles of it; "
-        "later calls run eagerly): every call ran eagerly, so there is nothing compiled to compare",
+        "never-compiled": "no call of it ran compiled code (Dynamo stopped compiling step at its recompile limit, 8 "
+        "(torch._dynamo.config.recompile_limit); later calls run eagerly): every call ran eagerly, so there is nothing compiled to compare",
         "before-interleaving": "the script's 3 calls of it all came before Compile Lens began running its calls "
         "alternately compiled and eager (it starts once 2 calls in a row compile nothing): none ran eagerly to compare "
         "with",
@@ -190,7 +190,10 @@ def test_why_there_is_no_step_speedup_is_said_here_from_the_measurement_s_code()
         "no-shared-signature": "no input signature had steady steps both ways",
     }
     numbers = {
-        "never-compiled": {"fallback": "Dynamo stopped compiling step after 8 compiles of it; later calls run eagerly"},
+        "never-compiled": {
+            "fallback": "Dynamo stopped compiling step at its recompile limit, 8 (torch._dynamo.config.recompile_limit); "
+            "later calls run eagerly"
+        },
         "before-interleaving": {"calls": 3, "quietCalls": 2},
         "no-steady-side": {"side": "compiled"},
     }

@@ -5,6 +5,7 @@ them as this runner does) and on the sentences themselves."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -173,6 +174,26 @@ def test_a_region_s_facts_count_its_compile_at_the_recompile_limit_as_the_phase_
     assert sentences.region_facts(step)[1] == "9 compiles (8 graphs; 1 made no graph: hit the recompile limit)"
     assert step["facts"][1] == sentences.region_facts(step)[1]  # the fixture as re-derived
     assert sum(compile_names.compile_count(r["compiler"]) for r in regions) == 17
+    # the sentence below the count says the limit as the limit, not as a count of compiles beside the 9 (review 17 X2:
+    # "Dynamo stopped compiling step after 8 compiles of it" under "9 compiles"); an older runner's words re-derived
+    assert "after 8 compiles" not in step["story"]
+    assert step["story"].endswith(
+        "Calls 8–9 ran eagerly: Dynamo stopped compiling step at its recompile limit, 8 "
+        "(torch._dynamo.config.recompile_limit); later calls run eagerly."
+    )
+    spec = importlib.util.spec_from_file_location(
+        "rederive_words", FIXTURES.parents[1] / "scripts" / "rederive_words.py"
+    )
+    assert spec and spec.loader
+    rederive_words = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rederive_words)
+    for function, said in (("step", "step"), (None, "this function")):
+        call = {
+            "fallbackReason": f"Dynamo stopped compiling {said} after 8 compiles of it; later calls run eagerly",
+            "recompileLimit": 8,
+        }
+        rederive_words.limit_fallback(call)
+        assert call["fallbackReason"] == shape_text.recompile_limit_reached(function, 8)
     # where every compile made a graph, the graphs alone, as before
     normalize = next(r for r in regions if r["name"] == "normalize")
     assert sentences.region_facts(normalize)[1] == "1 graph"

@@ -28,10 +28,12 @@ def test_the_ddp_jobs_compile_phases_are_each_ranks_with_rank_1s_recompile() -> 
     assert [g["ranks"] for g in groups] == [[0], [1]]
     rank0, rank1 = (g["compiler"] for g in groups)
     assert rank0["phasesText"].startswith(
-        "5 compiles (1 graph; 4 made no graph for reasons the log does not give) on rank 0, 55.1 s"
+        "5 compiles (1 graph; 4 made no graph: 3 stopped at a graph break, 1 for a reason the log does not give) on "
+        "rank 0, 55.1 s"
     )
     assert rank1["phasesText"].startswith(
-        "7 compiles (2 graphs; 5 made no graph for reasons the log does not give) on rank 1, 57.0 s"
+        "7 compiles (2 graphs; 5 made no graph: 4 stopped at a graph break, 1 for a reason the log does not give) on "
+        "rank 1, 57.0 s"
     )
     # rank 1's recompiles have rows of their own: compiles rank 0 never made
     ids = [{p["compileId"] for p in c["phases"]} for c in (rank0, rank1)]

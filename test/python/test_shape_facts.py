@@ -12,7 +12,7 @@ from compile_lens_runner.report.shape_reasons import shape_reasons, step_unit
 from compile_lens_runner.script import shape_facts
 from conftest import REPO
 
-LIMIT_REASON = "Dynamo stopped compiling inner after 8 compiles of it; later calls run eagerly"
+LIMIT_REASON = shape_text.recompile_limit_reached("inner", 8)
 
 
 def call(index: int, signature: str, **extra: Any) -> dict[str, Any]:

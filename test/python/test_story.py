@@ -105,7 +105,7 @@ def test_a_region_that_recompiles_every_call_and_the_calls_dynamo_ran_eagerly() 
     assert story.region_story(r1) == (
         "7 of 10 calls recompiled, each for inputs not seen before (float32[4, 32], float32[4, 48], float32[4, 64], …, "
         f"float32[4, 128]); {recompiling(r1)}. Calls 8–9 ran eagerly: Dynamo stopped compiling step "
-        "after 8 compiles of it; later calls run eagerly."
+        "at its recompile limit, 8 (torch._dynamo.config.recompile_limit); later calls run eagerly."
     )
 
 

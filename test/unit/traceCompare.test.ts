@@ -11,12 +11,15 @@ import {
   perCallCountTitle,
   comparisonTitle,
   kernelListHeading,
+  kernelCountNames,
   kernelListTime,
   profiledStepChange,
+  sliceKindName,
   stepGrewOutsideKernels,
   stepRowNames,
 } from '../../webview/timelineWords.ts';
 import { kernelStats } from '../../extension/shared/trace/summary.ts';
+import { SliceKind } from '../../extension/shared/trace/model.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 
 const fixture = (name: string): string => join(__dirname, '..', 'fixtures', 'traces', name);
@@ -97,6 +100,26 @@ describe('compare', () => {
     assert.equal(onlyInHeading('default', 'GPU', false), 'kernels only in default');
     assert.equal(perCallCountTitle('cpu'), 'CPU ops / call');
     assert.equal(perCallCountTitle('cuda'), 'kernels / call');
+  });
+
+  test("a CPU trace's Inductor function is a generated C++ function on its card as in the compare's count (review 17 X6)", async () => {
+    const cpu = await scanTraceFile(fixture('cpu-graphbreak-default.trace.json'));
+    const fused = [...Array(cpu.count).keys()].filter((i) => cpu.kind[i] === SliceKind.KernelGenerated);
+    assert.ok(fused.length > 0, 'the fixture runs a cpp_fused function');
+    const comparison = compareTraces(await scanTraceFile(fixture('cpu-graphbreak-eager.trace.json')), cpu);
+    const counted = kernelCountNames('CPU').generated;
+    assert.ok(
+      comparison.rows.some((r) => r.metric.startsWith(counted)),
+      counted,
+    );
+    for (const i of fused) assert.equal(`${sliceKindName(cpu, i)}s`, counted);
+    assert.equal(sliceKindName(cpu, fused[0]!), 'generated C++ function');
+    // a GPU trace's Triton kernel stays a generated kernel; a kind outside the kernel families keeps its name
+    const gpu = await scanTraceFile(fixture('mlp-default.trace.json'));
+    const triton = [...Array(gpu.count).keys()].find((i) => gpu.kind[i] === SliceKind.KernelGenerated)!;
+    assert.equal(sliceKindName(gpu, triton), 'generated kernel');
+    const op = [...Array(cpu.count).keys()].find((i) => cpu.kind[i] === SliceKind.CpuOp)!;
+    assert.equal(sliceKindName(cpu, op), 'CPU op');
   });
 
   test('a compare kernel list names the steps its times are the mean of, and each time is per step', async () => {

@@ -117,7 +117,7 @@ describe('script regions in the report panel', () => {
     );
     assert.match(
       r1[8]!.title,
-      /\nran eagerly \(Dynamo fell back to the original code\): Dynamo stopped compiling step after 8 compiles of it; later calls run eagerly\n/,
+      /\nran eagerly \(Dynamo fell back to the original code\): Dynamo stopped compiling step at its recompile limit, 8 \(torch\._dynamo\.config\.recompile_limit\); later calls run eagerly\n/,
     );
     assert.deepEqual(
       r1.filter((m) => m.mark === 'recompiled').map((m) => m.call),

@@ -56,6 +56,9 @@ NOTHING_CAPTURED = "captured nothing"
 LIMIT_HIT = "hit the recompile limit"
 FAILED = "failed"
 AUTOTUNED_ONLY = "only autotuned"
+# a compile of a frame that broke (a graph break recorded in it, or its function resumed after one) and made no graph:
+# the reason its heading says where the card counts its breaks (review 17 X3: DDP's "for reasons the log does not give")
+AT_BREAK = "stopped at a graph break"
 # where compiles that captured nothing were, of frames not in the user's files: torch.compile's wrapper the module
 # is called through (compiler/insight.py), else the library's file; never "outside your files" (review 16 Y4, 17 X1:
 # "captured nothing in frames outside your files" read as "it captured in your files")
@@ -132,8 +135,21 @@ def no_graph_reasons(compiler: CompilerInsight) -> dict[str, str | None]:
     made -= set(reasons)
     compiles = {p["compileId"] for p in phases} | {str(f["compileId"]) for f in frames if f.get("compileId")}
     if compiler.get("graphCount") == len(made):
-        reasons.update(dict.fromkeys(sorted(compiles - made - set(reasons))))
+        broke = _broken_frames(compiler)
+        for compile_id in sorted(compiles - made - set(reasons)):
+            reasons[compile_id] = AT_BREAK if compile_id.split("/")[0] in broke else None
     return reasons
+
+
+def _broken_frames(compiler: CompilerInsight) -> set[str]:
+    """The frames (their number, "1" of "1/0") that broke: a graph break recorded in one of their compiles, or a
+    resumed part of their function listed ("torch_dynamo_resume_in___init___at_105" of __init__). A resumed part
+    itself is not one: its row says it came after a break already."""
+    frames = compiler.get("frames") or []
+    resumed = {m.group(1) for f in frames if (m := _RESUME.match(str(f.get("function") or "")))}
+    broke = {str(b.get("compileId") or "").split("/")[0] for b in compiler.get("graphBreaks") or []}
+    broke |= {str(f.get("compileId") or "").split("/")[0] for f in frames if f.get("function") in resumed}
+    return broke - {""}
 
 
 def compile_count(compiler: CompilerInsight) -> int:

@@ -154,15 +154,20 @@ def _captured_where(compiler: CompilerInsight, idle: list[str]) -> str:
 
 def _none_made(compiler: CompilerInsight) -> list[tuple[int, str]]:
     """Why compiles made no graph, where the record says (compile_names.no_graph_reasons, the rule the phases' rows
-    are named by): each reason's count and its words ("captured nothing in function forward", "hit the recompile
-    limit", "failed", "only autotuned"), in that order."""
+    are named by): each reason's count and its words ("captured nothing in function forward", "stopped at a graph
+    break", "hit the recompile limit", "failed", "only autotuned"), in that order."""
     reasons = compile_names.no_graph_reasons(compiler)
     idle = [c for c, why in reasons.items() if why == compile_names.NOTHING_CAPTURED]
     said = [
         (len(idle), f"{compile_names.NOTHING_CAPTURED}{_captured_where(compiler, idle)}"),
         *(
             (sum(1 for why in reasons.values() if why == words), words)
-            for words in (compile_names.LIMIT_HIT, compile_names.FAILED, compile_names.AUTOTUNED_ONLY)
+            for words in (
+                compile_names.AT_BREAK,
+                compile_names.LIMIT_HIT,
+                compile_names.FAILED,
+                compile_names.AUTOTUNED_ONLY,
+            )
         ),
     ]
     return [(n, words) for n, words in said if n]

@@ -271,10 +271,12 @@ def shape_fix_measure_title(runs: int, seconds: float) -> str:
 
 
 def recompile_limit_reached(function: str | None, limit: int) -> str:
-    """Why a call ran eagerly past torch._dynamo.config.recompile_limit, in plain words (a call's fallbackReason)."""
+    """Why a call ran eagerly past torch._dynamo.config.recompile_limit, in plain words (a call's fallbackReason). The
+    limit, not a count of compiles: the compile that hit it is one more, made no graph, and the card counts it (review
+    17 X2: "9 compiles" above "stopped after 8 compiles")."""
     return (
-        f"Dynamo stopped compiling {function or 'this function'} after {formats.plural(limit, 'compile')} of it; "
-        "later calls run eagerly"
+        f"Dynamo stopped compiling {function or 'this function'} at its recompile limit, {limit} "
+        "(torch._dynamo.config.recompile_limit); later calls run eagerly"
     )
 
 
