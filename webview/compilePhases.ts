@@ -118,12 +118,24 @@ function sayRowTitle(label: HTMLElement): void {
 /** Between a row's name and its time: held to the name's last word and to the time. */
 const ROW_TIME = '\u00a0·\u00a0';
 
-/** A row's label with the last word of its name held to a number after it ("dimension 0", "self.calls == 1"), as
- *  drawn: not in the words that follow edits, which find "line 29" by its space (review 11K K5: "dimension / 0 ·
- *  901 ms"). */
+/** The most words a row name's closing phrase (after its last comma) has to be held whole: "made no graph". */
+const HELD_PHRASE_WORDS = 3;
+
+/** A row's label with the last word of its name held to a number after it ("dimension 0", "self.calls == 1"), and
+ *  its closing phrase of a few words held whole ("captured nothing, made no graph": review 17X X9, "made no / graph"
+ *  at 560 px), as drawn: not in the words that follow edits, which find "line 29" by its space (review 11K K5:
+ *  "dimension / 0 · 901 ms"). */
 function heldToItsWord(label: string): string {
   const at = label.lastIndexOf(ROW_TIME);
-  return at < 0 ? label : `${label.slice(0, at).replace(/ (?=[^\p{L}]*$)/gu, '\u00a0')}${label.slice(at)}`;
+  if (at < 0) return label;
+  const name = label.slice(0, at).replace(/ (?=[^\p{L}]*$)/gu, '\u00a0');
+  const comma = name.lastIndexOf(', ');
+  const phrase = name.slice(comma + 2);
+  const held =
+    comma >= 0 && phrase.split(' ').length <= HELD_PHRASE_WORDS
+      ? `${name.slice(0, comma + 2)}${phrase.replace(/ /g, '\u00a0')}`
+      : name;
+  return `${held}${label.slice(at)}`;
 }
 
 function compileRow(

@@ -577,6 +577,38 @@ describe('compile phases', () => {
     }
   });
 
+  test('a row name\'s closing phrase "made no graph" on one line where the label column wraps (review 17X X9: "made no / graph" at 560 px)', async () => {
+    for (const width of [560, 700]) {
+      const page = await openPhases('recorded/train_small-cpu', width);
+      const split = await page
+        .locator('.compile-phases .phase-row:not(.phase-axis) .phase-label')
+        .evaluateAll((labels) =>
+          labels.flatMap((label) => {
+            const text = label.textContent.replace(/\u00a0/g, ' ');
+            const at = text.indexOf('made no graph');
+            if (at < 0) return [];
+            // the phrase's characters' lines: one
+            const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+            const tops = new Set<number>();
+            let seen = 0;
+            for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+              const length = n.textContent!.length;
+              for (let k = Math.max(at, seen); k < Math.min(at + 'made no graph'.length, seen + length); k++) {
+                const range = document.createRange();
+                range.setStart(n, k - seen);
+                range.setEnd(n, k - seen + 1);
+                for (const r of range.getClientRects()) if (r.width > 0) tops.add(Math.round(r.top));
+              }
+              seen += length;
+            }
+            return tops.size > 1 ? [`${text}: "made no graph" on ${tops.size} lines`] : [];
+          }),
+        );
+      assert.deepEqual(split, [], `${width} px`);
+      await page.close();
+    }
+  });
+
   test('where a bar has room for its name at 1400 px, its name shows, not a shorter form (review 10G G5); a part said alike (review 15U R2)', async () => {
     // train_small's recompiles of step: "trace bytecode 31.3 ms | build guards 57.6 ms", the part they are of
     // ("Dynamo: ") said by neither, as some guards have no room for it
