@@ -573,3 +573,37 @@ test("a label beside the slivers before its bar keeps its place at every wider t
       assert.ok(guards, `${name} at ${width} px: its guards bare`);
     }
 });
+
+test('a part is said alike down a chart: a row whose bars all have room for it drops it where another row drops it (review 17X X8: "Dynamo: whole frame 2.38 ms" among "whole frame 52.5 ms")', () => {
+  const dynamo = (phase: string, from: number, to: number, ms: number, lengths = [150, 100]): LaneBar => ({
+    from,
+    to,
+    ms,
+    startMs: from * 10000,
+    phase,
+    lengths,
+    partSaid: [true, false, false],
+  });
+  for (const width of [700, 1000, 1400]) {
+    // the recompile limit's frame: its one bar wide, room for its part
+    const limit = dynamo('Dynamo: whole frame', 0.1, 0.5, 2.38);
+    // a step's recompile: its frame wide, its trace a sliver with no room for any form, so its row drops the part
+    const frame = dynamo('Dynamo: whole frame', 0.5, 0.97, 52.5);
+    const trace = dynamo('Dynamo: trace bytecode', 0.969, 0.97, 0.5, [9000, 8000]);
+    const places = placeChartLabels(
+      [
+        { bars: [limit], markers: [], row: 0 },
+        { bars: [frame], markers: [], row: 1 },
+        { bars: [trace], markers: [], row: 1 },
+      ],
+      width,
+    );
+    assert.equal(places.get(trace), undefined, `${width} px: the sliver bare`);
+    // both frames said without their part (form 1), as the row with the bare trace must be
+    assert.deepEqual(
+      [places.get(limit)?.form, places.get(frame)?.form],
+      [1, 1],
+      `${width} px: ${JSON.stringify([places.get(limit), places.get(frame)])}`,
+    );
+  }
+});

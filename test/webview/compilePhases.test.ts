@@ -670,4 +670,50 @@ describe('compile phases', () => {
       assert.deepEqual(wrong, [], folder);
     }
   });
+
+  test('a part read evenly down a chart: its bars said with it on every row or on none, but rows where one of its phases has no name without it (review 17X X8: "Dynamo: whole frame 2.38 ms" among "whole frame 52.5 ms")', async () => {
+    for (const folder of ['recorded/train_small-cpu', 'reports/ddp-ranks-cpu', 'reports/fused-cpu'])
+      for (const width of [560, 700, 1400]) {
+        const page = await openPhases(folder, width);
+        const charts = await page.locator('.compile-phases').evaluateAll((cs) =>
+          cs.map((c) =>
+            [...c.querySelectorAll('.phase-row:not(.phase-axis)')].map((row) =>
+              [...row.querySelectorAll('g.phase text')].map((t) => {
+                const text = t as SVGTextElement;
+                return {
+                  phase: text.dataset['phase']!,
+                  label: text.style.display === 'none' ? null : text.textContent,
+                  names: [...(text.dataset['forms'] ?? '').split('\n'), text.dataset['name']!],
+                };
+              }),
+            ),
+          ),
+        );
+        const partOf = (phase: string): string | undefined => /^([^:]+): /.exec(phase)?.[1];
+        const wrong = charts.flatMap((rows, c) => {
+          const saying = new Map<string, Set<string>>();
+          for (const row of rows) {
+            const shown = row.filter((b) => b.label !== null);
+            // a row where a phase labelled has no name without its part ("Inductor: codegen") says that part
+            const forced = new Set(
+              shown
+                .filter((b) => b.names.every((n) => n.startsWith(`${partOf(b.phase)}: `)))
+                .map((b) => partOf(b.phase)),
+            );
+            for (const b of shown) {
+              const part = partOf(b.phase);
+              if (part === undefined || forced.has(part)) continue;
+              const said = saying.get(part) ?? new Set<string>();
+              said.add(b.label!.startsWith(`${part}: `) ? `with it: ${b.label}` : `without: ${b.label}`);
+              saying.set(part, said);
+            }
+          }
+          return [...saying]
+            .filter(([, said]) => new Set([...said].map((s) => s.split(':')[0])).size > 1)
+            .map(([part, said]) => `chart ${c}, ${part}: ${[...said].join(' | ')}`);
+        });
+        assert.deepEqual(wrong, [], `${folder} at ${width} px`);
+        await page.close();
+      }
+  });
 });
