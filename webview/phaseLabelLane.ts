@@ -216,7 +216,10 @@ export class Lane {
   private startsOf(bar: LaneBar): number[] {
     const [from] = this.clusterOf(bar).span;
     const before = Math.max(0, ...this.clusters.filter((c) => c.span[1] <= from).map((c) => c.span[1]));
-    const diamonds = this.markerShares.map((m) => m * this.width).filter((m) => m >= before && m < bar.to * this.width);
+    // a diamond over the bar's end too (the cache hit's, just past its 1-px load from cache: review 17X X7)
+    const diamonds = this.markerShares
+      .map((m) => m * this.width)
+      .filter((m) => m >= before && m - MARKER_HALF < bar.to * this.width);
     return [from, ...diamonds.map((m) => m - MARKER_HALF - MARKER_GAP)];
   }
 
@@ -226,7 +229,7 @@ export class Lane {
     const after = Math.min(this.width, ...this.clusters.filter((c) => c.span[0] >= to).map((c) => c.span[0]));
     const diamonds = this.markerShares
       .map((m) => m * this.width)
-      .filter((m) => m <= after && m > bar.from * this.width);
+      .filter((m) => m <= after && m + MARKER_HALF > bar.from * this.width);
     return [to, ...diamonds.map((m) => m + MARKER_HALF + MARKER_GAP)];
   }
 

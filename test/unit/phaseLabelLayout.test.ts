@@ -607,3 +607,26 @@ test('a part is said alike down a chart: a row whose bars all have room for it d
     );
   }
 });
+
+test("a bar's label left of a cache diamond that reaches over the bar's end from just past it: train_small's 256 recompile's 1-px load from cache named at 560 and 700 px (review 17X X7: bare, 250 px free left of it)", () => {
+  // its bar 1.1 px at 0.7785 of the track, the cache hit's diamond centred 0.5 px past its end
+  for (const width of [396, 500, 816]) {
+    const load: LaneBar = {
+      from: 0.7785,
+      to: 0.7813,
+      ms: 32.2,
+      startMs: 8500,
+      phase: 'load from cache',
+      lengths: [124],
+    };
+    const marker = 0.7818;
+    const place = placeLabels([load], [marker], width).get(load);
+    assert.ok(place && !place.inside, `${width} px: ${JSON.stringify(place)}`);
+    // left of the diamond, apart from it (review 16Z Z8), or right of it
+    const [diamondLeft, diamondRight] = [marker * width - 5, marker * width + 5];
+    assert.ok(
+      diamondLeft - (place.at + 124) >= 6 || place.at - diamondRight >= 6,
+      `${width} px: ${JSON.stringify(place)} against the diamond`,
+    );
+  }
+});

@@ -716,4 +716,16 @@ describe('compile phases', () => {
         await page.close();
       }
   });
+
+  test("the 256 recompile's cache hit named beside its diamond at every width: its 1-px load from cache left of the diamond over its end (review 17X X7: bare at 560/700 px with 250 px free)", async () => {
+    for (const width of [560, 700, 1400]) {
+      const page = await openPhases('recorded/train_small-cpu', width);
+      const { bars } = (await rowsOf(page)).find((r) =>
+        r.tip.startsWith("TinyTransformer: forward, recompiled for x's size 256 in dimension 1\u00a0·"),
+      )!;
+      const load = bars.find((b) => b.phase === 'load from cache')!;
+      assert.equal(load.label, 'load from cache 32.2 ms', `${width} px`);
+      await page.close();
+    }
+  });
 });
