@@ -728,4 +728,15 @@ describe('compile phases', () => {
       await page.close();
     }
   });
+
+  test("the 63-s compile's row hover says its 13 C++ builds' count and time in all, where some are bare (review 17X X4: their total said nowhere)", async () => {
+    for (const width of [560, 700, 1400]) {
+      const page = await openPhases('reports/fused-cpu', width);
+      const [first, recompile] = await rowsOf(page);
+      assert.ok(first!.tip.split('\n').includes('13 × C++ compile, 18.5 s in all'), `${width} px: ${first!.tip}`);
+      // a phase of one bar has no count: said by its label
+      assert.ok(!recompile!.tip.includes(' in all'), `${width} px: ${recompile!.tip}`);
+      await page.close();
+    }
+  });
 });
