@@ -630,3 +630,40 @@ test("a bar's label left of a cache diamond that reaches over the bar's end from
     );
   }
 });
+
+test("a label never past a cache diamond that stands apart from its bar: read as the diamond's name (review 16Z/17X Z8: 'lowering 188 ms ◇', the lowering bar 8 px on)", () => {
+  // h100-mlp's first compile: the lowering bar hemmed in by codegen right after it, its cache miss's diamond 13 px
+  // before it; room left of the diamond only
+  for (const width of [300, 420, 560]) {
+    const lowering: LaneBar = { from: 0.5, to: 0.52, ms: 188, startMs: 5000, phase: 'lowering', lengths: [80] };
+    const codegen: LaneBar = { from: 0.52, to: 0.6, ms: 358, startMs: 5200, phase: 'codegen', lengths: [9000] };
+    const marker = 0.5 - 13 / width;
+    const place = placeLabels([lowering, codegen], [marker], width).get(lowering);
+    assert.ok(
+      place === undefined || place.at > marker * width,
+      `${width} px: ${JSON.stringify(place)} before the diamond`,
+    );
+  }
+});
+
+test("a label beside its bar never over it, a cache diamond at the bar's start or end notwithstanding (h100's recompile: 'AOT Autograd 431 ms' drawn over its bar from its diamond on)", () => {
+  for (const width of [420, 560, 700])
+    for (const at of [-3, 0, 3, 12, 18]) {
+      const aot: LaneBar = {
+        from: 0.75,
+        to: 0.75 + 20 / width,
+        ms: 431,
+        startMs: 7500,
+        phase: 'AOT Autograd',
+        lengths: [120],
+      };
+      const marker = 0.75 + at / width;
+      const place = placeLabels([aot], [marker], width).get(aot);
+      if (!place || place.inside) continue;
+      const [x, end] = [aot.from * width, aot.to * width];
+      assert.ok(
+        place.at + 120 <= x || place.at >= end,
+        `${width} px, diamond at +${at} px: ${JSON.stringify(place)} over [${x}, ${end}]`,
+      );
+    }
+});
