@@ -739,4 +739,18 @@ describe('compile phases', () => {
       await page.close();
     }
   });
+
+  test("a label beside its bar never over it: h100's recompile's 'AOT Autograd 431 ms', its cache diamond at its start, drawn from the diamond on over its bar", async () => {
+    for (const folder of CHARTED)
+      for (const width of [400, 560, 700]) {
+        const page = await openPhases(folder, width);
+        const over = (await rowsOf(page))
+          .flatMap((r) => r.bars)
+          .filter((b) => b.label !== null && !inside(b))
+          .filter((b) => b.labelRight > b.x + 0.5 && b.labelLeft < b.right - 0.5)
+          .map((b) => `${b.label} over [${b.x}, ${b.right}]`);
+        assert.deepEqual(over, [], `${folder} at ${width} px`);
+        await page.close();
+      }
+  });
 });
