@@ -109,21 +109,34 @@ const sayTip = (title: Element, own: SourcePlace | null, tip: string): void => {
 };
 
 /** A row label's hover: what it says (its label whole first: the column ends a name longer than it with "…"), then
- *  the phases fitLabels could not label. */
+ *  the phases fitLabels could not label, and the count and time in all of a phase's several bars some of which are
+ *  bare (schema 1.51 countedText: review 17X X4, 13 C++ builds' total said nowhere). */
 function sayRowTitle(label: HTMLElement): void {
-  const unlabelled = label.dataset['unlabelled'];
-  label.title = [label.dataset['said'], ...(unlabelled ? [unlabelled] : [])].join('\n');
+  const { unlabelled, counted } = label.dataset;
+  label.title = [label.dataset['said'], ...(unlabelled ? [unlabelled] : []), ...(counted ? [counted] : [])].join('\n');
 }
 
 /** Between a row's name and its time: held to the name's last word and to the time. */
 const ROW_TIME = '\u00a0·\u00a0';
 
-/** A row's label with the last word of its name held to a number after it ("dimension 0", "self.calls == 1"), as
- *  drawn: not in the words that follow edits, which find "line 29" by its space (review 11K K5: "dimension / 0 ·
- *  901 ms"). */
+/** The most words a row name's closing phrase (after its last comma) has to be held whole: "made no graph". */
+const HELD_PHRASE_WORDS = 3;
+
+/** A row's label with the last word of its name held to a number after it ("dimension 0", "self.calls == 1"), and
+ *  its closing phrase of a few words held whole ("captured nothing, made no graph": review 17X X9, "made no / graph"
+ *  at 560 px), as drawn: not in the words that follow edits, which find "line 29" by its space (review 11K K5:
+ *  "dimension / 0 · 901 ms"). */
 function heldToItsWord(label: string): string {
   const at = label.lastIndexOf(ROW_TIME);
-  return at < 0 ? label : `${label.slice(0, at).replace(/ (?=[^\p{L}]*$)/gu, '\u00a0')}${label.slice(at)}`;
+  if (at < 0) return label;
+  const name = label.slice(0, at).replace(/ (?=[^\p{L}]*$)/gu, '\u00a0');
+  const comma = name.lastIndexOf(', ');
+  const phrase = name.slice(comma + 2);
+  const held =
+    comma >= 0 && phrase.split(' ').length <= HELD_PHRASE_WORDS
+      ? `${name.slice(0, comma + 2)}${phrase.replace(/ /g, '\u00a0')}`
+      : name;
+  return `${held}${label.slice(at)}`;
 }
 
 function compileRow(
@@ -193,6 +206,7 @@ function compileRow(
       .attr('dx', 3)
       .attr('y', y + ROW - 4)
       .attr('data-phase', phase.name)
+      .attr('data-counted', phase.countedText ?? null)
       .node()!;
     setForms(text, labelsOf(phase), formatMs(phase.durMs));
     if (phase.uncountedLabels) setForms(text, phase.uncountedLabels, formatMs(phase.durMs), 'uncounted');
@@ -313,6 +327,7 @@ function fitLabels(chart: HTMLElement): void {
   const places = placeChartLabels(lanes, width);
   for (const track of tracks) {
     const unlabelled: string[] = [];
+    const counted = new Set<string>();
     for (const { bar, text, forms, uncounted, lane } of drawn.filter((d) => d.track === track)) {
       const place = places.get(lane);
       bar.classList.toggle('beside', place !== undefined && !place.inside);
@@ -320,6 +335,7 @@ function fitLabels(chart: HTMLElement): void {
         text.textContent = forms[0]!;
         text.style.display = 'none';
         unlabelled.push(forms[0]!);
+        if (text.dataset['counted']) counted.add(text.dataset['counted']);
         continue;
       }
       text.textContent = (place.uncounted ? uncounted : forms)[place.form]!;
@@ -330,6 +346,8 @@ function fitLabels(chart: HTMLElement): void {
     if (!label) continue;
     if (unlabelled.length) label.dataset['unlabelled'] = phasesUnlabelled(unlabelled);
     else delete label.dataset['unlabelled'];
+    if (counted.size) label.dataset['counted'] = [...counted].join('\n');
+    else delete label.dataset['counted'];
     sayRowTitle(label);
   }
 }

@@ -211,23 +211,29 @@ export class Lane {
     return this.clusters.every((c) => c === home || unmistakable(c)) && this.markers.every(apart);
   }
 
-  /** What a label left of `bar` may end at: its start, or the left of a diamond between it and the bar before it
-   *  (a label left of a diamond, never under it: review 5A G7). */
+  /** What a label left of `bar` may end at: its start, or the left of a diamond on or against it (a label left of a
+   *  diamond, never under it: review 5A G7). */
   private startsOf(bar: LaneBar): number[] {
     const [from] = this.clusterOf(bar).span;
     const before = Math.max(0, ...this.clusters.filter((c) => c.span[1] <= from).map((c) => c.span[1]));
-    const diamonds = this.markerShares.map((m) => m * this.width).filter((m) => m >= before && m < bar.to * this.width);
-    return [from, ...diamonds.map((m) => m - MARKER_HALF - MARKER_GAP)];
+    // a diamond over the bar's end too (the cache hit's, just past its 1-px load from cache: review 17X X7); one
+    // that stands apart from the bar, never: a label past it reads as its name (review 16Z/17X Z8: "lowering 188
+    // ms ◇", the lowering bar 8 px on)
+    const diamonds = this.markerShares
+      .map((m) => m * this.width)
+      .filter((m) => m >= before && m - MARKER_HALF < bar.to * this.width && m + MARKER_HALF >= from - PAD);
+    // each left of the bar: a diamond past its start bounds no label beside it
+    return [from, ...diamonds.map((m) => m - MARKER_HALF - MARKER_GAP).filter((edge) => edge < from)];
   }
 
-  /** What a label right of `bar` may begin after, likewise: its end, or the right of a diamond before the next bar. */
+  /** What a label right of `bar` may begin after, likewise: its end, or the right of a diamond on or against it. */
   private endsOf(bar: LaneBar): number[] {
     const [, to] = this.clusterOf(bar).span;
     const after = Math.min(this.width, ...this.clusters.filter((c) => c.span[0] >= to).map((c) => c.span[0]));
     const diamonds = this.markerShares
       .map((m) => m * this.width)
-      .filter((m) => m <= after && m > bar.from * this.width);
-    return [to, ...diamonds.map((m) => m + MARKER_HALF + MARKER_GAP)];
+      .filter((m) => m <= after && m + MARKER_HALF > bar.from * this.width && m - MARKER_HALF <= to + PAD);
+    return [to, ...diamonds.map((m) => m + MARKER_HALF + MARKER_GAP).filter((edge) => edge > to)];
   }
 
   /** Where `bar`'s label in form `form` may go, most wanted first: in its bar (after a diamond at its start), right

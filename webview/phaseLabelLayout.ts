@@ -2,8 +2,8 @@
 // them): the bars and forms phaseLabelChoice.ts chose on its ladder (by cost, then room; a wider panel only adds
 // labels and never shortens a name), where each may go phaseLabelLane.ts's (in its bar or directly beside it, no other
 // bar nearer: review 13 O1); a count "(1 of 2)" said only where every bar it counts is labelled, a bar the only one
-// of its mates labelled keeping it (review 15U U5); a row says a part for all its phases of it or none
-// (phaseLabelParts.ts). Pure: the bars as shares of the track, labels' lengths in px.
+// of its mates labelled keeping it (review 15U U5); a part said on all its bars down the chart or none, but rows
+// where it must be (phaseLabelParts.ts). Pure: the bars as shares of the track, labels' lengths in px.
 
 import { chartLabelled } from './phaseLabelChoice.ts';
 import { CLEAR, Lane, LaneOrder, onlyInside, type ChartLane, type LaneBar } from './phaseLabelLane.ts';
@@ -21,8 +21,8 @@ export interface LabelPlace {
 /**
  * Each bar's label at track width `width` (px), or none, for every depth of every row of one chart (`lanes`): the bars
  * labelled as chartLabelled chose them; a bar counted among others ("(1 of 2)") without its count where one of those has no
- * label, and of such bars none of which is labelled, the costliest without it where that fits; each phase in the form the ladder lengthened it to (chartLabelled), or its name alone; a part said per row
- * (phaseLabelParts.ts); placed where most wanted that leaves the rest their room.
+ * label, and of such bars none of which is labelled, the costliest without it where that fits; each phase in the form the ladder lengthened it to (chartLabelled), or its name alone; a part said alike
+ * down the chart (phaseLabelParts.ts); placed where most wanted that leaves the rest their room.
  */
 export function placeChartLabels(lanes: readonly ChartLane[], width: number): Map<LaneBar, LabelPlace> {
   const orders = lanes.map((l) => new LaneOrder(l.bars));

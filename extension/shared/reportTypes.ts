@@ -1053,6 +1053,10 @@ export interface CompilePhase {
    * @minItems 1
    */
   uncountedLabels?: [string, ...string[]];
+  /**
+   * schema 1.51: where its labels count it among its compile's phases of its name and part (not a trace's restarts), their count and time in all: '13 × C++ compile, 18.5 s in all', '2 × C++ compile (backward), 1.2 s in all'; the compile's row's hover says it where some of them have no label (review 17X X4: 13 C++ builds, one labelled, their total said nowhere). Absent: a phase its labels do not count, or a report before 1.51
+   */
+  countedText?: string;
 }
 /**
  * compiled vs eager outputs on the timed inputs (same seeds), judged as torch._dynamo.utils.same does: within atol + rtol*|eager| passes; otherwise compiled fails only if its RMSE against a higher-precision reference exceeds multiplier x eager's + atol/10

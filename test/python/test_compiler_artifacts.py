@@ -394,6 +394,10 @@ def test_a_compiles_phases_of_one_name_are_told_apart_by_the_runner() -> None:
     # a trace's attempt is no count: kept where its restart is bare, the one word that says Dynamo traced the frame
     # twice (review 15U R4)
     assert [k for k, u in enumerate(uncounted) if u] == [6, 7]
+    # their count and time in all, for the row's hover where some are bare (review 17X X4); never a trace's restarts
+    counted = [p.get("countedText") for p in phases]
+    assert counted[6] == counted[7] == "2 × C++ compile (backward), 4 ms in all"
+    assert [k for k, c in enumerate(counted) if c] == [6, 7]
 
 
 def test_a_phases_names_are_the_same_on_every_bar_of_it_in_a_record() -> None:

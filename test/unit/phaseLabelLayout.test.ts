@@ -573,3 +573,97 @@ test("a label beside the slivers before its bar keeps its place at every wider t
       assert.ok(guards, `${name} at ${width} px: its guards bare`);
     }
 });
+
+test('a part is said alike down a chart: a row whose bars all have room for it drops it where another row drops it (review 17X X8: "Dynamo: whole frame 2.38 ms" among "whole frame 52.5 ms")', () => {
+  const dynamo = (phase: string, from: number, to: number, ms: number, lengths = [150, 100]): LaneBar => ({
+    from,
+    to,
+    ms,
+    startMs: from * 10000,
+    phase,
+    lengths,
+    partSaid: [true, false, false],
+  });
+  for (const width of [700, 1000, 1400]) {
+    // the recompile limit's frame: its one bar wide, room for its part
+    const limit = dynamo('Dynamo: whole frame', 0.1, 0.5, 2.38);
+    // a step's recompile: its frame wide, its trace a sliver with no room for any form, so its row drops the part
+    const frame = dynamo('Dynamo: whole frame', 0.5, 0.97, 52.5);
+    const trace = dynamo('Dynamo: trace bytecode', 0.969, 0.97, 0.5, [9000, 8000]);
+    const places = placeChartLabels(
+      [
+        { bars: [limit], markers: [], row: 0 },
+        { bars: [frame], markers: [], row: 1 },
+        { bars: [trace], markers: [], row: 1 },
+      ],
+      width,
+    );
+    assert.equal(places.get(trace), undefined, `${width} px: the sliver bare`);
+    // both frames said without their part (form 1), as the row with the bare trace must be
+    assert.deepEqual(
+      [places.get(limit)?.form, places.get(frame)?.form],
+      [1, 1],
+      `${width} px: ${JSON.stringify([places.get(limit), places.get(frame)])}`,
+    );
+  }
+});
+
+test("a bar's label left of a cache diamond that reaches over the bar's end from just past it: train_small's 256 recompile's 1-px load from cache named at 560 and 700 px (review 17X X7: bare, 250 px free left of it)", () => {
+  // its bar 1.1 px at 0.7785 of the track, the cache hit's diamond centred 0.5 px past its end
+  for (const width of [396, 500, 816]) {
+    const load: LaneBar = {
+      from: 0.7785,
+      to: 0.7813,
+      ms: 32.2,
+      startMs: 8500,
+      phase: 'load from cache',
+      lengths: [124],
+    };
+    const marker = 0.7818;
+    const place = placeLabels([load], [marker], width).get(load);
+    assert.ok(place && !place.inside, `${width} px: ${JSON.stringify(place)}`);
+    // left of the diamond, apart from it (review 16Z Z8), or right of it
+    const [diamondLeft, diamondRight] = [marker * width - 5, marker * width + 5];
+    assert.ok(
+      diamondLeft - (place.at + 124) >= 6 || place.at - diamondRight >= 6,
+      `${width} px: ${JSON.stringify(place)} against the diamond`,
+    );
+  }
+});
+
+test("a label never past a cache diamond that stands apart from its bar: read as the diamond's name (review 16Z/17X Z8: 'lowering 188 ms ◇', the lowering bar 8 px on)", () => {
+  // h100-mlp's first compile: the lowering bar hemmed in by codegen right after it, its cache miss's diamond 13 px
+  // before it; room left of the diamond only
+  for (const width of [300, 420, 560]) {
+    const lowering: LaneBar = { from: 0.5, to: 0.52, ms: 188, startMs: 5000, phase: 'lowering', lengths: [80] };
+    const codegen: LaneBar = { from: 0.52, to: 0.6, ms: 358, startMs: 5200, phase: 'codegen', lengths: [9000] };
+    const marker = 0.5 - 13 / width;
+    const place = placeLabels([lowering, codegen], [marker], width).get(lowering);
+    assert.ok(
+      place === undefined || place.at > marker * width,
+      `${width} px: ${JSON.stringify(place)} before the diamond`,
+    );
+  }
+});
+
+test("a label beside its bar never over it, a cache diamond at the bar's start or end notwithstanding (h100's recompile: 'AOT Autograd 431 ms' drawn over its bar from its diamond on)", () => {
+  for (const width of [420, 560, 700])
+    for (const at of [-3, 0, 3, 12, 18]) {
+      const aot: LaneBar = {
+        from: 0.75,
+        to: 0.75 + 20 / width,
+        ms: 431,
+        startMs: 7500,
+        phase: 'AOT Autograd',
+        lengths: [120],
+      };
+      const marker = 0.75 + at / width;
+      const place = placeLabels([aot], [marker], width).get(aot);
+      if (!place || place.inside) continue;
+      const [x, end] = [aot.from * width, aot.to * width];
+      assert.ok(
+        place.at + 120 <= x || place.at >= end,
+        `${width} px, diamond at +${at} px: ${JSON.stringify(place)} over [${x}, ${end}]`,
+      );
+    }
+});

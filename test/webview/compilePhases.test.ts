@@ -577,6 +577,38 @@ describe('compile phases', () => {
     }
   });
 
+  test('a row name\'s closing phrase "made no graph" on one line where the label column wraps (review 17X X9: "made no / graph" at 560 px)', async () => {
+    for (const width of [560, 700]) {
+      const page = await openPhases('recorded/train_small-cpu', width);
+      const split = await page
+        .locator('.compile-phases .phase-row:not(.phase-axis) .phase-label')
+        .evaluateAll((labels) =>
+          labels.flatMap((label) => {
+            const text = label.textContent.replace(/\u00a0/g, ' ');
+            const at = text.indexOf('made no graph');
+            if (at < 0) return [];
+            // the phrase's characters' lines: one
+            const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+            const tops = new Set<number>();
+            let seen = 0;
+            for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+              const length = n.textContent!.length;
+              for (let k = Math.max(at, seen); k < Math.min(at + 'made no graph'.length, seen + length); k++) {
+                const range = document.createRange();
+                range.setStart(n, k - seen);
+                range.setEnd(n, k - seen + 1);
+                for (const r of range.getClientRects()) if (r.width > 0) tops.add(Math.round(r.top));
+              }
+              seen += length;
+            }
+            return tops.size > 1 ? [`${text}: "made no graph" on ${tops.size} lines`] : [];
+          }),
+        );
+      assert.deepEqual(split, [], `${width} px`);
+      await page.close();
+    }
+  });
+
   test('where a bar has room for its name at 1400 px, its name shows, not a shorter form (review 10G G5); a part said alike (review 15U R2)', async () => {
     // train_small's recompiles of step: "trace bytecode 31.3 ms | build guards 57.6 ms", the part they are of
     // ("Dynamo: ") said by neither, as some guards have no room for it
@@ -637,5 +669,88 @@ describe('compile phases', () => {
       }
       assert.deepEqual(wrong, [], folder);
     }
+  });
+
+  test('a part read evenly down a chart: its bars said with it on every row or on none, but rows where one of its phases has no name without it (review 17X X8: "Dynamo: whole frame 2.38 ms" among "whole frame 52.5 ms")', async () => {
+    for (const folder of ['recorded/train_small-cpu', 'reports/ddp-ranks-cpu', 'reports/fused-cpu'])
+      for (const width of [560, 700, 1400]) {
+        const page = await openPhases(folder, width);
+        const charts = await page.locator('.compile-phases').evaluateAll((cs) =>
+          cs.map((c) =>
+            [...c.querySelectorAll('.phase-row:not(.phase-axis)')].map((row) =>
+              [...row.querySelectorAll('g.phase text')].map((t) => {
+                const text = t as SVGTextElement;
+                return {
+                  phase: text.dataset['phase']!,
+                  label: text.style.display === 'none' ? null : text.textContent,
+                  names: [...(text.dataset['forms'] ?? '').split('\n'), text.dataset['name']!],
+                };
+              }),
+            ),
+          ),
+        );
+        const partOf = (phase: string): string | undefined => /^([^:]+): /.exec(phase)?.[1];
+        const wrong = charts.flatMap((rows, c) => {
+          const saying = new Map<string, Set<string>>();
+          for (const row of rows) {
+            const shown = row.filter((b) => b.label !== null);
+            // a row where a phase labelled has no name without its part ("Inductor: codegen") says that part
+            const forced = new Set(
+              shown
+                .filter((b) => b.names.every((n) => n.startsWith(`${partOf(b.phase)}: `)))
+                .map((b) => partOf(b.phase)),
+            );
+            for (const b of shown) {
+              const part = partOf(b.phase);
+              if (part === undefined || forced.has(part)) continue;
+              const said = saying.get(part) ?? new Set<string>();
+              said.add(b.label!.startsWith(`${part}: `) ? `with it: ${b.label}` : `without: ${b.label}`);
+              saying.set(part, said);
+            }
+          }
+          return [...saying]
+            .filter(([, said]) => new Set([...said].map((s) => s.split(':')[0])).size > 1)
+            .map(([part, said]) => `chart ${c}, ${part}: ${[...said].join(' | ')}`);
+        });
+        assert.deepEqual(wrong, [], `${folder} at ${width} px`);
+        await page.close();
+      }
+  });
+
+  test("the 256 recompile's cache hit named beside its diamond at every width: its 1-px load from cache left of the diamond over its end (review 17X X7: bare at 560/700 px with 250 px free)", async () => {
+    for (const width of [560, 700, 1400]) {
+      const page = await openPhases('recorded/train_small-cpu', width);
+      const { bars } = (await rowsOf(page)).find((r) =>
+        r.tip.startsWith("TinyTransformer: forward, recompiled for x's size 256 in dimension 1\u00a0·"),
+      )!;
+      const load = bars.find((b) => b.phase === 'load from cache')!;
+      assert.equal(load.label, 'load from cache 32.2 ms', `${width} px`);
+      await page.close();
+    }
+  });
+
+  test("the 63-s compile's row hover says its 13 C++ builds' count and time in all, where some are bare (review 17X X4: their total said nowhere)", async () => {
+    for (const width of [560, 700, 1400]) {
+      const page = await openPhases('reports/fused-cpu', width);
+      const [first, recompile] = await rowsOf(page);
+      assert.ok(first!.tip.split('\n').includes('13 × C++ compile, 18.5 s in all'), `${width} px: ${first!.tip}`);
+      // a phase of one bar has no count: said by its label
+      assert.ok(!recompile!.tip.includes(' in all'), `${width} px: ${recompile!.tip}`);
+      await page.close();
+    }
+  });
+
+  test("a label beside its bar never over it: h100's recompile's 'AOT Autograd 431 ms', its cache diamond at its start, drawn from the diamond on over its bar", async () => {
+    for (const folder of CHARTED)
+      for (const width of [400, 560, 700]) {
+        const page = await openPhases(folder, width);
+        const over = (await rowsOf(page))
+          .flatMap((r) => r.bars)
+          .filter((b) => b.label !== null && !inside(b))
+          .filter((b) => b.labelRight > b.x + 0.5 && b.labelLeft < b.right - 0.5)
+          .map((b) => `${b.label} over [${b.x}, ${b.right}]`);
+        assert.deepEqual(over, [], `${folder} at ${width} px`);
+        await page.close();
+      }
   });
 });
