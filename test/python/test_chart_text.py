@@ -7,6 +7,7 @@ import copy
 import json
 from pathlib import Path
 
+import pytest
 from compile_lens_runner import formats
 from compile_lens_runner.report import chart_text, in_situ_text
 
@@ -49,7 +50,11 @@ def test_beside_an_in_situ_number_the_steady_state_is_the_one_the_story_tells() 
         ms = formats.ms(steady["medianMs"])
         assert (steady["fromCall"], steady["medianMs"]) == (situ["steadyFromCall"], situ["call"]["compiledMs"])
         assert f"From call {steady['fromCall']} on, the script's own calls took turns in blocks" in region["story"]
-        assert f"compiled {ms} per " in " ".join(situ["lines"])
+        # the line says it at the digits that divide to its speedup (review 17 Y1), the same value
+        call = situ["call"]
+        shown = formats.times_of_ratio(call["eagerMs"], call["compiledMs"], call["speedup"])[1]
+        assert f"compiled {shown} per " in " ".join(situ["lines"])
+        assert float(shown.split()[0]) == pytest.approx(float(ms.split()[0]), rel=0.01)
         # the band is shaded as the step chart shades it (review s29): the calls whose steps the number counted; its
         # time the number's own (session 33: the middle pair of blocks' median call where the pairs are compared)
         middle = in_situ_text.middle_words(situ["call"])

@@ -18,7 +18,7 @@ ALLOWED: dict[str, set[str]] = {
     "progress": set(),
     "formats": set(),
     "measure": {"formats", "shapes"},
-    "compiler": {"measure", "shapes"},
+    "compiler": {"formats", "measure", "shapes"},
     "report": {"__init__", "formats", "measure", "shapes"},
     "run": {"compiler", "errors", "measure", "progress", "report", "shapes"},
     "target": {"compiler", "errors", "formats", "measure", "report", "run", "shapes"},
