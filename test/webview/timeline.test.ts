@@ -422,6 +422,12 @@ describe('timeline webview', () => {
       slices.map((t) => t.text).filter((t) => /(?:wrapper|set-up|workers), \w+$|^_|Python's threading/.test(t)),
       [],
     );
+    // the inner frame of one call in quiet words of its own, not a blank full-width bar (review 17Z Z2)
+    for (const inner of ["Python's thread bootstrap", "nn.Module's call", "the profiler's record of its call"])
+      assert.ok(
+        slices.some((t) => t.text === inner),
+        inner,
+      );
     // one start, one compiled module, the workers' thread by what it does (review 16Z Z5)
     assert.deepEqual(
       slices
