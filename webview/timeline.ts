@@ -47,6 +47,7 @@ import { lowerBoundStart, ROW_HEIGHT, TrackRows, type Row } from './timelineRows
 import { sliceTexts, type SliceWords } from './sliceTexts.ts';
 import { stepCutTexts } from './stepCuts.ts';
 import { stepLineSplits } from './stepLineSplits.ts';
+import { unseenRowTexts } from './unseenRows.ts';
 import { pickFoldedLabels, SliceRects, type FoldedLabel, type LaidOutRects } from './sliceRects.ts';
 import {
   collectiveWords,
@@ -308,6 +309,14 @@ export class TimelineCanvas extends TimelineNames {
       ...sliceTexts(labels, { model, rects: this.rects, tracks: this.tracks }, { xOf, left, right }, m, theme, bands),
       ...(tMin <= tMax ? this.unrecordedTexts(tMin, tMax, xOf, m, onPage([theme.muted, theme.foreground]), page) : []),
       ...this.stepCuts(xOf, width, m, onPage([theme.muted, theme.foreground]), page),
+      ...unseenRowTexts(
+        model,
+        this.tracks.rows,
+        { tMin, tMax, left, toX },
+        m,
+        onPage([theme.muted, theme.foreground]),
+        [page],
+      ),
     ];
     this.markBands = [];
     if (this.foundMarks?.length) {
