@@ -392,13 +392,13 @@ export class TimelineCanvas extends TimelineNames {
     const waitedFor = ({ fromUs, toUs }: Unrecorded): string | null => this.waitedFor(fromUs, toUs);
     const found = unrecordedLabels(model, this.tracks.rows, tMin, tMax, xOf, m, this.communication, waitedFor);
     this.unrecorded = found.map((said) => ({
-      x0: xOf(said.stretch.fromUs),
-      x1: xOf(said.stretch.toUs),
+      x0: xOf(said.stretch.idleFromUs),
+      x1: xOf(said.stretch.idleToUs),
       y: said.stretch.row.y,
       hover: unrecordedHover(model, said, this.drawnNames),
     }));
-    return found.flatMap(({ stretch: { fromUs, row }, text }) =>
-      text ? [placeText(m, 'gap', text, xOf(fromUs) + GAP_INSET, row.y + ROW_HEIGHT / 2, ink, [page])] : [],
+    return found.flatMap(({ stretch: { idleFromUs, row }, text }) =>
+      text ? [placeText(m, 'gap', text, xOf(idleFromUs) + GAP_INSET, row.y + ROW_HEIGHT / 2, ink, [page])] : [],
     );
   }
 
