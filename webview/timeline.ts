@@ -306,7 +306,14 @@ export class TimelineCanvas extends TimelineNames {
     this.saidWarmUp = warmUp ? axis.texts.some((t) => t.role === 'step' && t.text === warmUp) : null;
     const texts = [
       ...axis.texts,
-      ...sliceTexts(labels, { model, rects: this.rects, tracks: this.tracks }, { xOf, left, right }, m, theme, bands),
+      ...sliceTexts(
+        labels,
+        { model, rects: this.rects, tracks: this.tracks },
+        { xOf, left, right, stepXs: axis.lines.flatMap((l) => (l.role === 'step' ? [l.x] : [])) },
+        m,
+        theme,
+        bands,
+      ),
       ...(tMin <= tMax ? this.unrecordedTexts(tMin, tMax, xOf, m, onPage([theme.muted, theme.foreground]), page) : []),
       ...this.stepCuts(xOf, width, m, onPage([theme.muted, theme.foreground]), page),
       ...unseenRowTexts(

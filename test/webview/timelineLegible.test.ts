@@ -523,6 +523,22 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                 ],
                 `${theme.name}`,
               );
+            // no slice's label starts within 16 px left of a step's line and runs across it: the folded stack's
+            // "compiled module" starts at call 1's line, not 13 px before it, the line cut around it (review 17Z Z5)
+            if (c.name === 'gpu-mlp' && view === 'all') {
+              const lines = [...new Set(frames[0]!.lines.filter((l) => l.role === 'step').map((l) => l.x))];
+              const straddling = frames[0]!.texts.filter(
+                (t) => t.role === 'slice' && lines.some((x) => x > t.x - 3 && x - (t.x - 3) <= 16 && x < t.x + t.w),
+              );
+              assert.deepEqual(straddling.map(describeText), [], theme.name);
+              if (width >= 1400)
+                assert.ok(
+                  frames[0]!.texts.some(
+                    (t) => t.text === 'compiled module' && lines.some((x) => t.x > x && t.x - x <= 4),
+                  ),
+                  theme.name,
+                );
+            }
             // step 2's three breaks, under 20 px apart below 1400 px, named all or none (review 14 S7: "break 1" ran
             // over band 2, left blank between it and "break 3"): none there, each band's hover says it
             if (c.name === 'cpu-graphbreak' && view === 'step') {
