@@ -292,43 +292,37 @@ export class TimelineCanvas extends TimelineNames {
       ? drawMarks(ctx, this.foundMarks, AXIS_HEIGHT, left, right, this.height, xOf, theme, clear)
       : [];
     const edges = this.stepEdges(xOf, width);
+    const muted = onPage([theme.muted, theme.foreground]);
     const axis = axisLayout(
       this.ticks(scale, width),
       edges,
       { left: LABEL_WIDTH, width, height: this.height },
       m,
-      onPage([theme.muted, theme.foreground]),
+      muted,
       [page],
       this.tailAfterSteps(xOf, width),
     );
     axis.lines.push(...this.shownStepEnd(xOf, width));
     const warmUp = edges.find((e) => e.warmUp)?.warmUp;
     this.saidWarmUp = warmUp ? axis.texts.some((t) => t.role === 'step' && t.text === warmUp) : null;
+    const stepXs = axis.lines.flatMap((l) => (l.role === 'step' ? [l.x] : []));
     const texts = [
       ...axis.texts,
       ...sliceTexts(
         labels,
         { model, rects: this.rects, tracks: this.tracks },
-        { xOf, left, right, stepXs: axis.lines.flatMap((l) => (l.role === 'step' ? [l.x] : [])) },
+        { xOf, left, right, stepXs },
         m,
         theme,
         bands,
       ),
-      ...(tMin <= tMax ? this.unrecordedTexts(tMin, tMax, xOf, m, onPage([theme.muted, theme.foreground]), page) : []),
-      ...this.stepCuts(xOf, width, m, onPage([theme.muted, theme.foreground]), page),
-      ...unseenRowTexts(
-        model,
-        this.tracks.rows,
-        { tMin, tMax, left, toX },
-        m,
-        onPage([theme.muted, theme.foreground]),
-        [page],
-      ),
+      ...(tMin <= tMax ? this.unrecordedTexts(tMin, tMax, xOf, m, muted, page) : []),
+      ...this.stepCuts(xOf, width, m, muted, page),
+      ...unseenRowTexts(model, this.tracks.rows, { tMin, tMax, left, toX }, m, muted, [page]),
     ];
     this.markBands = [];
     if (this.foundMarks?.length) {
       const ink = onPage([theme.foreground]);
-      const stepXs = axis.lines.filter((l) => l.role === 'step').map((l) => l.x);
       const laneEnd = Math.min(right, Math.max(left, xOf(this.dataEndUs)));
       this.markBands = markHovers(this.foundMarks, left, laneEnd, xOf);
       texts.push(
@@ -352,8 +346,7 @@ export class TimelineCanvas extends TimelineNames {
       );
     }
     clearLabelsOfBands(ctx, texts, bands);
-    const stepLines = axis.lines.flatMap((l) => (l.role === 'step' ? [l.x] : []));
-    const splits = stepLineSplits(model, this.tracks.rows, stepLines, toX, toT);
+    const splits = stepLineSplits(model, this.tracks.rows, stepXs, toX, toT);
     const lines = cutLines(
       [...axis.lines, ...splits, ...bandEdges(bands, AXIS_HEIGHT, left, right, this.height, clear)],
       texts,
