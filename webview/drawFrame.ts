@@ -3,11 +3,11 @@
 // (debugView.ts), the host told a preview is drawn, and the compiler's marks found after the first frame.
 import { stepsOverlapped } from './analysis/stepMap.ts';
 import { post } from './hostApi.ts';
-import { paneScale } from './paneFit.ts';
+import { paneScale, scaleSetters } from './paneFit.ts';
 import { cameLastTitle } from './rankCameLast.ts';
 import { drawAlike } from './paneSteps.ts';
 import { LABEL_WIDTH } from './timelineText.ts';
-import { paneStepsNote } from './timelineWords.ts';
+import { onScaleOf, paneStepsNote } from './timelineWords.ts';
 import { state } from './viewState.ts';
 
 /** how many frames' times are kept */
@@ -21,21 +21,37 @@ export function scheduleDraw(): void {
   });
 }
 
-/** Each pane's steps in view and its profiler caveat (timelineWords.paneStepsNote), said again as the view moves. */
+/** Each pane's steps in view and its profiler caveat (timelineWords.paneStepsNote), and in a step view whose pane's
+ *  longer step sets its scale where that is another's (paneFit.scaleSetters), said again as the view moves. */
 function paneNotes(): void {
   const [t0, t1] = state.current.domain() as [number, number];
   const notes = document.querySelectorAll<HTMLElement>('.pane .pane-note');
+  // (a job's ranks are one clock by design: their notes say the steps they came last in, not whose scale)
+  const setters = state.ranks
+    ? state.panes.map(() => null)
+    : scaleSetters(
+        state.panes.map(({ timeline: { model, offset, shownStep } }) => {
+          const step = shownStep === null || shownStep < 0 ? undefined : model.steps[shownStep];
+          return step ? step.end - offset : 0;
+        }),
+        state.panes.map((pane) => pane.timeline.stretch),
+      );
   state.panes.forEach((pane, p) => {
     const { model, offset, stretch } = pane.timeline;
     // the steps drawn: a step view's pane draws its own step alone
     const drawn = pane.timeline.drawnIn(t0 / stretch + offset, t1 / stretch + offset);
-    const text = paneStepsNote(
+    const steps = paneStepsNote(
       drawn && stepsOverlapped(model.steps, ...drawn),
       model.steps,
       state.report?.profilerNote ?? null,
       pane.timeline.callsNamedByPlace,
       pane.timeline.warmUpStep,
     );
+    const setter = setters[p];
+    const scale = setter == null ? null : onScaleOf(state.panes[setter]!.label);
+    const text = scale
+      ? { text: `${steps.text} · ${scale.text}`, tooltip: `${steps.tooltip} ${scale.tooltip}` }
+      : steps;
     const note = notes[p];
     if (note && note.textContent !== text.text) note.textContent = text.text;
     if (note && note.title !== text.tooltip) note.title = text.tooltip;

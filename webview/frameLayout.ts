@@ -10,8 +10,9 @@ export interface Paint {
 }
 
 /** 'idle': the label column's count of the tracks with nothing in view; 'gap': a step's stretch with no op recorded;
- *  'cut': a slice's mark right of a step view's end line, where it runs on past it (stepCuts.ts) */
-export type TextRole = 'tick' | 'step' | 'mark' | 'slice' | 'track' | 'idle' | 'gap' | 'cut';
+ *  'cut': a slice's mark right of a step view's end line, where it runs on past it (stepCuts.ts);
+ *  'unseen': a row whose slices in view are too short to see (unseenRows.ts) */
+export type TextRole = 'tick' | 'step' | 'mark' | 'slice' | 'track' | 'idle' | 'gap' | 'cut' | 'unseen';
 
 export interface TextBox {
   role: TextRole;

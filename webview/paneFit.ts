@@ -33,6 +33,22 @@ export function regionStretches(lengths: readonly number[], regions: readonly (s
   });
 }
 
+/**
+ * Per pane of a step view, the pane whose step sets the scale it is drawn on where that is another's: the longest
+ * step among the panes read at its stretch (its region's: regionStretches), else null (its own step sets it, or it
+ * has none). `lengths`: each pane's step, µs (0: none). Fit to step left eager's shorter step in the left fifth of
+ * its pane with nothing saying the axis was the compiled pane's (review 17Z Z7).
+ */
+export function scaleSetters(lengths: readonly number[], stretches: readonly number[]): (number | null)[] {
+  return lengths.map((own, p) => {
+    let setter = p;
+    lengths.forEach((length, q) => {
+      if (stretches[q] === stretches[p] && length > lengths[setter]!) setter = q;
+    });
+    return setter === p || own <= 0 ? null : setter;
+  });
+}
+
 /** The panes' shared scale as a pane stretched by `stretch` reads it: its own times on its axis. */
 export function paneScale(current: ScaleLinear<number, number>, stretch: number): ScaleLinear<number, number> {
   if (stretch === 1) return current;

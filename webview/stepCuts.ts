@@ -7,6 +7,11 @@ import type { Paint, TextBox } from './frameLayout.ts';
 import { lowerBoundStart, ROW_HEIGHT, type Row } from './timelineRows.ts';
 import { placeText, type Measure } from './timelineText.ts';
 
+/** Whether a slice ending at x `endX` runs on past a step's line at `lineX`: by a pixel or more at the zoom drawn.
+ *  One rule for the step view's cut mark and the whole trace's line drawn over a bar (stepLineSplits.ts), so the two
+ *  views agree on which bars run into the next step (review 17Z Z4). */
+export const runsPast = (endX: number, lineX: number): boolean => endX - lineX >= 1;
+
 /** the mark of a slice cut at its step's end */
 export const CONTINUES = '→';
 /** its room from the end line: clear of it (a line is cut around a text within 1 px of it) */
@@ -34,7 +39,7 @@ export function stepCutTexts(
   for (const row of rows) {
     // a row's slices do not overlap: only the last one begun before the end can run past it
     const last = lowerBoundStart(model, row.first, row.end, endUs) - 1;
-    if (last >= row.first && xOf(model.start[last]! + model.dur[last]!) - endX >= 1) cutAt.add(row.y);
+    if (last >= row.first && runsPast(xOf(model.start[last]! + model.dur[last]!), endX)) cutAt.add(row.y);
   }
   return [...cutAt].map((y) => placeText(m, 'cut', CONTINUES, at, y + ROW_HEIGHT / 2, ink, under));
 }

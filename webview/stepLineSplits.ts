@@ -8,6 +8,7 @@
 // the crossing ones too.)
 import type { TraceModel } from '../extension/shared/trace/model.ts';
 import type { LineSegment } from './frameLayout.ts';
+import { runsPast } from './stepCuts.ts';
 import { lowerBoundStart, ROW_HEIGHT, type Row } from './timelineRows.ts';
 
 /** how near the line a bar ends or begins to abut at it, px: sliceRects.ts draws bars under 1.5 px apart joined and a
@@ -15,8 +16,8 @@ import { lowerBoundStart, ROW_HEIGHT, type Row } from './timelineRows.ts';
 const NEAR_PX = 2;
 
 /** How the slices of one drawn row meet a step line drawn over [lineX, lineX + 1): one ending within NEAR_PX left of
- *  it, one beginning within NEAR_PX right of it, one across it (any part of it on both sides: a crossing however
- *  short is a bar in two steps, and the line says so). */
+ *  it, one beginning within NEAR_PX right of it, one across it (begun left of it and running a pixel or more past it:
+ *  stepCuts.runsPast, the step view's rule for its cut mark). */
 interface AtLine {
   ends: boolean;
   begins: boolean;
@@ -39,7 +40,7 @@ function meet(
     const x0 = xOf(model.start[i]!);
     if (x0 >= to) break;
     const x1 = xOf(model.start[i]! + model.dur[i]!);
-    if (x0 < lineX && x1 > lineX + 1) at.crosses = true;
+    if (x0 < lineX && runsPast(x1, lineX)) at.crosses = true;
     else if (x0 < lineX && x1 > from) at.ends = true;
     else if (x0 >= lineX && x1 > lineX + 1) at.begins = true;
   }

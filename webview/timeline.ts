@@ -47,6 +47,7 @@ import { lowerBoundStart, ROW_HEIGHT, TrackRows, type Row } from './timelineRows
 import { sliceTexts, type SliceWords } from './sliceTexts.ts';
 import { stepCutTexts } from './stepCuts.ts';
 import { stepLineSplits } from './stepLineSplits.ts';
+import { unseenRowTexts } from './unseenRows.ts';
 import { pickFoldedLabels, SliceRects, type FoldedLabel, type LaidOutRects } from './sliceRects.ts';
 import {
   collectiveWords,
@@ -291,28 +292,37 @@ export class TimelineCanvas extends TimelineNames {
       ? drawMarks(ctx, this.foundMarks, AXIS_HEIGHT, left, right, this.height, xOf, theme, clear)
       : [];
     const edges = this.stepEdges(xOf, width);
+    const muted = onPage([theme.muted, theme.foreground]);
     const axis = axisLayout(
       this.ticks(scale, width),
       edges,
       { left: LABEL_WIDTH, width, height: this.height },
       m,
-      onPage([theme.muted, theme.foreground]),
+      muted,
       [page],
       this.tailAfterSteps(xOf, width),
     );
     axis.lines.push(...this.shownStepEnd(xOf, width));
     const warmUp = edges.find((e) => e.warmUp)?.warmUp;
     this.saidWarmUp = warmUp ? axis.texts.some((t) => t.role === 'step' && t.text === warmUp) : null;
+    const stepXs = axis.lines.flatMap((l) => (l.role === 'step' ? [l.x] : []));
     const texts = [
       ...axis.texts,
-      ...sliceTexts(labels, { model, rects: this.rects, tracks: this.tracks }, { xOf, left, right }, m, theme, bands),
-      ...(tMin <= tMax ? this.unrecordedTexts(tMin, tMax, xOf, m, onPage([theme.muted, theme.foreground]), page) : []),
-      ...this.stepCuts(xOf, width, m, onPage([theme.muted, theme.foreground]), page),
+      ...sliceTexts(
+        labels,
+        { model, rects: this.rects, tracks: this.tracks },
+        { xOf, left, right, stepXs },
+        m,
+        theme,
+        bands,
+      ),
+      ...(tMin <= tMax ? this.unrecordedTexts(tMin, tMax, xOf, m, muted, page) : []),
+      ...this.stepCuts(xOf, width, m, muted, page),
+      ...unseenRowTexts(model, this.tracks.rows, { tMin, tMax, left, toX }, m, muted, [page]),
     ];
     this.markBands = [];
     if (this.foundMarks?.length) {
       const ink = onPage([theme.foreground]);
-      const stepXs = axis.lines.filter((l) => l.role === 'step').map((l) => l.x);
       const laneEnd = Math.min(right, Math.max(left, xOf(this.dataEndUs)));
       this.markBands = markHovers(this.foundMarks, left, laneEnd, xOf);
       texts.push(
@@ -336,8 +346,7 @@ export class TimelineCanvas extends TimelineNames {
       );
     }
     clearLabelsOfBands(ctx, texts, bands);
-    const stepLines = axis.lines.flatMap((l) => (l.role === 'step' ? [l.x] : []));
-    const splits = stepLineSplits(model, this.tracks.rows, stepLines, toX, toT);
+    const splits = stepLineSplits(model, this.tracks.rows, stepXs, toX, toT);
     const lines = cutLines(
       [...axis.lines, ...splits, ...bandEdges(bands, AXIS_HEIGHT, left, right, this.height, clear)],
       texts,
@@ -383,13 +392,13 @@ export class TimelineCanvas extends TimelineNames {
     const waitedFor = ({ fromUs, toUs }: Unrecorded): string | null => this.waitedFor(fromUs, toUs);
     const found = unrecordedLabels(model, this.tracks.rows, tMin, tMax, xOf, m, this.communication, waitedFor);
     this.unrecorded = found.map((said) => ({
-      x0: xOf(said.stretch.fromUs),
-      x1: xOf(said.stretch.toUs),
+      x0: xOf(said.stretch.idleFromUs),
+      x1: xOf(said.stretch.idleToUs),
       y: said.stretch.row.y,
       hover: unrecordedHover(model, said, this.drawnNames),
     }));
-    return found.flatMap(({ stretch: { fromUs, row }, text }) =>
-      text ? [placeText(m, 'gap', text, xOf(fromUs) + GAP_INSET, row.y + ROW_HEIGHT / 2, ink, [page])] : [],
+    return found.flatMap(({ stretch: { idleFromUs, row }, text }) =>
+      text ? [placeText(m, 'gap', text, xOf(idleFromUs) + GAP_INSET, row.y + ROW_HEIGHT / 2, ink, [page])] : [],
     );
   }
 

@@ -26,12 +26,15 @@ export const GAP_INSET = 3;
 
 /** A stretch of a step on its thread with no op recorded: the row it lies in, its µs of the model's time; where
  *  another thread of its process ran a collective all that time, that collective's slice (the thread waited for
- *  it), else -1. */
+ *  it), else -1; and the thread's whole stretch with no op it lies in (`idleFromUs`, `idleToUs`: the collective's
+ *  wait is part of it; the stretch itself where none), where its label is set. */
 export interface Unrecorded {
   row: Row;
   fromUs: number;
   toUs: number;
   collective: number;
+  idleFromUs: number;
+  idleToUs: number;
 }
 
 /** A stretch said: its label (null: no room for it); where its thread waited in a collective, that op's name
@@ -67,13 +70,14 @@ export function unrecordedLabels(
   const viewPx = Math.max(1, xOf(tMax) - xOf(tMin));
   const minUs = (Math.min(UNRECORDED_PX, UNRECORDED_SHARE * viewPx) * (tMax - tMin)) / viewPx;
   return unrecordedInSteps(model, rows, tMin, tMax, minUs, collectives).map((stretch) => {
-    const room = xOf(stretch.toUs) - xOf(stretch.fromUs) - 2 * GAP_INSET;
+    const room = xOf(stretch.idleToUs) - xOf(stretch.idleFromUs) - 2 * GAP_INSET;
     const us = stretch.toUs - stretch.fromUs;
     const fitting = (forms: string[]): string | null => forms.find((form) => m.width(form) <= room) ?? null;
     if (stretch.collective >= 0) {
       const op = withoutNamespace(model.names[model.name[stretch.collective]!]!);
       const cause = waitedFor(stretch);
-      return { stretch, text: fitting(waitingInForms(op, us, cause)), op, cause };
+      const idleUs = stretch.idleToUs - stretch.idleFromUs;
+      return { stretch, text: fitting(waitingInForms(op, us, cause, idleUs)), op, cause };
     }
     return { stretch, text: fitting(noOpRecordedForms(us)), op: null, cause: null };
   });
@@ -105,9 +109,10 @@ export function unrecordedHover(
   threads: readonly string[],
 ): string {
   const us = stretch.toUs - stretch.fromUs;
+  const idleUs = stretch.idleToUs - stretch.idleFromUs;
   return op === null
     ? noOpRecordedHover(us)
-    : waitingInHover(op, us, threads[model.track[stretch.collective]!]!, cause);
+    : waitingInHover(op, us, threads[model.track[stretch.collective]!]!, cause, idleUs);
 }
 
 /** The longest stretch of [fromUs, toUs] where a step's thread recorded no op, nor waited in a collective, of at
@@ -172,7 +177,9 @@ function unrecordedInSteps(
 
 /**
  * The parts of [from, to) of at least minUs where no other CPU thread of `ops`'s process had a top-level op, and
- * those where one ran a collective (`collectives`): `ops`'s thread waiting for it.
+ * those where one ran a collective (`collectives`): `ops`'s thread waiting for it. Where it waited, the longest wait
+ * alone, said as part of the whole of [from, to): one label in one gap, its number the gap's (review 17Z Z3: "765 µs,
+ * waiting" set in a 921 µs gap).
  */
 function unbusy(
   model: TraceModel,
@@ -193,15 +200,25 @@ function unbusy(
   }
   busy.sort((a, b) => a[0] - b[0]);
   const out: Unrecorded[] = [];
+  const stretch = (fromUs: number, toUs: number, collective: number): Unrecorded => ({
+    row: ops,
+    fromUs,
+    toUs,
+    collective,
+    idleFromUs: fromUs,
+    idleToUs: toUs,
+  });
   let cursor = from;
   for (const [a, b, i] of busy) {
-    if (a - cursor >= minUs) out.push({ row: ops, fromUs: cursor, toUs: Math.min(a, to), collective: -1 });
+    if (a - cursor >= minUs) out.push(stretch(cursor, Math.min(a, to), -1));
     const [waitFrom, waitTo] = [Math.max(cursor, a), Math.min(b, to)];
-    if (collectives[model.name[i]!] && waitTo - waitFrom >= minUs)
-      out.push({ row: ops, fromUs: waitFrom, toUs: waitTo, collective: i });
+    if (collectives[model.name[i]!] && waitTo - waitFrom >= minUs) out.push(stretch(waitFrom, waitTo, i));
     cursor = Math.max(cursor, b);
     if (cursor >= to) break;
   }
-  if (to - cursor >= minUs) out.push({ row: ops, fromUs: cursor, toUs: to, collective: -1 });
-  return out;
+  if (to - cursor >= minUs) out.push(stretch(cursor, to, -1));
+  const waits = out.filter((s) => s.collective >= 0);
+  if (!waits.length) return out;
+  const longest = waits.reduce((a, b) => (b.toUs - b.fromUs > a.toUs - a.fromUs ? b : a));
+  return [{ ...longest, idleFromUs: from, idleToUs: to }];
 }

@@ -11,6 +11,7 @@ import {
   COMPILED_GRAPH_CALL,
   compilesOfTrace,
   hostedWords,
+  innerFrameWords,
   markSaid,
   MODULE_CALL,
   nameNow,
@@ -207,7 +208,8 @@ export class TimelineNames {
   /**
    * The words slice `i`'s label says: its frameWords; a nested frame said in the same words as the frame it ran inside
    * (one level up on its track) adds its place in that run of frames, the first too: "AOTAutograd's wrapper (1 of 5)",
-   * "(2 of 5)"; two frames of one call (ONE_CALL_WORDS) and nn.Module's call under its module's record say it once: no function's
+   * "(2 of 5)"; two frames of one call (ONE_CALL_WORDS) and nn.Module's call under its module's record say it once, the inner
+   * frame in quiet words of its own (innerFrameWords: "Python's thread bootstrap", "nn.Module's call"): no function's
    * own name ("…, call_func_at_runtime_with_args", "…, wrapper": review 15W W3), no wide bar left blank (review 14 T3:
    * four bars under "AOTAutograd's wrapper" read as a drawing failure; review 13 Q7: "CUDA set-up" over "CUDA set-up").
    * None where the record around it says the same op with a note added: autograd's "backward of addmm (autograd)" over
@@ -221,9 +223,10 @@ export class TimelineNames {
     const parentWords = parent < 0 ? null : this.frameWords(parent);
     if (parentWords?.startsWith(`${words} (`)) return null;
     // one call said by two frames, and nn.Module's call of the module whose record is around it: said once
-    if (ONE_CALL_WORDS.has(words)) return parentWords === words ? null : words;
+    const raw = model.names[model.name[i]!]!;
+    if (ONE_CALL_WORDS.has(words)) return parentWords === words ? innerFrameWords(raw) : words;
     if (words === MODULE_CALL && parent >= 0 && model.names[model.name[parent]!]!.startsWith(MODULE_RECORD))
-      return null;
+      return innerFrameWords(raw);
     let at = 1;
     for (let up = parent; up >= 0 && this.frameWords(up) === words; up = frameAround(model, up)) at++;
     // (a run is of a Python stack's frames: an op's children are not searched for one)

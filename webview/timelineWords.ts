@@ -174,16 +174,46 @@ export const waitingIn = (op: string, us: number, cause: string | null): string 
  * waiting in…" said neither the op nor the rank): whole; for the rank alone ("…for rank 1": its hover says the cause);
  * the rank without the op ("765 µs, waiting for rank 1"), or the op where no rank is known; then "41.7 ms, waiting",
  * "41.7 ms wait" (review 13 Q2: a 100 px wait at 560 px had no room for "41.7 ms, waiting…" and went unsaid).
+ * `idleUs`: the thread's whole stretch with no op that the wait lies in; where it says another time, the label says
+ * it first, the wait as part of it, "921 µs idle, 765 µs of it waiting in all_reduce for rank 1": a number in a gap
+ * reads as that gap's length (review 17Z Z3: "765 µs, waiting" in a 921 µs gap).
  */
-export function waitingInForms(op: string, us: number, cause: string | null): string[] {
+export function waitingInForms(op: string, us: number, cause: string | null, idleUs = us): string[] {
   const time = formatUs(us);
+  const idle = formatUs(idleUs);
+  // (said as the gap's part where the gap is longer; none where it is the gap)
+  const part = idle === time ? (words: string): string => words : (words: string): string => `${idle} idle, ${words}`;
+  const idleAlone = idle === time ? [] : [`${idle} idle`];
+  const ofIt = idle === time ? time : `${time} of it`;
+  const comma = idle === time ? ',' : '';
   // the rank last to reach it waited for none: its time is the collective's own (review 14 S3: "273 µs, waiting")
-  if (cause === LAST_TO_ARRIVE) return [`${time} in ${op}, ${LAST_TO_ARRIVE}`, `${time} in ${op}`];
+  if (cause === LAST_TO_ARRIVE)
+    return [part(`${ofIt} in ${op}, ${LAST_TO_ARRIVE}`), part(`${ofIt} in ${op}`), ...idleAlone];
   const rank = cause?.split(', ')[0] ?? null;
-  const named = rank ? [waitingIn(op, us, rank), `${time}, waiting for ${rank}`] : [`${time}, waiting in ${op}`];
+  const waitingFor = (who: string): string =>
+    idle === time ? waitingIn(op, us, who) : part(`${ofIt} waiting in ${op} for ${who}`);
+  // (shorter, "of it" left to the longest form: "31.7 ms idle, 31.6 ms waiting for rank 1")
+  const named = rank
+    ? [
+        waitingFor(rank),
+        part(`${time}${comma} waiting in ${op} for ${rank}`),
+        part(`${time}${comma} waiting for ${rank}`),
+      ]
+    : [];
+  const unnamed = part(`${time}${comma} waiting in ${op}`);
   // at last "41.7 ms wait" (review 14 T9: a 69 px wait unsaid); never its time alone, which beside rank 1's
-  // unrecorded stretches read as theirs (review 16 Z4): narrower, none, its hover says it
-  return [...new Set([waitingIn(op, us, cause), ...named, `${time}, waiting`, `${time} wait`])];
+  // unrecorded stretches read as theirs (review 16 Z4): narrower, the gap's "44.5 ms idle" where it is longer, else
+  // none, its hover says it
+  return [
+    ...new Set([
+      waitingFor(cause ?? 'another rank'),
+      ...(rank ? named : [unnamed]),
+      part(`${time}${comma} waiting`),
+      part(`${time} wait`),
+      // the gap's time alone, the wait in its hover, where nothing more fits
+      ...idleAlone,
+    ]),
+  ];
 }
 /** A collective's own bar on the rank that reached it last (its step thread's stretch: waitingInForms' last to
  *  arrive), its label in the forms it may take, longest first, whole words chosen by its width: "all_reduce, last to
@@ -218,10 +248,16 @@ export function waitedFor(rank: number, cause: WaitCause, unrecordedUs: number |
 }
 
 /** That stretch's hover: what the time is, on which thread the collective ran, and what it waited for. */
-export const waitingInHover = (op: string, us: number, thread: string, cause: string | null): string =>
-  cause === LAST_TO_ARRIVE
-    ? `No op recorded on this thread for ${formatUs(us)} of its step, while ${op} ran on ${thread}: this rank reached it last, every other rank already in it, so this is the collective's own time, not a wait for a slower rank.`
-    : `No op recorded on this thread for ${formatUs(us)} of its step, while ${op} ran on ${thread}: this thread waited for it, and a collective waits for every rank to reach it (${cause ? `here ${cause}` : 'a slower rank, or one compiling'}).`;
+export function waitingInHover(op: string, us: number, thread: string, cause: string | null, idleUs = us): string {
+  // the gap's own time first where the wait is part of it (waitingInForms)
+  const during =
+    formatUs(idleUs) === formatUs(us)
+      ? `No op recorded on this thread for ${formatUs(us)} of its step, while ${op} ran on ${thread}`
+      : `No op recorded on this thread for ${formatUs(idleUs)} of its step, ${op} running on ${thread} for ${formatUs(us)} of it`;
+  return cause === LAST_TO_ARRIVE
+    ? `${during}: this rank reached it last, every other rank already in it, so this is the collective's own time, not a wait for a slower rank.`
+    : `${during}: this thread waited for it, and a collective waits for every rank to reach it (${cause ? `here ${cause}` : 'a slower rank, or one compiling'}).`;
+}
 
 /** Such a stretch's hover, whichever form labels it: what its time is (the rank table's words). */
 export const noOpRecordedHover = (us: number): string =>
@@ -580,3 +616,10 @@ export const focusNotFound = (label: string, compiles: boolean): string =>
 
 /** After a pane's title while its pane is scrolled under it (pinnedTitles.ts): its top is not in view. */
 export const PINNED_TITLE = 'its top is scrolled above: click to show it';
+
+/** After a step view's pane note where another pane's longer step sets the scale it shares (paneFit.scaleSetters):
+ *  "on default's scale", and why, in its tooltip (review 17Z Z7: "Fit to step" read as not fitting eager's step). */
+export const onScaleOf = (pane: string): { text: string; tooltip: string } => ({
+  text: `on ${pane}'s scale`,
+  tooltip: `Fit to step fits the longest step of the panes that share this axis, ${pane}'s: this pane's step is drawn on that scale, so their lengths compare.`,
+});

@@ -163,9 +163,10 @@ test("torch.compile's wrapper inside another is the compiled code's call of its 
   );
   assert.equal(words('torch/_functorch/aot_autograd.py(1192): forward'), "AOTAutograd's wrapper");
   // the compiled module's call and the profiler's record of it: one call, said once, no count (review 16Z Z5:
-  // "compiled module (2 of 2)" read as the model wrapped twice)
+  // "compiled module (2 of 2)" read as the model wrapped twice); the record in quiet words of its own, not a blank
+  // full-width bar (review 17Z Z2)
   assert.equal(words('torch/_dynamo/eval_frame.py(460): __call__'), 'compiled module');
-  assert.equal(words('nn.Module: OptimizedModule_0'), null);
+  assert.equal(words('nn.Module: OptimizedModule_0'), "the profiler's record of its call");
 });
 
 test("a record inside one that says its op with a note added draws no label: one op's words once (review 14 T10)", () => {
@@ -185,9 +186,10 @@ test("a record inside one that says its op with a note added draws no label: one
   assert.equal(words('aten::add_'), 'aten::add_');
 });
 
-test("one call said by two frames is said once; nn.Module's call under its module's record draws no label", () => {
+test("one call said by two frames is said once, the inner in quiet words of its own; nn.Module's call under its module's record likewise", () => {
   // review 16Z Z5: "thread start" over "thread start (2 of 2)" (_bootstrap, _bootstrap_inner: one start), two
-  // "module call" rows (OptimizedModule's and SimpleNet's _call_impl) read as the model wrapped twice
+  // "module call" rows (OptimizedModule's and SimpleNet's _call_impl) read as the model wrapped twice; review 17Z Z2:
+  // left blank, four full-width bars read as a drawing failure
   const frame = (name: string, ts: number, dur: number): TraceEvent => ({
     ...cpuOp(name, ts, dur),
     cat: 'python_function',
@@ -209,7 +211,7 @@ test("one call said by two frames is said once; nn.Module's call under its modul
   ]);
   const words = labelWordsOf(model);
   assert.equal(words('threading.py(1030): _bootstrap'), 'thread start');
-  assert.equal(words('threading.py(1073): _bootstrap_inner'), null);
+  assert.equal(words('threading.py(1073): _bootstrap_inner'), "Python's thread bootstrap");
   assert.equal(words('threading.py(1010): run'), "thread's work");
   // the compile workers' frames by what they do, not the track's own name again
   assert.equal(
@@ -217,10 +219,10 @@ test("one call said by two frames is said once; nn.Module's call under its modul
     "reading the workers' replies",
   );
   assert.equal(words('torch/_inductor/compile_worker/subproc_pool.py(76): _recv_msg'), "waiting for a worker's reply");
-  assert.equal(words('nn.Module: OptimizedModule_0'), null);
-  assert.equal(words('torch/nn/modules/module.py(1783): _call_impl'), null);
+  assert.equal(words('nn.Module: OptimizedModule_0'), "the profiler's record of its call");
+  assert.equal(words('torch/nn/modules/module.py(1783): _call_impl'), "nn.Module's call");
   assert.equal(words('nn.Module: SimpleNet_0'), 'SimpleNet');
-  assert.equal(words('torch/nn/modules/module.py(1784): _call_impl'), null);
+  assert.equal(words('torch/nn/modules/module.py(1784): _call_impl'), "nn.Module's call");
   // Inductor's generated code as such, its hashed file left to the hover
   assert.equal(
     words('/tmp/inductor_mlp/ez/cezje7u6ms3kqo2vttpqjpuqnpockilxi75dpw2q6f5laccd4ump.py(94): call'),

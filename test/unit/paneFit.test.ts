@@ -6,7 +6,14 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { scaleLinear } from 'd3';
 import { loadReport } from '../../extension/node/reportFile.ts';
-import { allWindow, paneRegions, paneScale, regionStretches, stepWindowEnd } from '../../webview/paneFit.ts';
+import {
+  allWindow,
+  paneRegions,
+  paneScale,
+  regionStretches,
+  scaleSetters,
+  stepWindowEnd,
+} from '../../webview/paneFit.ts';
 
 const TRAIN_SMALL = path.resolve(__dirname, '../fixtures/recorded/train_small-cpu/report.json');
 
@@ -62,4 +69,15 @@ test("the whole traces' window: from their start to past their end by a step vie
   assert.ok(to > 137_000 && to - 137_000 <= 0.05 * 141_000, String(to));
   // the same share as a step view's
   assert.ok(Math.abs((to - 137_000) / 141_000 - (stepWindowEnd(1) - 1)) < 1e-9, String(to));
+});
+
+test("a step view's pane whose step is shorter than another's on its scale names that pane; the longest, and a pane of no step, none (review 17Z Z7)", () => {
+  // eager's 128 µs step on default's 620 µs axis: Fit to step fits default's
+  assert.deepEqual(scaleSetters([128, 620], [1, 1]), [1, null]);
+  // two regions, each fitted to its own (regionStretches): none shares another's scale
+  assert.deepEqual(scaleSetters([90, 250_000], [250_000 / 90, 1]), [null, null]);
+  // one region's two panes stretched alike, a third of another region
+  assert.deepEqual(scaleSetters([40, 90, 250_000], [250_000 / 90, 250_000 / 90, 1]), [1, null, null]);
+  // a pane without the view's step
+  assert.deepEqual(scaleSetters([0, 620], [1, 1]), [null, null]);
 });

@@ -14,6 +14,7 @@ import { callsByPlace, ordinal, type PlacedCall } from '../../webview/analysis/c
 import {
   callsAround,
   hostedWords,
+  innerFrameWords,
   compilesOfTrace,
   markSaid,
   namesSaid,
@@ -240,6 +241,19 @@ test("PyTorch's internals a user does not act in, by what they do: Inductor's co
   assert.equal(pythonFrameWords('<built-in function _cuda_exchangeDevice>'), 'CUDA device switch');
   // a frame of the user's own by its file and line in words
   assert.equal(pythonFrameWords('anchors.py(18): forward'), 'anchors.py line 18, forward');
+});
+
+test("the inner frame of one call said twice is said in quiet words of its own, never blank nor its parent's", () => {
+  // review 17Z Z2: four blank full-width bars under "compiled module", "SimpleNet" and "thread start"
+  assert.equal(innerFrameWords('nn.Module: OptimizedModule_0'), "the profiler's record of its call");
+  assert.equal(
+    innerFrameWords('/usr/lib/python3.11/threading.py(1073): _bootstrap_inner'),
+    "Python's thread bootstrap",
+  );
+  assert.equal(innerFrameWords('torch/nn/modules/module.py(1783): _call_impl'), "nn.Module's call");
+  assert.equal(innerFrameWords('torch/nn/modules/module.py(1772): _wrapped_call_impl'), "nn.Module's call");
+  // one without words of its own: its function
+  assert.equal(innerFrameWords('torch/_dynamo/eval_frame.py(460): __call__'), '__call__');
 });
 
 test("a compiled call's way down to its kernels in words, as the recording holds it: wrappers, graph, kernel launch", async () => {

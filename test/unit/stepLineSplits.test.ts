@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { communicationNames } from '../../webview/analysis/communication.ts';
+import { runsPast, stepCutTexts } from '../../webview/stepCuts.ts';
 import { stepLineSplits } from '../../webview/stepLineSplits.ts';
 import { ROW_HEIGHT, TrackRows, type Row } from '../../webview/timelineRows.ts';
 import { LABEL_WIDTH } from '../../webview/timelineText.ts';
@@ -105,4 +106,27 @@ test('bars that abut at a line are parted; one across it, or one alone at it, is
     { ...row, depth: 1, first: 4, end: 5, folded: true },
   ];
   assert.deepEqual(stepLineSplits(both, folded, [10], identity, identity), []);
+});
+
+test('a bar under a pixel past the line is parted from the next as the step view leaves it uncut; a pixel past, it crosses in both (review 17Z Z4)', () => {
+  // [0, 10.5) runs half a pixel past the line at 10, [11, 20) begins after it; [25, 31) runs a whole pixel past 30,
+  // [32, 40) begins after it: the line at 30 stays drawn over the bar that crosses it
+  const model = {
+    count: 4,
+    start: Float64Array.from([0, 11, 25, 32]),
+    dur: Float64Array.from([10.5, 9, 6, 8]),
+  } as unknown as TraceModel;
+  const row: Row = { track: 0, depth: 0, first: 0, end: 4, y: 30, folded: false };
+  const identity = (t: number): number => t;
+  assert.deepEqual(
+    stepLineSplits(model, [row], [10, 30], identity, identity).map((s) => s.x),
+    [10],
+  );
+  // the step view's cut mark, by the same rule: none at 10, one at 30
+  const m = { width: (text: string) => 6 * text.length, ascent: 8, descent: 3 };
+  const ink = { colour: '#000', alpha: 1 };
+  assert.deepEqual(stepCutTexts(model, [row], 10, identity, 100, m, ink, [ink]), []);
+  assert.equal(stepCutTexts(model, [row], 30, identity, 100, m, ink, [ink]).length, 1);
+  assert.equal(runsPast(10.5, 10), false);
+  assert.equal(runsPast(31, 30), true);
 });

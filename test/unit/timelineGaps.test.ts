@@ -78,11 +78,11 @@ test("rank 0's thread in its step while gloo's thread ran its all_reduce: said w
     );
   assert.deepEqual(
     said().filter((t) => t?.includes('waiting')),
-    [said().find((t) => /^[\d.]+ ms, waiting in all_reduce for another rank$/.test(t ?? ''))],
+    [said().find((t) => /^[\d.]+ ms idle, [\d.]+ ms of it waiting in all_reduce for another rank$/.test(t ?? ''))],
   );
   assert.ok(
     said(() => 'rank 1, recompiling').some((t) =>
-      /^[\d.]+ ms, waiting in all_reduce for rank 1, recompiling$/.test(t ?? ''),
+      /^[\d.]+ ms idle, [\d.]+ ms of it waiting in all_reduce for rank 1, recompiling$/.test(t ?? ''),
     ),
   );
   // in a narrow pane the wait keeps its time and "waiting", cut after a word (review 12 L3: at 560 and 700 px
@@ -97,8 +97,8 @@ test("rank 0's thread in its step while gloo's thread ran its all_reduce: said w
       m,
       communicationNames(model.names),
     ).map((s) => s.text);
-  const cut = narrow(LABEL_WIDTH + 200).find((t) => t?.includes('waiting'));
-  assert.match(cut ?? '', /^[\d.]+ ms, waiting(?: in all_reduce)?$/);
+  const cut = narrow(LABEL_WIDTH + 200).find((t) => t?.includes(' idle'));
+  assert.match(cut ?? '', /^[\d.]+ ms idle, [\d.]+ ms (?:waiting(?: in all_reduce)?|wait)$/);
   // without the collectives known: a stretch with another thread's op is its process's work, unsaid (review 7A K1)
   assert.deepEqual(
     unrecordedLabels(model, rows, step.start, step.end, xOf, m).filter((s) => s.text?.includes('waiting')),
@@ -131,8 +131,11 @@ test("a wait's label and its hover name one cause, worked out once per stretch (
   for (const said of waits) {
     assert.equal(said.op, 'all_reduce');
     assert.equal(said.cause, 'rank 1, recompiling');
-    assert.match(said.text!, /^[\d.]+ ms, waiting in all_reduce for rank 1, recompiling$/);
-    assert.match(unrecordedHover(model, said, threads), /while all_reduce ran on .*\(here rank 1, recompiling\)\.$/);
+    assert.match(said.text!, /^[\d.]+ ms idle, [\d.]+ ms of it waiting in all_reduce for rank 1, recompiling$/);
+    assert.match(
+      unrecordedHover(model, said, threads),
+      /for 42\.6 ms of its step, all_reduce running on .* for 40\.2 ms of it: .*\(here rank 1, recompiling\)\.$/,
+    );
   }
 });
 
@@ -183,8 +186,13 @@ test("rank 0's wait said for rank 1 and how much of it rank 1 recorded no op: 34
   const waits = found.filter((said) => said.op !== null);
   assert.equal(waits.length, 1);
   const { stretch, text } = waits[0]!;
-  // rank 1 then ran its backward and its own all_reduce: not "which recorded no op then" over the whole wait
-  assert.equal(text, '40.2 ms, waiting in all_reduce for rank 1, which recorded no op for 34.9 ms of it');
+  // rank 1 then ran its backward and its own all_reduce: not "which recorded no op then" over the whole wait; the
+  // gap's own time first, the wait as part of it: a number in a gap is its length (review 17Z Z3)
+  assert.equal(
+    text,
+    '42.6 ms idle, 40.2 ms of it waiting in all_reduce for rank 1, which recorded no op for 34.9 ms of it',
+  );
+  assert.ok(stretch.idleFromUs < stretch.fromUs && stretch.toUs <= stretch.idleToUs, 'the wait inside its gap');
   // the cause is rank 1's stretch: a rank 1 that recorded ops all the while is waited for with no cause said
   const busy = [ranks[0]!, { ...ranks[1]!, unrecordedUs: () => 0 }];
   assert.deepEqual(waitedRank(busy, 0, stretch.fromUs, stretch.toUs), { rank: 1, cause: null });
@@ -201,13 +209,15 @@ test("rank 0's wait said for rank 1 and how much of it rank 1 recorded no op: 34
       communicationNames(rank0!.names),
       waitedFor,
     ).find((said) => said.op !== null)?.text;
-  assert.match(narrow(500) ?? '', /^4\d\.\d ms, waiting in all_reduce for rank 1$/);
+  assert.equal(narrow(700), '42.6 ms idle, 40.2 ms of it waiting in all_reduce for rank 1');
+  assert.equal(narrow(560), '42.6 ms idle, 40.2 ms waiting in all_reduce for rank 1');
   // narrower, the rank kept before the op (review 13 Q4: "765 µs, waiting in…" said neither)
-  assert.match(narrow(400) ?? '', /^4\d\.\d ms, waiting for rank 1$/);
-  assert.match(narrow(LABEL_WIDTH + 100) ?? '', /^4\d\.\d ms wait$/);
-  // narrower still, none, never its bare time: beside rank 1's unrecorded stretches it read as theirs, and after a
-  // slice as its time (review 16 Z4/X3); its hover says it
-  assert.equal(narrow(LABEL_WIDTH + 70), null);
+  assert.equal(narrow(500), '42.6 ms idle, 40.2 ms waiting for rank 1');
+  assert.equal(narrow(LABEL_WIDTH + 190), '42.6 ms idle, 40.2 ms wait');
+  // narrower, the gap's time alone, said as idle; narrower still, none, never a bare time: beside rank 1's
+  // unrecorded stretches it read as theirs, and after a slice as its time (review 16 Z4/X3); its hover says it
+  assert.equal(narrow(LABEL_WIDTH + 100), '42.6 ms idle');
+  assert.equal(narrow(LABEL_WIDTH + 50), null);
 });
 
 test('rank 1, last to reach all_reduce while rank 0 waited in it, is said to be in it, not waiting (review 14 S3)', async () => {
@@ -229,7 +239,7 @@ test('rank 1, last to reach all_reduce while rank 0 waited in it, is said to be 
     ).filter((label) => label.op !== null);
   };
   // rank 0 reached it first and waited for rank 1
-  assert.match(said(0, 1400)[0]!.text!, /^41\.7 ms, waiting in all_reduce for rank 1/);
+  assert.match(said(0, 1400)[0]!.text!, /^44\.5 ms idle, 41\.7 ms of it waiting in all_reduce for rank 1/);
   // rank 1 reached it last: its time in it is the collective's own, no wait
   const [last] = said(1, 4000);
   assert.equal(last!.text, '4.83 ms in all_reduce, last to arrive');
@@ -249,36 +259,36 @@ test('rank 1, last to reach all_reduce while rank 0 waited in it, is said to be 
 test("rank 0's waits in the whole trace at 560, 700 and 1400 px: each said in whole words, its time first, none cut on a function word (review 13 Q2/Q4)", async () => {
   const model = await scanTraceFile(path.resolve(__dirname, '../fixtures/traces/ranks/straggler/rank0.trace.json'));
   const { rows, tMin, tMax, xAt } = wholeTrace(model);
-  const waits = (width: number): (string | null)[] =>
-    unrecordedLabels(
-      model,
-      rows,
-      tMin,
-      tMax,
-      xAt(width),
-      m,
-      communicationNames(model.names),
-      () => 'rank 1, which recorded no op then',
-    ).flatMap((said) => (said.op ? [said.text] : []));
-  const forms = (text: string): string[] =>
-    waitingInForms('all_reduce', 0, 'rank 1, which recorded no op then').map((form) =>
-      form.replace(/^0 µs/, /^[\d.]+ ms/.exec(text)![0]),
+  const cause = 'rank 1, which recorded no op then';
+  const labels = (width: number): UnrecordedLabel[] =>
+    unrecordedLabels(model, rows, tMin, tMax, xAt(width), m, communicationNames(model.names), () => cause).filter(
+      (said) => said.op,
     );
+  const waits = (width: number): (string | null)[] => labels(width).map((said) => said.text);
   for (const width of [560, 700, 1400]) {
-    const said = waits(width);
+    const said = labels(width);
     // one a step, each labelled: at 560 px its 31.6 ms in "31.6 ms wait", not left blank
     assert.equal(said.length, 3, `${width} px`);
-    for (const text of said) {
-      assert.ok(text !== null && forms(text).includes(text), `${width} px: ${text}`);
+    for (const { stretch, text } of said) {
+      // one of its forms, its gap's time first where the gap is longer than the wait (review 17Z Z3)
+      const forms = waitingInForms(
+        'all_reduce',
+        stretch.toUs - stretch.fromUs,
+        cause,
+        stretch.idleToUs - stretch.idleFromUs,
+      );
+      assert.ok(text !== null && forms.includes(text), `${width} px: ${text}`);
       assert.doesNotMatch(text, /(?:…|\b(?:in|for|of|the))$/, `${width} px`);
     }
   }
-  assert.deepEqual(
-    waits(560).map((text) => text!.replace(/^[\d.]+/, '')),
-    [' ms, waiting', ' ms, waiting', ' ms wait'],
-  );
+  // at 560 px each gap's time alone, said as idle, never the wait's time in a longer gap (review 17Z Z3)
+  assert.deepEqual(waits(560), ['44.5 ms idle', '42.6 ms idle', '31.7 ms idle']);
   // wider, the rank it waited for in each
-  assert.ok(waits(1400).every((text) => text!.includes('waiting in all_reduce for rank 1')));
+  assert.deepEqual(waits(1400), [
+    '44.5 ms idle, 41.7 ms of it waiting in all_reduce for rank 1',
+    '42.6 ms idle, 40.2 ms of it waiting in all_reduce for rank 1',
+    '31.7 ms idle, 31.6 ms waiting for rank 1',
+  ]);
 });
 
 test("rank 1's own all_reduce bar, reached last, says so in the words its width has room for, never blank (review 15 W1/V5)", async () => {
@@ -313,4 +323,27 @@ test("rank 1's own all_reduce bar, reached last, says so in the words its width 
     ['all_reduce, last to arrive', 'all_reduce, came last', 'came last', 'last', 'last'],
   );
   assert.deepEqual(bars(1, 380), [null]);
+});
+
+test("a wait in a longer gap says the gap's time first, the wait as part of it; one as long as its gap, the wait alone (review 17Z Z3)", () => {
+  // DDP rank 0: "765 µs, waiting" set in a 921 µs gap read as the gap's length
+  assert.deepEqual(waitingInForms('all_reduce', 765, 'rank 1', 921), [
+    '921 µs idle, 765 µs of it waiting in all_reduce for rank 1',
+    '921 µs idle, 765 µs waiting in all_reduce for rank 1',
+    '921 µs idle, 765 µs waiting for rank 1',
+    '921 µs idle, 765 µs waiting',
+    '921 µs idle, 765 µs wait',
+    '921 µs idle',
+  ]);
+  assert.deepEqual(waitingInForms('all_reduce', 765, 'rank 1'), [
+    '765 µs, waiting in all_reduce for rank 1',
+    '765 µs, waiting for rank 1',
+    '765 µs, waiting',
+    '765 µs wait',
+  ]);
+  assert.deepEqual(waitingInForms('all_reduce', 273, LAST_TO_ARRIVE, 300), [
+    `300 µs idle, 273 µs of it in all_reduce, ${LAST_TO_ARRIVE}`,
+    '300 µs idle, 273 µs of it in all_reduce',
+    '300 µs idle',
+  ]);
 });

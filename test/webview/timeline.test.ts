@@ -308,6 +308,11 @@ describe('timeline webview', () => {
     await page.locator('.panes').focus();
     await page.keyboard.press('f');
     assert.deepEqual(await notes(), ['step 2', 'step 2']);
+    // the pane whose step 2 is shorter says whose scale it is drawn on: the other's, which the fit fits (review 17Z Z7)
+    const said = await page.locator('.pane-note').allInnerTexts();
+    const onScale = said.map((n) => /· on (\w+)'s scale$/.exec(n)?.[1] ?? null);
+    assert.equal(onScale.filter((pane) => pane !== null).length, 1, said.join(' | '));
+    assert.ok(onScale[0] === 'default' || onScale[1] === 'eager', said.join(' | '));
     await page.close();
   });
 
@@ -422,6 +427,12 @@ describe('timeline webview', () => {
       slices.map((t) => t.text).filter((t) => /(?:wrapper|set-up|workers), \w+$|^_|Python's threading/.test(t)),
       [],
     );
+    // the inner frame of one call in quiet words of its own, not a blank full-width bar (review 17Z Z2)
+    for (const inner of ["Python's thread bootstrap", "nn.Module's call", "the profiler's record of its call"])
+      assert.ok(
+        slices.some((t) => t.text === inner),
+        inner,
+      );
     // one start, one compiled module, the workers' thread by what it does (review 16Z Z5)
     assert.deepEqual(
       slices

@@ -142,6 +142,18 @@ export const THREAD_START = 'thread start';
  *  "thread start (2 of 2)" read as a second start, "compiled module (2 of 2)" as the model wrapped twice). */
 export const ONE_CALL_WORDS: ReadonlySet<string> = new Set([THREAD_START, COMPILED_MODULE]);
 
+/** The inner frame of one call said twice (ONE_CALL_WORDS), and nn.Module's call under its module's record, in quiet
+ *  words of its own: never its parent's again ("thread start (2 of 2)", review 16Z Z5), never a wide bar left blank
+ *  (review 17Z Z2: four blank full-width bars in the unfolded stack read as a drawing failure). `name`: the frame as
+ *  the trace names it; a frame without words of its own is said by its function ("_bootstrap_inner"). */
+export function innerFrameWords(name: string): string {
+  if (name.startsWith('nn.Module: ')) return "the profiler's record of its call";
+  if (/(?:^|\/)threading\.py\(\d+\): _bootstrap_inner$/.test(name)) return "Python's thread bootstrap";
+  if (/(?:^|\/)torch\/nn\/modules\/module\.py\(\d+\): (?:_call_impl|_wrapped_call_impl)$/.test(name))
+    return "nn.Module's call";
+  return /\): ([A-Za-z_]\w*)$/.exec(name)?.[1] ?? name;
+}
+
 /** PyTorch's internal frames a user meets on the timeline without acting there, by what they do (review s29:
  *  "subproc_pool.py" and "_cuda_setDevice" read as places); the frame itself stays in the slice's tooltip. */
 const TORCH_INTERNALS: [RegExp, string][] = [
