@@ -30,7 +30,7 @@ import {
   kernelListHeading,
   kernelListTime,
   sliceKindName,
-} from './timelineWords.ts';
+} from './compareWords.ts';
 
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,

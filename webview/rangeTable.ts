@@ -12,14 +12,8 @@ import {
 } from './analysis/rangeSummary.ts';
 import { formatRangeEnds, formatUs, formatUsLike } from '../extension/present/numbers.ts';
 import type { StepsCompared } from './analysis/stepMap.ts';
-import {
-  calledAsName,
-  notCalledText,
-  rangePairTitle,
-  rangeTableNames,
-  rangeTitle,
-  traceNamed,
-} from './timelineWords.ts';
+import { traceNamed } from './timelineWords.ts';
+import { calledAsName, notCalledText, rangePairTitle, rangeTableNames, rangeTitle } from './compareWords.ts';
 import { el, formatChange } from './panels.ts';
 
 interface Column<T> {

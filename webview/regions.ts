@@ -16,7 +16,7 @@ import { el, saidEl, speedupCell, termEl } from './panels.ts';
 import { renderInSituChart } from './inSituChart.ts';
 import { renderRegionChart } from './regionChart.ts';
 import { sourceLink, type Reveal } from './sourceLinks.ts';
-import { perCallCountTitle } from './timelineWords.ts';
+import { perCallCountTitle } from './compareWords.ts';
 
 /** The file (or notebook cell) whose bare "line 9" a region's sentences name; null: none. */
 type Said = Parameters<typeof saidEl>[3];

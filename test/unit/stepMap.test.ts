@@ -6,13 +6,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Report } from '../../extension/shared/report.ts';
 import { sameStepTime, stepsOverlapped } from '../../webview/analysis/stepMap.ts';
-import {
-  focusFound,
-  focusNotFound,
-  paneMovedToCode,
-  paneStepsNote,
-  rangePairTitle,
-} from '../../webview/timelineWords.ts';
+import { focusFound, focusNotFound, paneMovedToCode, paneStepsNote } from '../../webview/timelineWords.ts';
+import { rangePairTitle } from '../../webview/compareWords.ts';
 
 // eager: a 39 ms step 1, then 2 ms steps; compiled: an 8 ms step 1, then 1 ms steps (the review's traces, rounded)
 const eager = [

@@ -17,7 +17,7 @@ import {
   sliceKindName,
   stepGrewOutsideKernels,
   stepRowNames,
-} from '../../webview/timelineWords.ts';
+} from '../../webview/compareWords.ts';
 import { kernelStats } from '../../extension/shared/trace/summary.ts';
 import { SliceKind } from '../../extension/shared/trace/model.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';

@@ -3,7 +3,7 @@ import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { formatUsLike } from '../../extension/present/numbers.ts';
 import { summarizeRange } from './rangeSummary.ts';
 import { coldStep, sharedUnit, stepNumber, stepUnit, type StepsCompared } from './stepMap.ts';
-import { kernelCountNames, stepRowNames, unlikeSteps } from '../timelineWords.ts';
+import { kernelCountNames, stepRowNames, unlikeSteps } from '../compareWords.ts';
 import {
   compileSpans,
   kernelStats,
