@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
 import type { TextBox } from '../../webview/frameLayout.ts';
-import { clearLabelsOfBands, drawFocus, markHovers, markTexts, shortestFit } from '../../webview/overlays.ts';
+import { clearLabelsOfBands, drawFocus, markHovers, markTexts } from '../../webview/overlays.ts';
+import { shortestFit } from '../../webview/markLabelForms.ts';
 import type { Theme } from '../../webview/theme.ts';
 import type { Measure } from '../../webview/timelineText.ts';
 

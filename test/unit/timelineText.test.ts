@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
-import { markTexts, shortestFit } from '../../webview/overlays.ts';
+import { markTexts } from '../../webview/overlays.ts';
+import { shortestFit } from '../../webview/markLabelForms.ts';
 import { scaleLinear } from 'd3';
 import {
   axisLayout,
