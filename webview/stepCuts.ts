@@ -18,8 +18,10 @@ export const CONTINUES = '→';
 const CUT_INSET = 3;
 
 /**
- * Each row's slice that began before the step's end (`endUs`) and runs on past it by a pixel or more, marked with
- * CONTINUES right of the end line, where that fits before the pane's edge (`width`).
+ * Each row's slice that began in the step (from `startUs`, before its end `endUs`) and runs on past it by a pixel or
+ * more, marked with CONTINUES right of the end line, where that fits before the pane's edge (`width`). A frame that
+ * began before the step holds it whole (the module's call, the profiled window): marking it says nothing, and every
+ * stack row read "→" (CI shots of 86cefe76, timeline-stack-unfolded).
  */
 export function stepCutTexts(
   model: TraceModel,
@@ -30,6 +32,7 @@ export function stepCutTexts(
   m: Measure,
   ink: Paint,
   under: Paint[],
+  startUs = -Infinity,
 ): TextBox[] {
   const endX = xOf(endUs);
   const at = endX + CUT_INSET;
@@ -39,7 +42,12 @@ export function stepCutTexts(
   for (const row of rows) {
     // a row's slices do not overlap: only the last one begun before the end can run past it
     const last = lowerBoundStart(model, row.first, row.end, endUs) - 1;
-    if (last >= row.first && runsPast(xOf(model.start[last]! + model.dur[last]!), endX)) cutAt.add(row.y);
+    if (
+      last >= row.first &&
+      model.start[last]! >= startUs &&
+      runsPast(xOf(model.start[last]! + model.dur[last]!), endX)
+    )
+      cutAt.add(row.y);
   }
   return [...cutAt].map((y) => placeText(m, 'cut', CONTINUES, at, y + ROW_HEIGHT / 2, ink, under));
 }

@@ -457,7 +457,7 @@ export class TimelineCanvas extends TimelineNames {
   /** In a step view, each row's slice cut at the step's end line marked as running on past it (stepCuts.ts). */
   private stepCuts(xOf: (t: number) => number, width: number, m: Measure, ink: Paint, page: Paint): TextBox[] {
     const step = this.shownStep === null ? undefined : this.model.steps[this.shownStep];
-    return step ? stepCutTexts(this.model, this.tracks.rows, step.end, xOf, width, m, ink, [page]) : [];
+    return step ? stepCutTexts(this.model, this.tracks.rows, step.end, xOf, width, m, ink, [page], step.start) : [];
   }
 
   /** The line where the shown step ends, where a step view shows one (the pane draws nothing past it); in the whole

@@ -47,3 +47,19 @@ test("rank 1's all_reduce run on past its step's end is marked there, on its own
   // the step's own slice, ended on its line, is not marked; nor any where the pane has no room right of the line
   assert.deepEqual(stepCutTexts(model, rows, step.end, xOf, xOf(step.end) + 4, m, ink, [ink]), []);
 });
+
+test('a frame begun before the step, holding it whole, is not marked; the all_reduce begun in it still is', async () => {
+  const model = await scanTraceFile(path.resolve(__dirname, '../fixtures/traces/ranks/straggler/rank1.trace.json'));
+  const rows = new TrackRows(model, 0).rows;
+  const step = model.steps[0]!;
+  const xOf = (t: number): number => LABEL_WIDTH + ((t - step.start) / (step.end - step.start)) * 1000;
+  const all = stepCutTexts(model, rows, step.end, xOf, 1400, m, ink, [ink]);
+  const fromStep = stepCutTexts(model, rows, step.end, xOf, 1400, m, ink, [ink], step.start);
+  const begunIn = rows.filter((row) => {
+    const i = lowerBoundStart(model, row.first, row.end, step.end) - 1;
+    return i >= row.first && model.start[i]! >= step.start && model.start[i]! + model.dur[i]! > step.end;
+  });
+  assert.ok(fromStep.length < all.length, 'the enclosing frames (the profiled window) were marked before');
+  assert.ok(fromStep.length > 0, 'the all_reduce still marked');
+  for (const t of fromStep) assert.ok(begunIn.some((row) => row.y + ROW_HEIGHT / 2 === t.middle));
+});
