@@ -1,0 +1,207 @@
+// Where the compile phases' bar labels go, at the widths the panel opens in: in their bar or directly beside it, never
+// over another bar; a depth's costliest bar named first, a wider panel only adding labels, guards named past the
+// trace slivers before them (review 14R R1/R2, 13 O1/O3).
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { type Bar, CHARTED, inside, phasesOpener, rowsOf } from './compilePhasesPage.ts';
+
+const openPhases = phasesOpener();
+
+describe('compile phases', () => {
+  // review 11K K1 / 11J J2 / 11I I4: "Counter: forward · 268 ms" named its 30.1 ms trace at 1360 px and its 209 ms
+  // guards at 560, never both
+  for (const folder of ['recorded/train_small-cpu', 'reports/fused-cpu', 'reports/ddp-ranks-cpu', 'reports/h100-mlp'])
+    test(`a wider panel only adds labels, a depth's costliest named first, a cheaper bar's label never in a costlier one's room, a bar with room for its name alone named (${folder})`, async () => {
+      const widths = [560, 700, 1400];
+      const labelled: Set<string>[] = [];
+      const wrong: string[] = [];
+      /** The bars with no place at all at the narrowest width: no room for their name alone in them, nor beside them
+       *  (a bar of their depth or the track's end against them on both sides); a cheaper bar of their depth may be
+       *  labelled beside itself at it and every wider width (review 14R R1: O3 relaxed) */
+      const placeless = new Set<string>();
+      for (const width of widths) {
+        const page = await openPhases(folder, width);
+        const rows = await rowsOf(page);
+        const shown = new Set<string>();
+        rows.forEach(({ bars }, row) => {
+          bars.forEach((bar, k) => {
+            if (bar.label !== null) shown.add(`row ${row}: ${bar.forms[0]}#${k}`);
+            if (width !== widths[0]) return;
+            const others = bars.filter((b) => b !== bar && b.depth === bar.depth);
+            const room = bar.nameAlone + 4;
+            const left = Math.min(bar.x - bar.trackX, ...others.filter((b) => b.x < bar.x).map((b) => bar.x - b.right));
+            const right = Math.min(
+              bar.trackX + bar.track - bar.right,
+              ...others.filter((b) => b.right > bar.right).map((b) => b.x - bar.right),
+            );
+            if (bar.right - bar.x < room + 2 && left < room && right < room) placeless.add(`${row}#${k}`);
+          });
+          const free = (b: Bar): boolean => placeless.has(`${row}#${bars.indexOf(b)}`);
+          // at each depth, while a costlier bar has no label, a cheaper one's label only in its bar (review 13 O3:
+          // "guards 53.9 ms" beside the backend compile, TinyTransformer's 0.5-s trace unnamed), but where the
+          // costlier one had no place at all
+          for (const hidden of bars.filter((b) => b.label === null && !free(b)))
+            for (const shown of bars.filter(
+              (b) => b.depth === hidden.depth && b.label !== null && b.ms < hidden.ms && !inside(b),
+            ))
+              wrong.push(`${width} px, row ${row}: "${shown.label}" beside its bar, ${hidden.forms[0]} unlabelled`);
+          // each depth's costliest bar labelled where any of its bars is (review 12N N1: a step's 25.6 ms trace
+          // named at 560 px beside its 38.2 ms guards, unnamed)
+          for (const depth of new Set(bars.map((b) => b.depth))) {
+            const lane = bars.filter((b) => b.depth === depth);
+            const costliest = lane.reduce((a, b) => (b.ms > a.ms ? b : a));
+            if (costliest.label === null && !free(costliest) && lane.some((b) => b.label !== null))
+              wrong.push(`${width} px, row ${row}: ${costliest.forms[0]} unlabelled, a cheaper bar beside it not`);
+            // a bar wide enough for its name alone (3 px either side) named, where every costlier bar of its depth
+            // is and its phase is not said with its time elsewhere on the chart (review 13 P6)
+            const timedElsewhere = (bar: Bar): boolean =>
+              rows.some((r) =>
+                r.bars.some((b) => b.phase === bar.phase && b.label !== null && !b.names.includes(b.label)),
+              );
+            for (const bar of lane)
+              if (
+                bar.label === null &&
+                lane.every((b) => b.ms <= bar.ms || b.label !== null) &&
+                !timedElsewhere(bar) &&
+                bar.right - bar.x >= bar.nameAlone + 6
+              )
+                wrong.push(`${width} px, row ${row}: ${bar.forms[0]}, ${(bar.right - bar.x).toFixed(0)} px, unnamed`);
+          }
+        });
+        labelled.push(shown);
+        await page.close();
+      }
+      for (let k = 1; k < widths.length; k++)
+        for (const bar of labelled[k - 1]!)
+          if (!labelled[k]!.has(bar)) wrong.push(`${bar}: labelled at ${widths[k - 1]} px, not at ${widths[k]} px`);
+      assert.deepEqual(wrong, [], folder);
+      assert.ok(labelled[0]!.size > 3, `${labelled[0]!.size} labels at 560 px`);
+    });
+
+  test('the 63-s compile\'s C++ builds, none of which has room for "(k of 13)": one at most named, with its count, never a lone "C++ 5.72 s" read as their sum (review 14R R1, 15U U5)', async () => {
+    for (const width of [560, 700, 1400]) {
+      const page = await openPhases('reports/fused-cpu', width);
+      const { bars } = (await rowsOf(page))[0]!;
+      const builds = bars.filter((b) => b.phase === 'C++ compile');
+      const shown = builds.filter((b) => b.label !== null);
+      // one at most, said with "(k of 13)", its 12 mates bare; at 1400 px the 5.72-s build has room for it by its
+      // name alone, its phase said with its time on the recompile's row: named so, one cut in its row (review 16Z Z9)
+      assert.ok(shown.length <= 1, `${width} px: ${shown.map((b) => b.label).join(', ')}`);
+      for (const build of shown) assert.match(build.label!, / of 13\)/, `${width} px`);
+      if (width === 1400)
+        assert.deepEqual(
+          shown.map((b) => b.label),
+          ['C++ (12 of 13)'],
+        );
+      await page.close();
+    }
+  });
+
+  test("Counter's guards named beside the trace slivers before them where those stay slivers, and a step's at 560 px; else in their row's hover (review 14R R1/R2, 13 O1)", async () => {
+    for (const width of [560, 700, 1400]) {
+      const page = await openPhases('recorded/train_small-cpu', width);
+      const rows = await rowsOf(page);
+      const row = (name: string): { tip: string; bars: Bar[] } => rows.find((r) => r.tip.startsWith(`${name}\u00a0·`))!;
+      // the self.calls == 1 recompile: two trace slivers (under 2 px up to a 900-px track) right before its guards,
+      // at the axis's end: its guards named left of them
+      const guards = row('Counter: forward, recompiled for self.calls == 1, captured nothing, made no graph').bars.find(
+        (b) => b.phase === 'Dynamo: build guards',
+      )!;
+      assert.ok(guards.label?.includes('guards 37.1 ms'), `${width} px: ${JSON.stringify(guards)}`);
+      // every Counter row's guards: named, and left of their bar only past slivers (under 2 px); else in the hover
+      for (const { tip, bars } of rows.filter((r) => r.tip.startsWith('Counter'))) {
+        const guards = bars.find((b) => b.phase === 'Dynamo: build guards')!;
+        if (guards.label === null) assert.ok(tip.includes(guards.forms[0]!), `${width} px: ${tip}`);
+        else if (guards.labelLeft < guards.x)
+          for (const b of bars.filter((b) => b.y === guards.y && b.x >= guards.labelRight && b.x < guards.x))
+            assert.ok(b.right - b.x < 2, `${width} px: ${guards.label} left of ${b.name}, ${b.right - b.x} px`);
+      }
+      // the steps recompiled for sizes 48, 64, 80 and 128: a 0.5-px trace right before their guards, no room right
+      // of these at 560 px: named left of the trace (review 14R R2: the costliest of them, 57.6 ms, bare)
+      if (width === 560)
+        for (const size of [48, 64, 80, 128]) {
+          const { bars } = row(`step, recompiled for x's size ${size} in dimension 1`);
+          const costliest = bars.filter((b) => b.depth === guards.depth).reduce((a, b) => (b.ms > a.ms ? b : a));
+          assert.ok(costliest.label !== null, `size ${size}: ${costliest.name} bare`);
+        }
+      await page.close();
+    }
+  });
+
+  test("Counter's `self.calls == 2` recompile's and normalize's guards named at every width, beside the trace slivers before them (review 16Y Y5: bare at 1400 px, where those slivers grew to 2 px by 1200)", async () => {
+    for (const width of [560, 700, 1000, 1400, 2000]) {
+      const page = await openPhases('recorded/train_small-cpu', width);
+      const rows = await rowsOf(page);
+      for (const [name, said] of [
+        ['Counter: forward, recompiled for self.calls == 2, captured nothing, made no graph', 'guards 69.8 ms'],
+        ['normalize', 'guards 82.5 ms'],
+      ] as const) {
+        const { bars } = rows.find((r) => r.tip.startsWith(`${name}\u00a0·`))!;
+        const guards = bars.find((b) => b.phase === 'Dynamo: build guards')!;
+        assert.ok(guards.label?.endsWith(said), `${name} at ${width} px: ${JSON.stringify(guards.label)}`);
+      }
+      await page.close();
+    }
+  });
+
+  test("rank 1's 2.06 s recompile's forward Inductor named where its costlier backward compile has no place at all: at the axis's end, the forward's bar against it (review 14R R1, 13 O3 relaxed)", async () => {
+    for (const width of [560, 700, 1400]) {
+      const page = await openPhases('reports/ddp-ranks-cpu', width);
+      const { bars } = (await rowsOf(page)).find((r) =>
+        r.tip.startsWith("DistributedDataParallel: forward, recompiled for x's size 8 in dimension 0\u00a0·"),
+      )!;
+      const inductor = bars.find((b) => b.name === 'Inductor (forward)')!;
+      assert.ok(inductor.label?.startsWith('Inductor (forward)'), `${width} px: ${JSON.stringify(inductor)}`);
+      await page.close();
+    }
+  });
+
+  test("every label's nearest bar of its depth is its own: in its bar or directly beside it (review 13 O1)", async () => {
+    for (const folder of ['reports/ddp-ranks-cpu', 'recorded/train_small-cpu', 'reports/fused-cpu']) {
+      for (const width of [560, 700, 1400]) {
+        const page = await openPhases(folder, width);
+        const wrong: string[] = [];
+        for (const { tip, bars } of await rowsOf(page)) {
+          for (const bar of bars.filter((b) => b.label !== null)) {
+            const gap = (b: Bar): number => Math.max(0, b.x - bar.labelRight, bar.labelLeft - b.right);
+            // nearer by more than the eye can tell; a bar here is a visible one, 2 px wide or more: a sliver under 2
+            // px against a bar is that bar's edge to the eye (review 14R R1: a step's guards bare for a 0.5-px trace
+            // against them; a 46 ms trace at the start of a 1.98 s backend compile on a 57 s axis)
+            const visible = (b: Bar): boolean => b.right - b.x >= 2;
+            const nearer = bars.filter((b) => b !== bar && b.y === bar.y && visible(b) && gap(b) < gap(bar) - 0.5);
+            if (nearer.length)
+              wrong.push(`${tip.split('\n')[0]}: "${bar.label}" as near ${nearer.map((b) => b.name).join(', ')}`);
+          }
+        }
+        assert.deepEqual(wrong, [], `${folder} at ${width} px`);
+        await page.close();
+      }
+    }
+  });
+
+  test("the 256 recompile's cache hit named beside its diamond at every width: its 1-px load from cache left of the diamond over its end (review 17X X7: bare at 560/700 px with 250 px free)", async () => {
+    for (const width of [560, 700, 1400]) {
+      const page = await openPhases('recorded/train_small-cpu', width);
+      const { bars } = (await rowsOf(page)).find((r) =>
+        r.tip.startsWith("TinyTransformer: forward, recompiled for x's size 256 in dimension 1\u00a0·"),
+      )!;
+      const load = bars.find((b) => b.phase === 'load from cache')!;
+      assert.equal(load.label, 'load from cache 32.2 ms', `${width} px`);
+      await page.close();
+    }
+  });
+
+  test("a label beside its bar never over it: h100's recompile's 'AOT Autograd 431 ms', its cache diamond at its start, drawn from the diamond on over its bar", async () => {
+    for (const folder of CHARTED)
+      for (const width of [400, 560, 700]) {
+        const page = await openPhases(folder, width);
+        const over = (await rowsOf(page))
+          .flatMap((r) => r.bars)
+          .filter((b) => b.label !== null && !inside(b))
+          .filter((b) => b.labelRight > b.x + 0.5 && b.labelLeft < b.right - 0.5)
+          .map((b) => `${b.label} over [${b.x}, ${b.right}]`);
+        assert.deepEqual(over, [], `${folder} at ${width} px`);
+        await page.close();
+      }
+  });
+});
