@@ -36,23 +36,17 @@ test('a chart says each phase in one form: the longest every labelled bar of it 
   // and the other way round where the named bar has no room for its name
   const named = { ...bar(0, 3000, 10000, [2000, 2000], 'trace'), nameOnly: 20 };
   const timed = [bar(4000, 100, 10000, [80, 60], 'trace'), bar(7000, 100, 10000, [80, 60], 'trace')];
-  const chart = placeChartLabels(
-    [{ bars: [named], markers: [] }, ...timed.map((b) => ({ bars: [b], markers: [] }))],
-    1000,
-  );
-  assert.deepEqual(
-    [named, ...timed].map((b) => chart.has(b)),
-    [true, false, false],
-  );
+  // which of `first` and the two timed bars, each on a row of its own, are labelled
+  const labelledBeside = (first: LaneBar): boolean[] => {
+    const chart = placeChartLabels(
+      [{ bars: [first], markers: [] }, ...timed.map((b) => ({ bars: [b], markers: [] }))],
+      1000,
+    );
+    return [first, ...timed].map((b) => chart.has(b));
+  };
+  assert.deepEqual(labelledBeside(named), [true, false, false]);
   const cheap = { ...bar(0, 150, 10000, [2000, 2000], 'trace'), nameOnly: 20 };
-  const other = placeChartLabels(
-    [{ bars: [cheap], markers: [] }, ...timed.map((b) => ({ bars: [b], markers: [] }))],
-    1000,
-  );
-  assert.deepEqual(
-    [cheap, ...timed].map((b) => other.has(b)),
-    [false, true, true],
-  );
+  assert.deepEqual(labelledBeside(cheap), [false, true, true]);
 });
 
 test('a count "(1 of 2)" only where every bar it counts among is labelled, else the forms without it (review 13 P6)', () => {
