@@ -48,10 +48,12 @@ def test_a_recorded_in_situ_trace_holds_only_its_own_side_s_calls(fixture: str, 
 
 def _replay(monkeypatch: Any, tmp_path: Path, calls: list[tuple[str, str, bool]]) -> tuple[Interleaver, list]:
     """Drives an Interleaver with a real profiler through the script's top-level calls: (region, signature, whether
-    it compiled something) each, as recorded; 125 ms a call, so a block is MIN_BLOCK calls."""
+    it compiled something) each, as recorded; 125 ms a call, so a block is MIN_BLOCK calls: 4, as when the fixtures
+    were recorded (session 34 made it 2)."""
     import compile_lens_runner.script.interleave as module
     import torch
 
+    monkeypatch.setattr(schedule, "MIN_BLOCK", 4)
     stance = ["default"]
     clock = iter(itertools.count(step=0.125))
     monkeypatch.setattr(module, "time", types.SimpleNamespace(perf_counter=lambda: next(clock)))

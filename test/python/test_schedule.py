@@ -33,7 +33,7 @@ def test_switching_starts_after_the_compiled_warm_up_and_runs_abba_blocks() -> N
 def test_the_block_size_follows_the_run_s_own_steps() -> None:
     quiet = [True] + [False] * 40
     size = lambda step_s: sum(1 for _, block in schedule_run(quiet, step_s) if block == 1)  # noqa: E731
-    assert size(0.004) == 5  # about BLOCK_TARGET_MS (20 ms) of 4 ms steps
+    assert size(0.002) == 4  # about BLOCK_TARGET_MS (8 ms) of 2 ms steps
     assert size(0.0005) == schedule.MAX_BLOCK and size(0.050) == schedule.MIN_BLOCK
 
 
