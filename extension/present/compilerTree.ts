@@ -193,14 +193,16 @@ function framesNode(c: CompilerInsight, callOf: Map<string, RegionCall>): Compil
         const graph = c.cudaGraphs?.find((g) => g.compileId === compile.compileId);
         const words = recompile ? recompileWords(recompile) : null;
         // a call that compiled several frames (a graph break splits it) says their sum: this frame's share of it, so
-        // that "178 ms" here and the panel's "Call 0 compiled (239 ms)" read as the two quantities they are (D30)
+        // that "178 ms" here and the panel's "Call 0 compiled (239 ms)" read as the two quantities they are (D30); the
+        // sum said as the compiling in that call, not the call's time (review 17Y Y4: "of call 0's 2.52 s" beside the
+        // compare's "compile 2.52 s" read as one region's compile at two values)
         const call = callOf.get(compile.compileId ?? '');
         const shared = call && (call.compileIds?.length ?? 0) > 1 && call.compileSeconds;
         return {
           label: attemptName(compile.compileId),
           description: [
             shared
-              ? `${formatSeconds(compile.seconds)} of call ${call.index}'s ${formatSeconds(shared)}`
+              ? `${formatSeconds(compile.seconds)} of the ${formatSeconds(shared)} compiling in call ${call.index}`
               : formatSeconds(compile.seconds),
             words ? `recompiled: ${words.said}` : null,
             graph ? `CUDA graph ${graph.status}` : null,

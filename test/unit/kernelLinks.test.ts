@@ -318,7 +318,7 @@ test("a frame's compile that a call shared with another frame says the call's su
   const compiles = find(buildCompilerTree(report), /^first compile$/);
   assert.equal(compiles.length, 2);
   for (const compile of compiles)
-    assert.match(compile.description!, new RegExp(`^[\\d.]+ m?s of call 0's ${callSeconds}`));
+    assert.match(compile.description!, new RegExp(`^[\\d.]+ m?s of the ${callSeconds} compiling in call 0`));
 });
 
 test("a kernel's ops are said as PyTorch users know them on every surface that lists them (the runner's opsText)", () => {

@@ -12,6 +12,10 @@ import { EVEN_SHARE, rankStepStats, rankStepTable } from '../../webview/analysis
 import { parseTraceHead, rankFromFileName, type TraceHead } from '../../extension/shared/trace/traceHead.ts';
 import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import { sentTraces } from '../sentTraces.ts';
+import { formatUs } from '../../extension/present/numbers.ts';
+import { unrecordedLabels } from '../../webview/timelineGaps.ts';
+import { TrackRows } from '../../webview/timelineRows.ts';
+import { LABEL_WIDTH, type Measure } from '../../webview/timelineText.ts';
 import { cpuOp as cpu, scanEvents as scan, type TraceEvent } from './traceEvents.ts';
 import { readTraceHead } from '../../extension/node/trace/readTraceHead.ts';
 
@@ -154,20 +158,26 @@ describe('per-step communication', () => {
     assert.deepEqual(steps, [{ stepUs: 100, commUs: 50, overlappedUs: 20, workUs: 70, unrecordedUs: 5 }]);
   });
 
-  test('CPU (gloo): collective ops on any thread; ATen ops inside a collective are part of it', () => {
-    const model = scan([
+  test("CPU (gloo): the collective's run on its own thread, not the call that hands it over; ATen ops inside a collective are part of it", () => {
+    const events = [
       step(1, 0, 100),
       cpu('aten::mm', 0, 30),
       cpu('c10d::allreduce_', 30, 5),
       cpu('aten::empty', 31, 1),
       cpu('aten::add', 50, 10),
-      cpu('gloo:all_reduce', 32, 23, 2),
-    ]);
+    ];
+    const model = scan([...events, cpu('gloo:all_reduce', 32, 23, 2)]);
     const { side, steps } = rankStepStats(model, model.steps);
     assert.equal(side, 'cpu');
-    // comm [30, 55) = 25; compute [0, 30) and [50, 60): overlap [50, 55) = 5 (aten::empty would add 1)
-    // no op recorded in [60, 100)
-    assert.deepEqual(steps, [{ stepUs: 100, commUs: 25, overlappedUs: 5, workUs: 80, unrecordedUs: 40 }]);
+    // comm: gloo's run [32, 55) = 23, the step thread's c10d::allreduce_ [30, 35) its hand-off (review 17Y Y5: counted,
+    // "41.8 ms" beside the timeline's "41.7 ms of it waiting in all_reduce"); compute [0, 30) and [50, 60): overlap
+    // [50, 55) = 5 (aten::empty, inside the hand-off, would add 1); no op recorded in [60, 100)
+    assert.deepEqual(steps, [{ stepUs: 100, commUs: 23, overlappedUs: 5, workUs: 82, unrecordedUs: 40 }]);
+    // no thread of the collective's own: the call on the step's thread is all there is of it
+    const alone = scan(events);
+    assert.deepEqual(rankStepStats(alone, alone.steps).steps, [
+      { stepUs: 100, commUs: 5, overlappedUs: 0, workUs: 95, unrecordedUs: 55 },
+    ]);
   });
 
   test('the straggler is the rank with the most work: the others wait for it in the collective', () => {
@@ -334,6 +344,35 @@ describe('real 2-rank gloo DDP traces', () => {
         assert.ok(Math.abs(stat.workUs - (stat.stepUs - stat.commUs + stat.overlappedUs)) < 1e-6);
       }
     }
+  });
+
+  test("rank 0's wait on the timeline and its communication in the table: one number, of one all_reduce run (review 17Y Y5: 41.7 ms beside 41.8 ms)", async () => {
+    const content = await readTimelineSource({
+      kind: 'ranks',
+      tracePaths: ['rank0', 'rank1'].map((r) => path.join(RANKS, `straggler/${r}.trace.json`)),
+    });
+    const models = (await sentTraces(content)).map((m) => m.pane.trace);
+    const rank0 = models[0]!;
+    const table = rankStepTable(models);
+    const rows = new TrackRows(rank0, 0).rows;
+    const said: [string, string][] = rank0.steps.map((step, k) => {
+      // the step across a wide canvas: the label's longest form, "44.5 ms idle, 41.7 ms of it waiting in all_reduce …"
+      const xOf = (t: number): number => LABEL_WIDTH + ((t - step.start) / (step.end - step.start)) * 4000;
+      const width: Measure = { width: (text) => 6 * text.length, ascent: 8, descent: 3 };
+      const waits = unrecordedLabels(rank0, rows, step.start, step.end, xOf, width, communicationNames(rank0.names));
+      const wait = waits.filter((label) => label.op !== null);
+      assert.equal(wait.length, 1, step.label);
+      const { stretch, text } = wait[0]!;
+      const commUs = table.rows[k]!.ranks[0]!.commUs;
+      // the same slice: the run on gloo's thread, not the 69 µs call on the step's thread that hands it over
+      assert.ok(Math.abs(stretch.toUs - stretch.fromUs - commUs) < 1e-6, `${step.label}: ${text} against ${commUs} µs`);
+      return [/ ([\d.]+ ms) of it waiting in all_reduce/.exec(text ?? '')?.[1] ?? text ?? '', formatUs(commUs)];
+    });
+    assert.deepEqual(
+      said.map(([label]) => label),
+      said.map(([, cell]) => cell),
+    );
+    assert.equal(said[0]![1], '41.7 ms');
   });
 
   test('traces without ProfilerStep spans (one gzip): one whole-trace row per rank, on one axis', async () => {

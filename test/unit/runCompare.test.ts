@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { compareRuns, compareTitle } from '../../extension/present/runCompare.ts';
+import { buildCompilerTree, type CompilerTreeNode } from '../../extension/present/compilerTree.ts';
 import type { Report } from '../../extension/shared/report.ts';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import { formatSpeedup } from '../../extension/present/numbers.ts';
@@ -136,7 +137,7 @@ test('a region timed per step in situ in one run and per call replayed in the ot
   // the other rows are of one quantity in both runs, as before
   assert.deepEqual(
     block!.rows.slice(2).map((r) => r.measure),
-    ['kernels / step', 'compile', 'graphs', 'graph breaks', 'recompiles'],
+    ['kernels / step', "compiling in the script's own calls", 'graphs', 'graph breaks', 'recompiles'],
   );
 });
 
@@ -183,4 +184,24 @@ test("two runs' speedups within each other's range: the times shown divide to ea
   // a speedup outside the other's range: measured, not said unmeasured
   const [apart] = compareRuns(withNumber(1.3, 0.65, 0.5, before.createdAt), after).blocks;
   assert.equal(apart!.change, null);
+});
+
+// review 17Y Y4: the compare's "compile 2.52 s" beside the Compiler view's "scale (b_item.py:4) 1 compile, 2.51 s" and
+// "first compile 2.51 s of call 0's 2.52 s" on one screen (runs-compare.png, b_item.py's run)
+test("a script region's compile: the compare, the facts and the Compiler view say one quantity at one value, each by what it is", async () => {
+  const report = await fixture('traces/profiled-copy-cpu');
+  const region = report.regions![0]!;
+  const [block] = compareRuns(report, report).blocks;
+  // the compare's row named as the facts name the number: the compiling in the script's calls, every frame of them
+  assert.ok(!row(block!, 'compile'), 'a bare "compile" row');
+  const compared = row(block!, "compiling in the script's own calls");
+  const fact = region.facts!.find((f) => f.includes("compiling in the script's own calls"))!;
+  assert.deepEqual(compared, Array(2).fill(fact.split(' compiling')[0]));
+  // the Compiler view: each frame its own compile, and where call 0 compiled both, the frame's share of the
+  // compiling in that call, said as compiling (not the call's time), at the compare's value
+  const nodes = (list: CompilerTreeNode[]): CompilerTreeNode[] => list.flatMap((n) => [n, ...nodes(n.children)]);
+  const shares = nodes(buildCompilerTree(report))
+    .filter((n) => n.label === 'first compile')
+    .map((n) => / of the ([\d.]+ m?s) compiling in call 0$/.exec(n.description ?? '')?.[1] ?? n.description);
+  assert.deepEqual(shares, [compared[0], compared[0]]);
 });
