@@ -301,12 +301,26 @@ export function axisTime(us: number, scale: TimeScale, width: number): string {
 export function sliceLabel(name: string, room: number, m: Measure): string | null {
   const text = withoutNamespace(name);
   if (m.width(text) <= room) return text;
-  for (let end = text.lastIndexOf(' '); end > 0; end = text.lastIndexOf(' ', end - 1)) {
+  // a name's part ("Inductor" of "Inductor: codegen and load") is no cut of it: "Inductor…" read as the "Inductor"
+  // bar above it (review 17Y Y7); its own words without the part, whole or cut, else none
+  const part = PART.exec(text)?.[0] ?? '';
+  const cut = wholeWordsIn(text, part.length, room, m);
+  if (cut !== null || part === '') return cut;
+  const own = text.slice(part.length);
+  return m.width(own) <= room ? own : wholeWordsIn(own, 0, room, m);
+}
+
+/** `text`'s first whole words longer than `least` characters and "…", in `room` px; null where none fit. */
+function wholeWordsIn(text: string, least: number, room: number, m: Measure): string | null {
+  for (let end = text.lastIndexOf(' '); end > least; end = text.lastIndexOf(' ', end - 1)) {
     const words = text.slice(0, end).replace(/[\s,;:(–-]+$/, '');
-    if (saysSomething(words) && m.width(words + ELLIPSIS) <= room) return words + ELLIPSIS;
+    if (words.length > least && saysSomething(words) && m.width(words + ELLIPSIS) <= room) return words + ELLIPSIS;
   }
   return null;
 }
+
+/** a compiler part before a phase's own name: "Inductor: " of "Inductor: codegen and load" */
+const PART = /^[^\s:][^:]*: (?=\S)/;
 
 /** words that leave what they name unsaid: "Inductor's…", "code of…", "compiled forward, after its…" */
 const DANGLING =

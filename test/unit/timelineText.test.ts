@@ -294,6 +294,16 @@ test('a slice label cut at whole words, never to part of a word nor to words tha
   assert.equal(sliceLabel('Dynamo: compile', 200, m), 'Dynamo: compile');
 });
 
+test("a slice label's cut keeps a word of the phase's own name, never its part alone (review 17Y Y7)", () => {
+  // "Inductor…" of "Inductor: codegen and load" read as the "Inductor" bar one row up
+  const name = 'Inductor: codegen and load';
+  assert.equal(sliceLabel(name, 6 * 18, m), 'Inductor: codegen…');
+  // too narrow for that: the name without its part, whole, else cut at its words
+  assert.equal(sliceLabel(name, 6 * 17, m), 'codegen and load');
+  assert.equal(sliceLabel(name, 6 * 15, m), 'codegen…');
+  assert.equal(sliceLabel(name, 6 * 7, m), null);
+});
+
 test("one view's axis reads in one unit at every width: a 3.6 ms call in ms at 560 px and at 1400 px (review 8B B6)", () => {
   const units = [560, 700, 1400].map((width) => {
     const scale = scaleLinear().domain([0, 3600]).range([LABEL_WIDTH, width]);
