@@ -302,12 +302,13 @@ export function sliceLabel(name: string, room: number, m: Measure): string | nul
   const text = withoutNamespace(name);
   if (m.width(text) <= room) return text;
   // a name's part ("Inductor" of "Inductor: codegen and load") is no cut of it: "Inductor…" read as the "Inductor"
-  // bar above it (review 17Y Y7); its own words without the part, whole or cut, else none
+  // bar above it (review 17Y Y7). Its own name whole first ("codegen and load", one form in both compiles' columns,
+  // never "Inductor: codegen…" over its child "Inductor: codegen"), then a cut with the part, then its own cut
   const part = PART.exec(text)?.[0] ?? '';
-  const cut = wholeWordsIn(text, part.length, room, m);
-  if (cut !== null || part === '') return cut;
+  if (part === '') return wholeWordsIn(text, 0, room, m);
   const own = text.slice(part.length);
-  return m.width(own) <= room ? own : wholeWordsIn(own, 0, room, m);
+  if (m.width(own) <= room) return own;
+  return wholeWordsIn(text, part.length, room, m) ?? wholeWordsIn(own, 0, room, m);
 }
 
 /** `text`'s first whole words longer than `least` characters and "…", in `room` px; null where none fit. */
