@@ -294,6 +294,20 @@ test('a slice label cut at whole words, never to part of a word nor to words tha
   assert.equal(sliceLabel('Dynamo: compile', 200, m), 'Dynamo: compile');
 });
 
+test("a slice label's cut keeps a word of the phase's own name, never its part alone (review 17Y Y7)", () => {
+  // "Inductor…" of "Inductor: codegen and load" read as the "Inductor" bar one row up
+  const name = 'Inductor: codegen and load';
+  assert.equal(sliceLabel(name, 6 * 26, m), name);
+  // its own name whole before a cut: "Inductor: codegen…" read as its child "Inductor: codegen" below it
+  assert.equal(sliceLabel(name, 6 * 18, m), 'codegen and load');
+  assert.equal(sliceLabel(name, 6 * 15, m), 'codegen…');
+  assert.equal(sliceLabel(name, 6 * 7, m), null);
+  // a cut with the part where the own name has no room whole
+  const waiting = 'Inductor: waiting for kernel compiles';
+  assert.equal(sliceLabel(waiting, 6 * 20, m), 'Inductor: waiting…');
+  assert.equal(sliceLabel(waiting, 6 * 15, m), 'waiting…');
+});
+
 test("one view's axis reads in one unit at every width: a 3.6 ms call in ms at 560 px and at 1400 px (review 8B B6)", () => {
   const units = [560, 700, 1400].map((width) => {
     const scale = scaleLinear().domain([0, 3600]).range([LABEL_WIDTH, width]);
