@@ -19,7 +19,7 @@ ORDER = ("eager", "compiled", "compiled", "eager")  # ABBA, repeated
 WARM_QUIET_CALLS = 2
 MIN_WARM_CALLS = 3
 # Small blocks make many pairs of a short loop: on the H200 (docs/BENCHMARKS.md, "Smaller blocks for short loops")
-# 8 ms / 2 calls brought six processes of a 120-step fine-tuning loop within 6 % of each other where 20 ms / 4 left 16 %.
+# 8 ms / 2 calls brought three processes of a 60-step train/validate loop within 9 % of each other where 20 ms / 4 left 24 %.
 BLOCK_TARGET_MS = 8.0
 MIN_BLOCK = 2
 MAX_BLOCK = 12
