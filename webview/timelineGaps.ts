@@ -51,8 +51,9 @@ export interface UnrecordedLabel {
  * The stretches of [tMin, tMax] wide enough to be said, each with the longest of its label's forms that fits in it
  * (noOpRecordedForms, waitingInForms): at every width its time first and words that mean the same, fewer of them,
  * each form whole words (never "no op · 40.2 ms": review 10 F8, nor words without the time: review 11 I7, nor a cut
- * on "in": review 13 Q4, nor "38.6 ms, no op", a no-op: review 15 W6), a stretch with no op one word at every width
- * ("38.6 ms unrecorded": review 17 X5); a stretch with room for none, unlabelled (null: its hover says it).
+ * on "in": review 13 Q4, nor "38.6 ms, no op", a no-op: review 15 W6), the stretches with no op in one word
+ * ("38.6 ms unrecorded", or "38.6 ms idle" for all where one has room for that alone: review 17 X5, and at 560 px
+ * rank 1's stretches, the straggler's, unlabelled); a stretch with room for none, unlabelled (null: its hover says it).
  */
 export function unrecordedLabels(
   model: TraceModel,
@@ -69,17 +70,25 @@ export function unrecordedLabels(
 ): UnrecordedLabel[] {
   const viewPx = Math.max(1, xOf(tMax) - xOf(tMin));
   const minUs = (Math.min(UNRECORDED_PX, UNRECORDED_SHARE * viewPx) * (tMax - tMin)) / viewPx;
-  return unrecordedInSteps(model, rows, tMin, tMax, minUs, collectives).map((stretch) => {
-    const room = xOf(stretch.idleToUs) - xOf(stretch.idleFromUs) - 2 * GAP_INSET;
+  const stretches = unrecordedInSteps(model, rows, tMin, tMax, minUs, collectives);
+  const roomOf = (stretch: Unrecorded): number => xOf(stretch.idleToUs) - xOf(stretch.idleFromUs) - 2 * GAP_INSET;
+  const fits = (form: string, stretch: Unrecorded): boolean => m.width(form) <= roomOf(stretch);
+  // the stretches with no op in one word: the shorter where one has room for it alone (review 17 X5: two words for
+  // one thing side by side read as two kinds of time)
+  const noOp = stretches.filter((s) => s.collective < 0);
+  const formsOf = (s: Unrecorded): string[] => noOpRecordedForms(s.toUs - s.fromUs);
+  const shorter = noOp.some((s) => !fits(formsOf(s)[0]!, s) && fits(formsOf(s)[1]!, s)) ? 1 : 0;
+  return stretches.map((stretch) => {
     const us = stretch.toUs - stretch.fromUs;
-    const fitting = (forms: string[]): string | null => forms.find((form) => m.width(form) <= room) ?? null;
     if (stretch.collective >= 0) {
       const op = withoutNamespace(model.names[model.name[stretch.collective]!]!);
       const cause = waitedFor(stretch);
       const idleUs = stretch.idleToUs - stretch.idleFromUs;
-      return { stretch, text: fitting(waitingInForms(op, us, cause, idleUs)), op, cause };
+      const text = waitingInForms(op, us, cause, idleUs).find((f) => fits(f, stretch)) ?? null;
+      return { stretch, text, op, cause };
     }
-    return { stretch, text: fitting(noOpRecordedForms(us)), op: null, cause: null };
+    const text = formsOf(stretch)[shorter]!;
+    return { stretch, text: fits(text, stretch) ? text : null, op: null, cause: null };
   });
 }
 

@@ -113,8 +113,8 @@ export interface Tick {
   label: string;
 }
 
-/** A step boundary in view (one per pixel column): its line's x, its label ("step 2", "call 2") and the label's
- *  short form where the room to the next step's line is too narrow for it ("2"). */
+/** A step boundary in view (one per pixel column): its line's x, its label ("step 2", "call 2") and its number
+ *  ("2"), which a run's label says ("steps 2–3"): never alone (review 17Y Y8). */
 export interface StepEdge {
   x: number;
   label: string;
@@ -131,38 +131,30 @@ export interface StepEdge {
   warmUp?: string;
 }
 
-type Said = 'none' | 'whole' | 'short';
-
 /**
- * The label of steps `from`–`to` (one step where they are the same) in the forms it may take after what the labels
- * left of it said: whole ("step 2", "steps 2–3") until a whole label has said what the numbers count, then whole or
- * numbers ("2", "2–3"), numbers alone once one label was a number; none for a group of steps without numbers.
+ * The label of steps `from`–`to` (one step where they are the same) in the forms it may take, each saying what its
+ * numbers count ("step 2", "steps 2–3"): never a bare "2–3", which beside a time axis reads as times, nor one lane's
+ * "2–3" under another's "steps 2–3" (review 17Y Y8); none for a group of steps without numbers.
  */
-function stepForms(from: StepEdge, to: StepEdge, said: Said): string[] {
+function stepForms(from: StepEdge, to: StepEdge): string[] {
   const last = to.through ?? to;
   if (from === last || (from === to && last.short === null))
-    return [
-      said !== 'short' ? (from.warmUp ?? null) : null,
-      said !== 'short' ? from.label : null,
-      said !== 'none' ? from.short : null,
-    ].filter((t) => t !== null);
+    return [from.warmUp ?? null, from.label].filter((t) => t !== null);
   if (from.short === null || last.short === null) return [];
-  const numbers = `${from.short}–${last.short}`;
   const unit = from.label.slice(0, from.label.length - from.short.length).trim();
-  return said === 'none' ? [`${unit}s ${numbers}`] : [numbers];
+  return [`${unit}s ${from.short}–${last.short}`];
 }
 
 /**
  * The axis over [left, width]: each tick label right of its tick in the first row (left out where it would touch the
  * one before; where it would run past the right edge, its tick too: one turned to the tick's left reads as the tick
  * before's), each step label right of its line in the second row, ending before the next step's line; every step in
- * view labelled: whole, or its number ("2") once a whole label has said what the numbers count and from then on while
- * each follows close on the one before ("step 1 │ 2 │ 3", never "step 1 │ 2 │ step 3" nor a lone "3" far from them);
- * steps too close for a label each, one label for the run of them ("step 1 │ 2–3", never a label cut mid-word or a
- * step left unsaid); the last ones, where no room is left right of their line before the pane's edge, ending at the
- * edge. Tick lines in the first row, step lines from the second row down. `tail`: the line where the trace's last
- * step ends with time after it, its stretch named right of it ("after call 2"), as the lead-in is left of the first
- * line, whole or not at all (review 15W W9: the lead-in named, the tail not).
+ * view labelled, each label saying what it counts (stepForms): steps too close for a label each, one label for the run
+ * of them ("step 1 │ steps 2–3", never a bare number, a label cut mid-word or a step left unsaid); the last ones, where
+ * no room is left right of their line before the pane's edge, ending at the edge, none where even that has no room (a
+ * step's number alone read as a time: review 17Y Y8). Tick lines in the first row, step lines from the second row down.
+ * `tail`: the line where the trace's last step ends with time after it, its stretch named right of it ("after call 2"),
+ * as the lead-in is left of the first line, whole or not at all (review 15W W9: the lead-in named, the tail not).
  */
 export function axisLayout(
   ticks: readonly Tick[],
@@ -200,14 +192,8 @@ export function axisLayout(
     texts.push(placeText(m, 'step', lead, steps[0]!.x - PAD - m.width(lead), middle, ink, under));
     stepFree = steps[0]!.x;
   }
-  let said: Said = 'none';
-  // a number alone reads as a step's only beside the label before it, within two whole labels of it; farther on, a
-  // whole label again (review s29: "step 2 ……… 3", a lone "3" at the pane's edge read as a label cut there)
-  const saidNear = (k: number, x: number): Said => (x - stepFree <= 2 * m.width(steps[k]!.label) ? said : 'none');
   const place = (text: string, x: number): void => {
     texts.push(placeText(m, 'step', text, x, middle, ink, under));
-    // a label with a word says what the numbers count ("step 2", "steps 2–3"); "2" and "2–3" are numbers
-    said = /[^\d–]/.test(text) ? 'whole' : 'short';
     stepFree = x + m.width(text) + PAD;
   };
   let k = 0;
@@ -218,7 +204,7 @@ export function axisLayout(
     for (let j = k; j < steps.length && !placed; j++) {
       // a label past its step's end into the gap before the next one's line, where it still reads as its line's
       const room = Math.min(steps[j + 1]?.x ?? Infinity, width) - PAD - at;
-      const forms = stepForms(steps[k]!, steps[j]!, saidNear(k, at));
+      const forms = stepForms(steps[k]!, steps[j]!);
       const text = forms.find((t) => m.width(t) <= room);
       if (text) {
         place(text, at);
@@ -229,7 +215,7 @@ export function axisLayout(
     if (placed) continue;
     // the steps from k on, with no room right of k's line before the pane's edge: their label ends at the edge
     // the shortest form: the less of it left of its line, the less it reads as the step before's
-    const forms = stepForms(steps[k]!, steps[steps.length - 1]!, saidNear(k, steps[k]!.x + 1 + PAD)).reverse();
+    const forms = stepForms(steps[k]!, steps[steps.length - 1]!).reverse();
     const text = forms.find((t) => width - m.width(t) >= stepFree) ?? null;
     if (text) place(text, width - m.width(text));
     break;

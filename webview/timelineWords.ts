@@ -145,15 +145,17 @@ export const phasesUnlabelled = (phases: string[]): string => `Too narrow to lab
 export const phaseLabelForms = (labels: readonly string[], time: string): string[] =>
   labels.map((label) => `${label} ${time}`);
 
-/** A step's stretch on its thread where the profiler recorded no op, its label in the one form it takes: "40.1 ms
- *  unrecorded", its time first (review 11 I7: "no op recorded…" at 700 px dropped the straggler's time), one word
- *  for one thing at every width (review 17 X5: "36.3 µs unrecorded", "45.3 µs, no op recorded" and "44.6 µs gap"
+/** A step's stretch on its thread where the profiler recorded no op, its label in the forms it may take: "40.1 ms
+ *  unrecorded", else "40.1 ms idle", the word a rank's wait in a longer gap says of its thread's time with no op
+ *  (waitingInForms; at 560 px the straggler's stretches, with no room for "unrecorded", went unlabelled). Its time
+ *  first (review 11 I7: "no op recorded…" at 700 px dropped the straggler's time), one word for one thing in a pane
+ *  (timelineGaps.unrecordedLabels; review 17 X5: "36.3 µs unrecorded", "45.3 µs, no op recorded" and "44.6 µs gap"
  *  side by side for one lead-in read as three kinds of time; 15 W6: a cut "40.1 ms, no op" read as a no-op), never
  *  other words (review 10 F8: "no op · 40.2 ms" at 700 px), never its time alone: where it does not fit, no label
  *  (the hover says it: noOpRecordedHover); a bare "13.0 µs" right after a slice read as that slice's time, and a bare
  *  "40.2 ms" beside rank 0's "40.2 ms wait" as a wait (review 16 X3/Z4). A rank's wait is said apart, in its own
  *  words (waitingInForms). */
-export const noOpRecordedForms = (us: number): string[] => [`${formatUs(us)} unrecorded`];
+export const noOpRecordedForms = (us: number): string[] => [`${formatUs(us)} unrecorded`, `${formatUs(us)} idle`];
 
 /** A step's stretch on its thread with no op recorded while another thread of its process ran a collective: "2.13 s,
  *  waiting in all_reduce for rank 1, recompiling" (`cause`: waitedFor, where the view shows it), else "… for another
@@ -168,7 +170,8 @@ export const waitingIn = (op: string, us: number, cause: string | null): string 
  * "41.7 ms wait" (review 13 Q2: a 100 px wait at 560 px had no room for "41.7 ms, waiting…" and went unsaid).
  * `idleUs`: the thread's whole stretch with no op that the wait lies in; where it says another time, the label says
  * it first, the wait as part of it, "921 µs idle, 765 µs of it waiting in all_reduce for rank 1": a number in a gap
- * reads as that gap's length (review 17Z Z3: "765 µs, waiting" in a 921 µs gap).
+ * reads as that gap's length (review 17Z Z3: "765 µs, waiting" in a 921 µs gap); shorter, whom it waited for before
+ * the wait's time ("921 µs idle, for rank 1", not "921 µs idle, 765 µs wait"), then the gap's time alone.
  */
 export function waitingInForms(op: string, us: number, cause: string | null, idleUs = us): string[] {
   const time = formatUs(us);
@@ -184,12 +187,15 @@ export function waitingInForms(op: string, us: number, cause: string | null, idl
   const rank = cause?.split(', ')[0] ?? null;
   const waitingFor = (who: string): string =>
     idle === time ? waitingIn(op, us, who) : part(`${ofIt} waiting in ${op} for ${who}`);
-  // (shorter, "of it" left to the longest form: "31.7 ms idle, 31.6 ms waiting for rank 1")
+  // (shorter, "of it" left to the longest form: "31.7 ms idle, 31.6 ms waiting for rank 1"); narrower, in a longer
+  // gap, whom it waited for kept over the wait's own time, "44.5 ms idle, waiting for rank 1", "44.5 ms idle, for rank
+  // 1", before the gap's time alone (the hover says the rest): at 700 px rank 0's "44.5 ms idle" said not why
   const named = rank
     ? [
         waitingFor(rank),
         part(`${time}${comma} waiting in ${op} for ${rank}`),
         part(`${time}${comma} waiting for ${rank}`),
+        ...(idle === time ? [] : [`${idle} idle, waiting for ${rank}`, `${idle} idle, for ${rank}`]),
       ]
     : [];
   const unnamed = part(`${time}${comma} waiting in ${op}`);
@@ -200,8 +206,8 @@ export function waitingInForms(op: string, us: number, cause: string | null, idl
     ...new Set([
       waitingFor(cause ?? 'another rank'),
       ...(rank ? named : [unnamed]),
-      part(`${time}${comma} waiting`),
-      part(`${time} wait`),
+      // (the wait's own time without whom it waited for: where the gap says none of it)
+      ...(rank && idle !== time ? [] : [part(`${time}${comma} waiting`), part(`${time} wait`)]),
       // the gap's time alone, the wait in its hover, where nothing more fits
       ...idleAlone,
     ]),

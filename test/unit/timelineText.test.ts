@@ -1,6 +1,6 @@
-// The axis's step labels (webview/timelineText.ts axisLayout): every step in view labelled, whole or by its number
-// once a whole label has said what the numbers count, the same form from then on, steps too close for a label each
-// one label for the run of them ("2–3"), none cut and none past the pane's edge, the step the view begins inside
+// The axis's step labels (webview/timelineText.ts axisLayout): every step in view labelled where a label saying what
+// it counts fits, steps too close for a label each one label for the run of them ("steps 2–3"), never a bare number
+// (review 17Y Y8), none cut and none past the pane's edge, the step the view begins inside
 // named at its left; the stretch before the trace's
 // first step named, not a negative time; and the marks' lane (webview/overlays.ts markTexts): the focused mark labelled.
 import assert from 'node:assert/strict';
@@ -81,7 +81,7 @@ test('room for every whole label: each whole', () => {
   assert.deepEqual(stepLabels([0, 100, 200], 400), ['step 1', 'step 2', 'step 3']);
 });
 
-test('the warm-up step says so where its label fits, else its plain label; the steps after it by their numbers', () => {
+test('the warm-up step says so where its label fits, else its plain label; the steps after it whole', () => {
   const edges = (xs: number[]): StepEdge[] =>
     xs.map((x, k) => ({
       x,
@@ -93,30 +93,27 @@ test('the warm-up step says so where its label fits, else its plain label; the s
   const labels = (xs: number[], width: number): string[] =>
     axisLayout([], edges(xs), { left: 0, width, height: 100 }, m, ink, []).texts.map((t) => t.text);
   assert.deepEqual(labels([0, 100, 200], 400), ['warm-up step 1', 'step 2', 'step 3']);
-  assert.deepEqual(labels([0, 100, 130], 400), ['warm-up step 1', '2', '3']);
+  assert.deepEqual(labels([0, 100, 130], 400), ['warm-up step 1', 'steps 2–3']);
   // too narrow for "warm-up step 1" (84 px): "step 1"
   assert.deepEqual(labels([0, 60, 200], 400), ['step 1', 'step 2', 'step 3']);
 });
 
-test('a step too narrow for its whole label: numbers from there on, while each follows close on the label before it', () => {
-  assert.deepEqual(stepLabels([0, 100, 120, 140], 500), ['step 1', '2', '3', '4']);
-  // far from "3" (over two whole labels' width): whole again, never a lone number (review s29)
-  assert.deepEqual(stepLabels([0, 100, 120, 300], 500), ['step 1', '2', '3', 'step 4']);
-});
-
-test('steps with no room for a number each: one label for the run of them, numbers from there on', () => {
-  assert.deepEqual(stepLabels([0, 100, 104, 150], 500), ['step 1', '2–3', '4']);
-  assert.deepEqual(stepLabels([0, 100, 104, 106, 300], 500), ['step 1', '2–4', 'step 5']);
+test('a step too narrow for its whole label: one label for it and the steps after it, never its number alone (review 17Y Y8: a bare "2–3" beside a time axis read as times)', () => {
+  assert.deepEqual(stepLabels([0, 100, 120, 140], 500), ['step 1', 'steps 2–4']);
+  assert.deepEqual(stepLabels([0, 100, 120, 300], 500), ['step 1', 'steps 2–3', 'step 4']);
+  assert.deepEqual(stepLabels([0, 100, 104, 150], 500), ['step 1', 'steps 2–4']);
+  assert.deepEqual(stepLabels([0, 100, 104, 106, 300], 500), ['step 1', 'steps 2–4', 'step 5']);
   // the first ones too close for "step 1": the run said whole
   assert.deepEqual(stepLabels([0, 2, 4, 300], 500), ['steps 1–3', 'step 4']);
-  assert.deepEqual(stepLabels([0, 2, 4, 70], 90), ['steps 1–3', '4']);
+  // no room for "step 4" right of its line nor at the edge: unlabelled, not a bare "4"
+  assert.deepEqual(stepLabels([0, 2, 4, 70], 90), ['steps 1–3']);
 });
 
-test("the last step near the pane's edge: its whole label, or its number close on the label before it, ending at the edge where no room is right of its line", () => {
+test("the last step near the pane's edge: its whole label, ending at the edge where no room is right of its line", () => {
   assert.deepEqual(stepLabels([0, 440], 500), ['step 1', 'step 2']);
   // a lone "2" at the edge, 440 px from "step 1", read as a label cut there (review s29)
   assert.deepEqual(stepLabels([0, 480], 500), ['step 1', 'step 2']);
-  assert.deepEqual(stepLabels([0, 100, 120, 480], 500), ['step 1', '2', '3', 'step 4']);
+  assert.deepEqual(stepLabels([0, 100, 120, 480], 500), ['step 1', 'steps 2–3', 'step 4']);
   // far from "step 1" measured from where its label would begin, as a label with room is (gpt_small at 1000 px:
   // "call 1 … │   2", the number at the edge 28 px right of its line)
   assert.deepEqual(stepLabels([0, 112], 150), ['step 1', 'step 2']);

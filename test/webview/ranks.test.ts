@@ -140,11 +140,11 @@ describe('rank timeline', () => {
   });
 
   test('rank 1\'s stretches with no op recorded: labelled with their time where it fits (review 11 I7: "no op…", its time gone), in words that mean the same, never its time alone (review 16 Z4) nor "40.2 ms, no op" (review 15 W6), the hover saying what the time is, labelled or not (review 8B B8)', async () => {
-    for (const [width, labelled] of [
-      [700, 3],
-      // at 560 px "40.2 ms unrecorded" has no room: unlabelled, its hover says it, never "40.2 ms gap", another word
-      // for the same time (review 17 X5, which undoes review 13 Q2's "gap" there)
-      [560, 0],
+    for (const [width, word] of [
+      [700, 'unrecorded'],
+      // at 560 px "40.2 ms unrecorded" has no room: "40.2 ms idle", rank 0's word for its thread's time with no op,
+      // for all three (one word a pane: review 17 X5), never "40.2 ms gap", another word for the same time
+      [560, 'idle'],
     ] as const) {
       const page = await openWebview(browser(), { width, height: 900 });
       await post(page, await rankLoad());
@@ -156,9 +156,9 @@ describe('rank timeline', () => {
       const gaps = frame.texts.filter((t) => t.role === 'gap');
       // one before each step's ops where its time fits: the straggler's 40 ms, the point of this screen; in words
       // meaning the same at every width, never "40.2 ms, no op", a no-op (review 15 W6/U6)
-      assert.equal(gaps.length, labelled, `${width} px: ${gaps.map((t) => t.text).join(', ')}`);
+      assert.equal(gaps.length, 3, `${width} px: ${gaps.map((t) => t.text).join(', ')}`);
       // (never its time alone: beside rank 0's "40.2 ms wait" it read as a wait, review 16 Z4)
-      for (const { text } of gaps) assert.match(text, /^\d+\.\d ms unrecorded$/);
+      for (const { text } of gaps) assert.equal(text.replace(/^\d+\.\d ms /, ''), word, `${width} px: ${text}`);
       // the first stretch: from step 2's line on, in the row of rank 1's thread's ops (under its steps' row)
       const step2 = frame.lines.filter((l) => l.role === 'step').sort((p, q) => p.x - q.x)[0]!.x;
       const thread = frame.texts.find((t) => t.role === 'track' && t.text.startsWith('thread '))!;
