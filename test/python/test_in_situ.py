@@ -159,7 +159,9 @@ def test_each_side_profiles_a_window_of_its_own_steps_and_says_why_per_step(trai
         # on a CPU the ops' times carry the profiler's overhead: set against the profiled steps, not the steady ones
         assert mine["kernelsPerStep"] > 0 and mine["wallMs"] == mine["profiledStepMs"]
         assert 0 < mine["busyPct"] <= 100
-    assert work["text"] == step_work_text.text(work, region["inSitu"]["step"])
+    assert work["text"] == step_work_text.text(
+        work, region["inSitu"]["step"], step_work_text.replay_ops(region["measurements"])
+    )
     assert work["text"].startswith(
         f"{work['eager']['kernelsPerStep']:.0f} → {work['compiled']['kernelsPerStep']:.0f} ops per step"
     )

@@ -3,8 +3,11 @@ torch, no timing of this host)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
+from compile_lens_runner import formats
 from compile_lens_runner.measure import step_work
 from compile_lens_runner.measure.profiling import LAUNCH_BOUND_IDLE_PCT
 from compile_lens_runner.report import step_work_text
@@ -115,8 +118,8 @@ def test_on_cpu_the_work_is_the_outermost_ops_and_a_compiled_graph_counts_as_one
     assert work == {"device": "cpu", "steps": 1, "workMsPerStep": 0.5, "kernelsPerStep": 3.0, "profiledStepMs": 1.0}
     out, text = _said(work, work, {"eagerMs": 0.5, "compiledMs": 0.5})
     assert text == (
-        "3 → 3 ops per step (a compiled graph counts as one); ops took 50% → 50% of the profiled step, the rest is "
-        "Python and PyTorch's own work between ops"
+        "3 → 3 ops per step, each compiled graph's call counted as one op; ops took 50% → 50% of the profiled step, "
+        "the rest is Python and PyTorch's own work between ops"
     )
     assert not out["eager"]["launchBound"]
     # the profiler's overhead is in every CPU op: a steady step 100x shorter than the profiled one (serve_script on
@@ -126,6 +129,56 @@ def test_on_cpu_the_work_is_the_outermost_ops_and_a_compiled_graph_counts_as_one
     # and the ops' share of a step the profiler made 50-100x as long is the profiler's: not said (review 6C Z2: "a
     # profiled step took 88.8 ms → 167 ms, … (without it 0.639 ms → 0.678 ms), and ops took 98% → 100%")
     assert slowed == (
-        "3 → 3 ops per step (a compiled graph counts as one); the profiler made these steps 100× and 50.0× as long as "
-        "timed, too much to tell which part of a step was ops and which was Python"
+        "3 → 3 ops per step, each compiled graph's call counted as one op; the profiler made these steps 100× and "
+        "50.0× as long as timed, too much to tell which part of a step was ops and which was Python"
     )
+
+
+def _measurement(mode: str, status: str, eager: float | None, compiled: float | None) -> Any:
+    return {"mode": mode, "status": status, "eagerKernelsPerStep": eager, "kernelsPerStep": compiled}
+
+
+def test_a_cpu_step_names_its_count_rule_and_says_the_replays_cpu_ops_beside_it() -> None:
+    """In situ a compiled graph's call is one op (its C++ functions are not recorded there); the replay counts the ATen
+    ops and C++ functions inside it. Both are said, each with its rule (review 18X X1: "6 → 2 ops per step" over
+    "CPU ops / call 5 → 5")."""
+    work = step_work.compare(
+        {"device": "cpu", "steps": 3, "workMsPerStep": 0.5, "kernelsPerStep": 6.0, "profiledStepMs": 1.0},
+        {"device": "cpu", "steps": 3, "workMsPerStep": 0.5, "kernelsPerStep": 2.0, "profiledStepMs": 1.0},
+        None,
+    )
+    assert work is not None
+    replay = step_work_text.replay_ops(
+        [_measurement("max-autotune", "ok", 5.0, 1.0), _measurement("as-written", "ok", 5.0, 5.0)]
+    )
+    assert replay == (5.0, 5.0)  # the mode the script is written in, as its in-situ steps ran
+    assert step_work_text.text(work, None, replay).startswith(
+        "6 → 2 ops per step, each compiled graph's call counted as one op (the replay counts the ATen ops and "
+        "generated C++ functions inside it: 5 → 5 CPU ops per call); ops took 50% → 50%"
+    )
+    # no replay count to set beside it: the rule alone
+    assert step_work_text.replay_ops([_measurement("as-written", "error", None, None)]) is None
+    assert step_work_text.replay_ops([_measurement("as-written", "ok", 5.0, None)]) is None
+    assert step_work_text.text(work, None, None).startswith(
+        "6 → 2 ops per step, each compiled graph's call counted as one op; ops took"
+    )
+
+
+RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "recorded"
+
+
+def test_the_recorded_cpu_cards_say_the_replays_cpu_ops_beside_their_step_counts() -> None:
+    """On each recorded CPU script's card, the in-situ "ops per step" and the replay row's "CPU ops / call" are told
+    apart in the same line (serve_script: "6 → 2 ops per step" read as almost everything fused, "5 → 5" as nothing)."""
+    said = 0
+    for path in sorted(RECORDED.glob("*/report.json")):
+        for region in json.loads(path.read_text(encoding="utf-8")).get("regions") or []:
+            work = (region.get("inSitu") or {}).get("work")
+            replay = step_work_text.replay_ops(region.get("measurements") or [])
+            if not work or work["eager"]["device"] != "cpu" or replay is None:
+                continue
+            counts = f"{formats.count(replay[0])} → {formats.count(replay[1])} CPU ops per call"
+            assert "each compiled graph's call counted as one op" in work["text"], (path, work["text"])
+            assert counts in work["text"], (path, work["text"])
+            said += 1
+    assert said >= 2  # serve_script-cpu (5 → 5) and gated_service-cpu (20 → 1)

@@ -371,7 +371,9 @@ def attach(region: Region) -> None:
     if s is not None:
         work = s.get("work")
         if work:
-            work["text"] = step_work_text.text(work, s.get("step"))
+            work["text"] = step_work_text.text(
+                work, s.get("step"), step_work_text.replay_ops(region.get("measurements") or [])
+            )
         s["lines"] = lines(region)
 
 

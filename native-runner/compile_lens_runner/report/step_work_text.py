@@ -4,13 +4,20 @@
 On a GPU: its work and kernels per step, how busy it was, whether it waited on the CPU's launches. On a CPU the
 profiler's overhead is in every op: where it slowed either side's steps past PROFILER_SLOWED times their timed
 length, the ops' share of the step is the profiler's, so only the op counts and that slowdown are said (review 6C Z2: "a profiled
-step took 88.8 ms → 167 ms … (without it 0.639 ms → 0.678 ms), and ops took 98% → 100% of the profiled step")."""
+step took 88.8 ms → 167 ms … (without it 0.639 ms → 0.678 ms), and ops took 98% → 100% of the profiled step").
+
+A CPU step's ops count each compiled graph's call as one op: the script's own compiled code does not record the C++
+functions Inductor generated for it (only the replay's profiled copy is compiled to record them, measure/profiling.py), so the
+in-situ trace cannot count them. The replay counts the ATen ops and C++ functions inside the graph (its `CPU ops /
+call`, the compare's rule): the line names both rules and says the replay's count beside its own (review 18X X1:
+"6 → 2 ops per step" over "CPU ops / call 5 → 5" read as almost everything fused, and as nothing)."""
 
 from __future__ import annotations
 
 from .. import formats
 from ..measure.step_work import Sides
 from ..shapes.in_situ import InSituSpeedup, StepWorkSide
+from ..shapes.mode import RegionMeasurement
 
 # a profiled step this many times its timed one is mostly the profiler's own time
 PROFILER_SLOWED = 10.0
@@ -32,11 +39,26 @@ def _slowed(e: StepWorkSide, c: StepWorkSide, step: InSituSpeedup | None) -> tup
     return e["profiledStepMs"] / step["eagerMs"], c["profiledStepMs"] / step["compiledMs"]
 
 
-def _cpu(e: StepWorkSide, c: StepWorkSide, step: InSituSpeedup | None) -> str:
+def replay_ops(measurements: list[RegionMeasurement]) -> tuple[float, float] | None:
+    """The replay's CPU ops per call, eager's and compiled's, of the script's mode as written (the in-situ steps'):
+    None where that replay failed or counted none."""
+    written = next((m for m in measurements if m.get("mode") == "as-written" and m.get("status") == "ok"), None)
+    if written is None:
+        return None
+    eager, compiled = written.get("eagerKernelsPerStep"), written.get("kernelsPerStep")
+    return (eager, compiled) if eager is not None and compiled is not None else None
+
+
+def _cpu(e: StepWorkSide, c: StepWorkSide, step: InSituSpeedup | None, replay: tuple[float, float] | None) -> str:
     ops = (
-        f"{formats.count(e['kernelsPerStep'])} → {formats.count(c['kernelsPerStep'])} ops per step (a compiled graph "
-        "counts as one)"
+        f"{formats.count(e['kernelsPerStep'])} → {formats.count(c['kernelsPerStep'])} ops per step, each compiled "
+        "graph's call counted as one op"
     )
+    if replay is not None:
+        ops += (
+            " (the replay counts the ATen ops and generated C++ functions inside it: "
+            f"{formats.count(replay[0])} → {formats.count(replay[1])} CPU ops per call)"
+        )
     slowed = _slowed(e, c, step)
     if step and slowed is not None and max(slowed) >= PROFILER_SLOWED:
         # its times are the profiler's, not the step's: a third time for one step (review 6B J), said as how much
@@ -80,7 +102,8 @@ def _gpu(e: StepWorkSide, c: StepWorkSide) -> str:
     return text
 
 
-def text(work: Sides, step: InSituSpeedup | None) -> str:
-    """The line that says a region's step work (step: its in-situ step speedup, whose times are the timed steps')."""
+def text(work: Sides, step: InSituSpeedup | None, replay: tuple[float, float] | None = None) -> str:
+    """The line that says a region's step work (step: its in-situ step speedup, whose times are the timed steps';
+    replay: its replay's CPU ops per call, replay_ops, said beside a CPU step's)."""
     e, c = work["eager"], work["compiled"]
-    return _gpu(e, c) if e["device"] == "cuda" else _cpu(e, c, step)
+    return _gpu(e, c) if e["device"] == "cuda" else _cpu(e, c, step, replay)
