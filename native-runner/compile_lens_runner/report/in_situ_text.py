@@ -159,8 +159,7 @@ def _said(answer: Answer | None, x: InSituSpeedup, kind: str, unit: str) -> str:
     noisy to say where the sentence says why, is its times alone (review 4C X3: the number and "too noisy to say" said
     twice)."""
     n = _number(answer, kind)
-    # at the digits that divide to its speedup (review 17 Y1: "3.82×" beside 0.429 ms → 0.112 ms, which give 3.83×)
-    eager, compiled = formats.times_of_ratio(x["eagerMs"], x["compiledMs"], x["speedup"])
+    eager, compiled = times_shown(x)
     times = f"eager {eager} → compiled {compiled} per {unit}"
     text = n["text"] if n and "text" in n else f"{formats.speedup(x['speedup'])} per {unit} in situ"
     sentence = _sentence(answer)
@@ -178,9 +177,16 @@ def _unsaid(answer: Answer | None, said: str | None) -> str | None:
     return said if said and said not in _sentence(answer) else None
 
 
+def times_shown(x: InSituSpeedup) -> tuple[str, str]:
+    """Eager's and compiled's times at the digits where they divide to its speedup as shown (review 17 Y1: "3.82×"
+    beside 0.429 ms → 0.112 ms, which give 3.83×), wherever either time is said (review 18Y Y5: the chart's tag
+    "0.112 ms compiled" under the line's "0.1123 ms")."""
+    return formats.times_of_ratio(x["eagerMs"], x["compiledMs"], x["speedup"])
+
+
 def _shown(x: InSituSpeedup) -> tuple[str, str, str]:
     """Its speedup, then eager's and compiled's times at the digits where they divide to it as shown."""
-    return formats.speedup(x["speedup"]), *formats.times_of_ratio(x["eagerMs"], x["compiledMs"], x["speedup"])
+    return formats.speedup(x["speedup"]), *times_shown(x)
 
 
 def middle_words(x: InSituSpeedup | None) -> str | None:
