@@ -7,7 +7,6 @@ import copy
 import json
 from pathlib import Path
 
-import pytest
 from compile_lens_runner import formats
 from compile_lens_runner.report import chart_text, in_situ_text
 
@@ -47,22 +46,26 @@ def test_beside_an_in_situ_number_the_steady_state_is_the_one_the_story_tells() 
     assert any(in_situ_text.middle_words(r["inSitu"]["call"]) for r in told)  # serve_script-cpu, gated_service-cpu
     for region in told:
         situ, steady = region["inSitu"], region["steadyState"]
-        ms = formats.ms(steady["medianMs"])
         assert (steady["fromCall"], steady["medianMs"]) == (situ["steadyFromCall"], situ["call"]["compiledMs"])
         assert f"From call {steady['fromCall']} on, the script's own calls took turns in blocks" in region["story"]
-        # the line says it at the digits that divide to its speedup (review 17 Y1), the same value
+        # the line says it at the digits that divide to its speedup (review 17 Y1), and the chart at the line's digits
+        # (review 18Y Y5: gated_service's "compiled 0.1123 ms per call" over the tag's "0.112 ms compiled")
         call = situ["call"]
         shown = formats.times_of_ratio(call["eagerMs"], call["compiledMs"], call["speedup"])[1]
         assert f"compiled {shown} per " in " ".join(situ["lines"])
-        assert float(shown.split()[0]) == pytest.approx(float(ms.split()[0]), rel=0.01)
         # the band is shaded as the step chart shades it (review s29): the calls whose steps the number counted; its
         # time the number's own (session 33: the middle pair of blocks' median call where the pairs are compared)
         middle = in_situ_text.middle_words(situ["call"])
         of = f"the median call of {middle}" if middle else "median of the calls it counted"
         assert steady["said"] == (
-            f"steady state from call {steady['fromCall']}: the calls whose steps the in-situ number counted; {ms} per "
-            f"compiled call, {of}"
+            f"steady state from call {steady['fromCall']}: the calls whose steps the in-situ number counted; {shown} "
+            f"per compiled call, {of}"
         )
+        assert steady["label"] == f"steady state: {shown} compiled, {'middle pair' if middle else 'median'}"
+    gated = json.loads((FIXTURES.parent / "recorded" / "gated_service-cpu" / "report.json").read_text())["regions"][0]
+    assert "eager 0.4287 ms → compiled 0.1123 ms per call" in " ".join(gated["inSitu"]["lines"])
+    chart_text.attach(gated)  # said again from its numbers, as the runner says it
+    assert gated["steadyState"]["label"] == "steady state: 0.1123 ms compiled, middle pair"
     without = copy.deepcopy(_region("script-in-situ-cpu"))
     del without["inSitu"]
     del without["steadyState"]["inSitu"]
@@ -123,6 +126,12 @@ def test_the_in_situ_overlay_says_each_side_s_median_and_each_step_that_compiled
         "compiled": "as written (compiled): 0.471 ms per step, the middle of 5 pairs of blocks",
         "eager": "compiling off (eager): 0.602 ms per step, the middle of 5 pairs of blocks",
     }
+    # each at its line's digits, which divide to the speedup (review 18Y Y5: one time, one precision)
+    step = copy.deepcopy(serve["inSitu"])
+    step["step"].update(eagerMs=0.4287, compiledMs=0.1123, speedup=3.82)
+    chart_text.attach({**serve, "inSitu": step})
+    assert step["medianText"]["compiled"].startswith("as written (compiled): 0.1123 ms per step")
+    assert step["medianText"]["eager"].startswith("compiling off (eager): 0.4287 ms per step")
     # separate runs (no per-step counts): the step and its compiles
     assert situ["compileSteps"] == [{"side": "compiled", "index": 0, "text": "step 0: 3.08 s, compiled 1 time"}]
 

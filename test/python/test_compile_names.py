@@ -465,8 +465,9 @@ def test_every_compile_that_made_no_graph_says_so_in_its_row_as_the_heading_coun
     # DDP: no op count logged, but only forward's compile handed a graph to the backend, the one graph counted: the
     # other four made none; those whose frame broke (a graph break recorded in it, or its function resumed after one)
     # stopped at that break, as the card's "graph breaks (in compiles that made no graph)" says (review 17 X3: the
-    # heading said "for reasons the log does not give"); the resumed part, for a reason the log does not give (each
-    # rank's group of rows too)
+    # heading said "for reasons the log does not give"); the resumed part as its row says it, after a graph break
+    # (review 18Y Y8: "for a reason the log does not give" beside the row "…, after a graph break in it)"; each rank's
+    # group of rows too)
     ddp = json.loads((DDP / "report.json").read_text())["modes"][0]["compiler"]
     (rank0, rank1) = [g["compiler"]["phaseRowTexts"] for g in ddp["rankPhases"]]
     assert ddp["phaseRowTexts"] == rank0 and sorted(rank0) == ["0/0", "1/0", "2/0", "3/0"]
@@ -477,7 +478,7 @@ def test_every_compile_that_made_no_graph_says_so_in_its_row_as_the_heading_coun
         "(starting a with statement's context manager, contextlib, after a graph break in it), made no graph"
     )
     assert ddp["rankPhases"][0]["compiler"]["phasesText"].startswith(
-        "5 compiles (1 graph; 4 made no graph: 3 stopped at a graph break, 1 for a reason the log does not give) "
+        "5 compiles (1 graph; 4 made no graph: 3 stopped at a graph break, 1 resumed after a graph break) "
     )
     assert (
         rank1["0/1"] == "DistributedDataParallel at ddp_train.py:77, recompiled for x's size 8 in dimension 0, "

@@ -160,21 +160,27 @@ def test_a_cache_hit_with_a_cpp_compile_under_its_load_says_that_loading_builds_
 
 def test_a_compile_count_s_breakdown_adds_up_to_its_compiles() -> None:
     """Review 9 D3: attach-2x2's rank 1 read "7 compiles (2 graphs; 4 with no tensor work)", 2 + 4 = 6: its contextlib
-    resume frame (3/0) logged no op count. The rest is said as that; reasons more than the compiles are no breakdown."""
+    resume frame (3/0) logged no op count. It is said as what its row says it is, the part resumed after a graph break
+    (review 18Y Y8: "1 for a reason the log does not give" beside the row "…, after a graph break in it), made no
+    graph"); the rest as not logged; reasons more than the compiles are no breakdown."""
     rank = json.loads((FIXTURES / "attach-2x2" / "job" / "ranks" / "rank1" / "report.json").read_text())
     compiler = rank["modes"][0]["compiler"]
     ops = [f.get("graphOps") for f in compiler["frames"]]
     assert (len(ops), compiler["graphCount"], ops.count(0), ops.count(None)) == (7, 2, 4, 1)
     said = (
         "7 compiles (2 graphs; 5 made no graph: 4 captured nothing in torch.compile's wrapper of your module and Python's "
-        "contextlib.py, 1 for a reason the log does not give)"
+        "contextlib.py, 1 resumed after a graph break)"
     )
     assert compiler["phasesText"].startswith(f"{said}, ")
+    assert compiler["phaseRowTexts"]["3/0"].endswith(", after a graph break in it), made no graph")
     assert compiler_text.compiles_made(7, 2, compiler) == said
     assert sentences.region_facts(rank["regions"][0])[1] == said
-    # every compile accounted for: no remainder said
+    # every compile accounted for: no remainder said; a frame with no record of its function is not said to have
+    # resumed after a break, its compile not logged
+    unnamed = {**compiler, "frames": [f for f in compiler["frames"] if f["compileId"] != "3/0"]}
+    assert compiler_text.compiles_made(7, 2, unnamed).endswith(", 1 for a reason the log does not give)")
     assert (
-        compiler_text.compiles_made(6, 2, compiler)
+        compiler_text.compiles_made(6, 2, unnamed)
         == "6 compiles (2 graphs; 4 made no graph: captured nothing in torch.compile's wrapper of your module and Python's "
         "contextlib.py)"
     )
@@ -221,8 +227,7 @@ def test_a_jobs_compile_phases_heading_says_whose_they_are() -> None:
     assert [r["rank"] for r in ranks] == [0, 1]
     said = compiler_text.phases_text(compiler, ranks)
     assert said is not None and said.startswith(
-        "5 compiles (1 graph; 4 made no graph: 3 stopped at a graph break, 1 for a reason the log does not give) on "
-        "rank 0, "
+        "5 compiles (1 graph; 4 made no graph: 3 stopped at a graph break, 1 resumed after a graph break) on rank 0, "
     ), said
     assert compiler["phasesText"] == said
     # a rank with no record of its own (it wrote none): the lowest that has one

@@ -28,11 +28,11 @@ def test_the_ddp_jobs_compile_phases_are_each_ranks_with_rank_1s_recompile() -> 
     assert [g["ranks"] for g in groups] == [[0], [1]]
     rank0, rank1 = (g["compiler"] for g in groups)
     assert rank0["phasesText"].startswith(
-        "5 compiles (1 graph; 4 made no graph: 3 stopped at a graph break, 1 for a reason the log does not give) on "
+        "5 compiles (1 graph; 4 made no graph: 3 stopped at a graph break, 1 resumed after a graph break) on "
         "rank 0, 55.1 s"
     )
     assert rank1["phasesText"].startswith(
-        "7 compiles (2 graphs; 5 made no graph: 4 stopped at a graph break, 1 for a reason the log does not give) on "
+        "7 compiles (2 graphs; 5 made no graph: 4 stopped at a graph break, 1 resumed after a graph break) on "
         "rank 1, 57.0 s"
     )
     # rank 1's recompiles have rows of their own: compiles rank 0 never made
@@ -54,11 +54,11 @@ def test_ranks_alike_are_one_group_whose_heading_says_whose_and_what_made_no_gra
     assert [g["ranks"] for g in groups] == [[0, 2], [1, 3]]
     said = [g["compiler"]["phasesText"] for g in groups]
     assert said[0].startswith(
-        "5 compiles (1 graph; 4 made no graph: 3 captured nothing in torch.compile's wrapper of your module and Python's contextlib.py, 1 for a reason the log does not give) "
+        "5 compiles (1 graph; 4 made no graph: 3 captured nothing in torch.compile's wrapper of your module and Python's contextlib.py, 1 resumed after a graph break) "
         "on ranks 0 and 2, "
     ), said
     assert said[1].startswith(
-        "7 compiles (2 graphs; 5 made no graph: 4 captured nothing in torch.compile's wrapper of your module and Python's contextlib.py, 1 for a reason the log does not give) "
+        "7 compiles (2 graphs; 5 made no graph: 4 captured nothing in torch.compile's wrapper of your module and Python's contextlib.py, 1 resumed after a graph break) "
         "on ranks 1 and 3, "
     )
     # the lowest rank's rows are drawn, its total said; the other's total beside it

@@ -29,7 +29,7 @@ describe('compile phases', () => {
     );
     assert.match(
       groups[1]!.compiler.phasesText!,
-      /^7 compiles \(2 graphs; 5 made no graph: 4 stopped at a graph break, 1 for a reason the log does not give\) on rank 1, 57.0 s/,
+      /^7 compiles \(2 graphs; 5 made no graph: 4 stopped at a graph break, 1 resumed after a graph break\) on rank 1, 57.0 s/,
     );
     const rows = async (k: number): Promise<string[]> =>
       (await sections.nth(k).locator('.phase-row:not(.phase-axis) .phase-label').allInnerTexts()).map((l) =>

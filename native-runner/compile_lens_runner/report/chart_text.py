@@ -41,10 +41,12 @@ def _steady(region: Region) -> None:
     if not steady:
         return
     region["steadyState"] = steady
-    if steady.get("inSitu"):
-        ms = formats.ms(steady["medianMs"])
-        situ = region.get("inSitu")
-        middle = in_situ_text.middle_words(situ.get("call") if situ else None)
+    situ = region.get("inSitu")
+    situ_call = situ.get("call") if situ else None
+    if steady.get("inSitu") and situ_call:
+        # at the in-situ line's digits: one time, one precision (review 18Y Y5: "0.1123 ms" there, "0.112 ms" here)
+        ms = in_situ_text.times_shown(situ_call)[1]
+        middle = in_situ_text.middle_words(situ_call)
         # shaded as the step chart shades it: the calls whose steps the in-situ number counted (never a whole band
         # over the other side's blocks and the steps left out, review s29); the time is the number's own (session 33:
         # the middle pair of blocks' median compiled call, where the pairs are compared)
@@ -91,9 +93,10 @@ def chart_notes(region: Region) -> list[str]:
     return notes
 
 
-def _median(side: str, ms: float, middle: str | None) -> str:
-    """A side's dashed line: the number's own time, "the middle of 6 pairs of blocks" where the pairs are compared."""
-    return f"{SIDE_WORDS[side]}: {formats.ms(ms)} per step, {middle or 'median of the steady state'}"
+def _median(side: str, ms: str, middle: str | None) -> str:
+    """A side's dashed line: the number's own time as its line says it (in_situ_text.times_shown), "the middle of 6
+    pairs of blocks" where the pairs are compared."""
+    return f"{SIDE_WORDS[side]}: {ms} per step, {middle or 'median of the steady state'}"
 
 
 def _point_text(said: str, point: StepPoint | None) -> str:
@@ -134,10 +137,8 @@ def _in_situ(s: RegionInSitu) -> None:
     step = s.get("step")
     if step:
         middle = in_situ_text.middle_words(step)
-        s["medianText"] = {
-            "compiled": _median("compiled", step["compiledMs"], middle),
-            "eager": _median("eager", step["eagerMs"], middle),
-        }
+        eager, compiled = in_situ_text.times_shown(step)
+        s["medianText"] = {"compiled": _median("compiled", compiled, middle), "eager": _median("eager", eager, middle)}
         start = s.get("steadyFromCall")
         if start is not None:
             s["steadyText"] = _steady_steps(start)

@@ -152,22 +152,33 @@ def _captured_where(compiler: CompilerInsight, idle: list[str]) -> str:
     return said + (f"{' and' if said else ''} in {compile_names.outside_frames(outside)}" if outside else "")
 
 
+# a compile of the part of a function Dynamo resumed after a graph break (its frame's function Dynamo's
+# "torch_dynamo_resume_in_<function>_at_<line>") that made no graph, for no reason the record gives: what its row says
+# of it ("…, after a graph break in it), made no graph"), never "for a reason the log does not give" beside that row
+# (review 18Y Y8: DDP's contextlib resume frame)
+RESUMED = "resumed after a graph break"
+_RESUMED_FUNCTION = "torch_dynamo_resume_in_"
+
+
+def _resumed(compiler: CompilerInsight, unsaid: list[str]) -> int:
+    """How many of the compiles `unsaid` (made no graph, no reason recorded) are a part resumed after a graph break."""
+    functions = {str(f["compileId"]): str(f.get("function") or "") for f in compiler.get("frames") or []}
+    return sum(1 for c in unsaid if functions.get(c, "").startswith(_RESUMED_FUNCTION))
+
+
 def _none_made(compiler: CompilerInsight) -> list[tuple[int, str]]:
     """Why compiles made no graph, where the record says (compile_names.no_graph_reasons, the rule the phases' rows
     are named by): each reason's count and its words ("captured nothing in function forward", "stopped at a graph
-    break", "hit the recompile limit", "failed", "only autotuned"), in that order."""
+    break", "resumed after a graph break", "hit the recompile limit", "failed", "only autotuned"), in that order."""
     reasons = compile_names.no_graph_reasons(compiler)
     idle = [c for c, why in reasons.items() if why == compile_names.NOTHING_CAPTURED]
     said = [
         (len(idle), f"{compile_names.NOTHING_CAPTURED}{_captured_where(compiler, idle)}"),
+        (sum(1 for why in reasons.values() if why == compile_names.AT_BREAK), compile_names.AT_BREAK),
+        (_resumed(compiler, [c for c, why in reasons.items() if why is None]), RESUMED),
         *(
             (sum(1 for why in reasons.values() if why == words), words)
-            for words in (
-                compile_names.AT_BREAK,
-                compile_names.LIMIT_HIT,
-                compile_names.FAILED,
-                compile_names.AUTOTUNED_ONLY,
-            )
+            for words in (compile_names.LIMIT_HIT, compile_names.FAILED, compile_names.AUTOTUNED_ONLY)
         ),
     ]
     return [(n, words) for n, words in said if n]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from .. import formats
 from ..measure import interleaved, ranges
 from ..shapes.answer import Answer, AnswerNumber, Reason
+from ..shapes.common import Sides
 from ..shapes.in_situ import CompileFailure, InSituSpeedup, Interrupted, InterruptedSide, NoStep, RegionInSitu
 from ..shapes.region import Region
 from ..shapes.report import Report
@@ -88,8 +89,46 @@ def left_out_sentence(r: Reason) -> str:
     return f"In situ, the number leaves out {_steps(r.get('count', 0), r.get('unit', 'step'))}{_whys(parts)}."
 
 
-def no_step_reason(no_step: NoStep, dropped: dict[str, int]) -> str:
-    """Why an interleaved measurement has no step speedup, in words, from its code and numbers."""
+def _no_steady_side(side: str, dropped: dict[str, int], calls: int | None, steady: Sides | None) -> str:
+    """ "the script's 6 calls of it make 5 steps (each from one call to the next), all left out (3 in Compile Lens's
+    compiled warm-up, 1 at eager's first call, 1 in which …), so no eager step was left to time": why one side had no
+    steady step, in one sentence that counts the steps from the calls the region's facts count (review 18Z Z7: "no
+    steady eager step: 5 steps left out: 3 in …" beside "6 calls", three colons, and steps and calls for one
+    count); "the script's 12 calls of it make 11 steps (…); 10 were left out (…) and the 1 steady one was eager, so
+    no compiled step was left to time" where the other side's steps were steady."""
+    reasons = [(why, n) for why, n in dropped.items() if n > 0]
+    reasons.sort(key=lambda r: list(LEFT_OUT_WORDS).index(r[0]) if r[0] in LEFT_OUT_WORDS else len(LEFT_OUT_WORDS))
+    left = sum(n for _, n in reasons)
+    other = "compiled" if side == "eager" else "eager"
+    kept = int(steady["compiled" if side == "eager" else "eager"]) if steady else 0
+    steps = left + kept
+    if not steps:
+        return f"no steady {side} step: none was recorded"
+    # a step runs from the start of one call of the region to the start of its next (measure/interleaved.py): the
+    # script's last call makes none
+    each = "each from one call to the next" if steps > 1 else "from one call to the next"
+    made = f"its {_steps(steps, 'step')} in situ"
+    if calls is not None and calls == steps + 1:
+        made = f"the script's {_steps(calls, 'call')} of it make {_steps(steps, 'step')} ({each})"
+    whys = ", ".join(
+        LEFT_OUT_WORDS.get(why, why) if n == steps == 1 else f"{formats.whole(n)} {LEFT_OUT_WORDS.get(why, why)}"
+        for why, n in reasons
+    )
+    steady_ones = f"the {formats.whole(kept)} steady {'one was' if kept == 1 else 'ones were'} {other}"
+    if not kept:
+        said = f"{made}, {'left out' if steps == 1 else 'all left out'} ({whys})"
+    elif left:
+        said = f"{made}; {formats.whole(left)} {'was' if left == 1 else 'were'} left out ({whys}) and {steady_ones}"
+    else:
+        said = f"{made}; {steady_ones}"
+    return f"{said}, so no {side} step was left to time"
+
+
+def no_step_reason(
+    no_step: NoStep, dropped: dict[str, int], calls: int | None = None, steady: Sides | None = None
+) -> str:
+    """Why an interleaved measurement has no step speedup, in words, from its code and numbers (no-steady-side: the
+    region's calls and each side's steady steps, where the report holds them)."""
     code = no_step["code"]
     if code == "eager-stance-only":
         return (
@@ -109,7 +148,7 @@ def no_step_reason(no_step: NoStep, dropped: dict[str, int]) -> str:
             "nothing): none ran eagerly to compare with"
         )
     if code == "no-steady-side":
-        return f"no steady {no_step.get('side', 'eager')} step: {left_out(dropped) or 'none was recorded'}"
+        return _no_steady_side(no_step.get("side", "eager"), dropped, calls, steady)
     return "no input signature had steady steps both ways"
 
 
@@ -159,8 +198,7 @@ def _said(answer: Answer | None, x: InSituSpeedup, kind: str, unit: str) -> str:
     noisy to say where the sentence says why, is its times alone (review 4C X3: the number and "too noisy to say" said
     twice)."""
     n = _number(answer, kind)
-    # at the digits that divide to its speedup (review 17 Y1: "3.82×" beside 0.429 ms → 0.112 ms, which give 3.83×)
-    eager, compiled = formats.times_of_ratio(x["eagerMs"], x["compiledMs"], x["speedup"])
+    eager, compiled = times_shown(x)
     times = f"eager {eager} → compiled {compiled} per {unit}"
     text = n["text"] if n and "text" in n else f"{formats.speedup(x['speedup'])} per {unit} in situ"
     sentence = _sentence(answer)
@@ -178,9 +216,16 @@ def _unsaid(answer: Answer | None, said: str | None) -> str | None:
     return said if said and said not in _sentence(answer) else None
 
 
+def times_shown(x: InSituSpeedup) -> tuple[str, str]:
+    """Eager's and compiled's times at the digits where they divide to its speedup as shown (review 17 Y1: "3.82×"
+    beside 0.429 ms → 0.112 ms, which give 3.83×), wherever either time is said (review 18Y Y5: the chart's tag
+    "0.112 ms compiled" under the line's "0.1123 ms")."""
+    return formats.times_of_ratio(x["eagerMs"], x["compiledMs"], x["speedup"])
+
+
 def _shown(x: InSituSpeedup) -> tuple[str, str, str]:
     """Its speedup, then eager's and compiled's times at the digits where they divide to it as shown."""
-    return formats.speedup(x["speedup"]), *formats.times_of_ratio(x["eagerMs"], x["compiledMs"], x["speedup"])
+    return formats.speedup(x["speedup"]), *times_shown(x)
 
 
 def middle_words(x: InSituSpeedup | None) -> str | None:
@@ -361,7 +406,7 @@ def attach_reason(region: Region) -> None:
     s = region.get("inSitu")
     no_step = s.get("noStep") if s is not None else None
     if s is not None and no_step is not None:
-        s["reason"] = no_step_reason(no_step, s.get("dropped") or {})
+        s["reason"] = no_step_reason(no_step, s.get("dropped") or {}, region.get("callCount"), s.get("steadySteps"))
 
 
 def attach(region: Region) -> None:
