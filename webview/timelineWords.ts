@@ -392,8 +392,10 @@ export const focusNotFound = (label: string, compiles: boolean): string =>
 export const PINNED_TITLE = 'its top is scrolled above: click to show it';
 
 /** After a step view's pane note where another pane's longer step sets the scale it shares (paneFit.scaleSetters):
- *  "on default's scale", and why, in its tooltip (review 17Z Z7: "Fit to step" read as not fitting eager's step). */
+ *  "on the default pane's scale", the pane by its title's name and as a pane (review 18Z Z4: "on default's scale"
+ *  read as the ordinary default scale), and why, in its tooltip (review 17Z Z7: "Fit to step" read as not fitting
+ *  eager's step). */
 export const onScaleOf = (pane: string): { text: string; tooltip: string } => ({
-  text: `on ${pane}'s scale`,
-  tooltip: `Fit to step fits the longest step of the panes that share this axis, ${pane}'s: this pane's step is drawn on that scale, so their lengths compare.`,
+  text: `on the ${pane} pane's scale`,
+  tooltip: `Fit to step fits the longest step of the panes that share this axis, the ${pane} pane's: this pane's step is drawn on that scale, so their lengths compare.`,
 });
