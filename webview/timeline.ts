@@ -328,7 +328,7 @@ export class TimelineCanvas extends TimelineNames {
       ),
       ...(tMin <= tMax ? this.unrecordedTexts(tMin, tMax, xOf, m, muted, page) : []),
       ...this.stepCuts(xOf, width, m, muted, page),
-      ...unseenRowTexts(model, this.tracks.rows, { tMin, tMax, left, toX }, m, muted, [page]),
+      ...unseenRowTexts(model, this.tracks.rows, { tMin, tMax, left, toX }, m, muted, page, bands),
     ];
     this.markBands = [];
     if (this.foundMarks?.length) {
