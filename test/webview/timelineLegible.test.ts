@@ -531,6 +531,14 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                 (t) => t.role === 'slice' && lines.some((x) => x > t.x - 3 && x - (t.x - 3) <= 16 && x < t.x + t.w),
               );
               assert.deepEqual(straddling.map(describeText), [], theme.name);
+              // nor ends on or just past one, the line cut around its end: call 2's "compiled module" ran to the
+              // "after call 2" line (review 18Z Z8)
+              const toLine = frames[0]!.texts.filter(
+                (t) =>
+                  t.text === 'compiled module' &&
+                  lines.some((x) => x < t.x + t.w + 1 && t.x + t.w - x <= 16 && x > t.x),
+              );
+              assert.deepEqual(toLine.map(describeText), [], theme.name);
               if (width >= 1400)
                 assert.ok(
                   frames[0]!.texts.some(
