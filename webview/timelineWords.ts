@@ -268,8 +268,8 @@ export function waitingInHover(
   const own =
     formatUs(waitUs) === formatUs(us)
       ? ''
-      : `, the other ${formatUs(us - waitUs)} the collective's own work, which every rank spends`;
-  return `${during}: a collective waits for every rank to reach it, and ${rank} reached it ${formatUs(waitUs)} after this rank did (${cause}): that is the wait for it${own}.`;
+      : `; the other ${formatUs(us - waitUs)} is the collective's own work, which every rank spends`;
+  return `${during}: a collective waits for every rank to reach it, and ${rank} reached it ${formatUs(waitUs)} after this rank did, the wait for it (here ${cause})${own}.`;
 }
 
 /** Such a stretch's hover, whichever form labels it: what its time is (the rank table's words). */

@@ -173,7 +173,7 @@ test("a wait's label and its hover name one cause, worked out once per stretch (
     // the hover says the wait's time for that rank and the rest as the collective's own (review 18Z Z1)
     assert.match(
       unrecordedHover(model, said, threads),
-      /for 42\.6 ms of its step, all_reduce running on .* for 40\.2 ms of it: .*rank 1 reached it 30\.0 ms after this rank did \(rank 1, recompiling\): that is the wait for it, the other 10\.2 ms the collective's own work, which every rank spends\.$/,
+      /for 42\.6 ms of its step, all_reduce running on .* for 40\.2 ms of it: .*rank 1 reached it 30\.0 ms after this rank did, the wait for it \(here rank 1, recompiling\); the other 10\.2 ms is the collective's own work, which every rank spends\.$/,
     );
   }
 });
