@@ -46,7 +46,7 @@ import { post, savedState, saveState } from './hostApi.ts';
 import { state } from './viewState.ts';
 import { comparisonPending, matchingSlices, paneTitle, readingTraces, waitedFor } from './timelineWords.ts';
 import { rankCompiler } from './analysis/rankCompiles.ts';
-import { LAST_TO_ARRIVE, rankMarksOf, waitedRank, type RankMarks } from './analysis/rankWaits.ts';
+import { arrivedAt, LAST_TO_ARRIVE, rankMarksOf, waitedRank, type RankMarks } from './analysis/rankWaits.ts';
 import { stepsAsCalls } from './analysis/sliceNames.ts';
 import { paneRegions } from './paneFit.ts';
 import { alignSteps, stepBounds, stepHolding, stepLeads } from './paneSteps.ts';
@@ -263,17 +263,23 @@ function load(message: Opening): void {
   // meanwhile (compiling, recording no op), on the job's one clock
   const alignment = rankView?.alignment;
   if (alignment?.mode === 'absolute') {
-    let ranks: RankMarks[] | null = null;
+    let known: RankMarks[] | null = null;
+    const ranks = (): RankMarks[] | null =>
+      (known ??= rankMarksOf(
+        state.panes.map((q) => q.timeline),
+        rankView!.heads.map((head) => head?.rank ?? null),
+        alignment.shiftUs,
+      ));
     state.panes.forEach((pane, p) => {
       pane.timeline.waitedFor = (fromUs, toUs) => {
-        ranks ??= rankMarksOf(
-          state.panes.map((q) => q.timeline),
-          rankView!.heads.map((head) => head?.rank ?? null),
-          alignment.shiftUs,
-        );
-        const found = ranks && waitedRank(ranks, p, fromUs, toUs);
+        const found = ranks() && waitedRank(ranks()!, p, fromUs, toUs);
         if (found === LAST_TO_ARRIVE) return found;
         return found ? waitedFor(found.rank, found.cause, found.unrecordedUs ?? null) : null;
+      };
+      // (when that rank reached the collective: the wait for it ends there, the rest is the collective's own)
+      pane.timeline.waitedUntil = (fromUs, toUs) => {
+        const found = ranks() && waitedRank(ranks()!, p, fromUs, toUs);
+        return found && found !== LAST_TO_ARRIVE ? arrivedAt(ranks()!, p, found.rank, fromUs, toUs) : null;
       };
     });
   }

@@ -164,6 +164,8 @@ export function bandsAround(bands: readonly MarkBand[], x0: number, x1: number):
  * page, its slice's fill, the bands around it) painted again over the band there, so no band's edge or tint runs
  * through its words (review 10G D10: the gold edges through "2nd compiled call in the step (s…"; the edge lines are
  * cut around it: timelineText.cutLines). A label's box is in its slice's row: that row's inside, clear of its border.
+ * So too a row's "too short to see here" (unseenRows.ts), in its row's lane (review 18Z Z3: a graph break's narrow
+ * band ran through its "too").
  */
 export function clearLabelsOfBands(
   ctx: CanvasRenderingContext2D,
@@ -171,7 +173,7 @@ export function clearLabelsOfBands(
   bands: readonly MarkBand[],
 ): void {
   for (const text of texts) {
-    if (text.role !== 'slice') continue;
+    if (text.role !== 'slice' && text.role !== 'unseen') continue;
     const around = bandsAround(bands, text.x, text.x + text.w);
     const rowTop = text.middle - ROW_HEIGHT / 2;
     for (const band of bands) {

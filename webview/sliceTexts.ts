@@ -27,14 +27,16 @@ export interface DrawnSlices {
 
 /** How far left of a step's line a slice may begin and its label still start at the line: "compiled module" from 13 px
  *  left of call 1's line straddled it, the line cut around its words, and read as the call before's as much as call
- *  1's (review 17Z Z5: the frame begins ≈70 µs before the profiler's record of the call) */
+ *  1's (review 17Z Z5: the frame begins ≈70 µs before the profiler's record of the call); as far right of one a slice
+ *  may end and its label end short of the line (review 18Z Z8) */
 const STEP_LINE_SNAP_PX = 16;
 
 /**
  * The labels of slices wide enough for one: the name, cut at whole words to the slice (none where no whole word
  * fits: timelineText.sliceLabel), in the ink that reads on the slice's colour and on a compile's or break's band
  * around it (one whose edge would cross it is drawn clear of it: overlays.clearLabelsOfBands). `view`: time to
- * canvas x, the x span slices are drawn in, and the step lines' x (a label begun just left of one starts there).
+ * canvas x, the x span slices are drawn in, and the step lines' x (a label begun just left of one starts there, one
+ * ending just right of one ends short of it).
  */
 export function sliceTexts(
   labels: readonly SliceWords[],
@@ -53,7 +55,11 @@ export function sliceTexts(
     // a slice begun just left of a step's line is labelled from the line (drawn over [x, x + 1)), not across it
     const line = stepXs.find((x) => x > begins && x - begins <= STEP_LINE_SNAP_PX);
     const x0 = line === undefined ? begins : line + 1;
-    const room = Math.min(right, xOf(model.start[i]! + model.dur[i]!)) - x0 - 6;
+    // and one that ends just right of a line has its label end short of it: call 2's "compiled module" ran to the
+    // "after call 2" line, the line cut around its words (review 18Z Z8)
+    const ends = Math.min(right, xOf(model.start[i]! + model.dur[i]!));
+    const endLine = stepXs.find((x) => x > x0 && x < ends && ends - x <= STEP_LINE_SNAP_PX);
+    const room = (endLine ?? ends) - x0 - 6;
     const text = fittedWords(label, room, m);
     if (!text) continue;
     const y = tracks.sliceY(i);

@@ -5,7 +5,7 @@ import type { FlowArrow } from '../extension/shared/trace/flowLinks.ts';
 import type { TraceModel } from '../extension/shared/trace/model.ts';
 import { mayHaveMarks } from '../extension/shared/trace/timelineMarks.ts';
 import type { LinesNow } from '../extension/shared/movedLines.ts';
-import { collectiveSpans } from './analysis/communication.ts';
+import { collectiveSpans, mostOverlapping } from './analysis/communication.ts';
 import { stepWords } from './analysis/sliceNames.ts';
 import { insideProfilerWork } from './analysis/profilerWork.ts';
 import { collectiveThreads } from './analysis/threadRoles.ts';
@@ -118,6 +118,9 @@ export class TimelineCanvas extends TimelineNames {
   /** what this rank's collective waited for in [fromUs, toUs] of its model's time, where the view shows it ("rank 1,
    *  recompiling": main.ts, a job's ranks on one clock); null: not known here */
   waitedFor: (fromUs: number, toUs: number) => string | null = () => null;
+  /** when the rank it waited for in [fromUs, toUs] reached that collective, in its model's time (main.ts); null: not
+   *  known here (one trace, or ranks whose clocks are not comparable: no wait for a rank is said then) */
+  waitedUntil: (fromUs: number, toUs: number) => number | null = () => null;
   /** the stretches with no op recorded that the last frame found wide enough to say (canvas px), for their hover */
   private unrecorded: { x0: number; x1: number; y: number; hover: string }[] = [];
   /** the marks' bands the last frame drew (canvas px), the narrowest first, for their hover in the marks' lane */
@@ -157,6 +160,13 @@ export class TimelineCanvas extends TimelineNames {
   inCollective(atUs: number): boolean {
     this.collectives ??= collectiveSpans(this.model, this.communication, -Infinity, Infinity);
     return this.collectives.some((c) => c.startUs <= atUs && atUs < c.endUs);
+  }
+
+  /** The start of this trace's collective that overlaps [fromUs, toUs) the most (null: none): when this rank reached
+   *  the one another rank ran then (analysis/rankWaits.ts arrivedAt). */
+  collectiveFrom(fromUs: number, toUs: number): number | null {
+    this.collectives ??= collectiveSpans(this.model, this.communication, -Infinity, Infinity);
+    return mostOverlapping(this.collectives, fromUs, toUs);
   }
 
   /** The canvas's height: its rows' (it changes as tracks come into view or go idle, and stacks fold). */
@@ -318,7 +328,7 @@ export class TimelineCanvas extends TimelineNames {
       ),
       ...(tMin <= tMax ? this.unrecordedTexts(tMin, tMax, xOf, m, muted, page) : []),
       ...this.stepCuts(xOf, width, m, muted, page),
-      ...unseenRowTexts(model, this.tracks.rows, { tMin, tMax, left, toX }, m, muted, [page]),
+      ...unseenRowTexts(model, this.tracks.rows, { tMin, tMax, left, toX }, m, muted, page, bands),
     ];
     this.markBands = [];
     if (this.foundMarks?.length) {
@@ -390,7 +400,9 @@ export class TimelineCanvas extends TimelineNames {
   ): TextBox[] {
     const model = this.model;
     const waitedFor = ({ fromUs, toUs }: Unrecorded): string | null => this.waitedFor(fromUs, toUs);
-    const found = unrecordedLabels(model, this.tracks.rows, tMin, tMax, xOf, m, this.communication, waitedFor);
+    const waitedUntil = ({ fromUs, toUs }: Unrecorded): number | null => this.waitedUntil(fromUs, toUs);
+    const rows = this.tracks.rows;
+    const found = unrecordedLabels(model, rows, tMin, tMax, xOf, m, this.communication, waitedFor, waitedUntil);
     this.unrecorded = found.map((said) => ({
       x0: xOf(said.stretch.idleFromUs),
       x1: xOf(said.stretch.idleToUs),

@@ -39,12 +39,14 @@ export interface Unrecorded {
 
 /** A stretch said: its label (null: no room for it); where its thread waited in a collective, that op's name
  *  ("all_reduce") and what it waited for ("rank 1, recompiling"; null: not known), each worked out once for the label
- *  and the hover alike (unrecordedHover). */
+ *  and the hover alike (unrecordedHover), and how long it waited for that rank. */
 export interface UnrecordedLabel {
   stretch: Unrecorded;
   text: string | null;
   op: string | null;
   cause: string | null;
+  /** of its time in the collective, the part before the rank it waited for reached it (µs; null: not known) */
+  waitUs: number | null;
 }
 
 /**
@@ -67,6 +69,9 @@ export function unrecordedLabels(
   /** what a stretch's thread waited for in its collective, where the view shows it: the rank ("rank 1"), with what
    *  it did meanwhile where its trace says ("rank 1, recompiling", "rank 1, which recorded no op then") */
   waitedFor: (stretch: Unrecorded) => string | null = () => null,
+  /** when the rank it waited for reached that collective (the model's time), where the ranks' clocks compare; null:
+   *  not known, and no wait for a rank said */
+  waitedUntil: (stretch: Unrecorded) => number | null = () => null,
 ): UnrecordedLabel[] {
   const viewPx = Math.max(1, xOf(tMax) - xOf(tMin));
   const minUs = (Math.min(UNRECORDED_PX, UNRECORDED_SHARE * viewPx) * (tMax - tMin)) / viewPx;
@@ -84,11 +89,14 @@ export function unrecordedLabels(
       const op = withoutNamespace(model.names[model.name[stretch.collective]!]!);
       const cause = waitedFor(stretch);
       const idleUs = stretch.idleToUs - stretch.idleFromUs;
-      const text = waitingInForms(op, us, cause, idleUs).find((f) => fits(f, stretch)) ?? null;
-      return { stretch, text, op, cause };
+      const until = cause === null || cause === LAST_TO_ARRIVE ? null : waitedUntil(stretch);
+      // (the part of its time in the collective before that rank reached it: the rest is the collective's own work)
+      const waitUs = until === null ? null : Math.min(stretch.toUs, Math.max(stretch.fromUs, until)) - stretch.fromUs;
+      const text = waitingInForms(op, us, cause, idleUs, waitUs).find((f) => fits(f, stretch)) ?? null;
+      return { stretch, text, op, cause, waitUs };
     }
     const text = formsOf(stretch)[shorter]!;
-    return { stretch, text: fits(text, stretch) ? text : null, op: null, cause: null };
+    return { stretch, text: fits(text, stretch) ? text : null, op: null, cause: null, waitUs: null };
   });
 }
 
@@ -114,14 +122,14 @@ export function collectiveWords(
  *  the thread it ran on (`threads`: per track, its name as the label column draws it) and its label's cause. */
 export function unrecordedHover(
   model: TraceModel,
-  { stretch, op, cause }: UnrecordedLabel,
+  { stretch, op, cause, waitUs }: UnrecordedLabel,
   threads: readonly string[],
 ): string {
   const us = stretch.toUs - stretch.fromUs;
   const idleUs = stretch.idleToUs - stretch.idleFromUs;
   return op === null
     ? noOpRecordedHover(us)
-    : waitingInHover(op, us, threads[model.track[stretch.collective]!]!, cause, idleUs);
+    : waitingInHover(op, us, threads[model.track[stretch.collective]!]!, cause, idleUs, waitUs);
 }
 
 /** The longest stretch of [fromUs, toUs] where a step's thread recorded no op, nor waited in a collective, of at

@@ -157,58 +157,58 @@ export const phaseLabelForms = (labels: readonly string[], time: string): string
  *  words (waitingInForms). */
 export const noOpRecordedForms = (us: number): string[] => [`${formatUs(us)} unrecorded`, `${formatUs(us)} idle`];
 
-/** A step's stretch on its thread with no op recorded while another thread of its process ran a collective: "2.13 s,
- *  waiting in all_reduce for rank 1, recompiling" (`cause`: waitedFor, where the view shows it), else "… for another
- *  rank"; its time first as noOpRecordedForms': the thread waited for the collective, which waits for the slowest rank
- *  (review 9 D4: rank 0's 2 s while rank 1 recompiled said nothing). */
-export const waitingIn = (op: string, us: number, cause: string | null): string =>
-  `${formatUs(us)}, waiting in ${op} for ${cause ?? 'another rank'}`;
 /**
- * Such a stretch's label in the forms it may take, longest first, each whole words (review 13 Q4: a cut "765 µs,
- * waiting in…" said neither the op nor the rank): whole; for the rank alone ("…for rank 1": its hover says the cause);
- * the rank without the op ("765 µs, waiting for rank 1"), or the op where no rank is known; then "41.7 ms, waiting",
- * "41.7 ms wait" (review 13 Q2: a 100 px wait at 560 px had no room for "41.7 ms, waiting…" and went unsaid).
- * `idleUs`: the thread's whole stretch with no op that the wait lies in; where it says another time, the label says
- * it first, the wait as part of it, "921 µs idle, 765 µs of it waiting in all_reduce for rank 1": a number in a gap
- * reads as that gap's length (review 17Z Z3: "765 µs, waiting" in a 921 µs gap); shorter, whom it waited for before
- * the wait's time ("921 µs idle, for rank 1", not "921 µs idle, 765 µs wait"), then the gap's time alone.
+ * A step's stretch on its thread with no op recorded while another thread of its process ran a collective: its label
+ * in the forms it may take, longest first, each whole words (review 13 Q4: a cut "765 µs, waiting in…" said neither
+ * the op nor the rank). Its time in the collective said as such, "41.7 ms in all_reduce" (the rank table's
+ * communication, one number), and of it the part before the rank it waited for reached it (`waitUs`) as the wait for
+ * that rank: "41.7 ms in all_reduce, 36.8 ms of it waiting for rank 1, which recorded no op for 33.6 ms of it" (`cause`:
+ * waitedFor); the rest is the collective's own work, which every rank spends (review 18Z Z1: the whole 41.7 ms said as
+ * waiting for rank 1, which reached it 36.8 ms after rank 0 did). `idleUs`: the thread's whole stretch with no op that
+ * it lies in; where it says another time, the label says that first, the rest as part of it, each number inside the
+ * one before ("of it", "of that": review 18Z Z5, "31.7 ms idle, 31.6 ms waiting" read as two stretches), a number in a
+ * gap read as the gap's length (review 17Z Z3). Narrower, the op cut first, "44.5 ms idle, 36.8 ms of it waiting for
+ * rank 1", then the wait for the rank alone, "36.8 ms waiting for rank 1" (review 18Z Z2: "44.5 ms idle, for rank 1"
+ * said the gap's time as the wait's), "36.8 ms wait for rank 1", "36.8 ms wait" (review 18Z Z2: at 700 px "44.5 ms
+ * idle" said no wait), then the gap's time alone, never a bare time (review 16 Z4).
+ * No wait for a rank where when it came is not known (`waitUs` null: one trace, or ranks whose clocks do not compare):
+ * the collective's time alone, "765 µs in all_reduce".
  */
-export function waitingInForms(op: string, us: number, cause: string | null, idleUs = us): string[] {
+export function waitingInForms(
+  op: string,
+  us: number,
+  cause: string | null,
+  idleUs = us,
+  waitUs: number | null = null,
+): string[] {
   const time = formatUs(us);
   const idle = formatUs(idleUs);
-  // (said as the gap's part where the gap is longer; none where it is the gap)
-  const part = idle === time ? (words: string): string => words : (words: string): string => `${idle} idle, ${words}`;
-  const idleAlone = idle === time ? [] : [`${idle} idle`];
-  const ofIt = idle === time ? time : `${time} of it`;
-  const comma = idle === time ? ',' : '';
+  const inGap = idle !== time;
+  // its time in the collective, said as the gap's part where the gap is longer
+  const inOp = inGap ? `${idle} idle, ${time} of it in ${op}` : `${time} in ${op}`;
+  const idleAlone = inGap ? [`${idle} idle`] : [];
   // the rank last to reach it waited for none: its time is the collective's own (review 14 S3: "273 µs, waiting")
-  if (cause === LAST_TO_ARRIVE)
-    return [part(`${ofIt} in ${op}, ${LAST_TO_ARRIVE}`), part(`${ofIt} in ${op}`), ...idleAlone];
+  if (cause === LAST_TO_ARRIVE) return [`${inOp}, ${LAST_TO_ARRIVE}`, inOp, ...idleAlone];
   const rank = cause?.split(', ')[0] ?? null;
+  if (rank === null || waitUs === null || waitUs <= 0) return [inOp, ...idleAlone];
+  const wait = formatUs(waitUs);
+  // all of it a wait (the rank came as it ended): said once
+  const whole = wait === time;
   const waitingFor = (who: string): string =>
-    idle === time ? waitingIn(op, us, who) : part(`${ofIt} waiting in ${op} for ${who}`);
-  // (shorter, "of it" left to the longest form: "31.7 ms idle, 31.6 ms waiting for rank 1"); narrower, in a longer
-  // gap, whom it waited for kept over the wait's own time, "44.5 ms idle, waiting for rank 1", "44.5 ms idle, for rank
-  // 1", before the gap's time alone (the hover says the rest): at 700 px rank 0's "44.5 ms idle" said not why
-  const named = rank
-    ? [
-        waitingFor(rank),
-        part(`${time}${comma} waiting in ${op} for ${rank}`),
-        part(`${time}${comma} waiting for ${rank}`),
-        ...(idle === time ? [] : [`${idle} idle, waiting for ${rank}`, `${idle} idle, for ${rank}`]),
-      ]
-    : [];
-  const unnamed = part(`${time}${comma} waiting in ${op}`);
-  // at last "41.7 ms wait" (review 14 T9: a 69 px wait unsaid); never its time alone, which beside rank 1's
-  // unrecorded stretches read as theirs (review 16 Z4): narrower, the gap's "44.5 ms idle" where it is longer, else
-  // none, its hover says it
+    whole
+      ? `${inGap ? `${idle} idle, ${time} of it` : `${time},`} waiting in ${op} for ${who}`
+      : `${inOp}, ${wait} of ${inGap ? 'that' : 'it'} waiting for ${who}`;
   return [
     ...new Set([
-      waitingFor(cause ?? 'another rank'),
-      ...(rank ? named : [unnamed]),
-      // (the wait's own time without whom it waited for: where the gap says none of it)
-      ...(rank && idle !== time ? [] : [part(`${time}${comma} waiting`), part(`${time} wait`)]),
-      // the gap's time alone, the wait in its hover, where nothing more fits
+      waitingFor(cause!),
+      waitingFor(rank),
+      ...(inGap ? [`${idle} idle, ${wait} of it waiting for ${rank}`] : []),
+      `${wait} waiting for ${rank}`,
+      `${wait} wait for ${rank}`,
+      ...(inGap || whole ? [] : [inOp]),
+      // narrowest, the wait's time as such, which says more than the gap's (review 18Z Z2: at 560/700 px rank 0's
+      // "44.5 ms idle" said no wait)
+      `${wait} wait`,
       ...idleAlone,
     ]),
   ];
@@ -245,16 +245,31 @@ export function waitedFor(rank: number, cause: WaitCause, unrecordedUs: number |
   return `rank ${rank}, ${DOING[cause]}`;
 }
 
-/** That stretch's hover: what the time is, on which thread the collective ran, and what it waited for. */
-export function waitingInHover(op: string, us: number, thread: string, cause: string | null, idleUs = us): string {
+/** That stretch's hover: what the time is, on which thread the collective ran, and what it waited for: how long for
+ *  the rank it names, the rest the collective's own (waitingInForms). */
+export function waitingInHover(
+  op: string,
+  us: number,
+  thread: string,
+  cause: string | null,
+  idleUs = us,
+  waitUs: number | null = null,
+): string {
   // the gap's own time first where the wait is part of it (waitingInForms)
   const during =
     formatUs(idleUs) === formatUs(us)
       ? `No op recorded on this thread for ${formatUs(us)} of its step, while ${op} ran on ${thread}`
       : `No op recorded on this thread for ${formatUs(idleUs)} of its step, ${op} running on ${thread} for ${formatUs(us)} of it`;
-  return cause === LAST_TO_ARRIVE
-    ? `${during}: this rank reached it last, every other rank already in it, so this is the collective's own time, not a wait for a slower rank.`
-    : `${during}: this thread waited for it, and a collective waits for every rank to reach it (${cause ? `here ${cause}` : 'a slower rank, or one compiling'}).`;
+  if (cause === LAST_TO_ARRIVE)
+    return `${during}: this rank reached it last, every other rank already in it, so this is the collective's own time, not a wait for a slower rank.`;
+  const rank = cause?.split(', ')[0] ?? null;
+  if (rank === null || waitUs === null)
+    return `${during}: a collective waits for every rank to reach it (${cause ? `here ${cause}` : 'a slower rank, or one compiling'}); when ${rank ?? 'that rank'} reached it is not known here, so no part of this time is said as a wait for it.`;
+  const own =
+    formatUs(waitUs) === formatUs(us)
+      ? ''
+      : `; the other ${formatUs(us - waitUs)} is the collective's own work, which every rank spends`;
+  return `${during}: a collective waits for every rank to reach it, and ${rank} reached it ${formatUs(waitUs)} after this rank did, the wait for it (here ${cause})${own}.`;
 }
 
 /** Such a stretch's hover, whichever form labels it: what its time is (the rank table's words). */
@@ -377,8 +392,10 @@ export const focusNotFound = (label: string, compiles: boolean): string =>
 export const PINNED_TITLE = 'its top is scrolled above: click to show it';
 
 /** After a step view's pane note where another pane's longer step sets the scale it shares (paneFit.scaleSetters):
- *  "on default's scale", and why, in its tooltip (review 17Z Z7: "Fit to step" read as not fitting eager's step). */
+ *  "on the default pane's scale", the pane by its title's name and as a pane (review 18Z Z4: "on default's scale"
+ *  read as the ordinary default scale), and why, in its tooltip (review 17Z Z7: "Fit to step" read as not fitting
+ *  eager's step). */
 export const onScaleOf = (pane: string): { text: string; tooltip: string } => ({
-  text: `on ${pane}'s scale`,
-  tooltip: `Fit to step fits the longest step of the panes that share this axis, ${pane}'s: this pane's step is drawn on that scale, so their lengths compare.`,
+  text: `on the ${pane} pane's scale`,
+  tooltip: `Fit to step fits the longest step of the panes that share this axis, the ${pane} pane's: this pane's step is drawn on that scale, so their lengths compare.`,
 });

@@ -3,6 +3,7 @@
 // across the whole 2.2 s view, their all_reduces ≤ 765 µs). Such a row says so in its own lane, in the muted ink.
 import type { TraceModel } from '../extension/shared/trace/model.ts';
 import type { Paint, TextBox } from './frameLayout.ts';
+import { bandsAround, type MarkBand } from './overlays.ts';
 import { firstVisible, ROW_HEIGHT, type Row } from './timelineRows.ts';
 import { placeText, type Measure } from './timelineText.ts';
 
@@ -28,15 +29,20 @@ function tooShortToSee(model: TraceModel, row: Row, tMin: number, tMax: number, 
 }
 
 /** Per drawn track whose slices in view span less than a pixel together, TOO_SHORT_HERE in its first row, from the
- *  lane's left edge (`left`). */
+ *  lane's left edge (`left`), on the page (`page`) and the marks' bands that lie around it, which is what is painted
+ *  again over a band that crosses it (overlays.clearLabelsOfBands: review 18Z Z3, a graph break's band through its
+ *  "too"). */
 export function unseenRowTexts(
   model: TraceModel,
   rows: readonly Row[],
   view: { tMin: number; tMax: number; left: number; toX: (t: number) => number },
   m: Measure,
   ink: Paint,
-  under: Paint[],
+  page: Paint,
+  bands: readonly MarkBand[] = [],
 ): TextBox[] {
+  const x = view.left + UNSEEN_INSET;
+  const under = [page, ...bandsAround(bands, x, x + m.width(TOO_SHORT_HERE)).map((b) => b.paint)];
   const texts: TextBox[] = [];
   const tracks = new Set<number>();
   for (const row of rows) {
@@ -44,7 +50,7 @@ export function unseenRowTexts(
     tracks.add(row.track);
     // (a deeper slice lies inside an outer one: the outer row's span is the track's)
     if (!tooShortToSee(model, row, view.tMin, view.tMax, view.toX)) continue;
-    texts.push(placeText(m, 'unseen', TOO_SHORT_HERE, view.left + UNSEEN_INSET, row.y + ROW_HEIGHT / 2, ink, under));
+    texts.push(placeText(m, 'unseen', TOO_SHORT_HERE, x, row.y + ROW_HEIGHT / 2, ink, under));
   }
   return texts;
 }

@@ -236,6 +236,29 @@ test("a slice label that a band's edge crosses is painted clear of that band; on
   assert.ok(filled.every((f) => f.y > 50 && f.y + f.h < 65));
 });
 
+test('a row\'s "too short to see here" that a band crosses is painted clear of it, as a slice label is (review 18Z Z3)', () => {
+  // ddp-700-all rank 1: a graph break's 3 px band ran through the "too" of its gloo threads' rows
+  const page = { colour: '#ffffff', alpha: 1 };
+  const band = { paint: { colour: '#bf8803', alpha: 0.2 }, edge: '#bf8803' };
+  const unseen: TextBox = {
+    role: 'unseen',
+    text: 'too short to see here',
+    x: 193,
+    y: 52,
+    w: 110,
+    h: 11,
+    middle: 57.5,
+    ink,
+    under: [page],
+  };
+  const { ctx, filled } = recordingCanvas();
+  clearLabelsOfBands(ctx, [unseen], [{ x0: 203.2, x1: 206.4, ...band }]);
+  assert.deepEqual(
+    filled.map((f) => [f.x, f.x + f.w, f.colour]),
+    [[203, 207, '#ffffff']],
+  );
+});
+
 test("a finding's outline stops above the profiled window's row and goes on under it, as its band does", () => {
   // review 10G G6 (timeline-depth-focus): the dashed outline ran down through the "profiled window" bar
   const { ctx, stroked } = recordingCanvas();

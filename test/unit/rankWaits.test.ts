@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
-import { rankMarksOf, waitedRank, type RankMarks } from '../../webview/analysis/rankWaits.ts';
-import { waitedFor, waitingIn } from '../../webview/timelineWords.ts';
+import { arrivedAt, rankMarksOf, waitedRank, type RankMarks } from '../../webview/analysis/rankWaits.ts';
+import { waitedFor, waitingInForms } from '../../webview/timelineWords.ts';
 
 /** a rank's thread's stretches with no op recorded, [from, to) of its own time, as longestUnrecorded measures them */
 const unrecorded =
@@ -18,6 +18,8 @@ const unrecorded =
 const none = unrecorded();
 /** a rank in no collective at any time asked */
 const inNone = (): boolean => false;
+/** nor one to reach */
+const reachedNone = (): number | null => null;
 
 const mark = (kind: TimelineMark['kind'], startUs: number, durUs: number): TimelineMark => ({
   kind,
@@ -31,13 +33,21 @@ const mark = (kind: TimelineMark['kind'], startUs: number, durUs: number): Timel
 test("a wait is the one other rank's compile through half of it or more, on the job's clock", () => {
   // rank 1's clock 1000 µs behind rank 0's: its recompile at 500–2500 is 1500–3500 on the job's
   const ranks: RankMarks[] = [
-    { rank: 0, shiftUs: 0, marks: [mark('recompile', 0, 500)], unrecordedUs: none, inCollective: inNone },
+    {
+      rank: 0,
+      shiftUs: 0,
+      marks: [mark('recompile', 0, 500)],
+      unrecordedUs: none,
+      inCollective: inNone,
+      collectiveFrom: reachedNone,
+    },
     {
       rank: 1,
       shiftUs: 1000,
       marks: [mark('graph-break', 0, 9000), mark('recompile', 500, 2000)],
       unrecordedUs: none,
       inCollective: inNone,
+      collectiveFrom: reachedNone,
     },
   ];
   assert.deepEqual(waitedRank(ranks, 0, 1000, 4000), { rank: 1, cause: 'recompile' });
@@ -51,7 +61,14 @@ test("a wait is the one other rank's compile through half of it or more, on the 
   // two ranks compiling meanwhile: no one rank to name
   const three = [
     ...ranks,
-    { rank: 2, shiftUs: 0, marks: [mark('compile', 1000, 3000)], unrecordedUs: none, inCollective: inNone },
+    {
+      rank: 2,
+      shiftUs: 0,
+      marks: [mark('compile', 1000, 3000)],
+      unrecordedUs: none,
+      inCollective: inNone,
+      collectiveFrom: reachedNone,
+    },
   ];
   assert.equal(waitedRank(three, 0, 1000, 4000), null);
   // of three ranks, none compiling: the wait is not one rank's
@@ -70,6 +87,7 @@ test("a wait is the one other rank's stretch with no op recorded through half of
     marks: [],
     unrecordedUs: unrecorded(...stretches),
     inCollective: inNone,
+    collectiveFrom: reachedNone,
   });
   assert.deepEqual(waitedRank([idle(0, 0), idle(1, 1000, [0, 3000])], 0, 1000, 4000), {
     rank: 1,
@@ -101,14 +119,16 @@ test('a wait said with the rank it waited for, and the cause where the trace sho
   assert.equal(waitedFor(1, 'recompile'), 'rank 1, recompiling');
   assert.equal(waitedFor(2, 'compile'), 'rank 2, compiling');
   assert.equal(waitedFor(1, null), 'rank 1');
-  assert.equal(waitingIn('all_reduce', 41_700, waitedFor(1, null)), '41.7 ms, waiting in all_reduce for rank 1');
+  // its time in the collective said as such, of it the wait for the rank until that rank reached it (review 18Z Z1)
+  const said = (cause: string): string => waitingInForms('all_reduce', 41_700, cause, 41_700, 36_800)[0]!;
+  assert.equal(said(waitedFor(1, null)), '41.7 ms in all_reduce, 36.8 ms of it waiting for rank 1');
   assert.equal(
-    waitingIn('all_reduce', 41_700, waitedFor(1, 'unrecorded')),
-    '41.7 ms, waiting in all_reduce for rank 1, which recorded no op then',
+    said(waitedFor(1, 'unrecorded')),
+    '41.7 ms in all_reduce, 36.8 ms of it waiting for rank 1, which recorded no op then',
   );
   assert.equal(
-    waitingIn('all_reduce', 41_700, waitedFor(1, 'unrecorded', 33_600)),
-    '41.7 ms, waiting in all_reduce for rank 1, which recorded no op for 33.6 ms of it',
+    said(waitedFor(1, 'unrecorded', 33_600)),
+    '41.7 ms in all_reduce, 36.8 ms of it waiting for rank 1, which recorded no op for 33.6 ms of it',
   );
   // the other rank's stretch said as that rank's, never in the words a stretch of this thread's own is said in (review
   // 13 P1: "…for rank 1, no op recorded there" on rank 0's row read as rank 0's, beside its table's 3.72 ms)
@@ -125,6 +145,7 @@ test("each rank's pane listed once every pane's compiler marks are found, each w
       return 7;
     },
     inCollective: inNone,
+    collectiveFrom: reachedNone,
   });
   const recompile = [mark('recompile', 500, 2000)];
   // a pane's marks still to find: none listed (a wait said before it would name no compile)
@@ -139,4 +160,29 @@ test("each rank's pane listed once every pane's compiler marks are found, each w
   );
   assert.equal(listed[1]!.unrecordedUs(10, 20, 5), 7);
   assert.deepEqual(asked, [[10, 20, 5]]);
+});
+
+test("a rank's wait for another ends when that rank reached the collective, on the job's clock (review 18Z Z1)", () => {
+  // rank 1's clock 1000 µs behind rank 0's: its all_reduce at 2500–4000 of its own time is 3500–5000 of the job's
+  const collective =
+    (...spans: [number, number][]) =>
+    (fromUs: number, toUs: number): number | null =>
+      spans
+        .filter(([a, b]) => Math.min(b, toUs) - Math.max(a, fromUs) > 0)
+        .sort(([a, b], [c, d]) => Math.min(d, toUs) - Math.max(c, fromUs) - (Math.min(b, toUs) - Math.max(a, fromUs)))
+        .map(([a]) => a)[0] ?? null;
+  const rank = (r: number, shiftUs: number, ...spans: [number, number][]): RankMarks => ({
+    rank: r,
+    shiftUs,
+    marks: [],
+    unrecordedUs: none,
+    inCollective: inNone,
+    collectiveFrom: collective(...spans),
+  });
+  const ranks = [rank(0, 0, [1000, 5000]), rank(1, 1000, [0, 200], [2500, 4000])];
+  // rank 0 in it from 1000: rank 1 reached it at 3500 of rank 0's time, 2500 µs of rank 0's 4000 a wait for it
+  assert.equal(arrivedAt(ranks, 0, 1, 1000, 5000), 3500);
+  // a rank that ran none then, or none of that number: not known
+  assert.equal(arrivedAt([ranks[0]!, rank(1, 1000, [6000, 7000])], 0, 1, 1000, 5000), null);
+  assert.equal(arrivedAt(ranks, 0, 2, 1000, 5000), null);
 });

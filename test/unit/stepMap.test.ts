@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Report } from '../../extension/shared/report.ts';
 import { sameStepTime, stepsOverlapped } from '../../webview/analysis/stepMap.ts';
-import { focusFound, focusNotFound, paneMovedToCode, paneStepsNote } from '../../webview/timelineWords.ts';
+import { focusFound, focusNotFound, onScaleOf, paneMovedToCode, paneStepsNote } from '../../webview/timelineWords.ts';
 import { rangePairTitle } from '../../webview/compareWords.ts';
 
 // eager: a 39 ms step 1, then 2 ms steps; compiled: an 8 ms step 1, then 1 ms steps (the review's traces, rounded)
@@ -175,4 +175,10 @@ test("a pane's note is one short line; why its times are not the timed ones, and
   // a trace without a report: its overhead only, no answer to set it against
   assert.match(paneStepsNote(null, steps, null).tooltip, /^This trace ran under the profiler: [^.]*\.$/);
   assert.match(note.tooltip, /the trace has no Python stacks to name their code/);
+});
+
+test("a pane drawn on another's scale names that pane as a pane, by its title's name (review 18Z Z4)", () => {
+  // "on default's scale" read as the ordinary default scale, not the default pane's
+  assert.equal(onScaleOf('default').text, "on the default pane's scale");
+  assert.match(onScaleOf('default').tooltip, /, the default pane's: /);
 });

@@ -8,10 +8,10 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
-import { collectiveSpans, communicationNames } from '../../webview/analysis/communication.ts';
+import { collectiveSpans, communicationNames, mostOverlapping } from '../../webview/analysis/communication.ts';
 import { readTraceHead } from '../../extension/node/trace/readTraceHead.ts';
 import { rankAlignment } from '../../extension/shared/trace/ranks.ts';
-import { LAST_TO_ARRIVE, waitedRank, type RankMarks } from '../../webview/analysis/rankWaits.ts';
+import { arrivedAt, LAST_TO_ARRIVE, waitedRank, type RankMarks } from '../../webview/analysis/rankWaits.ts';
 import { fittedWords } from '../../webview/sliceTexts.ts';
 import {
   collectiveWords,
@@ -88,17 +88,39 @@ test("rank 0's thread in its step while gloo's thread ran its all_reduce: said w
     unrecordedLabels(model, rows, step.start, step.end, xOf, m, communicationNames(model.names), waitedFor).map(
       (s) => s.text,
     );
+  // no rank known (one trace, or ranks whose clocks do not compare): its time in the collective, no wait claimed for
+  // a rank (review 18Z Z1: the collective's whole time said as the wait)
+  assert.ok(said().some((t) => /^[\d.]+ ms idle, [\d.]+ ms of it in all_reduce$/.test(t ?? '')));
   assert.deepEqual(
-    said().filter((t) => t?.includes('waiting')),
-    [said().find((t) => /^[\d.]+ ms idle, [\d.]+ ms of it waiting in all_reduce for another rank$/.test(t ?? ''))],
+    said().filter((t) => t?.includes('wait')),
+    [],
   );
+  // the rank known, not when it reached it: none either
+  assert.deepEqual(
+    said(() => 'rank 1, recompiling').filter((t) => t?.includes('wait')),
+    [],
+  );
+  // and when: the part before it came said as the wait for it, inside the collective's time, inside the gap's
+  const until = (): ((stretch: Unrecorded) => number) => (stretch) => stretch.fromUs + 30_000;
   assert.ok(
-    said(() => 'rank 1, recompiling').some((t) =>
-      /^[\d.]+ ms idle, [\d.]+ ms of it waiting in all_reduce for rank 1, recompiling$/.test(t ?? ''),
+    unrecordedLabels(
+      model,
+      rows,
+      step.start,
+      step.end,
+      xOf,
+      m,
+      communicationNames(model.names),
+      () => 'rank 1, recompiling',
+      until(),
+    ).some((s) =>
+      /^[\d.]+ ms idle, [\d.]+ ms of it in all_reduce, 30\.0 ms of that waiting for rank 1, recompiling$/.test(
+        s.text ?? '',
+      ),
     ),
   );
-  // in a narrow pane the wait keeps its time and "waiting", cut after a word (review 12 L3: at 560 and 700 px
-  // "…, waiting in all_reduce" had no room and the wait went unsaid)
+  // in a narrow pane fewer whole words, the gap's time first (review 12 L3: at 560 and 700 px "…, waiting in
+  // all_reduce" had no room and the stretch went unsaid)
   const narrow = (width: number): (string | null)[] =>
     unrecordedLabels(
       model,
@@ -110,7 +132,7 @@ test("rank 0's thread in its step while gloo's thread ran its all_reduce: said w
       communicationNames(model.names),
     ).map((s) => s.text);
   const cut = narrow(LABEL_WIDTH + 200).find((t) => t?.includes(' idle'));
-  assert.match(cut ?? '', /^[\d.]+ ms idle, [\d.]+ ms (?:waiting(?: in all_reduce)?|wait)$/);
+  assert.match(cut ?? '', /^[\d.]+ ms idle(?:, [\d.]+ ms of it in all_reduce)?$/);
   // without the collectives known: a stretch with another thread's op is its process's work, unsaid (review 7A K1)
   assert.deepEqual(
     unrecordedLabels(model, rows, step.start, step.end, xOf, m).filter((s) => s.text?.includes('waiting')),
@@ -135,6 +157,7 @@ test("a wait's label and its hover name one cause, worked out once per stretch (
     m,
     communicationNames(model.names),
     () => causes[asked++ % 2]!,
+    (stretch) => stretch.fromUs + 30_000,
   );
   const waits = found.filter((said) => said.op !== null);
   assert.equal(waits.length, 1);
@@ -143,10 +166,14 @@ test("a wait's label and its hover name one cause, worked out once per stretch (
   for (const said of waits) {
     assert.equal(said.op, 'all_reduce');
     assert.equal(said.cause, 'rank 1, recompiling');
-    assert.match(said.text!, /^[\d.]+ ms idle, [\d.]+ ms of it waiting in all_reduce for rank 1, recompiling$/);
+    assert.match(
+      said.text!,
+      /^[\d.]+ ms idle, [\d.]+ ms of it in all_reduce, 30\.0 ms of that waiting for rank 1, recompiling$/,
+    );
+    // the hover says the wait's time for that rank and the rest as the collective's own (review 18Z Z1)
     assert.match(
       unrecordedHover(model, said, threads),
-      /for 42\.6 ms of its step, all_reduce running on .* for 40\.2 ms of it: .*\(here rank 1, recompiling\)\.$/,
+      /for 42\.6 ms of its step, all_reduce running on .* for 40\.2 ms of it: .*rank 1 reached it 30\.0 ms after this rank did, the wait for it \(here rank 1, recompiling\); the other 10\.2 ms is the collective's own work, which every rank spends\.$/,
     );
   }
 });
@@ -169,8 +196,29 @@ async function stragglerRanks(): Promise<{ models: TraceModel[]; rows: Row[][]; 
     unrecordedUs: (fromUs, toUs, leastUs) =>
       longestUnrecorded(model, rows[k]!, fromUs, toUs, leastUs, communicationNames(model.names)),
     inCollective: (atUs) => collectiveSpans(model, communicationNames(model.names), atUs, atUs).length > 0,
+    collectiveFrom: (fromUs, toUs) =>
+      mostOverlapping(collectiveSpans(model, communicationNames(model.names), fromUs, toUs), fromUs, toUs),
   }));
   return { models, rows, ranks };
+}
+
+/** Rank k's collective's cause and when the rank it waited for reached it, as main.ts works them out. */
+function waitsOf(
+  ranks: RankMarks[],
+  k: number,
+): { waitedFor: (stretch: Unrecorded) => string | null; waitedUntil: (stretch: Unrecorded) => number | null } {
+  return {
+    waitedFor: ({ fromUs, toUs }) => {
+      const found = waitedRank(ranks, k, fromUs, toUs);
+      return found === LAST_TO_ARRIVE
+        ? found
+        : found && waitedForWords(found.rank, found.cause, found.unrecordedUs ?? null);
+    },
+    waitedUntil: ({ fromUs, toUs }) => {
+      const found = waitedRank(ranks, k, fromUs, toUs);
+      return found && found !== LAST_TO_ARRIVE ? arrivedAt(ranks, k, found.rank, fromUs, toUs) : null;
+    },
+  };
 }
 
 test("rank 0's wait said for rank 1 and how much of it rank 1 recorded no op: 34.9 ms of its 40.2 ms (review 14 T4: 33.6 of 41.7 in another step)", async () => {
@@ -178,13 +226,7 @@ test("rank 0's wait said for rank 1 and how much of it rank 1 recorded no op: 34
   const [rank0] = models;
   const step = rank0!.steps[1]!;
   const xOf = (t: number): number => LABEL_WIDTH + ((t - step.start) / (step.end - step.start)) * (1400 - LABEL_WIDTH);
-  const waitedFor = ({ fromUs, toUs }: Unrecorded): string | null => {
-    const found = waitedRank(ranks, 0, fromUs, toUs);
-    assert.notEqual(found, LAST_TO_ARRIVE);
-    return found && found !== LAST_TO_ARRIVE
-      ? waitedForWords(found.rank, found.cause, found.unrecordedUs ?? null)
-      : null;
-  };
+  const { waitedFor, waitedUntil } = waitsOf(ranks, 0);
   const found = unrecordedLabels(
     rank0!,
     rows[0]!,
@@ -194,6 +236,7 @@ test("rank 0's wait said for rank 1 and how much of it rank 1 recorded no op: 34
     m,
     communicationNames(rank0!.names),
     waitedFor,
+    waitedUntil,
   );
   const waits = found.filter((said) => said.op !== null);
   assert.equal(waits.length, 1);
@@ -202,14 +245,12 @@ test("rank 0's wait said for rank 1 and how much of it rank 1 recorded no op: 34
   // gap's own time first, the wait as part of it: a number in a gap is its length (review 17Z Z3)
   assert.equal(
     text,
-    '42.6 ms idle, 40.2 ms of it waiting in all_reduce for rank 1, which recorded no op for 34.9 ms of it',
+    '42.6 ms idle, 40.2 ms of it in all_reduce, 37.9 ms of that waiting for rank 1, which recorded no op for 34.9 ms of it',
   );
   assert.ok(stretch.idleFromUs < stretch.fromUs && stretch.toUs <= stretch.idleToUs, 'the wait inside its gap');
   // the cause is rank 1's stretch: a rank 1 that recorded ops all the while is waited for with no cause said
   const busy = [ranks[0]!, { ...ranks[1]!, unrecordedUs: () => 0 }];
   assert.deepEqual(waitedRank(busy, 0, stretch.fromUs, stretch.toUs), { rank: 1, cause: null });
-  // narrower, for the rank alone, never cut to "…for rank 1, wh…" (the hover says the cause); narrower still, fewer
-  // whole words, its time first
   const narrow = (width: number): string | null | undefined =>
     unrecordedLabels(
       rank0!,
@@ -220,17 +261,21 @@ test("rank 0's wait said for rank 1 and how much of it rank 1 recorded no op: 34
       m,
       communicationNames(rank0!.names),
       waitedFor,
+      waitedUntil,
     ).find((said) => said.op !== null)?.text;
-  assert.equal(narrow(700), '42.6 ms idle, 40.2 ms of it waiting in all_reduce for rank 1');
-  assert.equal(narrow(560), '42.6 ms idle, 40.2 ms waiting in all_reduce for rank 1');
-  // narrower, the rank kept before the op (review 13 Q4: "765 µs, waiting in…" said neither)
-  assert.equal(narrow(500), '42.6 ms idle, 40.2 ms waiting for rank 1');
-  // narrower, whom it waited for kept over the wait's own time (at 700 px rank 0's "44.5 ms idle" said not why)
-  assert.equal(narrow(LABEL_WIDTH + 230), '42.6 ms idle, waiting for rank 1');
-  assert.equal(narrow(LABEL_WIDTH + 190), '42.6 ms idle, for rank 1');
-  // narrower, the gap's time alone, said as idle; narrower still, none, never a bare time: beside rank 1's
-  // unrecorded stretches it read as theirs, and after a slice as its time (review 16 Z4/X3); its hover says it
-  assert.equal(narrow(LABEL_WIDTH + 100), '42.6 ms idle');
+  // narrower, for the rank alone, never cut to "…for rank 1, wh…" (the hover says the cause)
+  assert.equal(narrow(700), '42.6 ms idle, 40.2 ms of it in all_reduce, 37.9 ms of that waiting for rank 1');
+  // narrower, the op cut first, "of it" kept: each number inside the one before (review 18Z Z5: "31.7 ms idle, 31.6
+  // ms waiting" read as two stretches)
+  assert.equal(narrow(560), '42.6 ms idle, 37.9 ms of it waiting for rank 1');
+  // narrower, the wait for the rank alone, its time the wait's (review 18Z Z2: "44.5 ms idle, for rank 1" said the
+  // gap's time as the wait's)
+  assert.equal(narrow(450), '37.9 ms waiting for rank 1');
+  assert.equal(narrow(350), '37.9 ms wait for rank 1');
+  // narrower, the wait's time as such, which says more than the gap's "42.6 ms idle" (review 18Z Z2); narrower
+  // still, none, never a bare time: beside rank 1's unrecorded stretches it read as theirs, and after a slice as its
+  // time (review 16 Z4/X3); its hover says it
+  assert.equal(narrow(300), '37.9 ms wait');
   assert.equal(narrow(LABEL_WIDTH + 50), null);
 });
 
@@ -246,14 +291,17 @@ test('rank 1, last to reach all_reduce while rank 0 waited in it, is said to be 
       (t) => LABEL_WIDTH + ((t - step.start) / (step.end - step.start)) * (width - LABEL_WIDTH),
       m,
       communicationNames(models[k]!.names),
-      ({ fromUs, toUs }) => {
-        const found = waitedRank(ranks, k, fromUs, toUs);
-        return found === LAST_TO_ARRIVE ? found : found && waitedForWords(found.rank, found.cause);
-      },
+      waitsOf(ranks, k).waitedFor,
+      waitsOf(ranks, k).waitedUntil,
     ).filter((label) => label.op !== null);
   };
   // rank 0 reached it first and waited for rank 1
-  assert.match(said(0, 1400)[0]!.text!, /^44\.5 ms idle, 41\.7 ms of it waiting in all_reduce for rank 1/);
+  // rank 0 reached it first and waited for rank 1 until rank 1 reached it, 36.8 ms of its 41.7 ms in it: the rest the
+  // collective's own work (review 18Z Z1: the whole 41.7 ms said as the wait)
+  assert.match(
+    said(0, 1400)[0]!.text!,
+    /^44\.5 ms idle, 41\.7 ms of it in all_reduce, 36\.8 ms of that waiting for rank 1/,
+  );
   // rank 1 reached it last: its time in it is the collective's own, no wait
   const [last] = said(1, 4000);
   assert.equal(last!.text, '4.83 ms in all_reduce, last to arrive');
@@ -271,38 +319,56 @@ test('rank 1, last to reach all_reduce while rank 0 waited in it, is said to be 
 });
 
 test("rank 0's waits in the whole trace at 560, 700 and 1400 px: each said in whole words, its time first, none cut on a function word (review 13 Q2/Q4)", async () => {
-  const model = await scanTraceFile(path.resolve(__dirname, '../fixtures/traces/ranks/straggler/rank0.trace.json'));
+  const { models, ranks } = await stragglerRanks();
+  const model = models[0]!;
   const { rows, tMin, tMax, xAt } = wholeTrace(model);
-  const cause = 'rank 1, which recorded no op then';
+  const { waitedFor, waitedUntil } = waitsOf(ranks, 0);
   const labels = (width: number): UnrecordedLabel[] =>
-    unrecordedLabels(model, rows, tMin, tMax, xAt(width), m, communicationNames(model.names), () => cause).filter(
-      (said) => said.op,
-    );
+    unrecordedLabels(
+      model,
+      rows,
+      tMin,
+      tMax,
+      xAt(width),
+      m,
+      communicationNames(model.names),
+      waitedFor,
+      waitedUntil,
+    ).filter((said) => said.op);
   const waits = (width: number): (string | null)[] => labels(width).map((said) => said.text);
   for (const width of [560, 700, 1400]) {
     const said = labels(width);
-    // one a step, each labelled: at 560 px its 31.6 ms in "31.6 ms wait", not left blank
+    // one a step, each labelled: at 560 px its 30.6 ms wait in "30.6 ms wait", not left blank
     assert.equal(said.length, 3, `${width} px`);
-    for (const { stretch, text } of said) {
+    for (const { stretch, text, cause, waitUs } of said) {
       // one of its forms, its gap's time first where the gap is longer than the wait (review 17Z Z3)
       const forms = waitingInForms(
         'all_reduce',
         stretch.toUs - stretch.fromUs,
         cause,
         stretch.idleToUs - stretch.idleFromUs,
+        waitUs,
       );
       assert.ok(text !== null && forms.includes(text), `${width} px: ${text}`);
       assert.doesNotMatch(text, /(?:…|\b(?:in|for|of|the))$/, `${width} px`);
     }
   }
-  // at 560 px each gap's time alone, said as idle, never the wait's time in a longer gap (review 17Z Z3)
-  assert.deepEqual(waits(560), ['44.5 ms idle', '42.6 ms idle', '31.7 ms idle']);
-  // wider, the rank it waited for in each
+  // at 560 px each wait's time as such, which says more than the gap's "44.5 ms idle" (review 18Z Z2), never the
+  // collective's time as a wait (review 18Z Z1)
+  assert.deepEqual(waits(560), ['36.8 ms wait', '37.9 ms wait', '30.6 ms wait']);
+  // at 700 px the wait for the rank where it fits, its time the wait's, never "44.5 ms idle, for rank 1", the gap's
+  // time read as the wait's (review 18Z Z2)
+  assert.deepEqual(waits(700), ['36.8 ms waiting for rank 1', '37.9 ms wait for rank 1', '30.6 ms wait']);
+  // wider, the wait for the rank in each: until rank 1 reached the all_reduce (36.8 ms of rank 0's 41.7 ms in it,
+  // review 18Z Z1), inside the gap's time, "of it" kept (review 18Z Z5: "31.7 ms idle, 31.6 ms waiting" read as two)
   assert.deepEqual(waits(1400), [
-    '44.5 ms idle, 41.7 ms of it waiting in all_reduce for rank 1',
-    '42.6 ms idle, 40.2 ms of it waiting in all_reduce for rank 1',
-    '31.7 ms idle, 31.6 ms waiting for rank 1',
+    '44.5 ms idle, 36.8 ms of it waiting for rank 1',
+    '42.6 ms idle, 37.9 ms of it waiting for rank 1',
+    '30.6 ms waiting for rank 1',
   ]);
+  // never the collective's whole time said as the wait for the rank
+  for (const width of [560, 700, 1400])
+    for (const text of waits(width)) assert.doesNotMatch(text ?? '', /(?:41\.7|40\.2|31\.6) ms(?: of it)? waiting/);
 });
 
 test("rank 1's own all_reduce bar, reached last, says so in the words its width has room for, never blank (review 15 W1/V5)", async () => {
@@ -339,31 +405,47 @@ test("rank 1's own all_reduce bar, reached last, says so in the words its width 
   assert.deepEqual(bars(1, 380), [null]);
 });
 
-test("a wait in a longer gap says the gap's time first, the wait as part of it; one as long as its gap, the wait alone (review 17Z Z3)", () => {
-  // DDP rank 0: "765 µs, waiting" set in a 921 µs gap read as the gap's length
-  assert.deepEqual(waitingInForms('all_reduce', 765, 'rank 1', 921), [
-    '921 µs idle, 765 µs of it waiting in all_reduce for rank 1',
-    '921 µs idle, 765 µs waiting in all_reduce for rank 1',
-    '921 µs idle, 765 µs waiting for rank 1',
-    // narrower, whom it waited for kept before the gap's time alone: at 700 px rank 0's "44.5 ms idle" said not why
-    '921 µs idle, waiting for rank 1',
-    '921 µs idle, for rank 1',
+test("a wait in a longer gap says the gap's time first, the rest as part of it, each number inside the one before (review 17Z Z3, 18Z Z1/Z5)", () => {
+  // DDP rank 0: 765 µs in all_reduce in a 921 µs gap, rank 1 reaching it 490 µs after rank 0 did: that is the wait
+  // for rank 1, the rest the collective's own (review 18Z Z1: "914 µs idle, 765 µs wait")
+  assert.deepEqual(waitingInForms('all_reduce', 765, 'rank 1, recompiling', 921, 490), [
+    '921 µs idle, 765 µs of it in all_reduce, 490 µs of that waiting for rank 1, recompiling',
+    '921 µs idle, 765 µs of it in all_reduce, 490 µs of that waiting for rank 1',
+    // narrower, the op cut first, "of it" kept (review 18Z Z5)
+    '921 µs idle, 490 µs of it waiting for rank 1',
+    // narrower, the wait for the rank alone (review 18Z Z2: "44.5 ms idle, for rank 1" said the gap's time as it)
+    '490 µs waiting for rank 1',
+    '490 µs wait for rank 1',
+    // narrowest, the wait's time as such, which says more than the gap's (review 18Z Z2)
+    '490 µs wait',
     '921 µs idle',
   ]);
-  // no rank known: the wait's time in its fewer words
-  assert.deepEqual(waitingInForms('all_reduce', 765, null, 921), [
-    '921 µs idle, 765 µs of it waiting in all_reduce for another rank',
-    '921 µs idle, 765 µs waiting in all_reduce',
-    '921 µs idle, 765 µs waiting',
-    '921 µs idle, 765 µs wait',
-    '921 µs idle',
+  // as long as its gap: the collective's time, of it the wait
+  assert.deepEqual(waitingInForms('all_reduce', 765, 'rank 1', 765, 490), [
+    '765 µs in all_reduce, 490 µs of it waiting for rank 1',
+    '490 µs waiting for rank 1',
+    '490 µs wait for rank 1',
+    '765 µs in all_reduce',
+    '490 µs wait',
   ]);
-  assert.deepEqual(waitingInForms('all_reduce', 765, 'rank 1'), [
+  // all of it a wait (the rank came as it ended): said once
+  assert.deepEqual(waitingInForms('all_reduce', 765, 'rank 1', 765, 765), [
     '765 µs, waiting in all_reduce for rank 1',
-    '765 µs, waiting for rank 1',
-    '765 µs, waiting',
+    '765 µs waiting for rank 1',
+    '765 µs wait for rank 1',
     '765 µs wait',
   ]);
+  // no rank known, or not when it reached it (one trace; ranks whose clocks do not compare): no wait for a rank
+  // claimed, the collective's time as such
+  assert.deepEqual(waitingInForms('all_reduce', 765, null, 921), [
+    '921 µs idle, 765 µs of it in all_reduce',
+    '921 µs idle',
+  ]);
+  assert.deepEqual(waitingInForms('all_reduce', 765, 'rank 1', 921), [
+    '921 µs idle, 765 µs of it in all_reduce',
+    '921 µs idle',
+  ]);
+  assert.deepEqual(waitingInForms('all_reduce', 765, null), ['765 µs in all_reduce']);
   assert.deepEqual(waitingInForms('all_reduce', 273, LAST_TO_ARRIVE, 300), [
     `300 µs idle, 273 µs of it in all_reduce, ${LAST_TO_ARRIVE}`,
     '300 µs idle, 273 µs of it in all_reduce',

@@ -48,3 +48,17 @@ export function collectiveSpans(
   }
   return out;
 }
+
+/** The start of the span that overlaps [fromUs, toUs) the most; null: none overlaps it. */
+export function mostOverlapping(
+  spans: readonly { startUs: number; endUs: number }[],
+  fromUs: number,
+  toUs: number,
+): number | null {
+  let best: { startUs: number; overlap: number } | null = null;
+  for (const { startUs, endUs } of spans) {
+    const overlap = Math.min(endUs, toUs) - Math.max(startUs, fromUs);
+    if (overlap > 0 && (best === null || overlap > best.overlap)) best = { startUs, overlap };
+  }
+  return best?.startUs ?? null;
+}

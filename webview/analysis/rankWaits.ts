@@ -14,6 +14,9 @@ export interface RankMarks {
   unrecordedUs: (fromUs: number, toUs: number, leastUs: number) => number;
   /** whether a thread of its ran a collective at atUs (its own time) */
   inCollective: (atUs: number) => boolean;
+  /** the start (its own time) of its collective that overlaps [fromUs, toUs) the most: when it reached the one
+   *  another rank ran then; null: none did */
+  collectiveFrom: (fromUs: number, toUs: number) => number | null;
 }
 
 /** A rank's pane's canvas as rankMarksOf reads it (timeline.ts TimelineCanvas). */
@@ -22,6 +25,7 @@ interface RankCanvas {
   readonly marksFound: boolean;
   unrecordedUs(fromUs: number, toUs: number, leastUs: number): number;
   inCollective(atUs: number): boolean;
+  collectiveFrom(fromUs: number, toUs: number): number | null;
 }
 
 /** Each rank's pane listed as waitedRank reads it (`ranks`: per pane, its rank; `shiftUs`: what to add to its times
@@ -39,6 +43,7 @@ export function rankMarksOf(
     marks: canvas.marks,
     unrecordedUs: (fromUs, toUs, leastUs) => canvas.unrecordedUs(fromUs, toUs, leastUs),
     inCollective: (atUs) => canvas.inCollective(atUs),
+    collectiveFrom: (fromUs, toUs) => canvas.collectiveFrom(fromUs, toUs),
   }));
 }
 
@@ -97,4 +102,24 @@ export function waitedRank(
       ? { rank: only.rank, cause: 'unrecorded', unrecordedUs: only.us }
       : { rank: only.rank, cause: 'unrecorded' };
   return ranks.length === 2 && others.length === 1 ? { rank: others[0]!.rank, cause: null } : null;
+}
+
+/**
+ * When the rank `rank` reached the collective that pane `p`'s ran through [fromUs, toUs] (µs of p's model's time), in
+ * p's time: its wait for that rank ends there, the rest is the collective's own work, which every rank spends
+ * (review 18Z Z1: rank 0's whole 41.7 ms in all_reduce said as waiting for rank 1, which reached it 36.8 ms after
+ * rank 0 did); null where that rank ran none then.
+ */
+export function arrivedAt(
+  ranks: readonly RankMarks[],
+  p: number,
+  rank: number,
+  fromUs: number,
+  toUs: number,
+): number | null {
+  const other = ranks.find((r, q) => q !== p && r.rank === rank);
+  if (!other) return null;
+  const shift = ranks[p]!.shiftUs - other.shiftUs;
+  const start = other.collectiveFrom(fromUs + shift, toUs + shift);
+  return start === null ? null : start - shift;
 }
