@@ -306,8 +306,9 @@ function wholeWordsIn(text: string, least: number, room: number, m: Measure): st
   return null;
 }
 
-/** a compiler part before a phase's own name: "Inductor: " of "Inductor: codegen and load" */
-const PART = /^[^\s:][^:]*: (?=\S)/;
+/** a compiler part before a phase's own name: "Inductor: " of "Inductor: codegen and load"; a part is a name of a
+ *  word or two, never a phrase ("inside CUDA set-up, the profiler's own work: a buffer …" keeps its words) */
+const PART = /^[A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)?: (?=\S)/;
 
 /** words that leave what they name unsaid: "Inductor's…", "code of…", "compiled forward, after its…" */
 const DANGLING =

@@ -303,6 +303,9 @@ test("a slice label's cut keeps a word of the phase's own name, never its part a
   const waiting = 'Inductor: waiting for kernel compiles';
   assert.equal(sliceLabel(waiting, 6 * 20, m), 'Inductor: waiting…');
   assert.equal(sliceLabel(waiting, 6 * 15, m), 'waiting…');
+  // a phrase before a colon is no part: the profiler's work keeps the frames it ran in (labelInk's "CUDA set-up")
+  const work = "inside CUDA set-up, the profiler's own work: a buffer for the GPU's activity records";
+  assert.equal(sliceLabel(work, 6 * 40, m), "inside CUDA set-up, the profiler's own…");
 });
 
 test("one view's axis reads in one unit at every width: a 3.6 ms call in ms at 560 px and at 1400 px (review 8B B6)", () => {
