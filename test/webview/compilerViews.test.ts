@@ -213,7 +213,7 @@ describe('compiler views in the report panel', () => {
     await page.close();
   });
 
-  test('a C++ kernel: fused ops, links to the user lines, Open generated code of the compile that ran it', async () => {
+  test('a generated C++ function: fused ops, links to the user lines, Open generated code of the compile that ran it', async () => {
     const page = await openReport('fused-cpu', [
       ['eager', 'reports/fused-cpu/eager.trace.json'],
       ['default', 'reports/fused-cpu/default.trace.json'],
