@@ -256,12 +256,12 @@ export function compareRuns(before: Report, after: Report, now = new Date()): Ru
   });
   const blocks: ComparedBlock[] = [];
   if (script) {
-    // a region's count is of the device its calls ran on, else the run's (as the panel's replay column says it)
+    // a region's count is of the device its calls ran on, as the panel's replay column and the runner's line say it
     const regions = (r: Report) =>
       new Map(
         (r.regions ?? []).map((region) => {
           const d = digestRegion(region);
-          const device = workDevice(region.device ?? r.environment.device);
+          const device = workDevice(region.device);
           return [regionKey(d), { d, number: region.answer?.number ?? null, device }];
         }),
       );
