@@ -5,6 +5,13 @@ import { formatCount, formatSpeedup, formatUs, formatUsLike } from '../extension
 import { SLICE_KIND_NAMES, SliceKind, type TraceModel } from '../extension/shared/trace/model.ts';
 import { sharedUnit, type StepsCompared } from './analysis/stepMap.ts';
 import { stepsText } from './timelineWords.ts';
+import {
+  CPU_OPS,
+  KERNEL_NAMES,
+  kernelCountNames,
+  workDevice,
+  type WorkDevice,
+} from '../extension/present/workCounts.ts';
 
 /** The compare table's heading: "eager → default, per step (steps 2–3 of each; step 1 left out: …)". */
 export function comparisonTitle(
@@ -76,33 +83,11 @@ export const profiledStepChange = {
  *  unlike: an ATen op's time holds its dispatch and allocation, a generated function's only its own code (review
  *  14R R6 / 15U U4 / 15V V3: "20.5 µs → 0.289 µs −99%" beside a stay-eager verdict read as kernels made 70× faster,
  *  "generated C++ kernels without" as "without the generated kernels", and "kernels" for eager's ATen ops). */
-const CPU_OPS = {
-  name: 'CPU ops',
-  counted: "an ATen op's time includes its dispatch; a generated C++ function has none",
-};
+const CPU_OPS_TIME = "an ATen op's time includes its dispatch; a generated C++ function has none";
 
 /** What the time inside is of, by the device the trace ran its work on; `counted`: with what each counts. */
-const insideOf = (device: 'GPU' | 'CPU', counted = false): string =>
-  device === 'GPU' ? 'GPU kernels' : counted ? `${CPU_OPS.name} (${CPU_OPS.counted})` : CPU_OPS.name;
-
-/** One of a kernel family, by the device it ran on: on a CPU "generated C++ function", "library call", "ATen op";
- *  the compare counts them (kernelCountNames) and a slice's card names its kind (sliceKindName) in these words. */
-const KERNEL_NAMES = {
-  GPU: { generated: 'generated kernel', library: 'library kernel', aten: 'ATen kernel' },
-  CPU: { generated: 'generated C++ function', library: 'library call', aten: 'ATen op' },
-} as const;
-
-/** The compare's kernel counts, by their family, in the words its inside row says them in: on CPU "CPU ops" (the
- *  outermost ATen ops and generated C++ functions), never "kernels" under a row that says ops (review 16 Y1). */
-export const kernelCountNames = (device: 'GPU' | 'CPU'): Record<'all' | 'generated' | 'library' | 'aten', string> => {
-  const one = KERNEL_NAMES[device];
-  return {
-    all: device === 'GPU' ? 'kernels' : CPU_OPS.name,
-    generated: `${one.generated}s`,
-    library: `${one.library}s`,
-    aten: `${one.aten}s`,
-  };
-};
+const insideOf = (device: WorkDevice, counted = false): string =>
+  device === 'GPU' ? 'GPU kernels' : counted ? `${CPU_OPS} (${CPU_OPS_TIME})` : CPU_OPS;
 
 const FAMILY: Partial<Record<SliceKind, 'generated' | 'library' | 'aten'>> = {
   [SliceKind.KernelGenerated]: 'generated',
@@ -124,7 +109,7 @@ export function sliceKindName(model: Pick<TraceModel, 'kind' | 'track' | 'tracks
  *  ops" was the range table's "CPU kernels", and its "CPU ops" the table of every level, several times larger). */
 export const rangeTableNames = {
   /** what the compare counts inside a step: GPU kernels, or on a CPU-only trace its CPU ops */
-  counted: (onCpu: boolean): string => (onCpu ? CPU_OPS.name : 'GPU kernels'),
+  counted: (onCpu: boolean): string => (onCpu ? CPU_OPS : 'GPU kernels'),
   /** what those CPU ops are, said under the one pane's table */
   countedOnCpu: "outermost ATen ops and Inductor's C++ functions, as the compare counts them",
   /** every CPU slice, at every level: the ops, the calls nested in them, Python functions, runtime calls */
@@ -150,7 +135,7 @@ export const stepRowNames = {
     device === 'GPU'
       ? 'time inside GPU kernels only'
       : generated
-        ? `time inside CPU ops only (${CPU_OPS.counted})`
+        ? `time inside CPU ops only (${CPU_OPS_TIME})`
         : 'time inside CPU ops only',
   // the complement of the row above it, by its words
   outside: (unit: 'step' | 'call', device: 'GPU' | 'CPU'): string => `rest of the ${unit}, outside ${insideOf(device)}`,
@@ -240,7 +225,7 @@ export const onlyInHeading = (side: string, device: 'GPU' | 'CPU', before: boole
 
 /** The replay table's per-call count column: GPU kernels, or on a CPU run its CPU ops (review 17 Y2). */
 export const perCallCountTitle = (device: string | null | undefined): string =>
-  device === 'cpu' ? `${kernelCountNames('CPU').all} / call` : 'kernels / call';
+  `${kernelCountNames(workDevice(device)).all} / call`;
 
 /** A range pair's change for an op the other side does not call, where it calls one nested in it directly. */
 export const notCalledText = (inner: string, after: string): string => `not called: ${after} calls ${inner} directly`;

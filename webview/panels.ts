@@ -2,6 +2,7 @@
 // Every string from a report or trace goes in through textContent (el()), never as HTML.
 import type { Report } from '../extension/shared/report.ts';
 import { digestReport, modeCells, titleWords, type ReportDigest } from '../extension/present/reportDigest.ts';
+import { kernelCountNames } from '../extension/present/workCounts.ts';
 import {
   formatCount,
   formatUs,
@@ -138,7 +139,7 @@ export function showBeforeEdit(app: HTMLElement, note: string): void {
   else app.prepend(banner);
 }
 
-/** Speedup per mode with where the next run may land, kernels/step eager → compiled, what the numbers rest on
+/** Speedup per mode with where the next run may land, kernels/step eager → compiled (a CPU run's CPU ops), what the numbers rest on
  *  (launch-bound eager, correctness reference, TF32 settings), graph breaks, recommendation (a script's: its regions'
  *  answers, below): the same digest the CLI prints and the CodeLens shows, so the three never disagree. What was not
  *  measured is said in words. */
@@ -208,12 +209,13 @@ function breakList(breaks: ReportDigest['findings'], reveal: Reveal): HTMLElemen
   return breakSection;
 }
 
-/** The modes table's value columns, by the cell each fills. */
+/** The modes table's value columns, by the cell each fills, and their titles: the count's by the run's device, a
+ *  CPU run's of its CPU ops as its compare's rows say (review 18Y Y1: "kernels / step" of a CPU run). */
 const MODE_COLUMNS = [
-  ['speedup', 'speedup'],
-  ['nextRun', 'next run'],
-  ['perCall', 'per call'],
-  ['kernels', 'kernels / step'],
+  ['speedup', () => 'speedup'],
+  ['nextRun', () => 'next run'],
+  ['perCall', () => 'per call'],
+  ['kernels', (digest: ReportDigest) => `${kernelCountNames(digest.workDevice).all} / step`],
 ] as const;
 
 /** Eager and each mode: speedup, where the next run may land, per-call time, kernels per step, and notes; a column
@@ -231,7 +233,7 @@ function modesTable(digest: ReportDigest): HTMLElement {
   const measured = [eager, ...rows.filter((r) => r.whole === null).map((r) => r.cells)];
   const columns = MODE_COLUMNS.filter(([key]) => measured.some((cells) => cells[key]));
   const head = el('tr');
-  for (const title of ['mode', ...columns.map(([, title]) => title)]) head.append(el('th', undefined, title));
+  for (const title of ['mode', ...columns.map(([, title]) => title(digest))]) head.append(el('th', undefined, title));
   table.append(head);
   const eagerRow = el('tr');
   eagerRow.append(

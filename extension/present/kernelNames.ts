@@ -1,5 +1,5 @@
-// A kernel Inductor generated, said by its graph and its place in it ("fused kernel 1 of forward (lines 12, 13)")
-// instead of the name the profile gives it ("graph_1_cpp_fused_add_mul_relu_0" on a CPU,
+// A kernel Inductor generated, said by its graph and its place in it ("fused kernel 1 of forward (lines 12, 13)", on a
+// CPU "fused C++ function 1 of forward (lines 12, 13)") instead of the name the profile gives it ("graph_1_cpp_fused_add_mul_relu_0" on a CPU,
 // "triton_poi_fused_addmm_relu_0" on a GPU): the timeline's labels, tooltips, slice details and kernel lists. The
 // profile's name stays beside it (a tooltip, the details' raw fields).
 import { baseName } from '../shared/fileName.ts';
@@ -14,8 +14,8 @@ export const kernelOps = (kernel: Pick<KernelProvenance, 'atenOps' | 'opsText'>)
 export interface GeneratedKernelName {
   /** Inductor's count of the graphs it compiled in the process (its C++ kernels' prefix in a profile), 0 the first */
   graph: number | null;
-  /** what the name's prefix says the kernel is */
-  kind: 'fused' | 'reduction' | 'template';
+  /** what the name's prefix says the kernel is: Inductor's C++ for a CPU (cpp_fused_*), else Triton's for a GPU */
+  kind: 'cpp' | 'fused' | 'reduction' | 'template';
   /** its place among its graph's kernels (the name's last number), 0 the first */
   index: number;
 }
@@ -29,7 +29,10 @@ const TRITON_KIND: Record<string, GeneratedKernelName['kind']> = {
   per: 'reduction',
   tem: 'template',
 };
+/** The runner's words (report/compile_names.py _KIND_WORDS): a C++ function generated for a CPU is no kernel, as the
+ *  compare counts it ("generated C++ functions"; review 18Y Y4: "fused kernel 1 of scale" listed under that row). */
 const KIND_WORDS: Record<GeneratedKernelName['kind'], string> = {
+  cpp: 'fused C++ function',
   fused: 'fused kernel',
   reduction: 'fused reduction kernel',
   template: 'generated matmul/convolution kernel',
@@ -38,7 +41,7 @@ const KIND_WORDS: Record<GeneratedKernelName['kind'], string> = {
 /** The parts of a generated kernel's profile name; null for any other name. */
 export function readGeneratedName(name: string): GeneratedKernelName | null {
   const cpp = CPP.exec(name);
-  if (cpp) return { graph: cpp[1] === undefined ? null : Number(cpp[1]), kind: 'fused', index: Number(cpp[2]) };
+  if (cpp) return { graph: cpp[1] === undefined ? null : Number(cpp[1]), kind: 'cpp', index: Number(cpp[2]) };
   const triton = TRITON.exec(name);
   return triton ? { graph: null, kind: TRITON_KIND[triton[1]!]!, index: Number(triton[2]) } : null;
 }

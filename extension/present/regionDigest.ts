@@ -21,6 +21,7 @@ import {
   formatSpread,
   plural,
 } from './numbers.ts';
+import { kernelCountNames, workDevice } from './workCounts.ts';
 
 export interface RegionMeasurementDigest extends ModeDigest {
   /** the runner's: "torch.compile's defaults (as written)" for the script's own compiled callable, else the what-if
@@ -35,6 +36,9 @@ export interface RegionMeasurementDigest extends ModeDigest {
   /** how many of the script's calls had these inputs */
   signatureCalls: number | null;
   eagerKernelsPerStep: number | null;
+  /** what its count is of, by the device the region ran on: "kernels", a CPU's "CPU ops" (the runner's
+   *  report/mode_line.count_name) */
+  counted: string;
   /** its failure is in the region's recommendation, which the CLI prints below it: the line says "failed" only
    *  (review 4B P3: the error twice) */
   errorSaid: boolean;
@@ -135,6 +139,7 @@ function digestMeasurement(region: Region, m: RegionMeasurement, index: number):
     signatureCalls:
       signature === null ? null : (region.signatures?.find((s) => s.signature === signature)?.calls ?? null),
     eagerKernelsPerStep: m.eagerKernelsPerStep ?? null,
+    counted: kernelCountNames(workDevice(region.device)).all,
     errorSaid: !!m.error?.message && !!region.recommendation?.reason.includes(m.error.message),
     role: m.roleText ?? null,
   };
@@ -275,7 +280,7 @@ function measurementLine(m: RegionMeasurementDigest): string {
   // the eager time said as how it was made, the rounds' fastest (a region's replay has always estimated so)
   const rounds = m.pairs ? `, fastest rounds of ${m.pairs} interleaved pairs` : ' in the same rounds';
   if (c.compiled !== null) facts.push(`${c.compiled}/call${c.eager !== null ? ` vs eager ${c.eager}${rounds}` : ''}`);
-  if (m.eagerKernelsPerStep !== null && c.kernels !== null) facts.push(`kernels/call ${c.kernels}`);
+  if (m.eagerKernelsPerStep !== null && c.kernels !== null) facts.push(`${m.counted}/call ${c.kernels}`);
   if (c.compile !== null) facts.push(`the replay compiled these inputs with ${m.label} in ${c.compile}`);
   if (c.breakEven !== null) facts.push(`break-even after ${c.breakEven}`);
   return `${m.label}${inputs}: ${facts.join(', ') || 'no timing recorded'}`;

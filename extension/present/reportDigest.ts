@@ -14,6 +14,7 @@ import {
   formatTimesOfRatio,
 } from './numbers.ts';
 import type { ModeResult, PrecisionSettings, Report } from '../shared/report.ts';
+import { kernelCountNames, workDevice, type WorkDevice } from './workCounts.ts';
 
 export interface ModeDigest {
   mode: string;
@@ -75,6 +76,8 @@ export interface ReportDigest {
   header: string;
   error: string | null;
   eagerKernelsPerStep: number | null;
+  /** the device the kernel counts are of: a CPU's count its CPU ops, a GPU's its kernels (workCounts.ts) */
+  workDevice: WorkDevice;
   /** CUDA: share of eager's profiled step the GPU sat idle between kernels */
   eagerGpuIdlePct: number | null;
   /** eager is limited by the host CPU issuing kernels: the speedup depends on this host's CPU */
@@ -245,6 +248,7 @@ export function digestReport(report: Report): ReportDigest {
     header: report.headerText ?? headerWords(report),
     error: report.error ? `${report.error.message} — ${report.error.fix}` : null,
     eagerKernelsPerStep: eager.kernelsPerStep,
+    workDevice: workDevice(report.environment.device),
     eagerGpuIdlePct: eager.gpuIdlePct ?? null,
     launchBound: eager.launchBound === true,
     launchBoundNote: launchBoundNote(report),
@@ -337,7 +341,8 @@ export function modeCells(
 /** Eager's profile; its time per call is each mode's "vs eager", the one that mode's speedup rests on. */
 function eagerLine(digest: ReportDigest): string | null {
   const parts: string[] = [];
-  if (digest.eagerKernelsPerStep !== null) parts.push(`${formatCount(digest.eagerKernelsPerStep)} kernels/step`);
+  const counted = kernelCountNames(digest.workDevice).all;
+  if (digest.eagerKernelsPerStep !== null) parts.push(`${formatCount(digest.eagerKernelsPerStep)} ${counted}/step`);
   if (digest.eagerGpuIdlePct !== null && !digest.launchBound)
     parts.push(`GPU idle ${formatPct(digest.eagerGpuIdlePct)} between kernels`);
   return parts.length ? `  eager: ${parts.join(', ')}` : null;
@@ -350,7 +355,9 @@ function modeFields(m: ModeDigest, digest: ReportDigest): string {
   if (times.compiled !== null) fields.push(`compiled ${times.compiled}/call`);
   if (times.eager !== null) fields.push(`eager ${times.eager}/call`);
   if (digest.eagerKernelsPerStep !== null && m.kernelsPerStep !== null)
-    fields.push(`kernels/step ${formatCount(digest.eagerKernelsPerStep)} → ${formatCount(m.kernelsPerStep)}`);
+    fields.push(
+      `${kernelCountNames(digest.workDevice).all}/step ${formatCount(digest.eagerKernelsPerStep)} → ${formatCount(m.kernelsPerStep)}`,
+    );
   if (m.compileSeconds !== null) fields.push(`compile ${formatSeconds(m.compileSeconds)}`);
   return `${m.mode}: ${fields.join(' · ')}`;
 }

@@ -1,6 +1,6 @@
 // Two runs of the same file side by side (the Runs view's "Compare with…"): did the fix help? Per region (a script),
 // named by its function and line, or per mode (a target): each run's verdict and number in the runner's words, then
-// time per call, kernels per step, compile time, graphs, breaks and recompiles, and the region's facts that changed;
+// time per call, kernels per step (a CPU run's CPU ops), compile time, graphs, breaks and recompiles, and the region's facts that changed;
 // then the graph breaks and recompiles the later run no longer has, and those it added. Pure: the host reads the two
 // reports, the compare panel (webview/runCompare.ts) draws what this returns.
 import { directionOf } from './answer.ts';
@@ -14,21 +14,14 @@ import type { AnswerNumber, Report } from '../shared/report.ts';
 import { baseName } from '../shared/fileName.ts';
 import { cellLineLabel } from '../shared/sourcePlace.ts';
 import { formatCount, formatMs, formatSeconds, formatSpeedup, formatTimesOfRatio, plural } from './numbers.ts';
+import { kernelCountNames, workDevice, type WorkDevice } from './workCounts.ts';
 
 const text = (value: number | null, format: (v: number) => string): string => (value === null ? '—' : format(value));
 
 // each side's time on a row of its own (review 5C Y3: "per call 0.0738 → 0.0363 ms" read as both sides'; G10: the
 // compiled time alone, 16.3 µs → 16.8 µs under 1.04× → 1.05×, left the ratio's rise untraceable): the first two are
 // said per what each run's time is of (Side.quantity)
-const MEASURES = [
-  'compiled per call',
-  'eager per call',
-  'kernels / step',
-  'compile',
-  'graphs',
-  'graph breaks',
-  'recompiles',
-];
+const MEASURES = ['compiled per call', 'eager per call', 'count', 'compile', 'graphs', 'graph breaks', 'recompiles'];
 /** A script region's compile row, in the words of the facts that say its number ("2.52 s compiling in the script's
  *  own calls", report/sentences.region_facts): the compiler's total over the script's calls, every frame of them, not
  *  one frame's compile nor one call's (review 17Y Y4: a bare "compile 2.52 s" beside the Compiler view's "scale 1
@@ -46,6 +39,8 @@ interface Side {
   quantity: string | null;
   speedup: Speedup | null;
   facts: string[] | null;
+  /** the device its count is of (null: not run): a CPU's is of CPU ops, a GPU's of kernels */
+  device: WorkDevice | null;
 }
 
 /** A side's speedup and where its next run may land (no range: an older report, or one too noisy to say). */
@@ -64,6 +59,7 @@ const absent = (answer: string): Side => ({
   quantity: null,
   speedup: null,
   facts: null,
+  device: null,
 });
 
 /** Where both runs' speedups are of one quantity and each lies inside the other's range, the change between them is
@@ -108,8 +104,24 @@ function timeRow(before: Side, after: Side, k: 0 | 1): { measure: string; values
 const kernelsText = (eager: number | null, compiled: number | null | undefined): string =>
   compiled == null ? '—' : `${eager === null ? '' : `${formatCount(eager)} → `}${formatCount(compiled)}`;
 
+/** The row of counts, named as the panel names them by the device they are of ("kernels / step", a CPU run's "CPU
+ *  ops / step"; a region's replay "CPU ops / call", the panel's replay column; review 18Y Y1: "kernels / step 5 → 2"
+ *  of two CPU runs); where the runs ran on unlike devices, no one name is both's, and each value says its own. */
+function countRow(before: Side, after: Side, unit: 'step' | 'call'): { measure: string; values: [string, string] } {
+  const [was, now] = [before.values[2]!, after.values[2]!];
+  const devices = [...new Set([before.device, after.device].filter((d): d is WorkDevice => d !== null))];
+  if (devices.length < 2)
+    return { measure: `${kernelCountNames(devices[0] ?? 'GPU').all} / ${unit}`, values: [was, now] };
+  const said = (value: string, device: WorkDevice | null) =>
+    value && value !== '—' && device ? `${value} ${kernelCountNames(device).all}` : value;
+  return {
+    measure: `kernels or CPU ops / ${unit}, as each run's device counts`,
+    values: [said(was, before.device), said(now, after.device)],
+  };
+}
+
 /** A mode's side: the runner's words for its number, its time per call and the eager it rests on, and its counts. */
-function modeSide(m: ModeDigest | null, eagerKernels: number | null): Side {
+function modeSide(m: ModeDigest | null, eagerKernels: number | null, device: WorkDevice): Side {
   if (!m) return absent('not run');
   if (m.status === 'error') return absent(`failed: ${m.error ?? 'unknown error'}`);
   // the times the answer's speedup is the ratio of; a report before answers held them: its pairs' fastest rounds
@@ -132,13 +144,14 @@ function modeSide(m: ModeDigest | null, eagerKernels: number | null): Side {
         ? null
         : { value: m.speedup, range: m.interval, quantity: 'per call', directed: m.direction !== null },
     facts: [],
+    device,
   };
 }
 
 /** A region's side: the runner's one line for it (its verdict first), the compiled and eager times its number is the
  *  ratio of (else the steady state's median of the script's compiled calls, and no eager) and what they are times of,
  *  its headline measurement's kernels, its counts and its facts. */
-function regionSide(d: RegionDigest | undefined, number: AnswerNumber | null): Side {
+function regionSide(d: RegionDigest | undefined, number: AnswerNumber | null, device: WorkDevice): Side {
   if (!d) return absent('not in this run');
   const m = headlineMeasurement(d);
   // the time bare: the row's measure says what it is of (timeMeasure)
@@ -170,12 +183,20 @@ function regionSide(d: RegionDigest | undefined, number: AnswerNumber | null): S
       String(d.recompiles),
     ],
     facts: d.facts,
+    device,
   };
 }
 
 /** A block of the two sides; what changed is said where the region is in both runs (else its answer says so). Its
- *  compile row named `compile` (a script region's: SCRIPT_COMPILE). */
-function block(title: string, before: Side, after: Side, compile = 'compile'): ComparedBlock {
+ *  compile row named `compile` (a script region's: SCRIPT_COMPILE), its counts per `unit` (a region's replay: per
+ *  call). */
+function block(
+  title: string,
+  before: Side,
+  after: Side,
+  compile = 'compile',
+  unit: 'step' | 'call' = 'step',
+): ComparedBlock {
   const [was, now] = [before.facts ?? [], after.facts ?? []];
   const both = before.facts !== null && after.facts !== null;
   return {
@@ -185,7 +206,9 @@ function block(title: string, before: Side, after: Side, compile = 'compile'): C
     rows: MEASURES.map((measure, k) =>
       k === 0 || k === 1
         ? timeRow(before, after, k)
-        : { measure: measure === 'compile' ? compile : measure, values: [before.values[k]!, after.values[k]!] },
+        : k === 2
+          ? countRow(before, after, unit)
+          : { measure: measure === 'compile' ? compile : measure, values: [before.values[k]!, after.values[k]!] },
     ),
     changed: both ? [was.filter((f) => !now.includes(f)), now.filter((f) => !was.includes(f))] : [[], []],
   };
@@ -233,19 +256,21 @@ export function compareRuns(before: Report, after: Report, now = new Date()): Ru
   });
   const blocks: ComparedBlock[] = [];
   if (script) {
+    // a region's count is of the device its calls ran on, as the panel's replay column and the runner's line say it
     const regions = (r: Report) =>
       new Map(
         (r.regions ?? []).map((region) => {
           const d = digestRegion(region);
-          return [regionKey(d), { d, number: region.answer?.number ?? null }];
+          const device = workDevice(region.device);
+          return [regionKey(d), { d, number: region.answer?.number ?? null, device }];
         }),
       );
     const [a, b] = [regions(before), regions(after)];
-    const side = (r: { d: RegionDigest; number: AnswerNumber | null } | undefined): Side =>
-      r ? regionSide(r.d, r.number) : regionSide(undefined, null);
+    const side = (r: { d: RegionDigest; number: AnswerNumber | null; device: WorkDevice } | undefined): Side =>
+      r ? regionSide(r.d, r.number, r.device) : regionSide(undefined, null, 'GPU');
     for (const key of new Set([...a.keys(), ...b.keys()]))
       blocks.push(
-        block(regionTitle((b.get(key) ?? a.get(key))!.d), side(a.get(key)), side(b.get(key)), SCRIPT_COMPILE),
+        block(regionTitle((b.get(key) ?? a.get(key))!.d), side(a.get(key)), side(b.get(key)), SCRIPT_COMPILE, 'call'),
       );
   } else {
     const [a, b] = [digestReport(before), digestReport(after)];
@@ -253,8 +278,8 @@ export function compareRuns(before: Report, after: Report, now = new Date()): Ru
       blocks.push(
         block(
           mode,
-          modeSide(a.modes.find((m) => m.mode === mode) ?? null, a.eagerKernelsPerStep),
-          modeSide(b.modes.find((m) => m.mode === mode) ?? null, b.eagerKernelsPerStep),
+          modeSide(a.modes.find((m) => m.mode === mode) ?? null, a.eagerKernelsPerStep, a.workDevice),
+          modeSide(b.modes.find((m) => m.mode === mode) ?? null, b.eagerKernelsPerStep, b.workDevice),
         ),
       );
   }

@@ -404,6 +404,9 @@ test(
       assert.match(compared, /^before\s+\S.*×/m);
       assert.match(compared, /^after\s+\S.*×/m);
       assert.match(compared, /Graph breaks and recompiles/);
+      // a CPU run's replay counts its CPU ops per call, as the panel's replay column (review 18Y Y1: "kernels / step")
+      assert.match(compared, /CPU ops \/ call/);
+      assert.doesNotMatch(compared, /kernels \/ (step|call)/);
       // no region id, and no date for today's runs (report4B P13: rows ended "— r0 scale", with full dates)
       assert.doesNotMatch(compared, /— r\d|\d{4}-\d\d-\d\d/);
       // a number with its unit, and a range, on one line each (report4B M13: "(0.40– / 1.23×)" in a third-width

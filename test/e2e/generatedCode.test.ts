@@ -171,7 +171,7 @@ test(
       // the hover on that line names the kernel and links to its generated code
       const hover = await hoverLine(page, 'h = h * 2.0 + 1.0', 'compiled into');
       // the kernel in the runner's words, by its graph, place and lines, Inductor's name for it beside that
-      assert.match(hover, /fused kernel 1\b[^\n]*\(lines 12, 13\)[^\n]*cpp_fused_add_mul_relu_0/);
+      assert.match(hover, /fused C\+\+ function 1\b[^\n]*\(lines 12, 13\)[^\n]*cpp_fused_add_mul_relu_0/);
       // its time is the profiled steps', said so: not a second time per call beside the timed one
       assert.match(hover, /\d (µs|ms)\/step under the profiler/);
       // the hover fades in: shot once it and what holds it are opaque, not with the code showing through its text

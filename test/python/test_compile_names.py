@@ -64,7 +64,7 @@ def test_a_notebook_compile_after_a_graph_break_is_named_by_the_cell_and_its_lin
     assert compile_names.compile_name(frames, "1/0") == "forward after cell 3, line 7"
     kernel = next(k for k in compiler["kernels"] if k["compileId"] == "1/0")
     assert compile_names.kernel_name(kernel, "forward after cell 3, line 7") == (
-        "fused kernel 1 of forward after cell 3, line 7 (cell 3, line 8)"
+        "fused C++ function 1 of forward after cell 3, line 7 (cell 3, line 8)"
     )
     across = [{"file": "/a/e.ipynb", "line": 4, "cell": 1}, {"file": "/a/e.ipynb", "line": 7, "cell": 2}]
     assert compile_names.lines_text(across) == "e.ipynb cell 2, line 4; e.ipynb cell 3, line 7"  # type: ignore[arg-type]
@@ -304,7 +304,9 @@ def test_a_compiled_modules_kernel_is_named_by_the_users_module_not_torchs_wrapp
     compiler = report["regions"][0]["compiler"]
     assert [f["nameText"] for f in compiler["frames"]] == ["Sequential at gated_service.py:22"]
     named = [k["nameText"] for k in compiler["kernels"] if "nameText" in k]
-    assert named and all(n.startswith("fused kernel") and " of Sequential at gated_service.py:22 (" in n for n in named)
+    assert named and all(
+        n.startswith("fused C++ function") and " of Sequential at gated_service.py:22 (" in n for n in named
+    )
     assert not any("external_utils" in n or "inner" in n for n in named)
     for frame in compiler["frames"]:
         del frame["nameText"]
@@ -369,7 +371,9 @@ def test_a_kernel_by_its_kind_place_compile_and_lines_and_its_code_lens() -> Non
     kernels = _compiler("fused-cpu")["kernels"]
     fused = next(k for k in kernels if k["name"] == "cpp_fused_add_mul_relu_0" and k["compileId"] == "0/1")
     # the recompile by what it was made for, as its failed guard says (review 5C J4: "forward, recompile 1")
-    assert fused["nameText"] == "fused kernel 1 of forward, recompiled for x's size 16 in dimension 0 (lines 12, 13)"
+    assert (
+        fused["nameText"] == "fused C++ function 1 of forward, recompiled for x's size 16 in dimension 0 (lines 12, 13)"
+    )
     assert fused["lensText"] == "fuses lines 12, 13 (add, mul, relu)"
     library = next(k for k in kernels if k["name"].startswith("extern_kernels."))
     assert "nameText" not in library and library["lensText"] == "library call for line 11 (addmm)"
@@ -377,7 +381,7 @@ def test_a_kernel_by_its_kind_place_compile_and_lines_and_its_code_lens() -> Non
     # the compiles grouped by their function, one separator each (was "forward; forward, recompile 1")
     assert (
         fused["sharedText"]
-        == "fused kernel 1 (lines 12, 13), made by 2 compiles: forward (first compile and the recompile for x's size 16 in dimension 0)"
+        == "fused C++ function 1 (lines 12, 13), made by 2 compiles: forward (first compile and the recompile for x's size 16 in dimension 0)"
     )
     assert (
         library["sharedText"]
@@ -401,6 +405,27 @@ def test_a_kernel_by_its_kind_place_compile_and_lines_and_its_code_lens() -> Non
     assert compile_names.kernel_name(triton, None) == "fused reduction kernel 4"  # type: ignore[arg-type]
     across = [{"file": "/a/model.py", "line": 3}, {"file": "/a/fused.py", "line": 12}]
     assert compile_names.lines_text(across) == "model.py:3, fused.py:12"  # type: ignore[arg-type]
+
+
+def test_a_cpu_reports_generated_functions_are_named_as_the_compare_counts_them_never_kernels() -> None:
+    """Review 18Y Y4: on a CPU the rows count "generated C++ functions", and the items they list read "fused kernel 1
+    of scale"; Inductor's C++ (cpp_fused_*) is named a C++ function, its Triton (a GPU's) a kernel, as before."""
+    for name in ("fused-cpu", "counter-cpu", "script-kernels-cpu"):
+        report = json.loads((FIXTURES / name / "report.json").read_text())
+        assert report["environment"]["device"] == "cpu"
+        said = [
+            k[key]
+            for part in [*report["modes"], *(report.get("regions") or [])]
+            for k in (part.get("compiler") or {}).get("kernels") or []
+            for key in ("nameText", "sharedText")
+            if key in k
+        ]
+        assert any(s.startswith("fused C++ function") for s in said), name
+        assert not any("kernel" in s for s in said), name
+    cpp = {"name": "graph_1_cpp_fused_add_gelu_mul_sum_0", "atenOps": [], "sourceLines": []}
+    assert compile_names.kernel_name(cpp, "scale") == "fused C++ function 1 of scale"  # type: ignore[arg-type]
+    triton = {"name": "triton_poi_fused_addmm_relu_0", "atenOps": [], "sourceLines": []}
+    assert compile_names.kernel_name(triton, "forward") == "fused kernel 1 of forward"  # type: ignore[arg-type]
 
 
 def test_every_recorded_frame_outside_the_users_files_is_said_one_way() -> None:

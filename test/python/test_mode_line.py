@@ -19,7 +19,7 @@ def test_a_measured_mode_says_its_number_in_the_answer_s_words_then_its_times_co
     report = json.loads((FIXTURES / "graphbreak-cpu" / "report.json").read_text())
     line = (
         "default: 1.30× per call with default (1.05–1.49×), 6.37 ms/call vs eager 8.25 ms, fastest rounds of 3 "
-        "interleaved pairs, kernels/step 15 → 12, 6 graphs, 3 graph breaks, 2 recompiles, compile 3.45 s + 270 ms "
+        "interleaved pairs, CPU ops/step 15 → 12, 6 graphs, 3 graph breaks, 2 recompiles, compile 3.45 s + 270 ms "
         "recompiling, break-even after about 1,800 calls"
     )
     assert report["modes"][0]["measuredText"] == line  # the fixture carries it (scripts/rederive_fixtures.py)
@@ -30,6 +30,20 @@ def test_a_measured_mode_says_its_number_in_the_answer_s_words_then_its_times_co
     bare = {k: v for k, v in report["answer"]["number"].items() if k not in ("low", "high")}
     said = mode_line.line(report["modes"][0], {**bare, "text": "1.30× per call with default"}, 15)
     assert said.startswith("default: 1.30× per call with default, 6.37 ms/call vs eager 8.25 ms in the same rounds, ")
+
+
+def test_a_cpu_run_s_count_is_of_cpu_ops_a_gpu_run_s_of_kernels() -> None:
+    """Review 18Y Y1: a CPU run's count is of its outermost ATen ops and Inductor's C++ functions, which the panel's
+    compare and replay column call "CPU ops": never "kernels" in its lines; a GPU run's stays kernels."""
+    for name in ("graphbreak-cpu", "fused-cpu", "script-in-situ-cpu", "script-kernels-cpu"):
+        report = json.loads((FIXTURES / name / "report.json").read_text())
+        lines = [m.get("measuredText") or "" for m in report["modes"]] + [
+            m.get("measuredText") or "" for r in report.get("regions") or [] for m in r["measurements"]
+        ]
+        assert any("CPU ops/" in said for said in lines), name
+        assert not any("kernel" in said for said in lines), name
+    gpu = json.loads((FIXTURES / "h100-mlp" / "report.json").read_text())
+    assert all("kernels/step " in m["measuredText"] for m in gpu["modes"] if m.get("measuredText"))
 
 
 def test_the_compile_time_is_said_whole_the_recompile_beside_the_first_call_s() -> None:
@@ -80,7 +94,7 @@ def test_a_region_s_replay_says_its_callable_inputs_number_times_and_the_answer_
     line = (
         "torch.compile's defaults (as written) on the most frequent inputs float32[256, 1024] with grad (40 calls): 1.19× "
         "per call replayed (1.12–1.26×), 0.674 ms/call vs eager 0.801 ms, fastest rounds of 9 interleaved pairs, "
-        "kernels/call 9 → 1, break-even after about 51,000 calls"
+        "CPU ops/call 9 → 1, break-even after about 51,000 calls"
     )
     # the fixture carries its line (scripts/rederive_fixtures.py): its range floored for a CPU's next process reaches
     # below 1.05×, so it stays eager and says no break-even

@@ -77,7 +77,7 @@ test('profile --script prints one block per region with real numbers, no placeho
   );
   assert.match(
     out,
-    /^ {4}replay \(speedup\): torch\.compile's defaults \(as written\) on the most frequent inputs float32\[8, 256, 64\] under torch\.inference_mode\(\) \(6 calls\): [\d.]+× per call replayed \(.*\), host busy, not trusted, [\d.]+ ms\/call vs eager [\d.]+ ms, fastest rounds of \d+ interleaved pairs, kernels\/call 5 → 5$/m,
+    /^ {4}replay \(speedup\): torch\.compile's defaults \(as written\) on the most frequent inputs float32\[8, 256, 64\] under torch\.inference_mode\(\) \(6 calls\): [\d.]+× per call replayed \(.*\), host busy, not trusted, [\d.]+ ms\/call vs eager [\d.]+ ms, fastest rounds of \d+ interleaved pairs, CPU ops\/call 5 → 5$/m,
   );
   // each region's answer first, then its sentence as the runner wrote it (why there is no number where there is none)
   assert.match(

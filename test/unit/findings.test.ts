@@ -342,11 +342,15 @@ test('the digest lists each mode, its failures and mismatches, and the findings'
   const digest = digestReport(report);
   const text = formatDigest(digest);
   assert.match(text, /max-autotune: failed — Inductor failed — report it/);
-  assert.match(text, /kernels\/step 59 → 32/);
+  // a CPU run's count is of its CPU ops, as the panel's compare says (review 18Y Y1); a GPU run's of its kernels
+  assert.match(text, /CPU ops\/step 59 → 32/);
+  assert.doesNotMatch(text, /kernel/);
+  const onGpu = formatDigest(digestReport({ ...report, environment: { ...report.environment, device: 'cuda' } }));
+  assert.match(onGpu, /eager: 59 kernels\/step/);
   // a report before the runner's mode line (schema 1.25): its fields listed, no line composed here
   assert.match(
     text,
-    /\n {2}default: speedup 3\.31× · compiled 4\.49 ms\/call · eager 14\.9 ms\/call · kernels\/step 59 → 32 · /,
+    /\n {2}default: speedup 3\.31× · compiled 4\.49 ms\/call · eager 14\.9 ms\/call · CPU ops\/step 59 → 32 · /,
   );
   assert.match(
     text,

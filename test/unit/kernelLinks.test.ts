@@ -93,7 +93,7 @@ test("a compiled user line's hover: its kernels in the runner's words, time per 
   assert.equal(lines.length, 3);
   assert.match(
     lines[2]!,
-    /^- fused kernel 1 \\\(lines 12, 13\\\), made by 2 compiles: forward \\\(first compile and the recompile for x's size 16 in dimension 0\\\) · 0\.891 µs\/step under the profiler, mean of steps 2–3 · add, mul, relu · `cpp_fused_add_mul_relu_0` — \[Open generated code\]\(command:open\?0\/1\)$/,
+    /^- fused C\\\+\\\+ function 1 \\\(lines 12, 13\\\), made by 2 compiles: forward \\\(first compile and the recompile for x's size 16 in dimension 0\\\) · 0\.891 µs\/step under the profiler, mean of steps 2–3 · add, mul, relu · `cpp_fused_add_mul_relu_0` — \[Open generated code\]\(command:open\?0\/1\)$/,
   );
   // the steps the compare counts, its number (review 13O O2: "0.943 µs/step … mean of every profiled step" here,
   // "0.891 µs/step" of steps 2–3 in the compare); a report before kernelSteps says every step, as it was
@@ -116,7 +116,7 @@ test("a compiled user line's hover: its kernels in the runner's words, time per 
   const twoModes = compiledLineHover([uses[0]!, { ...uses[0]!, mode: 'max-autotune' }], () => null);
   assert.match(
     twoModes,
-    /^- default: fused kernel 1 .*\n- max\\-autotune: fused kernel 1 /m,
+    /^- default: fused C\\\+\\\+ function 1 .*\n- max\\-autotune: fused C\\\+\\\+ function 1 /m,
     'the mode is named where the line was compiled in several',
   );
   assert.match(
@@ -139,7 +139,7 @@ test("a line inserted above a kernel's lines: the hover and the Compiler view na
   // the runner's words, only their line numbers moved
   assert.match(
     compiledLineHover(edited.get(file)!.get(13)!, () => null),
-    /^- fused kernel 1 \\\(lines 13, 14\\\), made by 2 compiles: forward \\\(first compile and the recompile for x's size 16 in dimension 0\\\) · /m,
+    /^- fused C\\\+\\\+ function 1 \\\(lines 13, 14\\\), made by 2 compiles: forward \\\(first compile and the recompile for x's size 16 in dimension 0\\\) · /m,
   );
   assert.match(
     compiledLineHover(edited.get(file)!.get(12)!, () => null),
@@ -155,7 +155,7 @@ test("a line inserted above a kernel's lines: the hover and the Compiler view na
   const tree = compilerTreeAfterEdit(buildCompilerTree(report), { file, cell: null }, [top]);
   const [kernelNode] = find(
     tree,
-    /^fused kernel 1 of forward, recompiled for x's size 16 in dimension 0 \(lines 13, 14\)$/,
+    /^fused C\+\+ function 1 of forward, recompiled for x's size 16 in dimension 0 \(lines 13, 14\)$/,
   );
   assert.ok(kernelNode, treeLabels(tree).join(' | '));
   assert.equal(kernelNode.location?.line, 13, 'it opens the line where it is now');
@@ -295,7 +295,7 @@ test("the Compiler view opens each compile's generated code, guards and FX graph
   // the kernel in the runner's words (schema 1.28), as the timeline names it; Inductor's name in its tooltip
   const [kernelNode] = find(
     [compile1!],
-    /^fused kernel 1 of forward, recompiled for x's size 16 in dimension 0 \(lines 12, 13\)$/,
+    /^fused C\+\+ function 1 of forward, recompiled for x's size 16 in dimension 0 \(lines 12, 13\)$/,
   );
   assert.match(kernelNode!.tooltip!, /^cpp_fused_add_mul_relu_0: fuses lines 12, 13/);
   assert.deepEqual(kernelNode!.children[0]!.artifact, {

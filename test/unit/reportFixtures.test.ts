@@ -69,12 +69,12 @@ test('compiler tree of a real run: frame → first compile and recompile with it
   // a kernel by its place in its compile, in the runner's words (Inductor's name in its tooltip)
   const fused = kernels.find(
     (k) =>
-      /^fused kernel \d+ of /.test(k.label) &&
+      /^fused C\+\+ function \d+ of /.test(k.label) &&
       (k.tooltip ?? '').startsWith('cpp_fused') &&
       (k.description ?? '').includes('relu'),
   );
   assert.ok(
     fused?.children.some((line) => line.location?.file.endsWith('graphbreak.py')),
-    'fused kernel traced back to the sample source',
+    'fused C++ function traced back to the sample source',
   );
 });

@@ -50,12 +50,13 @@ test("two target runs: each run's verdict, each mode's number, time per call and
     '1.30× per call with default (1.05–1.49×)',
     '0.78× per call with default (0.66–0.90×)',
   ]);
-  assert.deepEqual(row(mode!, 'kernels / step'), ['15 → 12', '3 → 3']);
+  // a CPU run's count is of its CPU ops, as the panel's compare names it (review 18Y Y1: "kernels / step 5 → 2")
+  assert.deepEqual(row(mode!, 'CPU ops / step'), ['15 → 12', '3 → 3']);
   assert.deepEqual(row(mode!, 'graph breaks'), ['3', '0']);
   assert.deepEqual(row(mode!, 'recompiles'), ['2', '1']);
   assert.deepEqual(
     mode!.rows.map((r) => r.measure),
-    ['compiled per call', 'eager per call', 'kernels / step', 'compile', 'graphs', 'graph breaks', 'recompiles'],
+    ['compiled per call', 'eager per call', 'CPU ops / step', 'compile', 'graphs', 'graph breaks', 'recompiles'],
   );
   // review G10: both sides of each ratio, so that it can be traced (eager over compiled is the mode's number)
   assert.deepEqual(shownRatios(mode!), ['1.30×', '0.78×'], mode!.rows.map((r) => r.values).join('; '));
@@ -108,6 +109,31 @@ test("two script runs: regions by function and line, each run's answer in the ru
   assert.deepEqual([compared.gone, compared.added, compared.sameSites], [[], [], 'The same 4 sites in both runs.']);
 });
 
+// review 18Y Y1: the Runs view's compare of two CPU runs read "kernels / step 5 → 2" where the panel says "CPU ops"
+test("a CPU run's counts are its CPU ops, a GPU run's its kernels, and runs on unlike devices say each its own", async () => {
+  const [cpu, h100] = [await fixture('reports/graphbreak-cpu'), await fixture('reports/h100-mlp')];
+  // h100-mlp's record has no counts: its eager's and mode's as its trace's (test/unit/trace.test.ts KNOWN)
+  const gpu: Report = {
+    ...h100,
+    eager: { ...h100.eager, kernelsPerStep: 7 },
+    modes: [{ ...h100.modes[0]!, kernelsPerStep: 7 }],
+  };
+  const script = await fixture('recorded/serve_script-cpu');
+  for (const [before, after] of [
+    [cpu, cpu],
+    [script, script],
+  ])
+    for (const block of compareRuns(before!, after!).blocks)
+      assert.ok(!block.rows.some((r) => (r.measure + r.values.join()).includes('kernel')), block.title);
+  const [onGpu] = compareRuns(gpu, gpu).blocks;
+  assert.deepEqual(row(onGpu!, 'kernels / step'), ['7 → 7', '7 → 7']);
+  const [both] = compareRuns(cpu, gpu).blocks;
+  assert.deepEqual(row(both!, "kernels or CPU ops / step, as each run's device counts"), [
+    '15 → 12 CPU ops',
+    '7 → 7 kernels',
+  ]);
+});
+
 // review s29: a region's number per step in situ in one run and per call replayed in the next, 10× apart, compared in
 // one row "compiled per call"
 test('a region timed per step in situ in one run and per call replayed in the other is not compared as one quantity', async () => {
@@ -137,7 +163,8 @@ test('a region timed per step in situ in one run and per call replayed in the ot
   // the other rows are of one quantity in both runs, as before
   assert.deepEqual(
     block!.rows.slice(2).map((r) => r.measure),
-    ['kernels / step', "compiling in the script's own calls", 'graphs', 'graph breaks', 'recompiles'],
+    // a region's replay counts per call, as the panel's replay column does ("CPU ops / call")
+    ['CPU ops / call', "compiling in the script's own calls", 'graphs', 'graph breaks', 'recompiles'],
   );
 });
 

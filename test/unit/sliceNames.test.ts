@@ -42,20 +42,25 @@ const graphRun = (names: Map<string, string>): string[] =>
   [...names].filter(([raw]) => raw.startsWith('## Call CompiledFxGraph ')).map(([, w]) => w);
 
 test("Inductor's kernel names read: graph prefix, kind, place in the graph; other names are not kernels", () => {
-  assert.deepEqual(readGeneratedName('graph_12_cpp_fused_add_mul_relu_3'), { graph: 12, kind: 'fused', index: 3 });
+  assert.deepEqual(readGeneratedName('graph_12_cpp_fused_add_mul_relu_3'), { graph: 12, kind: 'cpp', index: 3 });
   assert.deepEqual(readGeneratedName('triton_red_fused_sum_1'), { graph: null, kind: 'reduction', index: 1 });
   assert.deepEqual(readGeneratedName('triton_tem_fused_addmm_0'), { graph: null, kind: 'template', index: 0 });
   for (const name of ['aten::addmm', 'extern_kernels.addmm', 'void cutlass::Kernel2<x>(y)', 'cpp_fused'])
     assert.equal(readGeneratedName(name), null, name);
   // no compiled call around it: Inductor's own graph count, counted from 1
-  assert.equal(generatedKernelWords('graph_4_cpp_fused_relu_1', null, null), 'fused kernel 2 of Inductor graph 5');
+  assert.equal(
+    generatedKernelWords('graph_4_cpp_fused_relu_1', null, null),
+    'fused C++ function 2 of Inductor graph 5',
+  );
+  // a Triton kernel, a GPU's, stays a kernel
+  assert.equal(generatedKernelWords('triton_poi_fused_relu_1', null, null), 'fused kernel 2');
 });
 
 test("a target's CPU kernel: its compile by function, which recompile, the user's lines (fused-cpu)", async () => {
   const names = await said('reports/fused-cpu/default.trace.json', 'reports/fused-cpu/report.json', 'default');
   assert.equal(
     names.get('graph_3_cpp_fused_add_mul_relu_0'),
-    "fused kernel 1 of forward, recompiled for x's size 16 in dimension 0 (lines 12, 13)",
+    "fused C++ function 1 of forward, recompiled for x's size 16 in dimension 0 (lines 12, 13)",
   );
   assert.equal(names.get('Torch-Compiled Region: 0/1'), "compiled forward, recompiled for x's size 16 in dimension 0");
   assert.deepEqual(graphRun(names), ["Inductor's code of forward, recompiled for x's size 16 in dimension 0"]);
@@ -69,15 +74,18 @@ test("a script region's kernels, each its place in the region's graph (script-ke
     'reports/script-kernels-cpu/report.json',
     "TinyMLP, compiled with torch.compile's defaults",
   );
-  assert.equal(names.get('graph_1_cpp_fused_gelu_0'), 'fused kernel 1 of forward (line 13)');
-  assert.equal(names.get('graph_1_cpp_fused_add_1'), 'fused kernel 2 of forward (line 14)');
+  assert.equal(names.get('graph_1_cpp_fused_gelu_0'), 'fused C++ function 1 of forward (line 13)');
+  assert.equal(names.get('graph_1_cpp_fused_add_1'), 'fused C++ function 2 of forward (line 14)');
 });
 
 test('a trace opened alone: kernels and graph runs by the compiled call around them, each call by the code it ran', async () => {
   // no Python stacks (profiled without with_stack): a compiled call by its place in the step and the ops it runs
   const cpu = await said('traces/cpu-graphbreak-default.trace.json', null, '');
   assert.equal(cpu.get('Torch-Compiled Region: 1/0'), '2nd compiled call in the step (sum_view)');
-  assert.equal(cpu.get('graph_1_cpp_fused_sum_view_0'), 'fused kernel 1 of 2nd compiled call in the step (sum_view)');
+  assert.equal(
+    cpu.get('graph_1_cpp_fused_sum_view_0'),
+    'fused C++ function 1 of 2nd compiled call in the step (sum_view)',
+  );
   assert.ok(
     graphRun(cpu).includes("Inductor's code of 2nd compiled call in the step (sum_view)"),
     graphRun(cpu).join(' | '),
@@ -95,6 +103,8 @@ test('a trace opened alone: kernels and graph runs by the compiled call around t
   assert.equal(named.get('triton_poi_fused_addmm_relu_0'), 'fused kernel 1 of compiled function 1 (line 19)');
   for (const words of [...cpu.values(), ...gpu.values()])
     assert.doesNotMatch(words, /\d+\/\d+|CompiledFxGraph|graph_\d|compiled (?:graph|function) \d/);
+  // a CPU trace's generated functions are counted as "generated C++ functions": never named kernels (review 18Y Y4)
+  for (const words of cpu.values()) assert.doesNotMatch(words, /kernel/);
   assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111].map(ordinal), [
     '1st',
     '2nd',
@@ -132,7 +142,7 @@ test("a region's profiled copy is not a recompile: the timeline says none where 
   // the trace's compiled call is Dynamo's second compile of scale (the profile's copy); the report lists 0/0, 1/0
   assert.equal(names.get('Torch-Compiled Region: 0/1'), 'compiled scale');
   assert.deepEqual(graphRun(names), ["Inductor's code of scale"]);
-  assert.equal(names.get('graph_1_cpp_fused_add_gelu_mul_sum_0'), 'fused kernel 1 of scale (lines 6, 7)');
+  assert.equal(names.get('graph_1_cpp_fused_add_gelu_mul_sum_0'), 'fused C++ function 1 of scale (lines 6, 7)');
   for (const words of names.values()) assert.doesNotMatch(words, /recompile/);
 });
 

@@ -392,6 +392,14 @@ describe('summary', () => {
     assert.match(text, /library +matrix multiply \(CUTLASS\): void cutlass::Kernel2</);
   });
 
+  test("a CPU-only trace counts its CPU ops, in the panel's words: no kernel anywhere (review 18Y Y1)", async () => {
+    const text = formatTraceSummary(summarizeTrace(await scanTraceFile(fixture('cpu-graphbreak-default.trace.json'))));
+    assert.match(text, /^CPU ops \/ step {4}12$/m);
+    assert.match(text, /^CPU ops {11}36 \(generated C\+\+ functions 18, library calls 0, ATen ops 18\)$/m);
+    assert.match(text, /between the first and last CPU op$/m);
+    assert.doesNotMatch(text, /kernel|GPU events/i);
+  });
+
   test('compile spans inside the profiled region (recompile in region)', async () => {
     const summary = summarizeTrace(
       await scanTraceFile(fixture('recompile_batch-default-recompile-in-region.trimmed.trace.json')),

@@ -11,13 +11,13 @@ import {
   perCallCountTitle,
   comparisonTitle,
   kernelListHeading,
-  kernelCountNames,
   kernelListTime,
   profiledStepChange,
   sliceKindName,
   stepGrewOutsideKernels,
   stepRowNames,
 } from '../../webview/compareWords.ts';
+import { kernelCountNames } from '../../extension/present/workCounts.ts';
 import { kernelStats } from '../../extension/shared/trace/summary.ts';
 import { SliceKind } from '../../extension/shared/trace/model.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';

@@ -213,7 +213,7 @@ describe('compiler views in the report panel', () => {
     await page.close();
   });
 
-  test('a C++ kernel: fused ops, links to the user lines, Open generated code of the compile that ran it', async () => {
+  test('a generated C++ function: fused ops, links to the user lines, Open generated code of the compile that ran it', async () => {
     const page = await openReport('fused-cpu', [
       ['eager', 'reports/fused-cpu/eager.trace.json'],
       ['default', 'reports/fused-cpu/default.trace.json'],
@@ -235,7 +235,7 @@ describe('compiler views in the report panel', () => {
     await page.locator('.details-box').screenshot({ path: join(ARTIFACTS, 'kernel-source-cpu.png') });
     // a line put above the kernel's (the host's 'edited'): its name on the timeline and in the details cites the
     // lines where they are now, as the report's links do
-    const said = "fused kernel 1 of forward, recompiled for x's size 16 in dimension 0 (lines 12, 13)";
+    const said = "fused C++ function 1 of forward, recompiled for x's size 16 in dimension 0 (lines 12, 13)";
     assert.equal(await page.locator('.details h3').innerText(), said);
     const above = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
     await post(page, {
@@ -244,7 +244,7 @@ describe('compiler views in the report panel', () => {
       cell: null,
       changes: [{ range: above, text: 'import os\n' }],
     });
-    const moved = "fused kernel 1 of forward, recompiled for x's size 16 in dimension 0 (lines 13, 14)";
+    const moved = "fused C++ function 1 of forward, recompiled for x's size 16 in dimension 0 (lines 13, 14)";
     await page.locator('.details h3', { hasText: moved }).waitFor({ timeout: 10_000 });
     const point = await slicePoint(page, 1, 'graph_3_cpp_fused_add_mul_relu_0');
     await page.mouse.move(point.x, point.y);

@@ -168,7 +168,8 @@ describe('tables say what their rows hold', () => {
   test('the modes table: a column no row fills is left out, and eager has no per-call cell of its own', async () => {
     // counter-cpu: its one mode not measured (its compiled calls ran eagerly), so no row has a range or a time
     const counter = await openReport('reports/counter-cpu');
-    assert.deepEqual(await counter.locator('table.modes th').allTextContents(), ['mode', 'speedup', 'kernels / step']);
+    // a CPU run's count is of its CPU ops, as its compare's rows say (review 18Y Y1: "kernels / step" of a CPU run)
+    assert.deepEqual(await counter.locator('table.modes th').allTextContents(), ['mode', 'speedup', 'CPU ops / step']);
     await counter.close();
     // fused-cpu: measured, with a range; eager's time in its mode's row, not a row of its own
     const fused = await openReport('reports/fused-cpu');
@@ -177,7 +178,7 @@ describe('tables say what their rows hold', () => {
       'speedup',
       'next run',
       'per call',
-      'kernels / step',
+      'CPU ops / step',
     ]);
     assert.doesNotMatch(await fused.locator('table.modes').innerText(), /timed with each mode/);
     assert.match(

@@ -3,7 +3,8 @@ import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { formatUsLike } from '../../extension/present/numbers.ts';
 import { summarizeRange } from './rangeSummary.ts';
 import { coldStep, sharedUnit, stepNumber, stepUnit, type StepsCompared } from './stepMap.ts';
-import { kernelCountNames, stepRowNames, unlikeSteps } from '../compareWords.ts';
+import { stepRowNames, unlikeSteps } from '../compareWords.ts';
+import { kernelCountNames } from '../../extension/present/workCounts.ts';
 import {
   compileSpans,
   kernelStats,

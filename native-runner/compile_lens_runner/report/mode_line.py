@@ -87,11 +87,20 @@ def _against(eager_timing: Timing | None, ranged: bool, compiled: str, eager_sai
     return f" vs eager {eager} in the same rounds"
 
 
-def line(m: ModeResult, number: AnswerNumber, eager_kernels: float | None, pays: Reason | None = None) -> str:
+def count_name(device: str | None) -> str:
+    """What a run's kernel count counts, by the device its work ran on: a GPU's kernels; a CPU's outermost ATen ops
+    and Inductor's C++ functions, "CPU ops", as the panel's compare and replay column say them (review 18Y Y1:
+    "kernels / step 5 → 2" of a CPU run beside the panel's "CPU ops")."""
+    return "CPU ops" if device == "cpu" else "kernels"
+
+
+def line(
+    m: ModeResult, number: AnswerNumber, eager_kernels: float | None, pays: Reason | None = None, device: str = "cuda"
+) -> str:
     """ "default: 1.30× per call with default (1.25–1.36×), 0.90 ms/call vs eager 1.66 ms, fastest rounds of 12
     interleaved pairs, kernels/step 14 → 3, 1 graph, 0 graph breaks, 0 recompiles, compile 2.4 s, break-even after
-    1,234 calls". pays: the answer's pay-back, where this is the answer's number (one pay-back, the answer's: a
-    number that backs no verdict, too noisy or slower, has none)."""
+    1,234 calls" (on a CPU "CPU ops/step 15 → 12"). pays: the answer's pay-back, where this is the answer's number
+    (one pay-back, the answer's: a number that backs no verdict, too noisy or slower, has none); device: the run's."""
     parts = [number.get("text") or formats.speedup(number["value"])]
     compiled_ms = _ms(m.get("timing"))
     if compiled_ms is not None:
@@ -100,7 +109,7 @@ def line(m: ModeResult, number: AnswerNumber, eager_kernels: float | None, pays:
         parts.append(f"{said}/call{_against(m.get('eagerTiming'), ranged, said, eager_said)}")
     kernels = m.get("kernelsPerStep")
     if eager_kernels is not None and kernels is not None:
-        parts.append(f"kernels/step {formats.count(eager_kernels)} → {formats.count(kernels)}")
+        parts.append(f"{count_name(device)}/step {formats.count(eager_kernels)} → {formats.count(kernels)}")
     compiler = m.get("compiler")
     graphs = (compiler.get("graphCount") if compiler else None) or 0
     breaks = break_count(compiler)
@@ -171,13 +180,14 @@ def attach(report: Report, answer: Answer) -> None:
     else:
         report.pop("speedupNote", None)
     eager_kernels = (report.get("eager") or {}).get("kernelsPerStep")
+    device = report["environment"]["device"]
     pays = next((r for r in answer["reasons"] if r["code"] == "pays-back-after"), None)
     for index, m in enumerate(report["modes"]):
         _remeasured(m)
         m["modeText"] = mode_code(m["mode"])
         number = _number(answer, index) if m["status"] == "ok" else None
         if number is not None:
-            m["measuredText"] = line(m, number, eager_kernels, pays if number is answer["number"] else None)
+            m["measuredText"] = line(m, number, eager_kernels, pays if number is answer["number"] else None, device)
 
 
 _WHY_INPUTS = {"last": "the last", "most-frequent": "the most frequent"}
@@ -218,7 +228,7 @@ def replay_mode(region: Region, m: RegionMeasurement) -> str:
 def replay_line(region: Region, m: RegionMeasurement, number: AnswerNumber, pays: Reason | None = None) -> str:
     """ "default (as written) on the most frequent inputs float32[256, 1024] with grad (40 calls): 1.19× per call replayed
     (1.12–1.26×), 0.67 ms/call vs eager 0.80 ms, fastest rounds of 40 interleaved pairs, kernels/call 9 → 1, break-even after 51,204
-    calls". The script's own callable's compile is the script's (the region's facts say it); a what-if mode's is the
+    calls" (a region on a CPU: "CPU ops/call 9 → 1"). The script's own callable's compile is the script's (the region's facts say it); a what-if mode's is the
     replay's own, on these inputs. pays: the answer's pay-back, where this is the answer's number. Its inputs are
     `signatureText` (attach_region writes it first): one place says them for the CLI and the panel."""
     label = replay_mode(region, m)
@@ -236,7 +246,9 @@ def replay_line(region: Region, m: RegionMeasurement, number: AnswerNumber, pays
         parts.append(f"{said}/call{_against(m.get('eagerTiming'), True, said, eager_said)}")
     eager_kernels, kernels = m.get("eagerKernelsPerStep"), m.get("kernelsPerStep")
     if eager_kernels is not None and kernels is not None:
-        parts.append(f"kernels/call {formats.count(eager_kernels)} → {formats.count(kernels)}")
+        parts.append(
+            f"{count_name(region.get('device'))}/call {formats.count(eager_kernels)} → {formats.count(kernels)}"
+        )
     compile_s = m.get("compileSeconds")
     if m["mode"] != "as-written" and compile_s is not None:
         parts.append(f"the replay compiled these inputs with {label} in {formats.seconds(compile_s)}")
