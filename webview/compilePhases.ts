@@ -15,6 +15,7 @@ import { followSaid } from './sourceLinks.ts';
 import { LEAST_BAR, type ChartLane, type LaneBar } from './phaseLabelLane.ts';
 import { placeChartLabels } from './phaseLabelLayout.ts';
 import { partOf } from './phaseLabelParts.ts';
+import { markerGoesUp, type BarSpan } from './phaseMarkers.ts';
 import { phaseInsideWords, phaseLabelForms, phasesUnlabelled } from './timelineWords.ts';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -176,6 +177,7 @@ function compileRow(
         .append('svg')
         .attr('x', `${x(phase.startMs)}%`)
         .attr('y', y)
+        .attr('data-lane-y', y)
         .attr('width', 10)
         .attr('height', ROW)
         .attr('overflow', 'visible')
@@ -265,6 +267,18 @@ function partsSaid(phase: string, forms: readonly string[]): Pick<LaneBar, 'part
   return part ? { partSaid: forms.map(said) } : {};
 }
 
+/** Each cache marker of `track` in the lane it is drawn in at track width `width` (phaseMarkers.ts): its own, where
+ *  it touches a bar there, else on the bar over it that it was made in (review 18Z Z6). `bars`: the track's. */
+function placeMarkers(track: SVGSVGElement, bars: readonly Drawn[], width: number): void {
+  const spans = (y: number): BarSpan[] =>
+    bars.filter((d) => d.depth === y + 1).map((d) => [d.lane.from * width, d.lane.to * width] as const);
+  for (const marker of track.querySelectorAll<SVGSVGElement>('svg.cache-marker')) {
+    const own = Number(marker.dataset['laneY']);
+    const up = markerGoesUp(share(marker.getAttribute('x')) * width, spans(own), spans(own - ROW));
+    marker.setAttribute('y', String(up ? own - ROW : own));
+  }
+}
+
 /**
  * Each bar's label in one chart (`chart`: its rows, every track as wide: phaseLabelLayout.ts placeChartLabels, per
  * depth of each row): inside its bar or directly beside it, no other bar nearer (review 13 O1), clear of the other
@@ -310,6 +324,11 @@ function fitLabels(chart: HTMLElement): void {
     }),
   );
   const lanes: ChartLane[] = tracks.flatMap((track, row) => {
+    placeMarkers(
+      track,
+      drawn.filter((d) => d.track === track),
+      width,
+    );
     // the cache markers' diamonds at each depth (keyed as its bars are: depth × ROW + 1): a label under one loses
     // letters ("oad from cache", "lowering 60.4◇s")
     const markers = new Map<number, number[]>();

@@ -4,6 +4,7 @@
 // labels all fit in their bars' order. Pure: the bars as shares of the track, labels' lengths in px.
 
 import { byCost } from './phaseLabelParts.ts';
+import { MARKER_HALF } from './phaseMarkers.ts';
 
 /** A bar's label forms' lengths in px: longest first, each with its time (in its bar or beside it), and its shortest
  *  name alone, without its time (only in its bar, where no form with its time has room: review 12N N1); that form's
@@ -44,8 +45,6 @@ export interface ChartLane {
  *  least between it and a cache marker. */
 const PAD = 3;
 export const CLEAR = 1;
-/** A cache marker's diamond reaches this far either side of its phase's start (compilePhases.ts DIAMOND). */
-const MARKER_HALF = 5;
 /** px more between a label and a diamond that lies between it and its bar: "lowering 51.8 ms ◇" against the diamond
  *  read as the diamond's name (review 16Z Z8) */
 const MARKER_GAP = 6;

@@ -6,7 +6,7 @@ import { composite, readableInk } from './ink.ts';
 import { bandsAround, type MarkBand } from './overlays.ts';
 import type { SliceRects } from './sliceRects.ts';
 import type { Theme } from './theme.ts';
-import { placeText, sliceLabel, type Measure } from './timelineText.ts';
+import { partsSaidAlike, placeText, sliceLabel, type Measure } from './timelineText.ts';
 import { ROW_HEIGHT, type TrackRows } from './timelineRows.ts';
 
 /** a slice to label and the words its label says, before they are cut to it */
@@ -33,7 +33,8 @@ const STEP_LINE_SNAP_PX = 16;
 
 /**
  * The labels of slices wide enough for one: the name, cut at whole words to the slice (none where no whole word
- * fits: timelineText.sliceLabel), in the ink that reads on the slice's colour and on a compile's or break's band
+ * fits: timelineText.sliceLabel; a phase's part left off all of its name's labels in a row where one has no room for
+ * it: partsSaidAlike), in the ink that reads on the slice's colour and on a compile's or break's band
  * around it (one whose edge would cross it is drawn clear of it: overlays.clearLabelsOfBands). `view`: time to
  * canvas x, the x span slices are drawn in, and the step lines' x (a label begun just left of one starts there, one
  * ending just right of one ends short of it).
@@ -49,8 +50,8 @@ export function sliceTexts(
   const { xOf, left, right, stepXs } = view;
   const page: Paint = { colour: theme.background, alpha: 1 };
   const texts: TextBox[] = [];
-  for (const label of labels) {
-    const i = label.i;
+  const fitted = labels.map((label) => {
+    const { i } = label;
     const begins = Math.max(left, xOf(model.start[i]!));
     // a slice begun just left of a step's line is labelled from the line (drawn over [x, x + 1)), not across it
     const line = stepXs.find((x) => x > begins && x - begins <= STEP_LINE_SNAP_PX);
@@ -60,9 +61,14 @@ export function sliceTexts(
     const ends = Math.min(right, xOf(model.start[i]! + model.dur[i]!));
     const endLine = stepXs.find((x) => x > x0 && x < ends && ends - x <= STEP_LINE_SNAP_PX);
     const room = (endLine ?? ends) - x0 - 6;
-    const text = fittedWords(label, room, m);
+    // (a label of whole forms, `shorter`, keeps its own: none names a part)
+    const name = label.shorter ? '' : label.words;
+    return { x0, name, row: tracks.sliceY(i), room, text: fittedWords(label, room, m) };
+  });
+  const said = partsSaidAlike(fitted, m);
+  for (const [k, { x0, row: y }] of fitted.entries()) {
+    const text = said[k];
     if (!text) continue;
-    const y = tracks.sliceY(i);
     // (the pixel just left of its words, inset 3 px: inside its slice, clear of the slice's own outline)
     const under = [
       page,

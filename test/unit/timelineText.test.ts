@@ -13,6 +13,7 @@ import {
   axisLayout,
   axisTicks,
   LABEL_WIDTH,
+  partsSaidAlike,
   sliceLabel,
   type Measure,
   type StepEdge,
@@ -306,6 +307,40 @@ test("a slice label's cut keeps a word of the phase's own name, never its part a
   // a phrase before a colon is no part: the profiler's work keeps the frames it ran in (labelInk's "CUDA set-up")
   const work = "inside CUDA set-up, the profiler's own work: a buffer for the GPU's activity records";
   assert.equal(sliceLabel(work, 6 * 40, m), "inside CUDA set-up, the profiler's own…");
+});
+
+test("a row's labels of one phase leave its part off alike: the forward's 'load module' never beside the backward's 'Inductor: load module' (review 18Y, 17Z Z9)", () => {
+  const load = 'Inductor: load module';
+  const waiting = 'Inductor: waiting for kernel compiles';
+  const labels = [
+    // ddp rank 1 at 560 px: the forward's bars narrower than the backward's
+    { name: load, row: 100, room: 6 * 16 },
+    { name: load, row: 100, room: 6 * 30 },
+    { name: waiting, row: 116, room: 6 * 20 },
+    { name: waiting, row: 116, room: 6 * 40 },
+    // another row's bar of the name keeps its own form
+    { name: load, row: 132, room: 6 * 30 },
+    { name: 'aten::addmm', row: 100, room: 6 * 5 },
+  ].map((l) => ({ ...l, text: sliceLabel(l.name, l.room, m) }));
+  assert.deepEqual(
+    labels.map((l) => l.text),
+    ['load module', load, 'Inductor: waiting…', waiting, load, 'addmm'],
+  );
+  assert.deepEqual(partsSaidAlike(labels, m), [
+    'load module',
+    'load module',
+    'Inductor: waiting…',
+    waiting,
+    load,
+    'addmm',
+  ]);
+  // one cut without it: the others' own name whole, or cut without it
+  const cut = [
+    { name: waiting, row: 116, room: 6 * 15 },
+    { name: waiting, row: 116, room: 6 * 20 },
+    { name: waiting, row: 116, room: 6 * 40 },
+  ].map((l) => ({ ...l, text: sliceLabel(l.name, l.room, m) }));
+  assert.deepEqual(partsSaidAlike(cut, m), ['waiting…', 'waiting for kernel…', 'waiting for kernel compiles']);
 });
 
 test("one view's axis reads in one unit at every width: a 3.6 ms call in ms at 560 px and at 1400 px (review 8B B6)", () => {

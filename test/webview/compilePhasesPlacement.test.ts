@@ -191,6 +191,32 @@ describe('compile phases', () => {
     }
   });
 
+  test("a cache diamond on or against a bar of its lane, never apart from all (review 18Z Z6: h100's FX graph cache miss 22 px left of the lowering bar at 1400 px, lined up with nothing; now on the Inductor bar it was made in)", async () => {
+    for (const folder of CHARTED)
+      for (const width of [560, 700, 1400]) {
+        const page = await openPhases(folder, width);
+        const apart = await page.locator('.compile-phases .phase-track').evaluateAll((tracks) =>
+          tracks.flatMap((track) =>
+            [...track.querySelectorAll('svg.cache-marker')].flatMap((marker) => {
+              const diamond = marker.querySelector('path')!.getBoundingClientRect();
+              const lane = Number(marker.getAttribute('y')) + 1;
+              const touching = [...track.querySelectorAll('g.phase rect')].some((rect) => {
+                const box = rect.getBoundingClientRect();
+                return (
+                  Number(rect.getAttribute('y')) === lane &&
+                  diamond.right >= box.left - 1 &&
+                  diamond.left <= box.right + 1
+                );
+              });
+              return touching ? [] : [marker.querySelector('title')!.textContent];
+            }),
+          ),
+        );
+        assert.deepEqual(apart, [], `${folder} at ${width} px`);
+        await page.close();
+      }
+  });
+
   test("a label beside its bar never over it: h100's recompile's 'AOT Autograd 431 ms', its cache diamond at its start, drawn from the diamond on over its bar", async () => {
     for (const folder of CHARTED)
       for (const width of [400, 560, 700]) {
