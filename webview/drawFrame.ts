@@ -3,6 +3,7 @@
 // (debugView.ts), the host told a preview is drawn, and the compiler's marks found after the first frame.
 import { stepsOverlapped } from './analysis/stepMap.ts';
 import { post } from './hostApi.ts';
+import { everyLevel, opsOffView, opsOffViewNote } from './offViewOps.ts';
 import { paneScale, scaleSetters } from './paneFit.ts';
 import { cameLastTitle } from './rankCameLast.ts';
 import { drawAlike } from './paneSteps.ts';
@@ -21,8 +22,9 @@ export function scheduleDraw(): void {
   });
 }
 
-/** Each pane's steps in view and its profiler caveat (timelineWords.paneStepsNote), and in a step view whose pane's
- *  longer step sets its scale where that is another's (paneFit.scaleSetters), said again as the view moves. */
+/** Each pane's steps in view and its profiler caveat (timelineWords.paneStepsNote), in a step view whose pane's
+ *  longer step sets its scale where that is another's (paneFit.scaleSetters), and where the view holds none of its
+ *  ops where they are (offViewOps.ts), said again as the view moves. */
 function paneNotes(): void {
   const [t0, t1] = state.current.domain() as [number, number];
   const notes = document.querySelectorAll<HTMLElement>('.pane .pane-note');
@@ -49,9 +51,14 @@ function paneNotes(): void {
     );
     const setter = setters[p];
     const scale = setter == null ? null : onScaleOf(state.panes[setter]!.label);
-    const text = scale
-      ? { text: `${steps.text} · ${scale.text}`, tooltip: `${steps.tooltip} ${scale.tooltip}` }
-      : steps;
+    // where its ops are when the view holds none of them (review 18Y Y3), said first: the pane reads empty
+    const span = pane.timeline.drawnIn(-Infinity, Infinity);
+    const off = span && opsOffView(model, everyLevel(model), [t0 / stretch + offset, t1 / stretch + offset], span);
+    const parts = [...(off ? [opsOffViewNote(off, offset)] : []), steps, ...(scale ? [scale] : [])];
+    const text = {
+      text: parts.map((part) => part.text).join(' · '),
+      tooltip: parts.map((part) => part.tooltip).join(' '),
+    };
     const note = notes[p];
     if (note && note.textContent !== text.text) note.textContent = text.text;
     if (note && note.title !== text.tooltip) note.title = text.tooltip;

@@ -21,6 +21,9 @@ export const AXIS_HEIGHT = 2 * AXIS_ROW;
 const PAD = 3;
 /** a line cut shorter than this is left out */
 const MIN_LINE = 2;
+/** The least gap between a step's line and its label ending at the pane's edge: a px of air, the line not cut by it
+ *  (cutLines) */
+const EDGE_PAD = 1;
 const ELLIPSIS = '…';
 
 const widthsByFont = new Map<string, Map<string, number>>();
@@ -151,10 +154,12 @@ function stepForms(from: StepEdge, to: StepEdge): string[] {
  * before's), each step label right of its line in the second row, ending before the next step's line; every step in
  * view labelled, each label saying what it counts (stepForms): steps too close for a label each, one label for the run
  * of them ("step 1 │ steps 2–3", never a bare number, a label cut mid-word or a step left unsaid); the last ones, where
- * no room is left right of their line before the pane's edge, ending at the edge, none where even that has no room (a
- * step's number alone read as a time: review 17Y Y8). Tick lines in the first row, step lines from the second row down.
- * `tail`: the line where the trace's last step ends with time after it, its stretch named right of it ("after call 2"),
- * as the lead-in is left of the first line, whole or not at all (review 15W W9: the lead-in named, the tail not).
+ * no room is left right of their line before the pane's edge, ending at the edge where it still begins right of their
+ * line, else joined to the label before ("steps 1–3" from step 1's line), never begun over the step before's bar
+ * (review 18Y Y6); none where even that has no room (a step's number alone read as a time: review 17Y Y8). Tick lines
+ * in the first row, step lines from the second row down. `tail`: the line where the trace's last step ends with time
+ * after it, its stretch named right of it ("after call 2"), as the lead-in is left of the first line, whole or not at
+ * all (review 15W W9: the lead-in named, the tail not).
  */
 export function axisLayout(
   ticks: readonly Tick[],
@@ -192,7 +197,10 @@ export function axisLayout(
     texts.push(placeText(m, 'step', lead, steps[0]!.x - PAD - m.width(lead), middle, ink, under));
     stepFree = steps[0]!.x;
   }
-  const place = (text: string, x: number): void => {
+  /** the step labels placed: each one's first step and where it begins */
+  const runs: { first: number; x: number; text: number }[] = [];
+  const place = (text: string, x: number, first: number): void => {
+    runs.push({ first, x, text: texts.length });
     texts.push(placeText(m, 'step', text, x, middle, ink, under));
     stepFree = x + m.width(text) + PAD;
   };
@@ -207,17 +215,30 @@ export function axisLayout(
       const forms = stepForms(steps[k]!, steps[j]!);
       const text = forms.find((t) => m.width(t) <= room);
       if (text) {
-        place(text, at);
+        place(text, at, k);
         k = j + 1;
         placed = true;
       }
     }
     if (placed) continue;
-    // the steps from k on, with no room right of k's line before the pane's edge: their label ends at the edge
-    // the shortest form: the less of it left of its line, the less it reads as the step before's
-    const forms = stepForms(steps[k]!, steps[steps.length - 1]!).reverse();
-    const text = forms.find((t) => width - m.width(t) >= stepFree) ?? null;
-    if (text) place(text, width - m.width(text));
+    // the steps from k on, with no room right of k's line before the pane's edge: their label ends at the edge, its
+    // pad there given up, never begun left of k's line, where it stood over the step before's bar (review 18Y Y6:
+    // "steps 2–3" 13 px into step 1 at 700 px)
+    const from = Math.max(stepFree, steps[k]!.x + 1 + EDGE_PAD);
+    const text = stepForms(steps[k]!, steps[steps.length - 1]!).find((t) => width - m.width(t) >= from) ?? null;
+    if (text) {
+      place(text, width - m.width(text), k);
+      break;
+    }
+    // else they join the label before, from its line ("steps 1–3"), every step in view said; none where that has no
+    // room either
+    const before = runs.at(-1);
+    const joined =
+      before && stepForms(steps[before.first]!, steps[steps.length - 1]!).find((t) => before.x + m.width(t) <= width);
+    if (before && joined) {
+      texts[before.text] = placeText(m, 'step', joined, before.x, middle, ink, under);
+      stepFree = before.x + m.width(joined) + PAD;
+    }
     break;
   }
   const after = tail ? tail.x + 1 + PAD : Infinity;

@@ -106,21 +106,47 @@ test('a step too narrow for its whole label: one label for it and the steps afte
   assert.deepEqual(stepLabels([0, 100, 104, 106, 300], 500), ['step 1', 'steps 2–4', 'step 5']);
   // the first ones too close for "step 1": the run said whole
   assert.deepEqual(stepLabels([0, 2, 4, 300], 500), ['steps 1–3', 'step 4']);
-  // no room for "step 4" right of its line nor at the edge: unlabelled, not a bare "4"
-  assert.deepEqual(stepLabels([0, 2, 4, 70], 90), ['steps 1–3']);
+  // no room for "step 4" right of its line nor at the edge: it joins the label before, never a bare "4"
+  assert.deepEqual(stepLabels([0, 2, 4, 70], 90), ['steps 1–4']);
 });
 
-test("the last step near the pane's edge: its whole label, ending at the edge where no room is right of its line", () => {
+test("the last step near the pane's edge: its whole label, ending at the edge where no room is right of its line, never begun left of its line", () => {
   assert.deepEqual(stepLabels([0, 440], 500), ['step 1', 'step 2']);
-  // a lone "2" at the edge, 440 px from "step 1", read as a label cut there (review s29)
-  assert.deepEqual(stepLabels([0, 480], 500), ['step 1', 'step 2']);
-  assert.deepEqual(stepLabels([0, 100, 120, 480], 500), ['step 1', 'steps 2–3', 'step 4']);
   // far from "step 1" measured from where its label would begin, as a label with room is (gpt_small at 1000 px:
   // "call 1 … │   2", the number at the edge 28 px right of its line)
   assert.deepEqual(stepLabels([0, 112], 150), ['step 1', 'step 2']);
-  const [, last] = stepTexts([0, 497], 500);
-  assert.deepEqual(last, { text: 'step 2', x: 464, w: 36 });
-  assert.deepEqual(stepLabels([0, 100, 496, 498], 500), ['step 1', 'step 2', 'steps 3–4']);
+  const [, last] = stepTexts([0, 112], 150);
+  // its pad at the edge given up, a px of air left of it: it begins at its line
+  assert.deepEqual(last, { text: 'step 2', x: 114, w: 36 });
+  // no room from its line to the edge: it joins the label before, from that one's line, never shifted left over the
+  // step before's bar (review 18Y Y6: "steps 2–3" begun 13 px left of step 2's line at 700 px, inside step 1), nor
+  // a lone "2" (review s29)
+  assert.deepEqual(stepLabels([0, 480], 500), ['steps 1–2']);
+  assert.deepEqual(stepLabels([0, 100, 120, 480], 500), ['step 1', 'steps 2–4']);
+  assert.deepEqual(stepLabels([0, 497], 500), ['steps 1–2']);
+  assert.deepEqual(stepLabels([0, 100, 496, 498], 500), ['step 1', 'steps 2–4']);
+  // 700 px's eager pane (review 18Y Y6): steps 2 and 3 16 px apart, 31 px before the edge; "steps 2–3" is 54 px
+  assert.deepEqual(stepLabels([273, 620, 636], 651), ['before step 1', 'steps 1–3']);
+  // no room for the joined label either: none, never one begun left of its line
+  assert.deepEqual(stepLabels([0, 20, 40], 50), []);
+});
+
+test('every step label begins right of its own line, at any width', () => {
+  for (let width = 60; width <= 520; width += 7)
+    for (const xs of [
+      [0, 100, 120, 480],
+      [0, 2, 4, 70],
+      [10, 300, 310, 330],
+      [0, 40, 45],
+    ]) {
+      const inView = xs.filter((x) => x < width);
+      const lines = new Map<string, number>(inView.map((x, k) => [String(k + 1), x]));
+      for (const { text, x } of stepTexts(inView, width))
+        if (!text.startsWith('before')) {
+          const first = /(\d+)/.exec(text)![1]!;
+          assert.ok(x > lines.get(first)!, `${width} px: "${text}" at ${x}, its line at ${lines.get(first)}`);
+        }
+    }
 });
 
 test("the steps begun in a line's pixel column after it: named by its label, none left unsaid (review s29)", () => {

@@ -1,5 +1,6 @@
-// The words a page's panes say about steps and idle stretches, at a panel's widths (560, 700 px): every step label
-// says what its numbers count in every lane ("steps 2–3", never a bare "2–3" beside a time axis: review 17Y Y8),
+// The words a page's panes say about steps and idle stretches, at a panel's widths (560, 700, 1400 px): every step
+// label says what its numbers count in every lane ("steps 2–3", never a bare "2–3" beside a time axis: review 17Y Y8)
+// and begins at its own step's line (review 18Y Y6),
 // a rank's wait keeps whom it waited for where its long form has no room, and a stretch with room for its label
 // carries one.
 import assert from 'node:assert/strict';
@@ -10,6 +11,7 @@ import { readTimelineSource } from '../../extension/node/timelineSource.ts';
 import type { TimelineSource } from '../../extension/shared/protocol.ts';
 import type { FrameLayout } from '../../webview/frameLayout.ts';
 import { sentTraces, type TraceMessage } from '../sentTraces.ts';
+import { LABEL_WIDTH } from '../../webview/timelineText.ts';
 import { holdBrowser, openWebview, postPanes, ROOT } from './harness.ts';
 
 const TRACES = path.join(ROOT, 'test', 'fixtures', 'traces');
@@ -47,17 +49,28 @@ const said = (frame: FrameLayout, role: string): string[] =>
     .map((t) => t.text);
 
 describe("step and stretch labels at a panel's widths", () => {
-  for (const width of [560, 700])
-    test(`${width} px: every lane's step labels say what they count, "steps 2–3" over default's steps as over eager's (review 17Y Y8)`, async () => {
-      const [eager, compiled] = (await frames(GRAPHBREAK, width, 'all')).map((f) => said(f, 'step'));
+  for (const width of [560, 700, 1400])
+    test(`${width} px: every lane's step labels say what they count, each begun right of its own step's line (review 17Y Y8, 18Y Y6)`, async () => {
+      const frameList = await frames(GRAPHBREAK, width, 'all');
+      const [eager, compiled] = frameList.map((f) => said(f, 'step'));
       // (default's steps 2 and 3 lie 10 px apart: eager's lane read "steps 2–3", default's a bare "2–3" under it)
       for (const labels of [eager!, compiled!])
         for (const text of labels)
           assert.match(text, /^(?:before |warm-up )?steps? \d+(?:–\d+)?$/, `${width} px: ${labels.join(' │ ')}`);
-      assert.ok(
-        eager!.includes('steps 2–3') && compiled!.includes('steps 2–3'),
-        `${eager!.join(' │ ')} / ${compiled!.join(' │ ')}`,
-      );
+      assert.ok(compiled!.includes('steps 2–3'), `${compiled!.join(' │ ')}`);
+      // each label begins a few px right of a step line, the line of its first step: at 560 and 700 px eager's
+      // "steps 2–3", pushed left to end at the pane's edge, began 25 and 13 px left of step 2's line, over step 1
+      for (const frame of frameList) {
+        const lineXs = [...new Set(frame.lines.filter((l) => l.role === 'step').map((l) => l.x))].sort((a, b) => a - b);
+        for (const t of frame.texts.filter((x) => x.role === 'step' && !x.text.startsWith('before'))) {
+          const line = lineXs.filter((x) => x < t.x).at(-1);
+          assert.ok(
+            line !== undefined && t.x - line <= 1 + 3 + 3,
+            `${width} px: "${t.text}" at x ${t.x}, the step line before it at ${line} (${lineXs.join(', ')})`,
+          );
+        }
+      }
+      if (width === 1400) assert.deepEqual(eager, ['before step 1', 'warm-up step 1', 'step 2', 'step 3']);
     });
 
   test("700 px: rank 0's waits in longer gaps keep whom they waited for, and for how long, where the long form has no room", async () => {
@@ -76,5 +89,40 @@ describe("step and stretch labels at a panel's widths", () => {
     // rank 0's each its wait for rank 1, as such: narrower than the gap's "44.5 ms idle" and says more (review 18Z Z2)
     // (step 4's, in a 70 px gap, has no room: its hover says it)
     assert.deepEqual(said(rank0!, 'gap'), ['36.8 ms wait', '37.9 ms wait']);
+  });
+
+  test('a pane zoomed past its work says where its ops are: rank 1 in its 40 ms sleep (review 18Y Y3)', async () => {
+    const page: Page = await openWebview(browser(), { width: 1000, height: 900 });
+    const content = await readTimelineSource(RANKS);
+    const panes = (await sentTraces(content)).map((m: TraceMessage) => m.pane);
+    await postPanes(page, content.title, content.source, panes);
+    await page.waitForFunction(
+      () => (window as unknown as { __timelineDebug: { marks: unknown } }).__timelineDebug.marks,
+    );
+    const notes = (): Promise<string[]> => page.locator('.pane .pane-note').allInnerTexts();
+    // the step's fit: every pane shows its ops, nothing said
+    assert.ok(
+      (await notes()).every((n) => !n.includes('ops in view')),
+      (await notes()).join(' | '),
+    );
+    // zoomed in a quarter into the step, inside rank 1's sleep (its first 40 ms of 46), as a user would with the wheel
+    const canvas = page.locator('.pane canvas').nth(1);
+    const box = (await canvas.boundingBox())!;
+    const x = box.x + LABEL_WIDTH + (box.width - LABEL_WIDTH) * 0.3;
+    for (let zoom = 0; zoom < 6; zoom++) {
+      await page.mouse.move(x, box.y + 60);
+      await page.mouse.wheel(0, -300);
+      await page.waitForTimeout(50);
+    }
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const [rank0, rank1] = await notes();
+    // (its row read "40.2 ms unrecorded" across the width, nothing saying where the step's work was)
+    assert.match(
+      rank1!,
+      /^none of its ops in view: (?:← until [\d.]+ [µm]?s, again from|they begin at) [\d.]+ ms → · /,
+      rank1,
+    );
+    // rank 0 waits in all_reduce all that time: an op in view, nothing said
+    assert.ok(!rank0!.includes('ops in view'), rank0);
   });
 });
