@@ -392,10 +392,14 @@ export const focusNotFound = (label: string, compiles: boolean): string =>
 export const PINNED_TITLE = 'its top is scrolled above: click to show it';
 
 /** After a step view's pane note where another pane's longer step sets the scale it shares (paneFit.scaleSetters):
- *  "on the default pane's scale", the pane by its title's name and as a pane (review 18Z Z4: "on default's scale"
- *  read as the ordinary default scale), and why, in its tooltip (review 17Z Z7: "Fit to step" read as not fitting
- *  eager's step). */
-export const onScaleOf = (pane: string): { text: string; tooltip: string } => ({
-  text: `on the ${pane} pane's scale`,
-  tooltip: `Fit to step fits the longest step of the panes that share this axis, the ${pane} pane's: this pane's step is drawn on that scale, so their lengths compare.`,
-});
+ *  the pane by where it is ("on the scale of the pane above"), its title's name in the tooltip: a title in the
+ *  sentence read as the ordinary default scale ("on default's scale", review 18Z Z4) or as no phrase at all ("on
+ *  scale, in situ eager's scale", "torch.compile's defaults's scale": 18Y Y2, 18X X6); and why, in its tooltip
+ *  (review 17Z Z7: "Fit to step" read as not fitting eager's step). `setter`, `pane`: the two panes' places, from 0. */
+export const onScaleOf = (title: string, setter: number, pane: number): { text: string; tooltip: string } => {
+  const where = setter === pane - 1 ? 'the pane above' : setter === pane + 1 ? 'the pane below' : `pane ${setter + 1}`;
+  return {
+    text: `on the scale of ${where}`,
+    tooltip: `Fit to step fits the longest step of the panes that share this axis, that of ${where} ("${title}"): this pane's step is drawn on that scale, so their lengths compare.`,
+  };
+};

@@ -177,8 +177,13 @@ test("a pane's note is one short line; why its times are not the timed ones, and
   assert.match(note.tooltip, /the trace has no Python stacks to name their code/);
 });
 
-test("a pane drawn on another's scale names that pane as a pane, by its title's name (review 18Z Z4)", () => {
-  // "on default's scale" read as the ordinary default scale, not the default pane's
-  assert.equal(onScaleOf('default').text, "on the default pane's scale");
-  assert.match(onScaleOf('default').tooltip, /, the default pane's: /);
+test("a pane drawn on another's scale names that pane by where it is, its title in the tooltip (reviews 18Z Z4, 18Y Y2)", () => {
+  // "on default's scale" read as the ordinary default scale; "on scale, in situ eager's scale" as no phrase at all
+  assert.equal(onScaleOf('default', 0, 1).text, 'on the scale of the pane above');
+  assert.equal(onScaleOf('scale, in situ eager', 2, 1).text, 'on the scale of the pane below');
+  assert.equal(onScaleOf('f, compiled', 0, 2).text, 'on the scale of pane 1');
+  assert.match(
+    onScaleOf('scale, in situ eager', 2, 1).tooltip,
+    /, that of the pane below \("scale, in situ eager"\): /,
+  );
 });

@@ -310,10 +310,10 @@ describe('timeline webview', () => {
     assert.deepEqual(await notes(), ['step 2', 'step 2']);
     // the pane whose step 2 is shorter says whose scale it is drawn on: the other's, which the fit fits (review 17Z Z7)
     const said = await page.locator('.pane-note').allInnerTexts();
-    // (the pane named as a pane: "on default's scale" read as the ordinary default scale, review 18Z Z4)
-    const onScale = said.map((n) => /· on the (\w+) pane's scale$/.exec(n)?.[1] ?? null);
+    // (the pane by where it is: "on default's scale" read as the ordinary default scale, review 18Z Z4)
+    const onScale = said.map((n) => /· on the scale of the pane (above|below)$/.exec(n)?.[1] ?? null);
     assert.equal(onScale.filter((pane) => pane !== null).length, 1, said.join(' | '));
-    assert.ok(onScale[0] === 'default' || onScale[1] === 'eager', said.join(' | '));
+    assert.ok(onScale[0] === 'below' || onScale[1] === 'above', said.join(' | '));
     await page.close();
   });
 
