@@ -296,7 +296,7 @@ describe('timeline ranges', () => {
       'step 2 in view (of steps 1–3) · under the profiler (its overhead included)',
       // the trace has no Python stacks, and no report names its compiled calls' code: a word of it, why in its tooltip;
       // its shorter step drawn on eager's scale, which the fit fits, said (review 17Z Z7)
-      "step 2 in view (of steps 1–3) · under the profiler (its overhead included) · calls named by order · on the scale of the pane above",
+      'step 2 in view (of steps 1–3) · under the profiler (its overhead included) · calls named by order · on the scale of the pane above',
     ]);
     assert.match(
       (await page.locator('.pane-note').nth(1).getAttribute('title'))!,
@@ -326,7 +326,7 @@ describe('timeline ranges', () => {
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     assert.deepEqual(await page.locator('.pane-note').allInnerTexts(), [
       'step 1 in view (of steps 1–3) · step 1 is the warm-up · under the profiler (its overhead included)',
-      "step 1 in view (of steps 1–3) · step 1 is the warm-up · under the profiler (its overhead included) · calls named by order · on the scale of the pane above",
+      'step 1 in view (of steps 1–3) · step 1 is the warm-up · under the profiler (its overhead included) · calls named by order · on the scale of the pane above',
     ]);
     assert.match(
       (await page.locator('.pane-note').first().getAttribute('title'))!,
