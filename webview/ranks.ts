@@ -139,7 +139,9 @@ export function renderRankSteps(
       `Communication: ${measured}; overlapped: the part of it during which the same rank computed. ` +
         'The rest of the step splits into time running ops the profiler recorded and time with no op recorded ' +
         '(Python between ops, a sleep, I/O, waiting for data): in a synchronous job the rank with the most of both ' +
-        'is the one the others waited for; where it is time with no op recorded, look there, not at its ops.',
+        'is the one the others waited for; where it is time with no op recorded, look there, not at its ops. ' +
+        "The slowest rank's lead (last column) is that difference of time, not how long the others waited: the " +
+        'timeline says that, from when each rank reached the collective, where the ranks share a clock.',
     ),
   );
   if (table.wholeTrace)

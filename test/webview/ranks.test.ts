@@ -271,6 +271,11 @@ describe('rank timeline', () => {
       /summed; the timeline labels each stretch on its own/,
     );
     assert.match(await page.locator('.rank-steps').innerText(), /CPU collective ops \(gloo; these traces have no GPU/);
+    // the lead named apart from the wait, which the timeline says (review 18Y: 37.7 ms here, 36.8 ms on rank 0's label)
+    assert.match(
+      await page.locator('.rank-steps .hint').first().innerText(),
+      /The slowest rank's lead \(last column\) is that difference of time, not how long the others waited: the timeline says that/,
+    );
     const scroll = await page
       .locator('.rank-steps .table-scroll')
       .evaluate((box) => [box.scrollWidth, box.clientWidth] as const);
