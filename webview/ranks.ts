@@ -139,7 +139,9 @@ export function renderRankSteps(
       `Communication: ${measured}; overlapped: the part of it during which the same rank computed. ` +
         'The rest of the step splits into time running ops the profiler recorded and time with no op recorded ' +
         '(Python between ops, a sleep, I/O, waiting for data): in a synchronous job the rank with the most of both ' +
-        'is the one the others waited for; where it is time with no op recorded, look there, not at its ops.',
+        'is the one the others waited for; where it is time with no op recorded, look there, not at its ops. ' +
+        "The slowest rank's lead (last column) is that difference of time, not how long the others waited: the " +
+        'timeline says that, from when each rank reached the collective, where the ranks share a clock.',
     ),
   );
   if (table.wholeTrace)
@@ -229,9 +231,11 @@ const UNRECORDED_SUM = 'no op recorded (sum)';
 
 /**
  * The slowest rank of a step said as what was compared: its time outside communication against the fastest
- * rank's ("rank 1: 37.7 ms more outside communication than rank 0"; the others waited about that long for it), and
- * how much of that ran no recorded op, never more than the whole (the fastest may have run more recorded ops than
- * the slowest: the slowest's extra unrecorded time then covers all of the lead).
+ * rank's ("rank 1: 37.7 ms more outside communication than rank 0"), and how much of that ran no recorded op, never
+ * more than the whole (the fastest may have run more recorded ops than the slowest: the slowest's extra unrecorded
+ * time then covers all of the lead). Never said as how long the others waited for it: that is the timeline's, from
+ * when each rank reached the collective and only where their clocks compare (analysis/rankWaits.ts arrivedAt; review
+ * 18Y: "37.7 ms … (the time the others waited for it)" here beside rank 0's "36.8 ms of that waiting for rank 1").
  */
 function slowestText(
   slowest: RankStepTable['rows'][number]['slowest'],
@@ -242,13 +246,12 @@ function slowestText(
   const rank = labels[slowest.pane];
   const compared = `${time(slowest.leadUs)} more outside communication than ${labels[slowest.fastest]}`;
   if (slowest.even) return `even: ${rank} only ${compared}`;
-  const waited = `${rank}: ${compared} (the time the others waited for it)`;
+  const lead = `${rank}: ${compared}`;
   // where most of the lead ran no recorded op, its ops are not what to speed up
-  if (slowest.unrecordedLeadUs >= slowest.leadUs)
-    return `${waited}, all of it with no op recorded (Python, sleep, I/O)`;
+  if (slowest.unrecordedLeadUs >= slowest.leadUs) return `${lead}, all of it with no op recorded (Python, sleep, I/O)`;
   return slowest.unrecordedLeadUs >= slowest.leadUs / 2
-    ? `${waited}, ${time(slowest.unrecordedLeadUs)} of it with no op recorded (Python, sleep, I/O)`
-    : `${waited}, running recorded ops`;
+    ? `${lead}, ${time(slowest.unrecordedLeadUs)} of it with no op recorded (Python, sleep, I/O)`
+    : `${lead}, running recorded ops`;
 }
 
 /** The legend's communication entry. */

@@ -14,6 +14,7 @@ import {
   noOpRecordedHover,
   waitingInForms,
   waitingInHover,
+  waitWordsOf,
 } from './timelineWords.ts';
 
 /** a stretch is said where it is at least this wide, or this share of the view where that is less: a narrow pane's
@@ -83,7 +84,7 @@ export function unrecordedLabels(
   const noOp = stretches.filter((s) => s.collective < 0);
   const formsOf = (s: Unrecorded): string[] => noOpRecordedForms(s.toUs - s.fromUs);
   const shorter = noOp.some((s) => !fits(formsOf(s)[0]!, s) && fits(formsOf(s)[1]!, s)) ? 1 : 0;
-  return stretches.map((stretch) => {
+  const said = stretches.map((stretch) => {
     const us = stretch.toUs - stretch.fromUs;
     if (stretch.collective >= 0) {
       const op = withoutNamespace(model.names[model.name[stretch.collective]!]!);
@@ -92,11 +93,43 @@ export function unrecordedLabels(
       const until = cause === null || cause === LAST_TO_ARRIVE ? null : waitedUntil(stretch);
       // (the part of its time in the collective before that rank reached it: the rest is the collective's own work)
       const waitUs = until === null ? null : Math.min(stretch.toUs, Math.max(stretch.fromUs, until)) - stretch.fromUs;
-      const text = waitingInForms(op, us, cause, idleUs, waitUs).find((f) => fits(f, stretch)) ?? null;
-      return { stretch, text, op, cause, waitUs };
+      const forms = waitingInForms(op, us, cause, idleUs, waitUs);
+      return { stretch, forms, text: forms.find((f) => fits(f, stretch)) ?? null, op, cause, waitUs };
     }
     const text = formsOf(stretch)[shorter]!;
-    return { stretch, text: fits(text, stretch) ? text : null, op: null, cause: null, waitUs: null };
+    return { stretch, forms: [], text: fits(text, stretch) ? text : null, op: null, cause: null, waitUs: null };
+  });
+  return oneWaitWords(said, fits).map(({ stretch, text, op, cause, waitUs }) => ({ stretch, text, op, cause, waitUs }));
+}
+
+/**
+ * A pane's waits in one set of words (waitWordsOf), as its stretches with no op are in one word: the narrowest any of
+ * them needs, each in its widest form of those words that fits. At 700 px rank 0's three read "36.8 ms wait for rank
+ * 1", "37.9 ms wait for rank 1", "30.6 ms wait" (waits engineer's note): one wait for rank 1 and two of other kinds
+ * to a reader; each "… wait" now, whom in the hover (a job of two ranks has one other), rather than the ones that fit
+ * keeping "for rank 1" and the third unlabelled, a blank bar where rank 0 waited (review 9 D4). A wait said with no
+ * wait form (its op's time, "41.7 ms in all_reduce", where "wait for rank 1" has no room) needs the next one down;
+ * one with room for none leaves the others as they are.
+ */
+function oneWaitWords<L extends { stretch: Unrecorded; forms: string[]; text: string | null }>(
+  said: L[],
+  fits: (form: string, stretch: Unrecorded) => boolean,
+): L[] {
+  // the words of the first wait form at or after its own: the ones it has room for
+  const needs = (forms: readonly string[], text: string | null): number => {
+    const at = text === null ? -1 : forms.indexOf(text);
+    return at < 0
+      ? -1
+      : (forms
+          .slice(at)
+          .map(waitWordsOf)
+          .find((w) => w !== null) ?? -1);
+  };
+  const words = Math.max(-1, ...said.map(({ forms, text }) => needs(forms, text)));
+  return said.map((label) => {
+    const from = label.forms.findIndex((f) => (waitWordsOf(f) ?? -1) >= words);
+    if (words <= 0 || from < 0 || needs(label.forms, label.text) === -1) return label;
+    return { ...label, text: label.forms.slice(from).find((f) => fits(f, label.stretch)) ?? null };
   });
 }
 

@@ -213,6 +213,14 @@ export function waitingInForms(
     ]),
   ];
 }
+/** How a form of waitingInForms says its wait, by the words it takes: 0 "waiting for rank 1" (or "waiting in
+ *  all_reduce for rank 1"), 1 "wait for rank 1", 2 "wait" (whom in the hover alone); null: no wait said ("41.7 ms in
+ *  all_reduce", "44.5 ms idle", last to arrive). A pane says its waits in one of these (timelineGaps.unrecordedLabels). */
+export function waitWordsOf(form: string): 0 | 1 | 2 | null {
+  if (form.endsWith(' wait')) return 2;
+  if (form.includes(' wait for ')) return 1;
+  return form.includes(' waiting ') ? 0 : null;
+}
 /** A collective's own bar on the rank that reached it last (its step thread's stretch: waitingInForms' last to
  *  arrive), its label in the forms it may take, longest first, whole words chosen by its width: "all_reduce, last to
  *  arrive", "all_reduce, came last", "came last", "last" (review 15 W1: blank at 560/700 px where "all_reduce" had no

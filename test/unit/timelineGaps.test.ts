@@ -21,7 +21,7 @@ import {
   type Unrecorded,
   type UnrecordedLabel,
 } from '../../webview/timelineGaps.ts';
-import { waitedFor as waitedForWords, waitingInForms } from '../../webview/timelineWords.ts';
+import { waitedFor as waitedForWords, waitingInForms, waitWordsOf } from '../../webview/timelineWords.ts';
 import { TrackRows, type Row } from '../../webview/timelineRows.ts';
 import { LABEL_WIDTH, type Measure } from '../../webview/timelineText.ts';
 
@@ -356,9 +356,16 @@ test("rank 0's waits in the whole trace at 560, 700 and 1400 px: each said in wh
   // at 560 px each wait's time as such, which says more than the gap's "44.5 ms idle" (review 18Z Z2), never the
   // collective's time as a wait (review 18Z Z1)
   assert.deepEqual(waits(560), ['36.8 ms wait', '37.9 ms wait', '30.6 ms wait']);
-  // at 700 px the wait for the rank where it fits, its time the wait's, never "44.5 ms idle, for rank 1", the gap's
-  // time read as the wait's (review 18Z Z2)
-  assert.deepEqual(waits(700), ['36.8 ms waiting for rank 1', '37.9 ms wait for rank 1', '30.6 ms wait']);
+  // at 700 px too: one wait with no room for "for rank 1" (its 30.6 ms) and the pane's three say "wait" alike, as its
+  // stretches with no op say one word (waits engineer's note: "36.8 ms waiting for rank 1", "37.9 ms wait for rank
+  // 1", "30.6 ms wait" read as three kinds of wait), never "44.5 ms idle, for rank 1", the gap's time read as the
+  // wait's (review 18Z Z2); whom in the hover
+  assert.deepEqual(waits(700), ['36.8 ms wait', '37.9 ms wait', '30.6 ms wait']);
+  // at every width the pane's waits in one set of words (a wait with room for none, unlabelled, its hover saying it)
+  for (let width = 400; width <= 1600; width += 25) {
+    const words = new Set(waits(width).flatMap((text) => (text === null ? [] : [waitWordsOf(text)])));
+    assert.ok(words.size <= 1 && !words.has(null), `${width} px: ${waits(width).join(' | ')}`);
+  }
   // wider, the wait for the rank in each: until rank 1 reached the all_reduce (36.8 ms of rank 0's 41.7 ms in it,
   // review 18Z Z1), inside the gap's time, "of it" kept (review 18Z Z5: "31.7 ms idle, 31.6 ms waiting" read as two)
   assert.deepEqual(waits(1400), [

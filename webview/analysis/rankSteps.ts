@@ -37,10 +37,11 @@ export interface StepRow {
   /** per pane; null where that rank has no step of this index */
   ranks: (RankStepStat | null)[];
   /**
-   * the pane with the most work in the step, and its lead over the pane with the least, `fastest` (about how long the
-   * others waited for it); null with fewer than two ranks in the row, or for whole traces. `even`: the lead is under EVEN_SHARE of
-   * the slowest rank's step: no straggler worth naming. `unrecordedLeadUs`: how much of the lead is time with no op
-   * recorded (the slowest's unrecordedUs less the fastest's).
+   * the pane with the most work in the step, and its lead over the pane with the least, `fastest` (a difference of
+   * time outside communication, not a wait: how long a rank waited for another is rankWaits.arrivedAt's); null with
+   * fewer than two ranks in the row, or for whole traces. `even`: the lead is under EVEN_SHARE of the slowest rank's
+   * step: no straggler worth naming. `unrecordedLeadUs`: how much of the lead is time with no op recorded (the
+   * slowest's unrecordedUs less the fastest's).
    */
   slowest: { pane: number; fastest: number; leadUs: number; unrecordedLeadUs: number; even: boolean } | null;
 }
