@@ -28,6 +28,17 @@ import { LABEL_WIDTH, type Measure } from '../../webview/timelineText.ts';
 /** 6 px a character, about the canvas's 11 px font. */
 const m: Measure = { width: (text) => 6 * text.length, ascent: 8, descent: 3 };
 
+/** The labels of a stretch's gaps with its collectives known, as the timeline draws them (`waitedFor`, `waitedUntil`:
+ *  whom and until when a rank waited, where the ranks are known). */
+const labelsOf = (
+  model: TraceModel,
+  rows: Row[],
+  from: number,
+  to: number,
+  xOf: (t: number) => number,
+  ...waits: [Parameters<typeof unrecordedLabels>[7]?, Parameters<typeof unrecordedLabels>[8]?]
+): UnrecordedLabel[] => unrecordedLabels(model, rows, from, to, xOf, m, communicationNames(model.names), ...waits);
+
 /** A rank's whole trace across a canvas `width` px wide: its rows, its steps' span and where a time is drawn. */
 function wholeTrace(model: TraceModel): {
   rows: Row[];
@@ -85,9 +96,7 @@ test("rank 0's thread in its step while gloo's thread ran its all_reduce: said w
   const step = model.steps[1]!;
   const xOf = (t: number): number => LABEL_WIDTH + ((t - step.start) / (step.end - step.start)) * (1400 - LABEL_WIDTH);
   const said = (waitedFor?: () => string | null): (string | null)[] =>
-    unrecordedLabels(model, rows, step.start, step.end, xOf, m, communicationNames(model.names), waitedFor).map(
-      (s) => s.text,
-    );
+    labelsOf(model, rows, step.start, step.end, xOf, waitedFor).map((s) => s.text);
   // no rank known (one trace, or ranks whose clocks do not compare): its time in the collective, no wait claimed for
   // a rank (review 18Z Z1: the collective's whole time said as the wait)
   assert.ok(said().some((t) => /^[\d.]+ ms idle, [\d.]+ ms of it in all_reduce$/.test(t ?? '')));
@@ -122,14 +131,12 @@ test("rank 0's thread in its step while gloo's thread ran its all_reduce: said w
   // in a narrow pane fewer whole words, the gap's time first (review 12 L3: at 560 and 700 px "…, waiting in
   // all_reduce" had no room and the stretch went unsaid)
   const narrow = (width: number): (string | null)[] =>
-    unrecordedLabels(
+    labelsOf(
       model,
       rows,
       step.start,
       step.end,
       (t) => LABEL_WIDTH + ((t - step.start) / (step.end - step.start)) * (width - LABEL_WIDTH),
-      m,
-      communicationNames(model.names),
     ).map((s) => s.text);
   const cut = narrow(LABEL_WIDTH + 200).find((t) => t?.includes(' idle'));
   assert.match(cut ?? '', /^[\d.]+ ms idle(?:, [\d.]+ ms of it in all_reduce)?$/);
@@ -148,14 +155,12 @@ test("a wait's label and its hover name one cause, worked out once per stretch (
   // a cause that changes with each call: asked twice, the label and the hover would name different ranks
   const causes = ['rank 1, recompiling', 'rank 2, compiling'];
   let asked = 0;
-  const found = unrecordedLabels(
+  const found = labelsOf(
     model,
     rows,
     step.start,
     step.end,
     xOf,
-    m,
-    communicationNames(model.names),
     () => causes[asked++ % 2]!,
     (stretch) => stretch.fromUs + 30_000,
   );
@@ -227,17 +232,7 @@ test("rank 0's wait said for rank 1 and how much of it rank 1 recorded no op: 34
   const step = rank0!.steps[1]!;
   const xOf = (t: number): number => LABEL_WIDTH + ((t - step.start) / (step.end - step.start)) * (1400 - LABEL_WIDTH);
   const { waitedFor, waitedUntil } = waitsOf(ranks, 0);
-  const found = unrecordedLabels(
-    rank0!,
-    rows[0]!,
-    step.start,
-    step.end,
-    xOf,
-    m,
-    communicationNames(rank0!.names),
-    waitedFor,
-    waitedUntil,
-  );
+  const found = labelsOf(rank0!, rows[0]!, step.start, step.end, xOf, waitedFor, waitedUntil);
   const waits = found.filter((said) => said.op !== null);
   assert.equal(waits.length, 1);
   const { stretch, text } = waits[0]!;
@@ -252,14 +247,12 @@ test("rank 0's wait said for rank 1 and how much of it rank 1 recorded no op: 34
   const busy = [ranks[0]!, { ...ranks[1]!, unrecordedUs: () => 0 }];
   assert.deepEqual(waitedRank(busy, 0, stretch.fromUs, stretch.toUs), { rank: 1, cause: null });
   const narrow = (width: number): string | null | undefined =>
-    unrecordedLabels(
+    labelsOf(
       rank0!,
       rows[0]!,
       step.start,
       step.end,
       (t) => LABEL_WIDTH + ((t - step.start) / (step.end - step.start)) * (width - LABEL_WIDTH),
-      m,
-      communicationNames(rank0!.names),
       waitedFor,
       waitedUntil,
     ).find((said) => said.op !== null)?.text;
@@ -283,14 +276,12 @@ test('rank 1, last to reach all_reduce while rank 0 waited in it, is said to be 
   const { models, rows, ranks } = await stragglerRanks();
   const said = (k: number, width: number): UnrecordedLabel[] => {
     const step = models[k]!.steps[0]!;
-    return unrecordedLabels(
+    return labelsOf(
       models[k]!,
       rows[k]!,
       step.start,
       step.end,
       (t) => LABEL_WIDTH + ((t - step.start) / (step.end - step.start)) * (width - LABEL_WIDTH),
-      m,
-      communicationNames(models[k]!.names),
       waitsOf(ranks, k).waitedFor,
       waitsOf(ranks, k).waitedUntil,
     ).filter((label) => label.op !== null);
@@ -324,17 +315,7 @@ test("rank 0's waits in the whole trace at 560, 700 and 1400 px: each said in wh
   const { rows, tMin, tMax, xAt } = wholeTrace(model);
   const { waitedFor, waitedUntil } = waitsOf(ranks, 0);
   const labels = (width: number): UnrecordedLabel[] =>
-    unrecordedLabels(
-      model,
-      rows,
-      tMin,
-      tMax,
-      xAt(width),
-      m,
-      communicationNames(model.names),
-      waitedFor,
-      waitedUntil,
-    ).filter((said) => said.op);
+    labelsOf(model, rows, tMin, tMax, xAt(width), waitedFor, waitedUntil).filter((said) => said.op);
   const waits = (width: number): (string | null)[] => labels(width).map((said) => said.text);
   for (const width of [560, 700, 1400]) {
     const said = labels(width);
