@@ -55,8 +55,7 @@ export interface UnrecordedLabel {
  * (noOpRecordedForms, waitingInForms): at every width its time first and words that mean the same, fewer of them,
  * each form whole words (never "no op · 40.2 ms": review 10 F8, nor words without the time: review 11 I7, nor a cut
  * on "in": review 13 Q4, nor "38.6 ms, no op", a no-op: review 15 W6), the stretches with no op in one word
- * ("38.6 ms unrecorded", or "38.6 ms idle" for all where one has room for that alone: review 17 X5, and at 560 px
- * rank 1's stretches, the straggler's, unlabelled); a stretch with room for none, unlabelled (null: its hover says it).
+ * ("38.6 ms unrecorded": review 17 X5; at 560 px rank 1's stretches, the straggler's, unlabelled: review 19 X1/Y1/Z1); a stretch with room for none, unlabelled (null: its hover says it).
  */
 export function unrecordedLabels(
   model: TraceModel,
@@ -79,11 +78,6 @@ export function unrecordedLabels(
   const stretches = unrecordedInSteps(model, rows, tMin, tMax, minUs, collectives);
   const roomOf = (stretch: Unrecorded): number => xOf(stretch.idleToUs) - xOf(stretch.idleFromUs) - 2 * GAP_INSET;
   const fits = (form: string, stretch: Unrecorded): boolean => m.width(form) <= roomOf(stretch);
-  // the stretches with no op in one word: the shorter where one has room for it alone (review 17 X5: two words for
-  // one thing side by side read as two kinds of time)
-  const noOp = stretches.filter((s) => s.collective < 0);
-  const formsOf = (s: Unrecorded): string[] => noOpRecordedForms(s.toUs - s.fromUs);
-  const shorter = noOp.some((s) => !fits(formsOf(s)[0]!, s) && fits(formsOf(s)[1]!, s)) ? 1 : 0;
   const said = stretches.map((stretch) => {
     const us = stretch.toUs - stretch.fromUs;
     if (stretch.collective >= 0) {
@@ -96,7 +90,7 @@ export function unrecordedLabels(
       const forms = waitingInForms(op, us, cause, idleUs, waitUs);
       return { stretch, forms, text: forms.find((f) => fits(f, stretch)) ?? null, op, cause, waitUs };
     }
-    const text = formsOf(stretch)[shorter]!;
+    const text = noOpRecordedForms(us)[0]!;
     return { stretch, forms: [], text: fits(text, stretch) ? text : null, op: null, cause: null, waitUs: null };
   });
   return oneWaitWords(said, fits).map(({ stretch, text, op, cause, waitUs }) => ({ stretch, text, op, cause, waitUs }));

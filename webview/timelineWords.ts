@@ -155,7 +155,9 @@ export const phaseLabelForms = (labels: readonly string[], time: string): string
  *  (the hover says it: noOpRecordedHover); a bare "13.0 µs" right after a slice read as that slice's time, and a bare
  *  "40.2 ms" beside rank 0's "40.2 ms wait" as a wait (review 16 X3/Z4). A rank's wait is said apart, in its own
  *  words (waitingInForms). */
-export const noOpRecordedForms = (us: number): string[] => [`${formatUs(us)} unrecorded`, `${formatUs(us)} idle`];
+// (no shorter "idle": written for the straggler's stretches at 560 px, it said a single process's Python time between
+// its ops was idle, beside the compare counting it as compiling's cost: review 19X X1, 19Y Y1, 19Z Z1)
+export const noOpRecordedForms = (us: number): string[] => [`${formatUs(us)} unrecorded`];
 
 /**
  * A step's stretch on its thread with no op recorded while another thread of its process ran a collective: its label
