@@ -54,3 +54,18 @@ def test_calls_held_for_a_profiled_window_extend_their_block_and_ranks_still_swi
     assert len(block1) == schedule.RANKS_BLOCK + 5 and s.held == 5
     assert {side for side, block in sides if block == 1} == {"eager"} and sides[block1[-1] + 1] == ("compiled", 2)
     assert s.to_json()["heldCalls"] == 5
+
+
+def test_a_block_holds_its_calls_of_each_region_a_script_calls_in_turn() -> None:
+    """A server's model and its pooling called in turn: each gets block_calls calls a block, so each has steps inside
+    one block (counting top-level calls alone gave each one call a block at MIN_BLOCK, no step, on a slow host)."""
+    s = Schedule()
+    sides = []
+    for i in range(60):
+        sides.append((s.next_call(i * 0.050, region="server" if i % 2 == 0 else "pooled"), i % 2))
+        s.call_ended(i == 0)
+    assert s.block_calls == schedule.MIN_BLOCK  # 50 ms steps: the smallest block
+    for k in range(1, 6):
+        per_region = [sum(1 for (_, block), r in sides if block == k and r == region) for region in (0, 1)]
+        assert per_region == [schedule.MIN_BLOCK, schedule.MIN_BLOCK]
+        assert {side for (side, block), _ in sides if block == k} == {ORDER[(k - 1) % 4]}

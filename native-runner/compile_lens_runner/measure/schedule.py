@@ -2,13 +2,16 @@
 blocks switched by PyTorch's own stance (measure/interleaved.py says why blocks, why ABBA, and how they are compared).
 
 Switching starts once WARM_QUIET_CALLS top-level calls in a row compiled nothing (at least MIN_WARM_CALLS calls in); a
-block is as many calls as take about BLOCK_TARGET_MS by the warm-up's own steps (MIN_BLOCK..MAX_BLOCK). Ranks of a
-torchrun job switch together on the same call: their schedule is fixed by call count (RANKS_START_CALL, RANKS_BLOCK),
-never by timing or compiles, which differ between ranks.
+block holds, of each region it calls, as many calls as take about BLOCK_TARGET_MS by the warm-up's own steps
+(MIN_BLOCK..MAX_BLOCK): a script that calls two regions in turn (a server's model and its pooling) gets steps of both in
+every block, where counting top-level calls alone gave each region one call a block and so no step. Ranks of a torchrun
+job switch together on the same call: their schedule is fixed by call count (RANKS_START_CALL, RANKS_BLOCK), never by
+timing, compiles or which regions a rank calls, which differ between ranks.
 """
 
 from __future__ import annotations
 
+import collections
 import itertools
 import math
 import statistics
@@ -40,13 +43,15 @@ class Schedule:
         self.start: int | None = None
         self.block_calls = RANKS_BLOCK if fixed else MIN_BLOCK
         self.held = 0  # calls inside the profiled windows: they extend their block
+        self.block = 0
+        self._in_block: collections.Counter[object] = collections.Counter()  # region -> its calls in the block
         self._quiet = 0
         self._quiet_starts: list[float] = []
 
-    def next_call(self, now_s: float, hold: bool = False) -> tuple[str, int]:
-        """(side, block) of the call about to start at perf_counter `now_s`; block 0 is the compiled warm-up. hold: the
-        call is inside a profiled window (PROFILED_BLOCKS): it stays in the current block and takes none of its
-        places, so the block still holds its block_calls calls outside the window."""
+    def next_call(self, now_s: float, hold: bool = False, region: object = None) -> tuple[str, int]:
+        """(side, block) of `region`'s call about to start at perf_counter `now_s`; block 0 is the compiled warm-up.
+        hold: the call is inside a profiled window (PROFILED_BLOCKS): it stays in the current block and takes none of
+        its places, so the block still holds its block_calls calls outside the window."""
         n = self.calls
         self.calls += 1
         if self.start is None:
@@ -59,8 +64,13 @@ class Schedule:
                 self.block_calls = block_size([*self._quiet_starts[-WARM_QUIET_CALLS:], now_s])
         elif hold:
             self.held += 1
-        k = (n - self.start - self.held) // self.block_calls
-        return ORDER[k % len(ORDER)], k + 1
+            return ORDER[(self.block - 1) % len(ORDER)], self.block
+        key = None if self.fixed else region
+        if self.block == 0 or self._in_block[key] >= self.block_calls:
+            self.block += 1
+            self._in_block.clear()
+        self._in_block[key] += 1
+        return ORDER[(self.block - 1) % len(ORDER)], self.block
 
     def call_ended(self, compiled: bool) -> None:
         """After a top-level call of the warm-up: whether any compile started during it."""

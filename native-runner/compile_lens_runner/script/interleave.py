@@ -78,7 +78,9 @@ class Interleaver:
         if self.stopped is not None:
             return self.side, 0  # no longer interleaved: no steady step (block 0 is warm-up)
         window_side = next((side for side, w in self.windows.items() if w.open), None)
-        side, self.block = self.schedule.next_call(time.perf_counter(), hold=window_side is not None)
+        side, self.block = self.schedule.next_call(
+            time.perf_counter(), hold=window_side is not None, region=getattr(region, "id", region)
+        )
         block = self.block
         if side == "eager" and signature not in self._compiled_seen and not new_sizes_served:
             side, block = "compiled", 0
