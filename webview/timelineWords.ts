@@ -164,7 +164,7 @@ export const noOpRecordedForms = (us: number): string[] => [`${formatUs(us)} unr
  * in the forms it may take, longest first, each whole words (review 13 Q4: a cut "765 µs, waiting in…" said neither
  * the op nor the rank). Its time in the collective said as such, "41.7 ms in all_reduce" (the rank table's
  * communication, one number), and of it the part before the rank it waited for reached it (`waitUs`) as the wait for
- * that rank: "41.7 ms in all_reduce, 36.8 ms of it waiting for rank 1, which recorded no op for 33.6 ms of it" (`cause`:
+ * that rank: "41.7 ms in all_reduce, 36.8 ms of it waiting for rank 1, which recorded no op for 33.6 ms of the wait" (`cause`:
  * waitedFor); the rest is the collective's own work, which every rank spends (review 18Z Z1: the whole 41.7 ms said as
  * waiting for rank 1, which reached it 36.8 ms after rank 0 did). `idleUs`: the thread's whole stretch with no op that
  * it lies in; where it says another time, the label says that first, the rest as part of it, each number inside the
@@ -219,7 +219,8 @@ export function waitingInForms(
  *  all_reduce for rank 1"), 1 "wait for rank 1", 2 "wait" (whom in the hover alone); null: no wait said ("41.7 ms in
  *  all_reduce", "44.5 ms idle", last to arrive). A pane says its waits in one of these (timelineGaps.unrecordedLabels). */
 export function waitWordsOf(form: string): 0 | 1 | 2 | null {
-  if (form.endsWith(' wait')) return 2;
+  // (its time then "wait": "…for 33.6 ms of the wait" is the cause's words, not this)
+  if (/\d \S*s wait$/.test(form)) return 2;
   if (form.includes(' wait for ')) return 1;
   return form.includes(' waiting ') ? 0 : null;
 }
@@ -244,14 +245,15 @@ const DOING: Record<NonNullable<WaitCause>, string> = {
 /** The rank a collective waited for and what it did all the while: "rank 1, recompiling", "rank 1, which recorded no
  *  op then" (its thread's stretch with none, said as the other rank's: review 13 P1, "…for rank 1, no op recorded
  *  there" on rank 0's row read as rank 0's own, beside the table's 3.72 ms for it), or for part of the while
- *  (`unrecordedUs`): "rank 1, which recorded no op for 33.6 ms of it"; doing what the trace does not say (`cause`
+ *  (`unrecordedUs`, of the wait until it reached the collective): "rank 1, which recorded no op for 33.6 ms of the
+ *  wait" (review 19Z Z3: a last "of it" after "of it" and "of that" had three referents); doing what the trace does not say (`cause`
  *  null): "rank 1". */
 export function waitedFor(rank: number, cause: WaitCause, unrecordedUs: number | null = null): string {
   if (cause === null) return `rank ${rank}`;
   // its stretch with none through part of the wait only: how much (review 14 T4, "which recorded no op then" over
   // rank 1's last 8 ms of backward and all_reduce)
   if (cause === 'unrecorded' && unrecordedUs !== null)
-    return `rank ${rank}, which recorded no op for ${formatUs(unrecordedUs)} of it`;
+    return `rank ${rank}, which recorded no op for ${formatUs(unrecordedUs)} of the wait`;
   return `rank ${rank}, ${DOING[cause]}`;
 }
 
