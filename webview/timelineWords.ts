@@ -415,3 +415,9 @@ export const onScaleOf = (title: string, setter: number, pane: number): { text: 
     tooltip: `Fit to step fits the longest step of the panes that share this axis, that of ${where} ("${title}"): this pane's step is drawn on that scale, so their lengths compare.`,
   };
 };
+
+/** The timeline's help line under its panes: a slice's launch → kernel arrows said only where a trace has a GPU track
+ *  (`gpu`): a CPU trace has no launches and no kernels, and its user looked for arrows that never appear (review 19X
+ *  X3). */
+export const timelineHelp = (gpu: boolean): string =>
+  `Click a slice for details${gpu ? ' and its launch → kernel arrows' : ''}. Wheel zooms, drag pans, W/S zoom, A/D pan, F fits the step, 0 fits all. Shift+drag (or Shift+←/→) selects a range: a table of what ran in it; Esc clears.`;
