@@ -50,7 +50,7 @@ function paneNotes(): void {
       pane.timeline.warmUpStep,
     );
     const setter = setters[p];
-    const scale = setter == null ? null : onScaleOf(state.panes[setter]!.label, setter, p);
+    const scale = setter == null ? null : onScaleOf(state.panes[setter]!.label, setter, p, pane.label);
     // where its ops are when the view holds none of them (review 18Y Y3), said first: the pane reads empty
     const span = pane.timeline.drawnIn(-Infinity, Infinity);
     const off = span && opsOffView(model, everyLevel(model), [t0 / stretch + offset, t1 / stretch + offset], span);

@@ -403,13 +403,38 @@ export const focusNotFound = (label: string, compiles: boolean): string =>
 /** After a pane's title while its pane is scrolled under it (pinnedTitles.ts): its top is not in view. */
 export const PINNED_TITLE = 'its top is scrolled above: click to show it';
 
+/** The longest name of a pane said after "the" before "pane" ("the in situ eager pane below"): a longer one, a
+ *  mode's whole wording ("compiled with torch.compile's defaults"), is said by its place. */
+const PANE_NAME_CHARS = 24;
+const ORDINALS = ['second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth'];
+
 /** After a step view's pane note where another pane's longer step sets the scale it shares (paneFit.scaleSetters):
  *  the pane by where it is ("on the scale of the pane above"), its title's name in the tooltip: a title in the
  *  sentence read as the ordinary default scale ("on default's scale", review 18Z Z4) or as no phrase at all ("on
  *  scale, in situ eager's scale", "torch.compile's defaults's scale": 18Y Y2, 18X X6); and why, in its tooltip
- *  (review 17Z Z7: "Fit to step" read as not fitting eager's step). `setter`, `pane`: the two panes' places, from 0. */
-export const onScaleOf = (title: string, setter: number, pane: number): { text: string; tooltip: string } => {
-  const where = setter === pane - 1 ? 'the pane above' : setter === pane + 1 ? 'the pane below' : `pane ${setter + 1}`;
+ *  (review 17Z Z7: "Fit to step" read as not fitting eager's step). One not next to it by the part of its title after
+ *  the region both titles name ("the eager pane above": its region's), else by how far ("the second pane below"),
+ *  never by a number its title does not show (review 19Y Y2: "on the scale of pane 3"). `title`, `setter`: the
+ *  setter pane's title and place; `pane`, `paneTitle`: this pane's, places from 0. */
+export const onScaleOf = (
+  title: string,
+  setter: number,
+  pane: number,
+  paneTitle: string,
+): { text: string; tooltip: string } => {
+  const side = setter < pane ? 'above' : 'below';
+  const apart = Math.abs(setter - pane);
+  // (the region both titles begin with: "TinyTransformer, ")
+  let common = 0;
+  while (common < title.length && title[common] === paneTitle[common]) common++;
+  const region = title.slice(0, common).lastIndexOf(', ');
+  const name = region < 0 ? null : title.slice(region + 2);
+  const where =
+    apart === 1
+      ? `the pane ${side}`
+      : name && name.length <= PANE_NAME_CHARS
+        ? `the ${name} pane ${side}`
+        : `the ${ORDINALS[apart - 2] ?? `${apart}th`} pane ${side}`;
   return {
     text: `on the scale of ${where}`,
     tooltip: `Fit to step fits the longest step of the panes that share this axis, that of ${where} ("${title}"): this pane's step is drawn on that scale, so their lengths compare.`,
