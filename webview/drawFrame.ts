@@ -4,7 +4,7 @@
 import { stepsOverlapped } from './analysis/stepMap.ts';
 import { post } from './hostApi.ts';
 import { everyLevel, opsOffView, opsOffViewNote } from './offViewOps.ts';
-import { paneScale, scaleSetters } from './paneFit.ts';
+import { fitsStep, paneScale, scaleSetters } from './paneFit.ts';
 import { cameLastTitle } from './rankCameLast.ts';
 import { drawAlike } from './paneSteps.ts';
 import { LABEL_WIDTH } from './timelineText.ts';
@@ -22,22 +22,25 @@ export function scheduleDraw(): void {
   });
 }
 
-/** Each pane's steps in view and its profiler caveat (timelineWords.paneStepsNote), in a step view whose pane's
- *  longer step sets its scale where that is another's (paneFit.scaleSetters), and where the view holds none of its
- *  ops where they are (offViewOps.ts), said again as the view moves. */
+/** Each pane's steps in view and its profiler caveat (timelineWords.paneStepsNote), in a step view fitted to its step
+ *  (paneFit.fitsStep) whose pane's longer step sets its scale where that is another's (paneFit.scaleSetters), and
+ *  where the view holds none of its ops where they are (offViewOps.ts), said again as the view moves. */
 function paneNotes(): void {
   const [t0, t1] = state.current.domain() as [number, number];
   const notes = document.querySelectorAll<HTMLElement>('.pane .pane-note');
-  // (a job's ranks are one clock by design: their notes say the steps they came last in, not whose scale)
-  const setters = state.ranks
-    ? state.panes.map(() => null)
-    : scaleSetters(
-        state.panes.map(({ timeline: { model, offset, shownStep } }) => {
-          const step = shownStep === null || shownStep < 0 ? undefined : model.steps[shownStep];
-          return step ? step.end - offset : 0;
-        }),
-        state.panes.map((pane) => pane.timeline.stretch),
-      );
+  const lengths = state.panes.map(({ timeline: { model, offset, shownStep } }) => {
+    const step = shownStep === null || shownStep < 0 ? undefined : model.steps[shownStep];
+    return step ? step.end - offset : 0;
+  });
+  // (a job's ranks are one clock by design: their notes say the steps they came last in, not whose scale; a view
+  // zoomed away from Fit to step has its scale from the zoom, not from a pane's step)
+  const setters =
+    state.ranks || !fitsStep([t0, t1], Math.max(0, ...lengths.map((us, p) => us * state.panes[p]!.timeline.stretch)))
+      ? state.panes.map(() => null)
+      : scaleSetters(
+          lengths,
+          state.panes.map((pane) => pane.timeline.stretch),
+        );
   state.panes.forEach((pane, p) => {
     const { model, offset, stretch } = pane.timeline;
     // the steps drawn: a step view's pane draws its own step alone
@@ -50,7 +53,7 @@ function paneNotes(): void {
       pane.timeline.warmUpStep,
     );
     const setter = setters[p];
-    const scale = setter == null ? null : onScaleOf(state.panes[setter]!.label, setter, p);
+    const scale = setter == null ? null : onScaleOf(state.panes[setter]!.label, setter, p, pane.label);
     // where its ops are when the view holds none of them (review 18Y Y3), said first: the pane reads empty
     const span = pane.timeline.drawnIn(-Infinity, Infinity);
     const off = span && opsOffView(model, everyLevel(model), [t0 / stretch + offset, t1 / stretch + offset], span);

@@ -44,7 +44,14 @@ import { exposeDebugView } from './debugView.ts';
 import { scheduleDraw } from './drawFrame.ts';
 import { post, savedState, saveState } from './hostApi.ts';
 import { state } from './viewState.ts';
-import { comparisonPending, matchingSlices, paneTitle, readingTraces, waitedFor } from './timelineWords.ts';
+import {
+  comparisonPending,
+  matchingSlices,
+  paneTitle,
+  readingTraces,
+  timelineHelp,
+  waitedFor,
+} from './timelineWords.ts';
 import { rankCompiler } from './analysis/rankCompiles.ts';
 import { arrivedAt, LAST_TO_ARRIVE, rankMarksOf, waitedRank, type RankMarks } from './analysis/rankWaits.ts';
 import { stepsAsCalls } from './analysis/sliceNames.ts';
@@ -332,11 +339,7 @@ function load(message: Opening): void {
     );
   const details = el('div', 'details-box');
   details.append(
-    el(
-      'p',
-      'hint',
-      'Click a slice for details and its launch → kernel arrows. Wheel zooms, drag pans, W/S zoom, A/D pan, F fits the step, 0 fits all. Shift+drag (or Shift+←/→) selects a range: a table of what ran in it; Esc clears.',
-    ),
+    el('p', 'hint timeline-help', timelineHelp(state.panes.some((p) => p.timeline.model.tracks.some((t) => t.gpu)))),
   );
   app.append(details);
   const rangeBox = el('div', 'range-box');

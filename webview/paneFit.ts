@@ -70,6 +70,17 @@ const STEP_MARGIN_PX = 24;
 export const stepWindowEnd = (longest: number, plotPx = Infinity): number =>
   Math.max(longest * (1 + STEP_MARGIN), longest / (1 - Math.min(0.5, STEP_MARGIN_PX / Math.max(1, plotPx)))) || 1;
 
+/** Whether the view `[from, to]` (the panes' shared time) is a step view's fit (stepWindowEnd): from 0 to past the
+ *  longest step's end (`longest`, µs) by no more than the widest margin a fit leaves, at any width (a narrowest plot's,
+ *  100 px). Zoomed away from it (a kernel click, a finding's focus, the wheel), no pane's step sets the scale (review
+ *  19Y Y6: "on the scale of the pane above" beside a focus note saying eager's axis reads default's time). */
+export function fitsStep([from, to]: readonly [number, number], longest: number): boolean {
+  const span = to - from;
+  return (
+    longest > 0 && Math.abs(from) <= span * 1e-6 && to >= longest && to <= stepWindowEnd(longest, 100) * (1 + 1e-6)
+  );
+}
+
 /** The whole traces' window, pane time: [from, to] with a step view's margin past its end, where the last step's
  *  end line is drawn (review 13 Q8: the all views' last slices ran into the pane's right edge, no line closing
  *  their step). */

@@ -409,8 +409,8 @@ export class TimelineCanvas extends TimelineNames {
       y: said.stretch.row.y,
       hover: unrecordedHover(model, said, this.drawnNames),
     }));
-    return found.flatMap(({ stretch: { idleFromUs, row }, text }) =>
-      text ? [placeText(m, 'gap', text, xOf(idleFromUs) + GAP_INSET, row.y + ROW_HEIGHT / 2, ink, [page])] : [],
+    return found.flatMap(({ stretch: { row }, text, atUs }) =>
+      text ? [placeText(m, 'gap', text, xOf(atUs) + GAP_INSET, row.y + ROW_HEIGHT / 2, ink, [page])] : [],
     );
   }
 

@@ -3,6 +3,7 @@
 // Found in the row under the step's slice, in O(stretches × log n): a run of ops is jumped by binary search; said
 // by labels that fit them. A stretch where another thread of its process ran a collective is its thread waiting for
 // it: said so (review 9 D4: rank 0's 2 s while rank 1 recompiled, an empty box with no word).
+import { formatUs } from '../extension/present/numbers.ts';
 import { SliceKind, type TraceModel } from '../extension/shared/trace/model.ts';
 import { withoutNamespace, type Measure } from './timelineText.ts';
 import { firstVisible, lowerBoundStart, type Row } from './timelineRows.ts';
@@ -48,6 +49,9 @@ export interface UnrecordedLabel {
   cause: string | null;
   /** of its time in the collective, the part before the rank it waited for reached it (µs; null: not known) */
   waitUs: number | null;
+  /** where its label begins (µs of the model's time): the gap's start, or the wait's (its collective's) where the
+   *  label says the wait's time alone (waitAloneAt) */
+  atUs: number;
 }
 
 /**
@@ -76,8 +80,8 @@ export function unrecordedLabels(
   const viewPx = Math.max(1, xOf(tMax) - xOf(tMin));
   const minUs = (Math.min(UNRECORDED_PX, UNRECORDED_SHARE * viewPx) * (tMax - tMin)) / viewPx;
   const stretches = unrecordedInSteps(model, rows, tMin, tMax, minUs, collectives);
-  const roomOf = (stretch: Unrecorded): number => xOf(stretch.idleToUs) - xOf(stretch.idleFromUs) - 2 * GAP_INSET;
-  const fits = (form: string, stretch: Unrecorded): boolean => m.width(form) <= roomOf(stretch);
+  const fits = (form: string, { stretch, waitUs }: { stretch: Unrecorded; waitUs: number | null }): boolean =>
+    m.width(form) <= xOf(stretch.idleToUs) - xOf(waitAloneAt(form, stretch, waitUs)) - 2 * GAP_INSET;
   const said = stretches.map((stretch) => {
     const us = stretch.toUs - stretch.fromUs;
     if (stretch.collective >= 0) {
@@ -88,12 +92,29 @@ export function unrecordedLabels(
       // (the part of its time in the collective before that rank reached it: the rest is the collective's own work)
       const waitUs = until === null ? null : Math.min(stretch.toUs, Math.max(stretch.fromUs, until)) - stretch.fromUs;
       const forms = waitingInForms(op, us, cause, idleUs, waitUs);
-      return { stretch, forms, text: forms.find((f) => fits(f, stretch)) ?? null, op, cause, waitUs };
+      return { stretch, forms, text: forms.find((f) => fits(f, { stretch, waitUs })) ?? null, op, cause, waitUs };
     }
     const text = noOpRecordedForms(us)[0]!;
-    return { stretch, forms: [], text: fits(text, stretch) ? text : null, op: null, cause: null, waitUs: null };
+    const fit = fits(text, { stretch, waitUs: null });
+    return { stretch, forms: [], text: fit ? text : null, op: null, cause: null, waitUs: null };
   });
-  return oneWaitWords(said, fits).map(({ stretch, text, op, cause, waitUs }) => ({ stretch, text, op, cause, waitUs }));
+  return oneWaitWords(said, fits).map(({ stretch, text, op, cause, waitUs }) => ({
+    stretch,
+    text,
+    op,
+    cause,
+    waitUs,
+    atUs: text === null ? stretch.idleFromUs : waitAloneAt(text, stretch, waitUs),
+  }));
+}
+
+/** Where a stretch's label in form `form` begins: a form that says the wait's time alone ("36.8 ms wait for rank 1")
+ *  at the wait's start, its collective's, where that is later than the gap's (review 19Z Z2: "494 µs wait for rank
+ *  1" set at the head of a 914 µs gap, 110 µs before the wait began, read as the gap's length); the gap's time, or
+ *  one inside it, at the gap's start. */
+function waitAloneAt(form: string, stretch: Unrecorded, waitUs: number | null): number {
+  const waitAlone = waitUs !== null && waitUs > 0 && form.startsWith(`${formatUs(waitUs)} wait`);
+  return waitAlone ? stretch.fromUs : stretch.idleFromUs;
 }
 
 /**
@@ -107,7 +128,7 @@ export function unrecordedLabels(
  */
 function oneWaitWords<L extends { stretch: Unrecorded; forms: string[]; text: string | null }>(
   said: L[],
-  fits: (form: string, stretch: Unrecorded) => boolean,
+  fits: (form: string, label: L) => boolean,
 ): L[] {
   // the words of the first wait form at or after its own: the ones it has room for
   const needs = (forms: readonly string[], text: string | null): number => {
@@ -123,7 +144,7 @@ function oneWaitWords<L extends { stretch: Unrecorded; forms: string[]; text: st
   return said.map((label) => {
     const from = label.forms.findIndex((f) => (waitWordsOf(f) ?? -1) >= words);
     if (words <= 0 || from < 0 || needs(label.forms, label.text) === -1) return label;
-    return { ...label, text: label.forms.slice(from).find((f) => fits(f, label.stretch)) ?? null };
+    return { ...label, text: label.forms.slice(from).find((f) => fits(f, label)) ?? null };
   });
 }
 

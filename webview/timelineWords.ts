@@ -164,7 +164,7 @@ export const noOpRecordedForms = (us: number): string[] => [`${formatUs(us)} unr
  * in the forms it may take, longest first, each whole words (review 13 Q4: a cut "765 µs, waiting in…" said neither
  * the op nor the rank). Its time in the collective said as such, "41.7 ms in all_reduce" (the rank table's
  * communication, one number), and of it the part before the rank it waited for reached it (`waitUs`) as the wait for
- * that rank: "41.7 ms in all_reduce, 36.8 ms of it waiting for rank 1, which recorded no op for 33.6 ms of it" (`cause`:
+ * that rank: "41.7 ms in all_reduce, 36.8 ms of it waiting for rank 1, which recorded no op for 33.6 ms of the wait" (`cause`:
  * waitedFor); the rest is the collective's own work, which every rank spends (review 18Z Z1: the whole 41.7 ms said as
  * waiting for rank 1, which reached it 36.8 ms after rank 0 did). `idleUs`: the thread's whole stretch with no op that
  * it lies in; where it says another time, the label says that first, the rest as part of it, each number inside the
@@ -219,7 +219,8 @@ export function waitingInForms(
  *  all_reduce for rank 1"), 1 "wait for rank 1", 2 "wait" (whom in the hover alone); null: no wait said ("41.7 ms in
  *  all_reduce", "44.5 ms idle", last to arrive). A pane says its waits in one of these (timelineGaps.unrecordedLabels). */
 export function waitWordsOf(form: string): 0 | 1 | 2 | null {
-  if (form.endsWith(' wait')) return 2;
+  // (its time then "wait": "…for 33.6 ms of the wait" is the cause's words, not this)
+  if (/\d \S*s wait$/.test(form)) return 2;
   if (form.includes(' wait for ')) return 1;
   return form.includes(' waiting ') ? 0 : null;
 }
@@ -244,14 +245,15 @@ const DOING: Record<NonNullable<WaitCause>, string> = {
 /** The rank a collective waited for and what it did all the while: "rank 1, recompiling", "rank 1, which recorded no
  *  op then" (its thread's stretch with none, said as the other rank's: review 13 P1, "…for rank 1, no op recorded
  *  there" on rank 0's row read as rank 0's own, beside the table's 3.72 ms for it), or for part of the while
- *  (`unrecordedUs`): "rank 1, which recorded no op for 33.6 ms of it"; doing what the trace does not say (`cause`
+ *  (`unrecordedUs`, of the wait until it reached the collective): "rank 1, which recorded no op for 33.6 ms of the
+ *  wait" (review 19Z Z3: a last "of it" after "of it" and "of that" had three referents); doing what the trace does not say (`cause`
  *  null): "rank 1". */
 export function waitedFor(rank: number, cause: WaitCause, unrecordedUs: number | null = null): string {
   if (cause === null) return `rank ${rank}`;
   // its stretch with none through part of the wait only: how much (review 14 T4, "which recorded no op then" over
   // rank 1's last 8 ms of backward and all_reduce)
   if (cause === 'unrecorded' && unrecordedUs !== null)
-    return `rank ${rank}, which recorded no op for ${formatUs(unrecordedUs)} of it`;
+    return `rank ${rank}, which recorded no op for ${formatUs(unrecordedUs)} of the wait`;
   return `rank ${rank}, ${DOING[cause]}`;
 }
 
@@ -401,15 +403,46 @@ export const focusNotFound = (label: string, compiles: boolean): string =>
 /** After a pane's title while its pane is scrolled under it (pinnedTitles.ts): its top is not in view. */
 export const PINNED_TITLE = 'its top is scrolled above: click to show it';
 
+/** The longest name of a pane said after "the" before "pane" ("the in situ eager pane below"): a longer one, a
+ *  mode's whole wording ("compiled with torch.compile's defaults"), is said by its place. */
+const PANE_NAME_CHARS = 24;
+const ORDINALS = ['second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth'];
+
 /** After a step view's pane note where another pane's longer step sets the scale it shares (paneFit.scaleSetters):
  *  the pane by where it is ("on the scale of the pane above"), its title's name in the tooltip: a title in the
  *  sentence read as the ordinary default scale ("on default's scale", review 18Z Z4) or as no phrase at all ("on
  *  scale, in situ eager's scale", "torch.compile's defaults's scale": 18Y Y2, 18X X6); and why, in its tooltip
- *  (review 17Z Z7: "Fit to step" read as not fitting eager's step). `setter`, `pane`: the two panes' places, from 0. */
-export const onScaleOf = (title: string, setter: number, pane: number): { text: string; tooltip: string } => {
-  const where = setter === pane - 1 ? 'the pane above' : setter === pane + 1 ? 'the pane below' : `pane ${setter + 1}`;
+ *  (review 17Z Z7: "Fit to step" read as not fitting eager's step). One not next to it by the part of its title after
+ *  the region both titles name ("the eager pane above": its region's), else by how far ("the second pane below"),
+ *  never by a number its title does not show (review 19Y Y2: "on the scale of pane 3"). `title`, `setter`: the
+ *  setter pane's title and place; `pane`, `paneTitle`: this pane's, places from 0. */
+export const onScaleOf = (
+  title: string,
+  setter: number,
+  pane: number,
+  paneTitle: string,
+): { text: string; tooltip: string } => {
+  const side = setter < pane ? 'above' : 'below';
+  const apart = Math.abs(setter - pane);
+  // (the region both titles begin with: "TinyTransformer, ")
+  let common = 0;
+  while (common < title.length && title[common] === paneTitle[common]) common++;
+  const region = title.slice(0, common).lastIndexOf(', ');
+  const name = region < 0 ? null : title.slice(region + 2);
+  const where =
+    apart === 1
+      ? `the pane ${side}`
+      : name && name.length <= PANE_NAME_CHARS
+        ? `the ${name} pane ${side}`
+        : `the ${ORDINALS[apart - 2] ?? `${apart}th`} pane ${side}`;
   return {
     text: `on the scale of ${where}`,
     tooltip: `Fit to step fits the longest step of the panes that share this axis, that of ${where} ("${title}"): this pane's step is drawn on that scale, so their lengths compare.`,
   };
 };
+
+/** The timeline's help line under its panes: a slice's launch → kernel arrows said only where a trace has a GPU track
+ *  (`gpu`): a CPU trace has no launches and no kernels, and its user looked for arrows that never appear (review 19X
+ *  X3). */
+export const timelineHelp = (gpu: boolean): string =>
+  `Click a slice for details${gpu ? ' and its launch → kernel arrows' : ''}. Wheel zooms, drag pans, W/S zoom, A/D pan, F fits the step, 0 fits all. Shift+drag (or Shift+←/→) selects a range: a table of what ran in it; Esc clears.`;

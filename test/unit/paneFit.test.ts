@@ -8,6 +8,7 @@ import { scaleLinear } from 'd3';
 import { loadReport } from '../../extension/node/reportFile.ts';
 import {
   allWindow,
+  fitsStep,
   paneRegions,
   paneScale,
   regionStretches,
@@ -80,4 +81,17 @@ test("a step view's pane whose step is shorter than another's on its scale names
   assert.deepEqual(scaleSetters([40, 90, 250_000], [250_000 / 90, 250_000 / 90, 1]), [1, null, null]);
   // a pane without the view's step
   assert.deepEqual(scaleSetters([0, 620], [1, 1]), [null, null]);
+});
+
+test("a view is a step fit's from 0 to past the longest step by a fit's margin; zoomed or panned away, not (review 19Y Y6)", () => {
+  // default's 620 µs step fitted at any width: on its scale the shorter step's pane is drawn
+  for (const plotPx of [100, 360, 1240]) assert.ok(fitsStep([0, stepWindowEnd(620, plotPx)], 620), `${plotPx} px`);
+  // a kernel click's 91–103 µs window, a focus's 840–960 µs, a wheel's zoom into the step from its start, Fit all's
+  // whole traces: no pane's step sets the scale
+  assert.ok(!fitsStep([91, 103], 620));
+  assert.ok(!fitsStep([840, 960], 620));
+  assert.ok(!fitsStep([0, 400], 620));
+  assert.ok(!fitsStep(allWindow(-4_000, 137_000), 620));
+  // no step shown: none
+  assert.ok(!fitsStep([0, 1], 0));
 });

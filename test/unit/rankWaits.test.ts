@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TimelineMark } from '../../extension/shared/trace/timelineMarks.ts';
 import { arrivedAt, rankMarksOf, waitedRank, type RankMarks } from '../../webview/analysis/rankWaits.ts';
-import { waitedFor, waitingInForms } from '../../webview/timelineWords.ts';
+import { waitedFor, waitingInForms, waitWordsOf } from '../../webview/timelineWords.ts';
 
 /** a rank's thread's stretches with no op recorded, [from, to) of its own time, as longestUnrecorded measures them */
 const unrecorded =
@@ -99,6 +99,22 @@ test("a wait is the one other rank's stretch with no op recorded through half of
     cause: 'unrecorded',
     unrecordedUs: 2500,
   });
+  // measured over the wait, until rank 1 reached the collective (job's 2500), not over the collective's whole time,
+  // which counted 2400 µs of a 1500 µs wait (review 19Z Z3); all of the wait: no number; none of it: no cause
+  const reaching = (at: number, ...stretches: [number, number][]): RankMarks => ({
+    ...idle(1, 0, ...stretches),
+    collectiveFrom: () => at,
+  });
+  assert.deepEqual(waitedRank([idle(0, 0), reaching(2500, [1500, 3900])], 0, 1000, 4000), {
+    rank: 1,
+    cause: 'unrecorded',
+    unrecordedUs: 1000,
+  });
+  assert.deepEqual(waitedRank([idle(0, 0), reaching(2500, [500, 3900])], 0, 1000, 4000), {
+    rank: 1,
+    cause: 'unrecorded',
+  });
+  assert.deepEqual(waitedRank([idle(0, 0), reaching(1000, [1500, 3900])], 0, 1000, 4000), { rank: 1, cause: null });
   // less than half of the wait on the job's clock (2000–3000 of rank 1's is 3000–4000 of it): no cause
   assert.deepEqual(waitedRank([idle(0, 0), idle(1, 1000, [2000, 3000])], 0, 1000, 5000), { rank: 1, cause: null });
   // of three ranks, the one with no op recorded through it; two such: no one rank to name
@@ -128,8 +144,10 @@ test('a wait said with the rank it waited for, and the cause where the trace sho
   );
   assert.equal(
     said(waitedFor(1, 'unrecorded', 33_600)),
-    '41.7 ms in all_reduce, 36.8 ms of it waiting for rank 1, which recorded no op for 33.6 ms of it',
+    '41.7 ms in all_reduce, 36.8 ms of it waiting for rank 1, which recorded no op for 33.6 ms of the wait',
   );
+  // (its "of the wait" no narrow "36.8 ms wait" form: its words are those of "waiting for rank 1")
+  assert.equal(waitWordsOf(said(waitedFor(1, 'unrecorded', 33_600))), 0);
   // the other rank's stretch said as that rank's, never in the words a stretch of this thread's own is said in (review
   // 13 P1: "…for rank 1, no op recorded there" on rank 0's row read as rank 0's, beside its table's 3.72 ms)
   assert.doesNotMatch(waitedFor(1, 'unrecorded'), /(?:^|, )no op recorded/);

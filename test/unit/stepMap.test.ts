@@ -179,11 +179,26 @@ test("a pane's note is one short line; why its times are not the timed ones, and
 
 test("a pane drawn on another's scale names that pane by where it is, its title in the tooltip (reviews 18Z Z4, 18Y Y2)", () => {
   // "on default's scale" read as the ordinary default scale; "on scale, in situ eager's scale" as no phrase at all
-  assert.equal(onScaleOf('default', 0, 1).text, 'on the scale of the pane above');
-  assert.equal(onScaleOf('scale, in situ eager', 2, 1).text, 'on the scale of the pane below');
-  assert.equal(onScaleOf('f, compiled', 0, 2).text, 'on the scale of pane 1');
+  assert.equal(onScaleOf('default', 0, 1, 'eager').text, 'on the scale of the pane above');
+  assert.equal(onScaleOf('scale, in situ eager', 2, 1, 'scale, eager').text, 'on the scale of the pane below');
+  // one not next to it: by the name its title shows after the region both titles name, never by a number no title
+  // carries (review 19Y Y2: "on the scale of pane 1")
+  assert.equal(
+    onScaleOf('TinyTransformer, eager', 0, 2, 'TinyTransformer, in situ eager').text,
+    'on the scale of the eager pane above',
+  );
+  assert.equal(
+    onScaleOf('warmup_step, in situ eager', 3, 0, 'warmup_step, eager').text,
+    'on the scale of the in situ eager pane below',
+  );
+  // a name too long to read as one ("compiled with torch.compile's defaults"), or titles of no region: by how far
+  assert.equal(
+    onScaleOf("f, compiled with torch.compile's defaults", 1, 3, 'f, in situ eager').text,
+    'on the scale of the second pane above',
+  );
+  assert.equal(onScaleOf('max-autotune', 3, 0, 'eager').text, 'on the scale of the third pane below');
   assert.match(
-    onScaleOf('scale, in situ eager', 2, 1).tooltip,
+    onScaleOf('scale, in situ eager', 2, 1, 'scale, eager').tooltip,
     /, that of the pane below \("scale, in situ eager"\): /,
   );
 });

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
+import { formatUs } from '../../extension/present/numbers.ts';
 import { scanTraceFile } from '../../extension/node/trace/scanner.ts';
 import type { TraceModel } from '../../extension/shared/trace/model.ts';
 import { collectiveSpans, communicationNames, mostOverlapping } from '../../webview/analysis/communication.ts';
@@ -243,7 +244,7 @@ test("rank 0's wait said for rank 1 and how much of it rank 1 recorded no op: 34
   // gap's own time first, the wait as part of it: a number in a gap is its length (review 17Z Z3)
   assert.equal(
     text,
-    '42.6 ms idle, 40.2 ms of it in all_reduce, 37.9 ms of that waiting for rank 1, which recorded no op for 34.9 ms of it',
+    '42.6 ms idle, 40.2 ms of it in all_reduce, 37.9 ms of that waiting for rank 1, which recorded no op for 34.9 ms of the wait',
   );
   assert.ok(stretch.idleFromUs < stretch.fromUs && stretch.toUs <= stretch.idleToUs, 'the wait inside its gap');
   // the cause is rank 1's stretch: a rank 1 that recorded ops all the while is waited for with no cause said
@@ -292,9 +293,11 @@ test('rank 1, last to reach all_reduce while rank 0 waited in it, is said to be 
   // rank 0 reached it first and waited for rank 1
   // rank 0 reached it first and waited for rank 1 until rank 1 reached it, 36.8 ms of its 41.7 ms in it: the rest the
   // collective's own work (review 18Z Z1: the whole 41.7 ms said as the wait)
-  assert.match(
+  // and how much of that wait rank 1 recorded no op, measured over the wait (until it reached the all_reduce), said
+  // "of the wait": a last "of it" after "of it" and "of that" had three referents (review 19Z Z3)
+  assert.equal(
     said(0, 1400)[0]!.text!,
-    /^44\.5 ms idle, 41\.7 ms of it in all_reduce, 36\.8 ms of that waiting for rank 1/,
+    '44.5 ms idle, 41.7 ms of it in all_reduce, 36.8 ms of that waiting for rank 1, which recorded no op for 33.6 ms of the wait',
   );
   // rank 1 reached it last: its time in it is the collective's own, no wait
   const [last] = said(1, 4000);
@@ -360,6 +363,27 @@ test("rank 0's waits in the whole trace at 560, 700 and 1400 px: each said in wh
   // never the collective's whole time said as the wait for the rank
   for (const width of [560, 700, 1400])
     for (const text of waits(width)) assert.doesNotMatch(text ?? '', /(?:41\.7|40\.2|31\.6) ms(?: of it)? waiting/);
+  // a label that says the wait's time alone begins where the wait does, at its collective's start, never at the head
+  // of the longer gap, where its number read as the gap's length (review 19Z Z2: "494 µs wait for rank 1" 110 µs
+  // before the wait began); one that says the gap's time first, at the gap's start
+  for (const width of [560, 700, 1400])
+    for (const label of labels(width)) {
+      const { stretch, text, atUs } = label;
+      const alone = /^[\d.]+ ms wait/.test(text ?? '');
+      assert.equal(atUs, alone ? stretch.fromUs : stretch.idleFromUs, `${width} px: ${text}`);
+      if (alone) assert.ok(stretch.idleFromUs < stretch.fromUs, `${width} px: ${text} inside a longer gap`);
+      // the gap's own time in the hover's first words, whichever the label says
+      const hover = unrecordedHover(
+        model,
+        label,
+        model.tracks.map((t) => t.name),
+      );
+      assert.ok(
+        hover.startsWith(`No op recorded on this thread for ${formatUs(stretch.idleToUs - stretch.idleFromUs)} `),
+        hover,
+      );
+    }
+  assert.equal(labels(560).filter(({ stretch, atUs }) => atUs === stretch.fromUs).length, 3);
 });
 
 test("rank 1's own all_reduce bar, reached last, says so in the words its width has room for, never blank (review 15 W1/V5)", async () => {

@@ -237,6 +237,19 @@ describe('script regions in the report panel', () => {
     // (the runner opened it after the profiler's own warm-up call, after the script's first calls): never said to be
     // one, and the window's call 5 is not drawn beside it
     assert.match(await situ.locator('.pane-note').innerText(), /^call 4 in view \(of calls 4–5\) · under the profiler/);
+    // drawn on the eager pane's scale, two panes up: that pane by the name its title shows, never by a number no title
+    // carries (review 19Y Y2: "on the scale of pane 1"), whole at the legible tests' widths
+    const viewport = page.viewportSize()!;
+    for (const width of [560, 700, 1400]) {
+      await page.setViewportSize({ width, height: viewport.height });
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const said = await page.locator('.pane .pane-note').allInnerTexts();
+      assert.match(said[2]!, / · on the scale of the eager pane above$/, `${width} px`);
+      for (const note of said) assert.doesNotMatch(note, /\bpane \d/, `${width} px: ${note}`);
+      const clipped = await situ.locator('.pane-note').evaluate((e) => e.scrollWidth > e.clientWidth);
+      assert.equal(clipped, false, `${width} px`);
+    }
+    await page.setViewportSize(viewport);
     const situTexts = await page.evaluate(() =>
       (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts[2]!.texts.map(
         (t) => t.text,
@@ -291,6 +304,13 @@ describe('script regions in the report panel', () => {
       return Boolean(story.compareDocumentPosition(chart) & Node.DOCUMENT_POSITION_FOLLOWING);
     });
     assert.ok(storyBelowChart, 'the sentence comes first, the chart after it');
+    // a pane on the scale of one not next to it names it by its title's name (review 19Y Y2: "… of pane 3")
+    const warmupNotes = await warmup.locator('.pane .pane-note').allInnerTexts();
+    assert.ok(
+      warmupNotes.some((n) => / · on the scale of the [^·]+ pane (?:above|below)$/.test(n)),
+      warmupNotes.join(' | '),
+    );
+    for (const note of warmupNotes) assert.doesNotMatch(note, /\bpane \d/, note);
     await screenshot(warmup, 'region-chart-warmup.png');
     await warmup.close();
 

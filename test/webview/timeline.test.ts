@@ -81,6 +81,11 @@ describe('timeline webview', () => {
     const page = await openWebview(browser());
     const model = await scanTraceFile(fixture('mlp-default.trace.json'));
     await postPanes(page, 'mlp', tracesSource('d'), [{ label: 'default', trace: model }]);
+    // a trace with a GPU track: the help line tells of a slice's launch → kernel arrows (a CPU trace's does not)
+    assert.match(
+      await page.locator('.timeline-help').innerText(),
+      /^Click a slice for details and its launch → kernel arrows\./,
+    );
     const kernel = 'triton_poi_fused_addmm_relu_0';
     const point = await slicePoint(page, 0, kernel, 0, true);
     await page.mouse.move(point.x, point.y);
@@ -335,6 +340,8 @@ describe('timeline webview', () => {
     assert.match(notes[1]!, /^none of its 2 steps in view/);
     const drawn = await debug(page);
     assert.equal(drawn.panes[1]!.slices, 0, 'no slice of its step 2 drawn as if it were step 3');
+    // CPU traces, no launches nor kernels: the help line tells of no arrows, which never appear (review 19X X3)
+    assert.match(await page.locator('.timeline-help').innerText(), /^Click a slice for details\. Wheel zooms/);
     await page.close();
   });
 

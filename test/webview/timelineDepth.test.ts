@@ -212,6 +212,13 @@ describe('timeline depth', () => {
     await page.waitForFunction(
       () => (window as unknown as { __timelineDebug: { marks: unknown } }).__timelineDebug.marks !== null,
     );
+    // fitted to step 2, the pane with the shorter step says whose scale it is drawn on (timeline.test.ts)
+    const onScale = async (): Promise<number> => {
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const notes = await page.locator('.pane-note').allInnerTexts();
+      return notes.filter((n) => n.includes('on the scale of')).length;
+    };
+    assert.equal(await onScale(), 1);
     await page.evaluate((m) => window.postMessage(m, '*'), {
       type: 'focus',
       target: {
@@ -223,6 +230,9 @@ describe('timeline depth', () => {
     });
     await page.locator('.focus-note').waitFor();
     assert.deepEqual((await debug(page)).focus, { pane: 1, places: 3 });
+    // zoomed to the break, no pane's step sets the scale: no pane says it is on another's (review 19Y Y6: "on the scale
+    // of the pane above" under a focus note saying eager's axis reads default's time)
+    assert.equal(await onScale(), 0);
     // the runner's label, a sentence, then where (review 8A A11: "…after it. — in default at …")
     assert.match(await page.locator('.focus-note').innerText(), /^Graph break: .* after it\. In default at /);
     // its axis reads default's time, and the note says so: the code's time on that axis, then on eager's own step,
@@ -258,6 +268,10 @@ describe('timeline depth', () => {
       'no conv2d in view',
     );
     await screenshot(page, 'focus-beside-eager');
+    // Fit to step again: the shorter step's pane on the other's scale, said again
+    await page.locator('.panes').focus();
+    await page.keyboard.press('f');
+    assert.equal(await onScale(), 1);
     await page.close();
   });
 });

@@ -608,13 +608,13 @@ describe('the timeline in light, dark and high-contrast themes', () => {
               const [wait, ...more] = gaps.filter((g) => g.includes('wait'));
               // (rank 1 recorded no op through part of the wait only, then ran its backward and all_reduce: how much,
               // review 14 T4)
-              const idle = /, which recorded no op for ([\d.]+ ms) of it$/.exec(wait ?? '')?.[1] ?? 'all';
+              const idle = /, which recorded no op for ([\d.]+ ms) of the wait$/.exec(wait ?? '')?.[1] ?? 'all';
               // (its gap's time first, the wait as part of it: the gap is longer, review 17Z Z3; the times aside)
               const times = (text: string): string => text.replace(/[\d.]+ (?:ms|µs)/g, 'T');
               const forms = waitingInForms(
                 'all_reduce',
                 1000,
-                `rank 1, which recorded no op for ${idle} of it`,
+                `rank 1, which recorded no op for ${idle} of the wait`,
                 2000,
                 500,
               ).map(times);

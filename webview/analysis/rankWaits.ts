@@ -50,8 +50,9 @@ export function rankMarksOf(
 /** What the rank waited for was doing, where its trace shows it through half the wait or more; null: not known. */
 export type WaitCause = 'compile' | 'recompile' | 'unrecorded' | null;
 
-/** The rank a wait was for, what it did meanwhile and, where it recorded no op through part of the wait only, for how
- *  long (µs: review 14 T4, rank 1's 33.6 ms with none of rank 0's 41.7 ms wait, its backward and all_reduce after). */
+/** The rank a wait was for, what it did meanwhile and, where it recorded no op through part of the wait only (until
+ *  it reached the collective), for how long (µs: review 14 T4, rank 1's 33.6 ms with none of rank 0's 36.8 ms wait,
+ *  its backward after). */
 export interface WaitedRank {
   rank: number;
   cause: WaitCause;
@@ -66,8 +67,8 @@ export const LAST_TO_ARRIVE = 'last to arrive';
  * The rank pane `p`'s collective waited for through [fromUs, toUs] (µs of its model's time): none where every other
  * rank was in a collective when it reached it (LAST_TO_ARRIVE); else the one other rank
  * compiling through at least half of it (and whether that is a recompile), else the one other rank whose thread
- * recorded no op through half of it (where none compiles: a compile's ops are recorded), and how much where less than
- * all of it; else, in a job of two ranks,
+ * recorded no op through half of it (where none compiles: a compile's ops are recorded), and how much of the wait (to
+ * when it reached the collective) where less than all of it, no cause where none of it; else, in a job of two ranks,
  * the other (it can be no other: review 12 L4/N5, "for another rank" where the table beside it names rank 1), with no
  * cause; null where several ranks do so, or none does among several (a wait is not one rank's then).
  */
@@ -97,10 +98,19 @@ export function waitedRank(
   });
   if (unrecorded.length > 1) return null;
   const [only] = unrecorded;
-  if (only)
-    return only.us < to - from
-      ? { rank: only.rank, cause: 'unrecorded', unrecordedUs: only.us }
+  if (only) {
+    // how much, over the wait itself (until that rank reached the collective), not the collective's whole time: "for
+    // 33.6 ms of the wait" (review 19Z Z3: "of it" after the wait, measured over the collective's span, could exceed
+    // the wait)
+    const { shiftUs, unrecordedUs, collectiveFrom } = others.find((r) => r.rank === only.rank)!;
+    const arrived = collectiveFrom(from - shiftUs, to - shiftUs);
+    const waitTo = arrived === null ? to : Math.min(to, Math.max(from, arrived + shiftUs));
+    const us = unrecordedUs(from - shiftUs, waitTo - shiftUs, 0);
+    if (us <= 0) return { rank: only.rank, cause: null };
+    return us < waitTo - from
+      ? { rank: only.rank, cause: 'unrecorded', unrecordedUs: us }
       : { rank: only.rank, cause: 'unrecorded' };
+  }
   return ranks.length === 2 && others.length === 1 ? { rank: others[0]!.rank, cause: null } : null;
 }
 
