@@ -186,7 +186,7 @@ def test_why_there_is_no_step_speedup_is_said_here_from_the_measurement_s_code()
         "before-interleaving": "the script's 3 calls of it all came before Compile Lens began running its calls "
         "alternately compiled and eager (it starts once 2 calls in a row compile nothing): none ran eagerly to compare "
         "with",
-        "no-steady-side": "its 1 step in situ, left out (compiling), so no compiled step was left to time",
+        "no-steady-side": "its 1 step in situ, left out (compiling), so no step was left to time",
         "no-shared-signature": "no input signature had steady steps both ways",
     }
     numbers = {
@@ -210,13 +210,14 @@ def test_no_steady_side_counts_the_steps_from_the_calls_in_one_sentence() -> Non
     """Review 18Z Z7: b_item read "Not measured in situ: no steady eager step: 5 steps left out: 3 in …, 1 at eager's
     first call, 1 in which …" beside "6 calls": three colons, and steps beside calls with nothing to say how they are
     counted. A step runs from one call to the next, so 6 calls make 5 steps: said so, the whys in parentheses, then
-    what that leaves."""
+    what that leaves. Every step of both sides left out: "no step was left to time", not "no eager step", which read
+    as if compiled steps were timed (review 19Z Z7); "no compiled step" where the 1 steady one was eager."""
     report = json.loads((FIXTURES.parent / "traces" / "profiled-copy-cpu" / "report.json").read_text())
     (region,) = report["regions"]
     said = (
         "the script's 6 calls of it make 5 steps (each from one call to the next), all left out (3 in Compile Lens's "
         "compiled warm-up, 1 at eager's first call, 1 in which Compile Lens saved inputs or checked for changes), so no "
-        "eager step was left to time"
+        "step was left to time"
     )
     in_situ_text.attach_reason(region)  # said again from its code and numbers, as the runner says it
     assert region["callCount"] == 6 and region["inSitu"]["reason"] == said
@@ -234,8 +235,8 @@ def test_no_steady_side_counts_the_steps_from_the_calls_in_one_sentence() -> Non
     ) in reasons
     # one step, one why: no count before it
     assert (
-        "the script's 2 calls of it make 1 step (from one call to the next), left out (compiling), so no eager step was "
-        "left to time"
+        "the script's 2 calls of it make 1 step (from one call to the next), left out (compiling), so no step was left "
+        "to time"
     ) in reasons
     # nothing recorded
     empty = _region(noStep={"code": "no-steady-side", "side": "eager"}, dropped={})

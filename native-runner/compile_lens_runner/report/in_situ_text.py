@@ -91,7 +91,7 @@ def left_out_sentence(r: Reason) -> str:
 
 def _no_steady_side(side: str, dropped: dict[str, int], calls: int | None, steady: Sides | None) -> str:
     """ "the script's 6 calls of it make 5 steps (each from one call to the next), all left out (3 in Compile Lens's
-    compiled warm-up, 1 at eager's first call, 1 in which …), so no eager step was left to time": why one side had no
+    compiled warm-up, 1 at eager's first call, 1 in which …), so no step was left to time": why one side had no
     steady step, in one sentence that counts the steps from the calls the region's facts count (review 18Z Z7: "no
     steady eager step: 5 steps left out: 3 in …" beside "6 calls", three colons, and steps and calls for one
     count); "the script's 12 calls of it make 11 steps (…); 10 were left out (…) and the 1 steady one was eager, so
@@ -115,9 +115,9 @@ def _no_steady_side(side: str, dropped: dict[str, int], calls: int | None, stead
         for why, n in reasons
     )
     steady_ones = f"the {formats.whole(kept)} steady {'one was' if kept == 1 else 'ones were'} {other}"
-    if not kept:
-        said = f"{made}, {'left out' if steps == 1 else 'all left out'} ({whys})"
-    elif left:
+    if not kept:  # neither side's: "no eager step" read as if compiled steps were timed (review 19Z Z7)
+        return f"{made}, {'left out' if steps == 1 else 'all left out'} ({whys}), so no step was left to time"
+    if left:
         said = f"{made}; {formats.whole(left)} {'was' if left == 1 else 'were'} left out ({whys}) and {steady_ones}"
     else:
         said = f"{made}; {steady_ones}"
