@@ -89,8 +89,9 @@ def target_answer(report: Report) -> Answer:
         failed = verdict.failed_reason(report)
         if failed:  # cancelled, timed out, every mode failed: said first, then what was measured before it
             decision = verdict.Decision("none", decision.number, [failed, *decision.reasons])
-        decision.reasons += _no_kernels((report.get("settings") or {}).get("backend"), decision.number)
-        decision.reasons += _cpu_host(report["environment"].get("device"), decision.number, _loads(modes))
+        device = report["environment"].get("device")
+        decision.reasons += _no_kernels((report.get("settings") or {}).get("backend"), device, decision.number)
+        decision.reasons += _cpu_host(device, decision.number, _loads(modes))
         noise_text.say_what_varied(decision.reasons, decision.number, None, list(modes))
         evidence = [n for _, n in measured if n is not decision.number]
     if report["target"].get("kind") == "logs":
@@ -389,7 +390,7 @@ def region_answer(
             decision.number,
             [_in_situ_of(region).get("hostLoad"), *_loads(region["measurements"])],
         ),
-        *_no_kernels((region.get("options") or {}).get("backend"), decision.number),
+        *_no_kernels((region.get("options") or {}).get("backend"), region.get("device"), decision.number),
     ]
     if failed is not None and not (failed.get("kind") == "compile" and _in_situ_of(region).get("failure")):
         decision = verdict.Decision("none", decision.number, [failed, *decision.reasons])
@@ -415,11 +416,15 @@ def region_answer(
     )
 
 
-def _no_kernels(backend: object, number: AnswerNumber | None) -> list[Reason]:
-    """Beside a number measured with a backend that generates no kernels (backend="eager"): that it is Dynamo's cost."""
-    return (
-        [{"code": "backend-no-kernels", "kind": str(backend)}] if number and backend in reason_text.NO_KERNELS else []
-    )
+def _no_kernels(backend: object, device: str | None, number: AnswerNumber | None) -> list[Reason]:
+    """Beside a number measured with a backend that generates no kernels (backend="eager"): that it is Dynamo's cost;
+    on a CPU (device) its sentence says what Inductor generates there, C++ functions (review 19X X3)."""
+    if not number or backend not in reason_text.NO_KERNELS:
+        return []
+    reason: Reason = {"code": "backend-no-kernels", "kind": str(backend)}
+    if device == "cpu":
+        reason["device"] = device
+    return [reason]
 
 
 def _cpu_host(device: str | None, number: AnswerNumber | None, loads: Iterable[HostLoad | None]) -> list[Reason]:

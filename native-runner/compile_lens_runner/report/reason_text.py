@@ -128,6 +128,12 @@ def _replay_beside(r: Reason) -> str:
 _PLAIN_WORD = re.compile(r"[a-z]+(?=[\s,:;]|$)")
 
 
+def _generated(r: Reason) -> tuple[str, str]:
+    """What Inductor generates, as every surface of the device says it: kernels on a GPU, C++ functions on a CPU
+    (backend-no-kernels; review 19X X3: "generates kernels" on a CPU-only page that says "generated C++ functions")."""
+    return ("C++ functions", "fused C++ functions") if r.get("device") == "cpu" else ("kernels", "kernels")
+
+
 def _start(clause: str) -> str:
     """The clause as a sentence's start: its first word capitalised unless it is code."""
     return clause[:1].upper() + clause[1:] if _PLAIN_WORD.match(clause) else clause
@@ -380,11 +386,11 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         ),
     ),
     "backend-no-kernels": (
-        lambda r: f"backend {r.get('kind')}: no kernels",
+        lambda r: f"backend {r.get('kind')}: no {_generated(r)[0]}",
         lambda r: (
-            f"Backend {r.get('kind')} compiles nothing to kernels: Dynamo captures graphs and checks their guards, and "
-            "the graphs run op by op as eager does, so the number is Dynamo's own cost, not what compiled code gains; "
-            "Inductor (the default backend) generates kernels."
+            f"Backend {r.get('kind')} compiles nothing to {_generated(r)[0]}: Dynamo captures graphs and checks their "
+            "guards, and the graphs run op by op as eager does, so the number is Dynamo's own cost, not what compiled "
+            f"code gains; Inductor (the default backend) generates {_generated(r)[1]}."
         ),
     ),
     "in-situ-left-out": (
