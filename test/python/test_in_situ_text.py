@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from compile_lens_runner import formats
-from compile_lens_runner.report import in_situ_text, reason_text, shape_reasons
+from compile_lens_runner.report import answer, in_situ_text, reason_text, run_source, sentences, shape_reasons
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "reports"
 
@@ -361,3 +361,48 @@ def test_every_in_situ_line_s_times_divide_to_its_speedup() -> None:
                     ratio = float(eager) * unit[eu] / (float(compiled) * unit[cu])
                     assert formats.speedup(ratio) == f"{shown}×", f"{path}: {line}"
     assert seen >= 2  # gated_service-cpu and decode_static: their per-call evidence
+
+
+def _said(report: dict[str, Any]) -> list[str]:
+    """Every sentence-like string of a report: its regions' and its answer's words (not paths, codes or modes)."""
+    out: list[str] = []
+
+    def walk(x: object) -> None:
+        if isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+        elif isinstance(x, str) and " " in x:
+            out.append(x)
+
+    walk([report["answer"], report["recommendation"], *report["regions"]])
+    return out
+
+
+def test_a_notebooks_report_says_the_notebooks_calls_never_the_scripts() -> None:
+    """Review 19X X4: explore.ipynb's region read "Not measured in situ: the script's 5 calls of it …" and "52.5 s
+    compiling in the script's own calls": the user ran a notebook (settings.notebook), so every sentence that names
+    what ran names the notebook; the same report without its notebook says the script's."""
+    report = json.loads((FIXTURES.parent / "recorded" / "explore-cpu" / "report.json").read_text())
+    assert report["settings"]["notebook"] and run_source.noun(report) == "notebook"
+    (region,) = report["regions"]
+    assert region["inSitu"]["reason"].startswith("the notebook's 5 calls of it make 4 steps")
+    assert "52.5 s compiling in the notebook's own calls (a cold compile cache: later runs load it)" in region["facts"]
+    assert "Not measured in situ: the notebook's 5 calls of it" in region["answer"]["sentence"]
+    assert region["measurements"][0]["notes"][0].startswith("The notebook's own eager calls at these inputs took")
+    # the host's fix is the measurement's own words, recorded as it timed (measure/host.py), not said here
+    said = [s for s in _said(report) if "torch.set_num_threads" not in s]
+    assert not [s for s in said if re.search(r"\b[Tt]he script\b|this script's", s)]
+    script = copy.deepcopy(report)
+    del script["settings"]["notebook"]
+    answer.attach(script)
+    assert run_source.noun(script) == "script"
+    assert script["regions"][0]["inSitu"]["reason"].startswith("the script's 5 calls of it make 4 steps")
+    assert sentences.region_facts(script["regions"][0])[-1].startswith("52.5 s compiling in the script's own calls")
+    # the reasons that name it: a failure, a region never called
+    failed = {"code": "failed", "kind": "user-code", "what": "NameError: x", "fix": None}
+    assert reason_text.sentence(failed, "notebook").startswith("The notebook ")  # type: ignore[arg-type]
+    assert reason_text.sentence(failed).startswith("The script ")  # type: ignore[arg-type]
+    assert reason_text.sentence({"code": "never-called"}, "notebook") == "The notebook never called it."
