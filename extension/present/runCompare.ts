@@ -25,8 +25,9 @@ const MEASURES = ['compiled per call', 'eager per call', 'count', 'compile', 'gr
 /** A script region's compile row, in the words of the facts that say its number ("2.52 s compiling in the script's
  *  own calls", report/sentences.region_facts): the compiler's total over the script's calls, every frame of them, not
  *  one frame's compile nor one call's (review 17Y Y4: a bare "compile 2.52 s" beside the Compiler view's "scale 1
- *  compile, 2.51 s" read as one region's compile at two values). */
-const SCRIPT_COMPILE = "compiling in the script's own calls";
+ *  compile, 2.51 s" read as one region's compile at two values); a notebook's run's, "the notebook's", as its facts say
+ *  (settings.notebook; review 19X X4). */
+const scriptCompile = (whose: 'script' | 'notebook') => `compiling in the ${whose}'s own calls`;
 /** The rows of times, by the side each is of. */
 const TIMES = ['compiled', 'eager'] as const;
 
@@ -188,7 +189,7 @@ function regionSide(d: RegionDigest | undefined, number: AnswerNumber | null, de
 }
 
 /** A block of the two sides; what changed is said where the region is in both runs (else its answer says so). Its
- *  compile row named `compile` (a script region's: SCRIPT_COMPILE), its counts per `unit` (a region's replay: per
+ *  compile row named `compile` (a script region's: scriptCompile), its counts per `unit` (a region's replay: per
  *  call). */
 function block(
   title: string,
@@ -268,9 +269,10 @@ export function compareRuns(before: Report, after: Report, now = new Date()): Ru
     const [a, b] = [regions(before), regions(after)];
     const side = (r: { d: RegionDigest; number: AnswerNumber | null; device: WorkDevice } | undefined): Side =>
       r ? regionSide(r.d, r.number, r.device) : regionSide(undefined, null, 'GPU');
+    const compile = scriptCompile(before.settings['notebook'] || after.settings['notebook'] ? 'notebook' : 'script');
     for (const key of new Set([...a.keys(), ...b.keys()]))
       blocks.push(
-        block(regionTitle((b.get(key) ?? a.get(key))!.d), side(a.get(key)), side(b.get(key)), SCRIPT_COMPILE, 'call'),
+        block(regionTitle((b.get(key) ?? a.get(key))!.d), side(a.get(key)), side(b.get(key)), compile, 'call'),
       );
   } else {
     const [a, b] = [digestReport(before), digestReport(after)];

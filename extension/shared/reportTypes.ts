@@ -1296,6 +1296,10 @@ export interface Reason {
    */
   floorPct?: number;
   /**
+   * schema 1.52, backend-no-kernels: the number was timed on a CPU, where Inductor generates C++ functions, not kernels (its sentence says so). Absent: a GPU's, or a report before 1.52
+   */
+  device?: 'cpu';
+  /**
    * schema 1.36, cpu-host-range: the CPUs the timing process could run on (hostLoad.cpus), where the run recorded them: a many-core host's caveat is said from 8
    */
   cpus?: number;

@@ -124,16 +124,30 @@ def test_a_target_says_the_verdict_its_number_with_mode_and_range_then_its_facts
 
 def test_a_number_a_backend_without_kernels_measured_says_it_is_dynamos_cost() -> None:
     """backend="eager" (recorded: print_step-cpu's region) compiles nothing to kernels: its speedup says so beside it,
-    in the headline and the sentence; the same region as Inductor, and a target given --backend eager, likewise."""
+    in the headline and the sentence; the same region as Inductor, and a target given --backend eager, likewise. On a
+    CPU what Inductor generates is C++ functions, as every other CPU surface says (review 19X X3 / 19Y Y3: "generates
+    kernels" on a CPU-only page); on a GPU, kernels."""
     recorded = json.loads((FIXTURES / "recorded" / "print_step-cpu" / "report.json").read_text())
     region = recorded["regions"][0]
     assert region["options"]["backend"] == "eager" and region["answer"]["number"] is not None
-    assert " · backend eager: no kernels · " in region["answer"]["headline"]
-    assert "Backend eager compiles nothing to kernels: " in region["answer"]["sentence"]
+    assert region["device"] == "cpu"
+    assert " · backend eager: no C++ functions · " in region["answer"]["headline"]
+    assert "Backend eager compiles nothing to C++ functions: " in region["answer"]["sentence"]
+    assert "Inductor (the default backend) generates fused C++ functions." in region["answer"]["sentence"]
+    assert "kernel" not in region["answer"]["sentence"]
+    on_gpu = json.loads(json.dumps(recorded))
+    on_gpu["regions"][0]["device"] = "cuda"
+    gpu = answered(on_gpu)["regions"][0]["answer"]
+    assert " · backend eager: no kernels · " in gpu["headline"]
+    assert "Backend eager compiles nothing to kernels: " in gpu["sentence"]
+    assert "Inductor (the default backend) generates kernels." in gpu["sentence"] and "C++" not in gpu["sentence"]
     region["options"]["backend"] = "inductor"
     assert "backend-no-kernels" not in [r["code"] for r in answered(recorded)["regions"][0]["answer"]["reasons"]]
     target = fixture("graphbreak-cpu")
     target["settings"]["backend"] = "aot_eager"
+    # its clause past the headline's length on a CPU: said in the sentence, in full
+    assert "Backend aot_eager compiles nothing to C++ functions: " in answered(target)["answer"]["sentence"]
+    target["environment"]["device"] = "cuda"
     assert "backend aot_eager: no kernels" in answered(target)["headline"]
 
 

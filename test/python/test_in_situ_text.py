@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from compile_lens_runner import formats
-from compile_lens_runner.report import in_situ_text, reason_text, shape_reasons
+from compile_lens_runner.report import answer, in_situ_text, reason_text, run_source, sentences, shape_reasons
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "reports"
 
@@ -186,7 +186,7 @@ def test_why_there_is_no_step_speedup_is_said_here_from_the_measurement_s_code()
         "before-interleaving": "the script's 3 calls of it all came before Compile Lens began running its calls "
         "alternately compiled and eager (it starts once 2 calls in a row compile nothing): none ran eagerly to compare "
         "with",
-        "no-steady-side": "its 1 step in situ, left out (compiling), so no compiled step was left to time",
+        "no-steady-side": "its 1 step in situ, left out (compiling), so no step was left to time",
         "no-shared-signature": "no input signature had steady steps both ways",
     }
     numbers = {
@@ -210,13 +210,14 @@ def test_no_steady_side_counts_the_steps_from_the_calls_in_one_sentence() -> Non
     """Review 18Z Z7: b_item read "Not measured in situ: no steady eager step: 5 steps left out: 3 in …, 1 at eager's
     first call, 1 in which …" beside "6 calls": three colons, and steps beside calls with nothing to say how they are
     counted. A step runs from one call to the next, so 6 calls make 5 steps: said so, the whys in parentheses, then
-    what that leaves."""
+    what that leaves. Every step of both sides left out: "no step was left to time", not "no eager step", which read
+    as if compiled steps were timed (review 19Z Z7); "no compiled step" where the 1 steady one was eager."""
     report = json.loads((FIXTURES.parent / "traces" / "profiled-copy-cpu" / "report.json").read_text())
     (region,) = report["regions"]
     said = (
         "the script's 6 calls of it make 5 steps (each from one call to the next), all left out (3 in Compile Lens's "
         "compiled warm-up, 1 at eager's first call, 1 in which Compile Lens saved inputs or checked for changes), so no "
-        "eager step was left to time"
+        "step was left to time"
     )
     in_situ_text.attach_reason(region)  # said again from its code and numbers, as the runner says it
     assert region["callCount"] == 6 and region["inSitu"]["reason"] == said
@@ -234,8 +235,8 @@ def test_no_steady_side_counts_the_steps_from_the_calls_in_one_sentence() -> Non
     ) in reasons
     # one step, one why: no count before it
     assert (
-        "the script's 2 calls of it make 1 step (from one call to the next), left out (compiling), so no eager step was "
-        "left to time"
+        "the script's 2 calls of it make 1 step (from one call to the next), left out (compiling), so no step was left "
+        "to time"
     ) in reasons
     # nothing recorded
     empty = _region(noStep={"code": "no-steady-side", "side": "eager"}, dropped={})
@@ -360,3 +361,48 @@ def test_every_in_situ_line_s_times_divide_to_its_speedup() -> None:
                     ratio = float(eager) * unit[eu] / (float(compiled) * unit[cu])
                     assert formats.speedup(ratio) == f"{shown}×", f"{path}: {line}"
     assert seen >= 2  # gated_service-cpu and decode_static: their per-call evidence
+
+
+def _said(report: dict[str, Any]) -> list[str]:
+    """Every sentence-like string of a report: its regions' and its answer's words (not paths, codes or modes)."""
+    out: list[str] = []
+
+    def walk(x: object) -> None:
+        if isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+        elif isinstance(x, str) and " " in x:
+            out.append(x)
+
+    walk([report["answer"], report["recommendation"], *report["regions"]])
+    return out
+
+
+def test_a_notebooks_report_says_the_notebooks_calls_never_the_scripts() -> None:
+    """Review 19X X4: explore.ipynb's region read "Not measured in situ: the script's 5 calls of it …" and "52.5 s
+    compiling in the script's own calls": the user ran a notebook (settings.notebook), so every sentence that names
+    what ran names the notebook; the same report without its notebook says the script's."""
+    report = json.loads((FIXTURES.parent / "recorded" / "explore-cpu" / "report.json").read_text())
+    assert report["settings"]["notebook"] and run_source.noun(report) == "notebook"
+    (region,) = report["regions"]
+    assert region["inSitu"]["reason"].startswith("the notebook's 5 calls of it make 4 steps")
+    assert "52.5 s compiling in the notebook's own calls (a cold compile cache: later runs load it)" in region["facts"]
+    assert "Not measured in situ: the notebook's 5 calls of it" in region["answer"]["sentence"]
+    assert region["measurements"][0]["notes"][0].startswith("The notebook's own eager calls at these inputs took")
+    # the host's fix is the measurement's own words, recorded as it timed (measure/host.py), not said here
+    said = [s for s in _said(report) if "torch.set_num_threads" not in s]
+    assert not [s for s in said if re.search(r"\b[Tt]he script\b|this script's", s)]
+    script = copy.deepcopy(report)
+    del script["settings"]["notebook"]
+    answer.attach(script)
+    assert run_source.noun(script) == "script"
+    assert script["regions"][0]["inSitu"]["reason"].startswith("the script's 5 calls of it make 4 steps")
+    assert sentences.region_facts(script["regions"][0])[-1].startswith("52.5 s compiling in the script's own calls")
+    # the reasons that name it: a failure, a region never called
+    failed = {"code": "failed", "kind": "user-code", "what": "NameError: x", "fix": None}
+    assert reason_text.sentence(failed, "notebook").startswith("The notebook ")  # type: ignore[arg-type]
+    assert reason_text.sentence(failed).startswith("The script ")  # type: ignore[arg-type]
+    assert reason_text.sentence({"code": "never-called"}, "notebook") == "The notebook never called it."

@@ -175,8 +175,8 @@ def test_a_compile_whose_fx_graph_cache_lookups_all_missed_says_the_cache_was_co
     region = json.loads((REPO / "test" / "fixtures" / "recorded" / "explore-cpu" / "report.json").read_text())[
         "regions"
     ][0]
-    assert sentences.region_facts(region)[-1] == (
-        "52.5 s compiling in the script's own calls (a cold compile cache: later runs load it)"
+    assert sentences.region_facts(region, (), "notebook")[-1] == (
+        "52.5 s compiling in the notebook's own calls (a cold compile cache: later runs load it)"
     )
 
 

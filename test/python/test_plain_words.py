@@ -76,7 +76,7 @@ def test_a_headline_is_the_verdict_and_its_number_the_rest_in_the_sentence() -> 
     # for a range on a busy host says "host busy" itself, so a CodeLens cut to the number keeps it)
     assert answer["number"]["text"].endswith(", host busy, not trusted") and " · host busy" not in headline
     assert "The host was contended while timing" in sentence
-    assert "backend eager" not in headline and "Backend eager compiles nothing to kernels" in sentence
+    assert "backend eager" not in headline and "Backend eager compiles nothing to C++ functions" in sentence
     assert (
         "x's dimension 1 marked dynamic (mark_dynamic) and dynamic=True and buckets of 16, 32, 64, 128, 256 not "
         in (sentence)

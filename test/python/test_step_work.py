@@ -164,6 +164,28 @@ def test_a_cpu_step_names_its_count_rule_and_says_the_replays_cpu_ops_beside_it(
     )
 
 
+def test_a_count_of_one_says_its_noun_once() -> None:
+    """Review 19Y Y3: gated_service's card read "20 → 1 CPU ops per call", a typo to the eye: the noun agrees with the
+    count just before it, on a CPU's ops per step and the replay's CPU ops and on a GPU's kernels."""
+    cpu = step_work.compare(
+        {"device": "cpu", "steps": 3, "workMsPerStep": 0.5, "kernelsPerStep": 6.0, "profiledStepMs": 1.0},
+        {"device": "cpu", "steps": 3, "workMsPerStep": 0.5, "kernelsPerStep": 1.0, "profiledStepMs": 1.0},
+        None,
+    )
+    assert cpu is not None
+    said = step_work_text.text(cpu, None, (20.0, 1.0))
+    assert said.startswith("6 → 1 op per step, ") and "20 → 1 CPU op per call)" in said
+    assert "20 → 2 CPU ops per call)" in step_work_text.text(cpu, None, (20.0, 2.0))
+    gpu = step_work.compare(
+        {"device": "cuda", "steps": 3, "workMsPerStep": 0.5, "kernelsPerStep": 4.0, "profiledStepMs": 1.0},
+        {"device": "cuda", "steps": 3, "workMsPerStep": 0.2, "kernelsPerStep": 1.0, "profiledStepMs": 1.0},
+        None,
+    )
+    assert gpu is not None and step_work_text.text(gpu, None).startswith(
+        "GPU work 0.5 ms → 0.2 ms per step, 4 → 1 kernel;"
+    )
+
+
 RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "recorded"
 
 
@@ -177,7 +199,8 @@ def test_the_recorded_cpu_cards_say_the_replays_cpu_ops_beside_their_step_counts
             replay = step_work_text.replay_ops(region.get("measurements") or [])
             if not work or work["eager"]["device"] != "cpu" or replay is None:
                 continue
-            counts = f"{formats.count(replay[0])} → {formats.count(replay[1])} CPU ops per call"
+            noun = "CPU op" if formats.count(replay[1]) == "1" else "CPU ops"
+            counts = f"{formats.count(replay[0])} → {formats.count(replay[1])} {noun} per call"
             assert "each compiled graph's call counted as one op" in work["text"], (path, work["text"])
             assert counts in work["text"], (path, work["text"])
             said += 1

@@ -232,3 +232,13 @@ test("a script region's compile: the compare, the facts and the Compiler view sa
     .map((n) => / of the ([\d.]+ m?s) compiling in call 0$/.exec(n.description ?? '')?.[1] ?? n.description);
   assert.deepEqual(shares, [compared[0], compared[0]]);
 });
+
+// review 19X X4: a notebook's facts say "compiling in the notebook's own calls": its compare's row says it alike
+test("a notebook's region's compile row names the notebook's calls, as its facts do", async () => {
+  const report = await fixture('recorded/explore-cpu');
+  assert.ok(report.settings['notebook']);
+  const [block] = compareRuns(report, report).blocks;
+  const fact = report.regions![0]!.facts!.find((f) => f.includes("compiling in the notebook's own calls"))!;
+  assert.deepEqual(row(block!, "compiling in the notebook's own calls"), Array(2).fill(fact.split(' compiling')[0]));
+  assert.ok(!row(block!, "compiling in the script's own calls"));
+});

@@ -57,6 +57,7 @@ from . import (
     notes,
     rank_text,
     reason_text,
+    run_source,
     sentences,
     story,
     verdict,
@@ -89,8 +90,9 @@ def target_answer(report: Report) -> Answer:
         failed = verdict.failed_reason(report)
         if failed:  # cancelled, timed out, every mode failed: said first, then what was measured before it
             decision = verdict.Decision("none", decision.number, [failed, *decision.reasons])
-        decision.reasons += _no_kernels((report.get("settings") or {}).get("backend"), decision.number)
-        decision.reasons += _cpu_host(report["environment"].get("device"), decision.number, _loads(modes))
+        device = report["environment"].get("device")
+        decision.reasons += _no_kernels((report.get("settings") or {}).get("backend"), device, decision.number)
+        decision.reasons += _cpu_host(device, decision.number, _loads(modes))
         noise_text.say_what_varied(decision.reasons, decision.number, None, list(modes))
         evidence = [n for _, n in measured if n is not decision.number]
     if report["target"].get("kind") == "logs":
@@ -375,10 +377,15 @@ def _region_decision(region: Region, no_in_situ: Reason | None) -> verdict.Decis
 
 
 def region_answer(
-    region: Region, failed: Reason | None = None, no_in_situ: Reason | None = None, job: Sequence[RankEntry] = ()
+    region: Region,
+    failed: Reason | None = None,
+    no_in_situ: Reason | None = None,
+    job: Sequence[RankEntry] = (),
+    source: str = run_source.SCRIPT,
 ) -> Answer:
     """failed: the run's failure, said first (a compiled call's own failure says itself); no_in_situ: why the whole
-    run has no in-situ number; job: a torchrun job's ranks (its counts said by rank)."""
+    run has no in-situ number; job: a torchrun job's ranks (its counts said by rank); source: what the user ran
+    (run_source.noun)."""
     decision = _region_decision(region, no_in_situ)
     decision.reasons = [
         *shape_reasons(region),
@@ -389,7 +396,7 @@ def region_answer(
             decision.number,
             [_in_situ_of(region).get("hostLoad"), *_loads(region["measurements"])],
         ),
-        *_no_kernels((region.get("options") or {}).get("backend"), decision.number),
+        *_no_kernels((region.get("options") or {}).get("backend"), region.get("device"), decision.number),
     ]
     if failed is not None and not (failed.get("kind") == "compile" and _in_situ_of(region).get("failure")):
         decision = verdict.Decision("none", decision.number, [failed, *decision.reasons])
@@ -412,14 +419,19 @@ def region_answer(
         evidence,
         sentences.counts(region, job),
         verdict.each_unmeasured(region["measurements"], lambda m: _mode_of(region, m)),
+        source,
     )
 
 
-def _no_kernels(backend: object, number: AnswerNumber | None) -> list[Reason]:
-    """Beside a number measured with a backend that generates no kernels (backend="eager"): that it is Dynamo's cost."""
-    return (
-        [{"code": "backend-no-kernels", "kind": str(backend)}] if number and backend in reason_text.NO_KERNELS else []
-    )
+def _no_kernels(backend: object, device: str | None, number: AnswerNumber | None) -> list[Reason]:
+    """Beside a number measured with a backend that generates no kernels (backend="eager"): that it is Dynamo's cost;
+    on a CPU (device) its sentence says what Inductor generates there, C++ functions (review 19X X3)."""
+    if not number or backend not in reason_text.NO_KERNELS:
+        return []
+    reason: Reason = {"code": "backend-no-kernels", "kind": str(backend)}
+    if device == "cpu":
+        reason["device"] = device
+    return [reason]
 
 
 def _cpu_host(device: str | None, number: AnswerNumber | None, loads: Iterable[HostLoad | None]) -> list[Reason]:
@@ -465,11 +477,11 @@ def script_answer(report: Report) -> Answer:
     """The script's answer is the answer of the region that decides it: a failed one (or one whose shapes lead) first,
     else the fastest compiling one, else the first compiling for longer runs, the first staying eager, the first; the
     sentence says every region's headline."""
-    regions = report.get("regions") or []
+    regions, source = report.get("regions") or [], run_source.noun(report)
     if not regions:
         failed = verdict.failed_reason(report)
         return verdict.build(
-            verdict.Decision("none", reasons=[failed] if failed else [{"code": "no-region"}]), [], [], []
+            verdict.Decision("none", reasons=[failed] if failed else [{"code": "no-region"}]), [], [], [], source
         )
     answers = [r["answer"] for r in regions]
     compiling = [k for k, a in enumerate(answers) if a["verdict"] == "compile"]
@@ -487,7 +499,9 @@ def script_answer(report: Report) -> Answer:
     lines = [f"{_where(r)}: {a['headline']}" for r, a in zip(regions, answers, strict=True)]
     # the failure (or shape story) that decides it leads, in full with its fix, on its region's line (the headline
     # without the clauses it says in full); then every other region in one line each
-    story = " ".join(reason_text.sentence(r) for r in answers[lead]["reasons"] if r["code"] in reason_text.LEADING)
+    story = " ".join(
+        reason_text.sentence(r, source) for r in answers[lead]["reasons"] if r["code"] in reason_text.LEADING
+    )
     if story:
         rest = sentences.headline_after_lead(answers[lead])
         lines = [f"{_where(region)}: {story} {rest[:1].upper()}{rest[1:]}", *lines[:lead], *lines[lead + 1 :]]
@@ -520,11 +534,12 @@ def attach(report: Report) -> None:
         failed, no_in_situ, job = verdict.failed_reason(report), _no_in_situ(report), report.get("ranks") or []
         rank = rank_text.headline_rank(job)
         labels = sentences.region_labels(report.get("regions") or [])
+        source = run_source.noun(report)  # "the notebook's calls" in a notebook's run
         for region in report.get("regions") or []:
             region["label"] = labels[region["id"]]
-            story.attach(region, rank)
-            in_situ_text.attach_reason(region)
-            region["answer"] = region_answer(region, failed, no_in_situ, job)
+            story.attach(region, rank, source)
+            in_situ_text.attach_reason(region, source)
+            region["answer"] = region_answer(region, failed, no_in_situ, job, source)
             notes.host_said_once(region)
             nothing = region.get("noCompiledCode")
             if nothing:  # its sentence, as the answer says it
@@ -533,9 +548,9 @@ def attach(report: Report) -> None:
                 )
             region["recommendation"] = _recommendation(region["answer"])
             region["headline"] = region["answer"]["headline"]
-            region["facts"] = sentences.region_facts(region, job)
-            in_situ_text.attach(region)
-            chart_text.attach(region)
+            region["facts"] = sentences.region_facts(region, job, source)
+            in_situ_text.attach(region, source)
+            chart_text.attach(region, source)
             mode_line.attach_region(region)
         in_situ_text.attach_wall(report)
         answer = script_answer(report)

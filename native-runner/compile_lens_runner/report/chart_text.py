@@ -14,7 +14,7 @@ from typing import Literal
 from .. import formats
 from ..shapes.in_situ import CompileStep, InSituPoint, RegionInSitu, StepPoint
 from ..shapes.region import Region, SteadyState
-from . import in_situ_text
+from . import in_situ_text, run_source
 
 # the overlay's sides, as its legend names them
 SIDE_WORDS = {"compiled": "as written (compiled)", "eager": "compiling off (eager)"}
@@ -76,7 +76,7 @@ def signature_words(steady: SteadyState) -> str | None:
     return f"the {calls} on {inputs}, the most frequent of {steady.get('signatures')} input shapes"
 
 
-def chart_notes(region: Region) -> list[str]:
+def chart_notes(region: Region, source: str = run_source.SCRIPT) -> list[str]:
     """What the first-call chart leaves out: calls without a duration, calls past the recorded ones."""
     calls = region["calls"]
     untimed = sum(1 for c in calls if c.get("ms") is None or (c.get("ms") or 0) <= 0)
@@ -87,7 +87,7 @@ def chart_notes(region: Region) -> list[str]:
         notes.insert(0, f"rank {situ['ranks'][0]['rank']}'s calls")
     if region.get("callsTruncated"):
         notes.append(f"first {len(calls)} of {region['callCount']} calls")
-    last = in_situ_text.last_call_line(region)
+    last = in_situ_text.last_call_line(region, source)
     if last:  # the chart's highest point after the compile, said beside it (review F4)
         notes.append(last)
     return notes
@@ -173,13 +173,14 @@ def _in_situ(s: RegionInSitu) -> None:
         s["ranksText"] = whose
 
 
-def attach(region: Region) -> None:
-    """The region's chart words: the steady state, what the chart leaves out, the in-situ overlay's."""
+def attach(region: Region, source: str = run_source.SCRIPT) -> None:
+    """The region's chart words: the steady state, what the chart leaves out, the in-situ overlay's (source: what the
+    user ran, run_source.noun)."""
     _steady(region)
-    region["chartNotes"] = chart_notes(region)
-    last = in_situ_text.last_call(region)
+    region["chartNotes"] = chart_notes(region, source)
+    last = in_situ_text.last_call(region, source)
     if last and "said" not in region["calls"][-1]:  # its mark's tooltip: why it is in no number
-        region["calls"][-1]["said"] = f"the script's last call: {last}"
+        region["calls"][-1]["said"] = f"the {source}'s last call: {last}"
     situ = region.get("inSitu")
     if situ is not None:
         _in_situ(situ)

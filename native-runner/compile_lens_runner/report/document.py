@@ -14,7 +14,7 @@ from ..shapes.common import RunError
 from ..shapes.report import Environment, Report, Target
 from . import answer
 
-SCHEMA_VERSION = "1.51"
+SCHEMA_VERSION = "1.52"
 INDENTED_MAX = 1 << 20  # characters: a smaller report is written indented, to be read by eye
 
 

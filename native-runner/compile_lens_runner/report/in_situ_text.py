@@ -16,11 +16,11 @@ from ..shapes.common import Sides
 from ..shapes.in_situ import CompileFailure, InSituSpeedup, Interrupted, InterruptedSide, NoStep, RegionInSitu
 from ..shapes.region import Region
 from ..shapes.report import Report
-from . import roles, step_work_text
+from . import roles, run_source, step_work_text
 
 _COMPARED = {
     "signature": "one signature",
-    "matched-mix": "per signature, over the script's mix",
+    "matched-mix": "per signature, over the {source}'s mix",
     "pooled": "signatures pooled (a new one almost every call)",
 }
 
@@ -89,13 +89,16 @@ def left_out_sentence(r: Reason) -> str:
     return f"In situ, the number leaves out {_steps(r.get('count', 0), r.get('unit', 'step'))}{_whys(parts)}."
 
 
-def _no_steady_side(side: str, dropped: dict[str, int], calls: int | None, steady: Sides | None) -> str:
+def _no_steady_side(
+    side: str, dropped: dict[str, int], calls: int | None, steady: Sides | None, source: str = run_source.SCRIPT
+) -> str:
     """ "the script's 6 calls of it make 5 steps (each from one call to the next), all left out (3 in Compile Lens's
-    compiled warm-up, 1 at eager's first call, 1 in which …), so no eager step was left to time": why one side had no
+    compiled warm-up, 1 at eager's first call, 1 in which …), so no step was left to time": why one side had no
     steady step, in one sentence that counts the steps from the calls the region's facts count (review 18Z Z7: "no
     steady eager step: 5 steps left out: 3 in …" beside "6 calls", three colons, and steps and calls for one
     count); "the script's 12 calls of it make 11 steps (…); 10 were left out (…) and the 1 steady one was eager, so
-    no compiled step was left to time" where the other side's steps were steady."""
+    no compiled step was left to time" where the other side's steps were steady; "the notebook's" in a notebook's run
+    (source: run_source.noun)."""
     reasons = [(why, n) for why, n in dropped.items() if n > 0]
     reasons.sort(key=lambda r: list(LEFT_OUT_WORDS).index(r[0]) if r[0] in LEFT_OUT_WORDS else len(LEFT_OUT_WORDS))
     left = sum(n for _, n in reasons)
@@ -109,15 +112,15 @@ def _no_steady_side(side: str, dropped: dict[str, int], calls: int | None, stead
     each = "each from one call to the next" if steps > 1 else "from one call to the next"
     made = f"its {_steps(steps, 'step')} in situ"
     if calls is not None and calls == steps + 1:
-        made = f"the script's {_steps(calls, 'call')} of it make {_steps(steps, 'step')} ({each})"
+        made = f"the {source}'s {_steps(calls, 'call')} of it make {_steps(steps, 'step')} ({each})"
     whys = ", ".join(
         LEFT_OUT_WORDS.get(why, why) if n == steps == 1 else f"{formats.whole(n)} {LEFT_OUT_WORDS.get(why, why)}"
         for why, n in reasons
     )
     steady_ones = f"the {formats.whole(kept)} steady {'one was' if kept == 1 else 'ones were'} {other}"
-    if not kept:
-        said = f"{made}, {'left out' if steps == 1 else 'all left out'} ({whys})"
-    elif left:
+    if not kept:  # neither side's: "no eager step" read as if compiled steps were timed (review 19Z Z7)
+        return f"{made}, {'left out' if steps == 1 else 'all left out'} ({whys}), so no step was left to time"
+    if left:
         said = f"{made}; {formats.whole(left)} {'was' if left == 1 else 'were'} left out ({whys}) and {steady_ones}"
     else:
         said = f"{made}; {steady_ones}"
@@ -125,10 +128,15 @@ def _no_steady_side(side: str, dropped: dict[str, int], calls: int | None, stead
 
 
 def no_step_reason(
-    no_step: NoStep, dropped: dict[str, int], calls: int | None = None, steady: Sides | None = None
+    no_step: NoStep,
+    dropped: dict[str, int],
+    calls: int | None = None,
+    steady: Sides | None = None,
+    source: str = run_source.SCRIPT,
 ) -> str:
     """Why an interleaved measurement has no step speedup, in words, from its code and numbers (no-steady-side: the
-    region's calls and each side's steady steps, where the report holds them)."""
+    region's calls and each side's steady steps, where the report holds them; source: what the user ran,
+    run_source.noun)."""
     code = no_step["code"]
     if code == "eager-stance-only":
         return (
@@ -143,12 +151,12 @@ def no_step_reason(
         calls, quiet = no_step.get("calls", 0), no_step.get("quietCalls", 0)
         # what the user sees happen to their calls, not the mechanism (review 5C J7: "switching compiling off and on")
         return (
-            f"the script's {formats.plural(calls, 'call')} of it all came before Compile Lens began running its calls "
+            f"the {source}'s {formats.plural(calls, 'call')} of it all came before Compile Lens began running its calls "
             f"alternately compiled and eager (it starts once {formats.plural(quiet, 'call')} in a row compile "
             "nothing): none ran eagerly to compare with"
         )
     if code == "no-steady-side":
-        return _no_steady_side(no_step.get("side", "eager"), dropped, calls, steady)
+        return _no_steady_side(no_step.get("side", "eager"), dropped, calls, steady, source)
     return "no input signature had steady steps both ways"
 
 
@@ -163,7 +171,7 @@ def _interrupted_side(side: str, x: InterruptedSide, first: bool) -> str:
     return f"{side} {count} of {times}{against}"
 
 
-def interrupted_text(x: Interrupted, contended: bool) -> str:
+def interrupted_text(x: Interrupted, contended: bool, source: str = run_source.SCRIPT) -> str:
     """ "outlying steps (over 5× their side's median, one rule both ways: a pause of the host or other work of the
     script in them): eager 6 steps of 21.1 ms–115 ms (its median with them: 0.639 ms), compiled 7 of 24.8 ms–209 ms
     (its median with them: 0.678 ms); the host was contended: other processes held its CPUs": what the steady state
@@ -177,7 +185,7 @@ def interrupted_text(x: Interrupted, contended: bool) -> str:
     host = "; the host was contended: other processes held its CPUs" if contended else ""
     return (
         f"outlying steps (over {formats.count(x['times'])}× their side's median, one rule both ways: a pause of the "
-        f"host or other work of the script in them): {', '.join(said)}{host}"
+        f"host or other work of the {source} in them): {', '.join(said)}{host}"
     )
 
 
@@ -236,13 +244,13 @@ def middle_words(x: InSituSpeedup | None) -> str | None:
     return f"the middle of {formats.plural(int(x['pairs']), 'pair')} of blocks"
 
 
-def _basis(s: RegionInSitu) -> str:
+def _basis(s: RegionInSitu, source: str) -> str:
     """ "the middle of 6 pairs of adjacent eager/compiled blocks in this run, one signature" (pooled: "6 pairs of …");
     the separate runs' "2 pairs of whole runs of the script, eager and compiled"."""
     if s.get("method") != interleaved.METHOD:
-        return f"{formats.plural(s.get('pairs') or 0, 'pair')} of whole runs of the script, eager and compiled"
+        return f"{formats.plural(s.get('pairs') or 0, 'pair')} of whole runs of the {source}, eager and compiled"
     x = s.get("step") or s.get("call")
-    by = f", {_COMPARED[x['comparedBy']]}" if x and x.get("comparedBy") in _COMPARED else ""
+    by = f", {_COMPARED[x['comparedBy']].format(source=source)}" if x and x.get("comparedBy") in _COMPARED else ""
     pairs = f"{formats.plural(int(x.get('pairs') or 0) if x else 0, 'pair')} of adjacent eager/compiled blocks"
     middle = "the middle of " if middle_words(x) else ""
     return f"{middle}{pairs} in this run{by}"
@@ -298,8 +306,9 @@ def _payback(region: Region, unit: str, answer: Answer | None, number: AnswerNum
     return "; ".join(said) or None
 
 
-def lines(region: Region) -> list[str]:
-    """The region's in-situ lines (the caller indents them); [] where it has no in-situ measurement."""
+def lines(region: Region, source: str = run_source.SCRIPT) -> list[str]:
+    """The region's in-situ lines (the caller indents them); [] where it has no in-situ measurement (source: what the
+    user ran, run_source.noun)."""
     s = region.get("inSitu")
     if not s:
         return []
@@ -311,7 +320,7 @@ def lines(region: Region) -> list[str]:
     failure = s.get("failure")
     if failure:
         out.append(_failure(failure))
-    basis = _basis(s)
+    basis = _basis(s, source)
     if step:
         out.append(f"in situ ({basis}): {_said(answer, step, 'in-situ-step', unit)}")
         # per call beside per step only where its speedup or times differ as said (one call a step gives the same
@@ -348,8 +357,8 @@ def lines(region: Region) -> list[str]:
         )
         interrupted, load = s.get("interrupted"), s.get("hostLoad")
         if interrupted:
-            out.append(f"  {interrupted_text(interrupted, bool(load and load['contended']))}")
-        last = last_call_line(region)
+            out.append(f"  {interrupted_text(interrupted, bool(load and load['contended']), source)}")
+        last = last_call_line(region, source)
         if last:
             out.append(f"  {last}")
     x = step or call
@@ -362,7 +371,7 @@ def lines(region: Region) -> list[str]:
     return out
 
 
-def last_call(region: Region) -> str | None:
+def last_call(region: Region, source: str = run_source.SCRIPT) -> str | None:
     """Why the script's last call, far above its side's median in situ, is in no number (review F4: serve_script's call
     63 at 1.02 s, 2,500× the steady calls, drawn as compiled code reused and said nowhere): "no step follows it, so no
     number counts it; it is the first call after compiling was switched back on, with Compile Lens's state check
@@ -385,33 +394,35 @@ def last_call(region: Region) -> str | None:
         f"; it is the first call after compiling was switched {'back on' if side == 'compiled' else 'off'}"
         + (", with Compile Lens's state check around it" if checked else "")
         if switched
-        else "; Compile Lens checked the script's state around it"
+        else f"; Compile Lens checked the {source}'s state around it"
         if checked
         else ""
     )
     return f"no step follows it, so no number counts it{told}"
 
 
-def last_call_line(region: Region) -> str | None:
+def last_call_line(region: Region, source: str = run_source.SCRIPT) -> str | None:
     """ "call 63 (1.02 s), the script's last: no step follows it, …": last_call, with which call and its time."""
-    why = last_call(region)
+    why = last_call(region, source)
     if why is None:
         return None
     last = region["calls"][-1]
-    return f"call {last['index']} ({formats.ms(last['ms'] or 0.0)}), the script's last: {why}"
+    return f"call {last['index']} ({formats.ms(last['ms'] or 0.0)}), the {source}'s last: {why}"
 
 
-def attach_reason(region: Region) -> None:
+def attach_reason(region: Region, source: str = run_source.SCRIPT) -> None:
     """Why the region's interleaved measurement has no step speedup, in words (the answer quotes it)."""
     s = region.get("inSitu")
     no_step = s.get("noStep") if s is not None else None
     if s is not None and no_step is not None:
-        s["reason"] = no_step_reason(no_step, s.get("dropped") or {}, region.get("callCount"), s.get("steadySteps"))
+        s["reason"] = no_step_reason(
+            no_step, s.get("dropped") or {}, region.get("callCount"), s.get("steadySteps"), source
+        )
 
 
-def attach(region: Region) -> None:
+def attach(region: Region, source: str = run_source.SCRIPT) -> None:
     """The region's in-situ lines, from its answer (answer.attach calls this once the answer is decided), and its step
-    work's line."""
+    work's line (source: what the user ran, run_source.noun)."""
     s = region.get("inSitu")
     if s is not None:
         work = s.get("work")
@@ -419,7 +430,7 @@ def attach(region: Region) -> None:
             work["text"] = step_work_text.text(
                 work, s.get("step"), step_work_text.replay_ops(region.get("measurements") or [])
             )
-        s["lines"] = lines(region)
+        s["lines"] = lines(region, source)
 
 
 def wall_text(wall: dict[str, list[float]] | None) -> str | None:

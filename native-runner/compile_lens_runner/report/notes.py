@@ -18,7 +18,7 @@ from ..shapes.compiler import CompilerInsight
 from ..shapes.mode import Correctness, ModeResult
 from ..shapes.region import Region
 from ..shapes.report import Report
-from . import reason_text, verdict
+from . import reason_text, run_source, verdict
 
 
 def accuracy(c: Correctness | None) -> str | None:
@@ -108,7 +108,7 @@ def _in_situ_eager(region: Region) -> float | None:
     return call["eagerMs"]
 
 
-def replay_against_script(region: Region, m: ModeResult) -> str | None:
+def replay_against_script(region: Region, m: ModeResult, source: str = run_source.SCRIPT) -> str | None:
     """Why a replay's eager time and the script's own eager calls at its inputs are more than APART× apart, in one
     sentence (review 4B P6: "eager 6.20 ms" over a chart of eager calls at 50–90 ms, nothing said). The calls compared
     are those without Compile Lens's work in them: calls in which it saved inputs or ran its profiler are left out
@@ -119,7 +119,8 @@ def replay_against_script(region: Region, m: ModeResult) -> str | None:
     against 0.04 ms a call of a 0.006 ms function); where the replay's own eager rounds took as long as the script's
     calls, its number is its fastest round (a busy host only adds time); where the script's calls took at most
     interleaved.OWN_CALL_MS more, a call that short carries what the eager stance and the observer add; where the
-    replay's rounds met a contended host, that host; else Compile Lens does not know."""
+    replay's rounds met a contended host, that host; else Compile Lens does not know. source: what the user ran
+    (run_source.noun): "The notebook's own eager calls" in a notebook's run."""
     timing, signature = m.get("eagerTiming"), m.get("signature")
     replay_ms = timing.get("estimateMs") if timing else None
     eager = [c for c in region["calls"] if c.get("side") == "eager" and c.get("signature") == signature]
@@ -139,14 +140,14 @@ def replay_against_script(region: Region, m: ModeResult) -> str | None:
     replay = "the replay's eager (its fastest round)"
     if in_situ_ms:  # their time is the in-situ line's
         said = (
-            f"The script's own eager calls in situ took {times} as long as {replay}"
+            f"The {source}'s own eager calls in situ took {times} as long as {replay}"
             if script_ms > replay_ms
-            else f"The replay's eager (its fastest round) took {times} as long as the script's own eager calls in situ"
+            else f"The replay's eager (its fastest round) took {times} as long as the {source}'s own eager calls in situ"
         )
     else:
         # in the unit of the replay's eager time its line says just above (review 13P P8: "0.207 ms" under "6.12 µs")
         script = formats.ms_as(script_ms, formats.ms(replay_ms))
-        said = f"The script's own eager calls at these inputs took {script} (median), " + (
+        said = f"The {source}'s own eager calls at these inputs took {script} (median), " + (
             f"{times} as long as {replay}" if script_ms > replay_ms else f"and {replay} took {times} as long"
         )
     if all(profiled for _, _, profiled in compared) and not in_situ_ms:
@@ -161,7 +162,7 @@ def replay_against_script(region: Region, m: ModeResult) -> str | None:
         )
     if script_ms > replay_ms and script_ms - replay_ms <= interleaved.OWN_CALL_MS:
         return (
-            f"{said}: a call this short carries more than its own work in the script: at the eager stance it still "
+            f"{said}: a call this short carries more than its own work in the {source}: at the eager stance it still "
             "passes through torch.compile's wrapper, and it runs between Compile Lens's own work on each call "
             f"(together up to {formats.ms(interleaved.OWN_CALL_MS)} a call); the replay times the original code back to back."
         )
@@ -287,7 +288,7 @@ def attach(report: Report) -> None:
             compiler["breakCost"] = cost
     for region in report.get("regions") or []:
         for m in region["measurements"]:
-            apart = replay_against_script(region, m)
+            apart = replay_against_script(region, m, run_source.noun(report))
             if apart is not None:
                 m["notes"] = [*m["notes"], apart]
     eager = report.get("eager")

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from .. import formats
 from ..shapes.answer import Reason
-from . import in_situ_text, shape_text
+from . import in_situ_text, run_source, shape_text
 
 
 def place(reason: Reason) -> str:
@@ -108,7 +108,7 @@ HOW = {
 }
 
 
-def _replay_beside(r: Reason) -> str:
+def _replay_beside(r: Reason, source: str = run_source.SCRIPT) -> str:
     """The replay beside steps that decided nothing (answer._replay_beside): evidence, never the answer's number or
     verdict, so its verdict is said as what it alone would say; its number in a replay's words (HOW, every surface's
     label for it)."""
@@ -118,14 +118,20 @@ def _replay_beside(r: Reason) -> str:
     kind = r.get("kind", "none")
     alone = "which decides nothing either" if kind == "none" else f"which alone would say {VERDICT_WORDS[kind]}"
     return (
-        f"The replay, timed apart from the script's own steps: {formats.speedup(r['value'])} {HOW['replay-call']}{mode}"
-        f"{ends}, {alone}{why}; the answer rests on the script's own steps."
+        f"The replay, timed apart from the {source}'s own steps: {formats.speedup(r['value'])} {HOW['replay-call']}"
+        f"{mode}{ends}, {alone}{why}; the answer rests on the {source}'s own steps."
     )
 
 
 # a plain word: a sentence that starts with one starts with it capitalised; code (dynamic=False, mark_dynamic(x, 1),
 # x's batch) keeps its case
 _PLAIN_WORD = re.compile(r"[a-z]+(?=[\s,:;]|$)")
+
+
+def _generated(r: Reason) -> tuple[str, str]:
+    """What Inductor generates, as every surface of the device says it: kernels on a GPU, C++ functions on a CPU
+    (backend-no-kernels; review 19X X3: "generates kernels" on a CPU-only page that says "generated C++ functions")."""
+    return ("C++ functions", "fused C++ functions") if r.get("device") == "cpu" else ("kernels", "kernels")
 
 
 def _start(clause: str) -> str:
@@ -163,11 +169,37 @@ _NO_IN_SITU: dict[str, tuple[str, Clause]] = {
     ),
 }
 
+
+def _failed(r: Reason, source: str = run_source.SCRIPT) -> str:
+    return f"The {source} {_failed_clause(r)}: {r.get('what', '').rstrip('.')}.{_fix(r)}"
+
+
+def _own_cost(r: Reason, source: str = run_source.SCRIPT) -> str:
+    return (
+        f"In situ, eager's {formats.ms(r.get('eagerMs', 0))} per {r.get('unit', 'step')} is not the {source}'s own: "
+        "at the eager stance each call still passes through torch.compile's wrapper, and Compile Lens works around "
+        f"each call (together up to {formats.ms(r.get('ownMs', 0))} a call), so in situ the speedup reads high."
+    )
+
+
+def _never_called(r: Reason, source: str = run_source.SCRIPT) -> str:
+    return f"The {source} never called it."
+
+
+def _replay_disagrees(r: Reason, source: str = run_source.SCRIPT) -> str:
+    return (
+        f"The replay gave {formats.speedup(r['value'])} per call "
+        f"({formats.interval(r['low'], r['high'], r['value'])}), apart "
+        f"from the in-situ range: the verdict rests on the {source}'s own steps."
+    )
+
+
+def _no_region(r: Reason, source: str = run_source.SCRIPT) -> str:
+    return f"The {source} made no torch.compile region (no torch.compile or nn.Module.compile call ran)."
+
+
 SENTENCES: dict[str, tuple[Clause, Clause]] = {
-    "failed": (
-        _failed_clause,
-        lambda r: f"The script {_failed_clause(r)}: {r.get('what', '').rstrip('.')}.{_fix(r)}",
-    ),
+    "failed": (_failed_clause, _failed),
     "compiled-call-failed": (
         lambda r: f"compiled call {r.get('call') or '?'} fails{_at(r)}",
         lambda r: (
@@ -278,11 +310,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
     "in-situ-own-cost": (
         # short: it follows the number in the headline (about 200 characters at most, issue 44)
         lambda r: f"eager's {formats.ms(r.get('eagerMs', 0))} per {r.get('unit', 'step')} is too short to time in situ",
-        lambda r: (
-            f"In situ, eager's {formats.ms(r.get('eagerMs', 0))} per {r.get('unit', 'step')} is not the script's own: "
-            "at the eager stance each call still passes through torch.compile's wrapper, and Compile Lens works around "
-            f"each call (together up to {formats.ms(r.get('ownMs', 0))} a call), so in situ the speedup reads high."
-        ),
+        _own_cost,
     ),
     "no-steady-steps": (
         lambda r: "no steady step in situ",
@@ -304,19 +332,12 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         lambda r: f"not measured: {r.get('what')}",
         lambda r: f"Not measured: {r.get('what', '').rstrip('.')}.",
     ),
-    "never-called": (lambda r: "never called", lambda r: "The script never called it."),
+    "never-called": (lambda r: "never called", _never_called),
     "measurement-failed": (
         lambda r: _cause(f"measuring {r.get('mode') or 'it'} failed", r.get("what")),
         lambda r: f"Measuring {r.get('mode') or 'it'} failed: {r.get('what', '').rstrip('.')}.{_fix(r)}",
     ),
-    "replay-disagrees": (
-        lambda r: "the replay disagrees",
-        lambda r: (
-            f"The replay gave {formats.speedup(r['value'])} per call "
-            f"({formats.interval(r['low'], r['high'], r['value'])}), apart "
-            "from the in-situ range: the verdict rests on the script's own steps."
-        ),
-    ),
+    "replay-disagrees": (lambda r: "the replay disagrees", _replay_disagrees),
     "replay-beside": (
         lambda r: f"{formats.speedup(r['value'])} {HOW['replay-call']} apart from the steps",
         _replay_beside,
@@ -326,10 +347,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         lambda r: "The number is the replay's: the region's calls alone, on their captured inputs.",
     ),
     "nothing-measured": (lambda r: "nothing measured", lambda r: "Nothing was measured."),
-    "no-region": (
-        lambda r: "no torch.compile region ran",
-        lambda r: "The script made no torch.compile region (no torch.compile or nn.Module.compile call ran).",
-    ),
+    "no-region": (lambda r: "no torch.compile region ran", _no_region),
     "logs-only": (
         lambda r: "read from compiler logs",
         lambda r: "Read from compiler logs: nothing was timed, so there is no verdict.",
@@ -380,11 +398,11 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         ),
     ),
     "backend-no-kernels": (
-        lambda r: f"backend {r.get('kind')}: no kernels",
+        lambda r: f"backend {r.get('kind')}: no {_generated(r)[0]}",
         lambda r: (
-            f"Backend {r.get('kind')} compiles nothing to kernels: Dynamo captures graphs and checks their guards, and "
-            "the graphs run op by op as eager does, so the number is Dynamo's own cost, not what compiled code gains; "
-            "Inductor (the default backend) generates kernels."
+            f"Backend {r.get('kind')} compiles nothing to {_generated(r)[0]}: Dynamo captures graphs and checks their "
+            "guards, and the graphs run op by op as eager does, so the number is Dynamo's own cost, not what compiled "
+            f"code gains; Inductor (the default backend) generates {_generated(r)[1]}."
         ),
     ),
     "in-situ-left-out": (
@@ -421,5 +439,19 @@ def clause(reason: Reason) -> str:
     return SENTENCES[reason["code"]][0](reason)
 
 
-def sentence(reason: Reason) -> str:
-    return SENTENCES[reason["code"]][1](reason)
+# the sentences that name what the user ran: "the script's own steps", "the notebook's" in a notebook's run
+# (run_source.noun; review 19X X4); SENTENCES holds them said of a script
+_OF_SOURCE: dict[str, Callable[[Reason, str], str]] = {
+    "failed": _failed,
+    "in-situ-own-cost": _own_cost,
+    "never-called": _never_called,
+    "replay-disagrees": _replay_disagrees,
+    "replay-beside": _replay_beside,
+    "no-region": _no_region,
+}
+
+
+def sentence(reason: Reason, source: str = run_source.SCRIPT) -> str:
+    """The reason's sentence; source: what the user ran (run_source.noun), in the sentences that name it."""
+    of_source = _OF_SOURCE.get(reason["code"])
+    return of_source(reason, source) if of_source else SENTENCES[reason["code"]][1](reason)

@@ -16,7 +16,7 @@ from ..shapes.compiler import CompilerInsight, Recompile
 from ..shapes.ranks import RankEntry
 from ..shapes.region import Region
 from ..shapes.report import ProfilerNote, Report
-from . import compile_names, compiler_text, in_situ_text, mode_line, rank_text, reason_text
+from . import compile_names, compiler_text, in_situ_text, mode_line, rank_text, reason_text, run_source
 
 
 def _why_no_range(n: AnswerNumber) -> str:
@@ -193,10 +193,10 @@ def headline_after_lead(answer: Answer) -> str:
     return said[len(lead) + len(" · ") :] if lead and said.startswith(f"{lead} · ") else said
 
 
-def verdict_sentence(answer: Answer) -> str:
+def verdict_sentence(answer: Answer, source: str = run_source.SCRIPT) -> str:
     """The verdict and its reasons in full: "Compile (default): 1.31× per step in situ (1.22–1.40×). Its 11.7 s
     compile pays back after 212 steps, this run made 400." ("Compile: 1.30× per call with default …" where the number
-    names the mode)."""
+    names the mode); source: what the user ran (run_source.noun), where a reason's sentence names it."""
     verdict, number = answer["verdict"], answer["number"]
     # the mode to compile with, where its number does not name it already
     mode = "" if number is not None and number.get("mode") == answer["mode"] else f" ({answer['mode']})"
@@ -206,8 +206,8 @@ def verdict_sentence(answer: Answer) -> str:
         "stay-eager": "Stay eager",
         "none": "No verdict",
     }[verdict]
-    lead = [reason_text.sentence(r) for r in answer["reasons"] if r["code"] in reason_text.LEADING]
-    rest = [reason_text.sentence(r) for r in answer["reasons"] if r["code"] not in reason_text.LEADING]
+    lead = [reason_text.sentence(r, source) for r in answer["reasons"] if r["code"] in reason_text.LEADING]
+    rest = [reason_text.sentence(r, source) for r in answer["reasons"] if r["code"] not in reason_text.LEADING]
     said = f"{head}: {number_text(number)}." if number is not None else f"{head}."
     return " ".join([*lead, said, *rest])
 
@@ -308,14 +308,15 @@ def _in_no_graph(breaks: int) -> str:
     return f" (in {'a compile' if breaks == 1 else 'compiles'} that {compile_names.NO_GRAPH})"
 
 
-def region_facts(region: Region, job: Sequence[RankEntry] = ()) -> list[str]:
+def region_facts(region: Region, job: Sequence[RankEntry] = (), source: str = run_source.SCRIPT) -> list[str]:
     """What the script did with a region, counted (schema 1.32: region.facts, the CLI's region line and the report
     panel's): "12 calls", "5 compiles (1 graph)", "2 graph breaks", "3 calls ran eagerly", "3.5 s compiling in the
     script's own calls". In a torchrun job (job: its ranks) the graphs and breaks as each rank counted them, as the
     rank table counts graphs (review 6C Z4: not "5 compiles made 1 graph on rank 0 (4 made none)" above rank 0's
     "recompiles 0"): "1 graph and 3 graph breaks on ranks 0 and 2", "2 graphs and 4 graph breaks on ranks 1 and 3",
     "recompiled at call 3 on ranks 1 and 3", and the compile time of the rank whose calls these are, "50.3 s
-    compiling on rank 0 in the script's own calls"."""
+    compiling on rank 0 in the script's own calls"; "the notebook's own calls" in a notebook's run (source:
+    run_source.noun)."""
     graphs, breaks, recompiled = _recompiled(region, job)
     # breaks all in compiles that made no graph: said so, or "1 graph and 3 graph breaks" reads as a miscount, each
     # break splitting a graph in two (review 15 U3: DDP's contextlib frames broke and made nothing); in a job after
@@ -341,7 +342,7 @@ def region_facts(region: Region, job: Sequence[RankEntry] = ()) -> list[str]:
         rank = rank_text.headline_rank(job)
         on = f" on rank {rank}" if rank is not None else ""
         cold = mode_line.cold_cache(region.get("compiler")) if graphs else ""
-        out.append(f"{formats.seconds(reported)} {doing}{on} in the script's own calls{cold}")
+        out.append(f"{formats.seconds(reported)} {doing}{on} in the {source}'s own calls{cold}")
     return out
 
 

@@ -23,6 +23,13 @@ from ..shapes.mode import RegionMeasurement
 PROFILER_SLOWED = 10.0
 
 
+def _counts(before: float, after: float, noun: str) -> str:
+    """ "20 → 2 CPU ops", "20 → 1 CPU op": the noun agrees with the count just before it (review 19Y Y3: "20 → 1 CPU
+    ops per call" read as a typo)."""
+    said = formats.count(after)
+    return f"{formats.count(before)} → {said} {noun if said == '1' else noun + 's'}"
+
+
 def _busy(e: StepWorkSide, c: StepWorkSide) -> str | None:
     """ "20% → 40% of the wall step" (of the profiled step where no steady step was set beside it)."""
     if e["busyPct"] is None or c["busyPct"] is None:
@@ -51,13 +58,13 @@ def replay_ops(measurements: list[RegionMeasurement]) -> tuple[float, float] | N
 
 def _cpu(e: StepWorkSide, c: StepWorkSide, step: InSituSpeedup | None, replay: tuple[float, float] | None) -> str:
     ops = (
-        f"{formats.count(e['kernelsPerStep'])} → {formats.count(c['kernelsPerStep'])} ops per step, each compiled "
-        "graph's call counted as one op"
+        f"{_counts(e['kernelsPerStep'], c['kernelsPerStep'], 'op')} per step, each compiled graph's call counted as "
+        "one op"
     )
     if replay is not None:
         ops += (
             " (the replay counts the ATen ops and generated C++ functions inside it: "
-            f"{formats.count(replay[0])} → {formats.count(replay[1])} CPU ops per call)"
+            f"{_counts(replay[0], replay[1], 'CPU op')} per call)"
         )
     slowed = _slowed(e, c, step)
     if step and slowed is not None and max(slowed) >= PROFILER_SLOWED:
@@ -75,7 +82,7 @@ def _cpu(e: StepWorkSide, c: StepWorkSide, step: InSituSpeedup | None, replay: t
 def _gpu(e: StepWorkSide, c: StepWorkSide) -> str:
     text = (
         f"GPU work {formats.ms(e['workMsPerStep'])} → {formats.ms(c['workMsPerStep'])} per step, "
-        f"{formats.count(e['kernelsPerStep'])} → {formats.count(c['kernelsPerStep'])} kernels"
+        f"{_counts(e['kernelsPerStep'], c['kernelsPerStep'], 'kernel')}"
     )
     busy = _busy(e, c)
     if not busy:

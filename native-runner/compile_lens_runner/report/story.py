@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .. import formats
 from ..shapes.mode import RegionMeasurement
 from ..shapes.region import Region, RegionCall, SteadyState
-from . import chart_text, in_situ_text, shape_text, verdict
+from . import chart_text, in_situ_text, run_source, shape_text, verdict
 
 _TENSOR = re.compile(r"([A-Za-z_]\w*)\[([\d,\s]*)\]")
 
@@ -264,7 +264,7 @@ def _timed(measurement: RegionMeasurement) -> tuple[float, str] | None:
     return compiled_ms, formats.times_of_ratio(number["eagerMs"], compiled_ms, number["value"])[1]
 
 
-def _steady_versus_timed(region: Region, steady_ms: float) -> str | None:
+def _steady_versus_timed(region: Region, steady_ms: float, source: str) -> str | None:
     """The one line that reconciles the script's own call times with the measured time beside them, when they
     differ by more than half: the script's calls were timed one at a time as it ran them; the measurement times
     back-to-back calls."""
@@ -279,7 +279,7 @@ def _steady_versus_timed(region: Region, steady_ms: float) -> str | None:
     if not timed or timed[0] / 1.5 <= steady_ms <= timed[0] * 1.5:
         return None
     return (
-        "(The script's calls are timed one at a time as it ran them, with its own work between them; the measurement "
+        f"(The {source}'s calls are timed one at a time as it ran them, with its own work between them; the measurement "
         f"times back-to-back calls on one input: hence {formats.ms(steady_ms)} here and {timed[1]} measured.)"
     )
 
@@ -291,10 +291,11 @@ def _no_graph(region: Region) -> bool:
     return region.get("noCompiledCode") is not None or (compiler is not None and compiler.get("graphCount") == 0)
 
 
-def region_story(region: Region) -> str | None:
-    """The story as one to three sentences, or None when there are no calls to tell it from."""
+def region_story(region: Region, source: str = run_source.SCRIPT) -> str | None:
+    """The story as one to three sentences, or None when there are no calls to tell it from (source: what the user
+    ran, run_source.noun)."""
     if region["callCount"] == 0:
-        return f"torch.compile returned {region['name']}, but the script never called it."
+        return f"torch.compile returned {region['name']}, but the {source} never called it."
     calls = region["calls"]
     if not calls:
         return None
@@ -332,7 +333,7 @@ def region_story(region: Region) -> str | None:
         # where the in-situ number's calls begin; their times are the in-situ line's and the chart's, not said again
         # here (issue 44: a region's eager time said once, as the in-situ one)
         said.append(
-            f"From call {situ['steadyFromCall']} on, the script's own calls took turns in blocks, compiled and with "
+            f"From call {situ['steadyFromCall']} on, the {source}'s own calls took turns in blocks, compiled and with "
             "compiling off, for the in-situ number."
         )
     elif steady and compiles and steady["fromCall"] < region["callCount"]:
@@ -340,7 +341,7 @@ def region_story(region: Region) -> str | None:
             f"From call {steady['fromCall']} on, {_steady_calls(steady)} took {formats.ms(steady['medianMs'])} (median) "
             "without compiling."
         )
-        timed = _steady_versus_timed(region, steady["medianMs"])
+        timed = _steady_versus_timed(region, steady["medianMs"], source)
         if timed:
             said.append(timed)
     eager = _fallbacks(calls, region.get("noCompiledCode") is not None)
@@ -377,10 +378,11 @@ def call_said(call: RegionCall, no_graph: bool = False) -> str | None:
     return "; ".join(parts) or None
 
 
-def attach(region: Region, rank: int | None = None) -> None:
+def attach(region: Region, rank: int | None = None, source: str = run_source.SCRIPT) -> None:
     """The region's story, and what happened at each call that compiled or ran eagerly, into the region. rank: in a
-    torchrun job, the rank whose calls the region holds: the story is that rank's, and says so."""
-    told = region_story(region)
+    torchrun job, the rank whose calls the region holds: the story is that rank's, and says so; source: what the user
+    ran (run_source.noun)."""
+    told = region_story(region, source)
     region["story"] = f"Rank {rank}: {told}" if told and rank is not None else told
     no_graph = _no_graph(region)
     for call in region["calls"]:

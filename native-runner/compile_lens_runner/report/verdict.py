@@ -18,7 +18,7 @@ from ..shapes.answer import Answer, AnswerNumber, NumberKind, Reason, Side
 from ..shapes.common import HostLoad, Verdict
 from ..shapes.mode import CUDAGRAPH_MODES, ModeResult
 from ..shapes.report import Report
-from . import mode_line, reason_text, sentences
+from . import mode_line, reason_text, run_source, sentences
 
 MIN_USEFUL_SPEEDUP = 1.05
 DECISIVE_SPAN = 2.0
@@ -315,8 +315,15 @@ def each_unmeasured(measurements: Sequence[ModeResult], mode_of: Callable[[ModeR
     return out
 
 
-def build(decision: Decision, evidence: list[AnswerNumber], facts: list[str], unmeasured: list[Reason]) -> Answer:
-    """The answer, and its words (sentences.py): each number's and each reason's text, the headline, the sentence."""
+def build(
+    decision: Decision,
+    evidence: list[AnswerNumber],
+    facts: list[str],
+    unmeasured: list[Reason],
+    source: str = run_source.SCRIPT,
+) -> Answer:
+    """The answer, and its words (sentences.py): each number's and each reason's text, the headline, the sentence
+    (source: what the user ran, run_source.noun, where a sentence names it)."""
     answer: Answer = {
         "verdict": decision.verdict,
         "mode": decision.mode if decision.verdict in ("compile", "compile-for-longer-runs") else None,
@@ -331,7 +338,7 @@ def build(decision: Decision, evidence: list[AnswerNumber], facts: list[str], un
         n["text"] = sentences.number_text(n)
         n["directionText"] = sentences.direction_text(n)
     for r in [*answer["reasons"], *unmeasured]:
-        r["text"] = reason_text.sentence(r)
+        r["text"] = reason_text.sentence(r, source)
     answer["headline"] = sentences.headline(answer, facts)
-    answer["sentence"] = sentences.verdict_sentence(answer)
+    answer["sentence"] = sentences.verdict_sentence(answer, source)
     return answer

@@ -27,7 +27,7 @@ import sys
 import time
 from typing import Any
 
-from ..report import document, reason_text, shape_text
+from ..report import document, reason_text, run_source, shape_text
 from ..report.shape_reasons import shape_reasons
 from ..run import Run
 from ..shapes.compiler import CompilerInsight
@@ -257,10 +257,10 @@ def _real_call_ms(fix: ShapeFixPlan, calls: list[Any]) -> float | None:
 _QUICK_FIX_KIND = {DYNAMIC: "compile-dynamic", MARK: "mark-dynamic", WARMUP: "warmup-shape"}
 
 
-def annotate(region: Region, script_insight: CompilerInsight | None) -> None:
+def annotate(region: Region, script_insight: CompilerInsight | None, source: str = run_source.SCRIPT) -> None:
     """The measured fixes where the editor offers them: the explanation (Problems, hover) and the Quick Fix title of
     the region's recompiles that each fix answers, in the region's insight and the script's (one log, the same compile
-    ids). The words are the answer's (report/sentences.py)."""
+    ids). The words are the answer's (report/sentences.py); source: what the user ran (run_source.noun)."""
     shapes = region.get("shapes")
     said = {r.get("what"): r for r in shape_reasons(region) if r["code"] == "shape-fix" and r.get("measured")}
     ids = {cid for c in region["calls"] for cid in c.get("compileIds") or []}
@@ -278,7 +278,7 @@ def annotate(region: Region, script_insight: CompilerInsight | None) -> None:
                     continue
                 offered = [explanation.get("quickFix"), *(explanation.get("quickFixes") or [])]
                 quick = next((q for q in offered if q and q["kind"] == kind), None)
-                said_here = f"Measured on this script's own calls with {fix['fix']}:"
+                said_here = f"Measured on this {source}'s own calls with {fix['fix']}:"
                 if quick is None:
                     continue
                 if said_here not in explanation["fix"]:
@@ -333,5 +333,5 @@ def measure(run: Run, plain_s: float) -> None:
         if shapes is not None and region["id"] in results:
             shapes["fixes"] = results[region["id"]]
             shapes["measure"] = _measure_offer(shapes["fixes"], left_out, plain_s)
-            annotate(region, script_insight)
+            annotate(region, script_insight, run_source.noun(run.report))
     run.checkpoint()

@@ -100,6 +100,7 @@ class Reason(_Reason, total=False):
     floorPct: float  # launch-bound-range, cpu-host-range: the least half-width of its range, in %
     nearPct: float  # near-the-bar (schema 1.46): how near the bar its range's low end lies, at most, in %
     mayGive: Verdict  # near-the-bar (schema 1.48; `kind` before): the verdict a next run may give (none, or compile)
+    device: str  # backend-no-kernels (schema 1.52): "cpu" where the number was timed on one (absent: a GPU's)
     cpus: int  # cpu-host-range (schema 1.36): the CPUs the timing process could run on (hostLoad.cpus), where known
     index: int  # unmeasured: the modes[] or measurements[] index it is about
     text: str  # rendered (reason_text.py): the reason's sentence
