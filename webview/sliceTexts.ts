@@ -65,7 +65,7 @@ export function sliceTexts(
     const name = label.shorter ? '' : label.words;
     return { x0, name, row: tracks.sliceY(i), room, text: fittedWords(label, room, m) };
   });
-  const said = partsSaidAlike(fitted, m);
+  const said = partsSaidAlike(fitted);
   for (const [k, { x0, row: y }] of fitted.entries()) {
     const text = said[k];
     if (!text) continue;

@@ -454,6 +454,19 @@ describe('the timeline in light, dark and high-contrast themes', () => {
             // ran inside the 1st call, whose slice lies under its band: whose compile it is first at every width,
             // never "recompile 1", the slice's words (review 11 I1/J1/K2, 13 P2/Q1: "recompile 1, inside 1st compiled
             // call in the step" over "1st compiled call in the step, recompile 1" at 560 px)
+            // Inductor's phases said one way down rank 1's stack: under the "Inductor" bar, whose they are said once,
+            // none says "Inductor:" at any width, never "Inductor" / "Inductor: lower…" / "codegen and load" /
+            // "Inductor: codegen" / "load module" down one column (review 19Y Y4, 19Z Z5)
+            if (c.name === 'ddp' && view === 'all') {
+              const slices = frames[1]!.texts.filter((t) => t.role === 'slice').map((t) => t.text);
+              assert.deepEqual(
+                slices.filter((t) => t.startsWith('Inductor')),
+                ['Inductor', 'Inductor'],
+                `${theme.name}: ${slices.join(' | ')}`,
+              );
+              for (const phase of ['codegen and load', 'codegen', 'load module'])
+                assert.equal(slices.filter((t) => t === phase).length, 2, `${theme.name}: ${slices.join(' | ')}`);
+            }
             if (c.name === 'ddp' && view === 'all') {
               const said = frames[1]!.texts.filter((t) => t.role === 'mark').map((t) => t.text);
               const stall = said.find(
