@@ -540,8 +540,9 @@ describe('the timeline in light, dark and high-contrast themes', () => {
             // "compiled module" starts at call 1's line, not 13 px before it, the line cut around it (review 17Z Z5)
             if (c.name === 'gpu-mlp' && view === 'all') {
               const lines = [...new Set(frames[0]!.lines.filter((l) => l.role === 'step').map((l) => l.x))];
+              // (a line through its first 16 px)
               const straddling = frames[0]!.texts.filter(
-                (t) => t.role === 'slice' && lines.some((x) => x > t.x - 3 && x - (t.x - 3) <= 16 && x < t.x + t.w),
+                (t) => t.role === 'slice' && lines.some((x) => x + 1 > t.x && x < t.x + Math.min(t.w, 16)),
               );
               assert.deepEqual(straddling.map(describeText), [], theme.name);
               // nor ends on or just past one, the line cut around its end: call 2's "compiled module" ran to the
@@ -559,6 +560,22 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                   ),
                   theme.name,
                 );
+              // and call 2's is whole, as call 1's is, not cut to "compiled…" to end short of the "after call 2"
+              // line: a px short of it, from the pixel after call 2's line (review 19Z Z4)
+              if (width >= 1400) {
+                const folded = frames[0]!.texts.filter((t) => t.role === 'slice' && t.text.startsWith('compiled m'));
+                assert.deepEqual(
+                  folded.map((t) => t.text),
+                  ['compiled module', 'compiled module'],
+                  theme.name,
+                );
+                const [, call2] = folded.sort((a, b) => a.x - b.x);
+                const [before, after] = [lines.filter((x) => x < call2!.x).at(-1)!, lines.find((x) => x > call2!.x)!];
+                assert.ok(
+                  before + 1 <= call2!.x && call2!.x + call2!.w + 1 <= after,
+                  `${before} ${describeText(call2!)} ${after}`,
+                );
+              }
             }
             // step 2's three breaks, under 20 px apart below 1400 px, named all or none (review 14 S7: "break 1" ran
             // over band 2, left blank between it and "break 3"): none there, each band's hover says it
