@@ -25,6 +25,8 @@ const MIN_LINE = 2;
  *  (cutLines) */
 const EDGE_PAD = 1;
 const ELLIPSIS = '…';
+/** the tail after the last step's line beside that step's label, where its name has no room ("call 2 │ after it") */
+const AFTER_IT = 'after it';
 
 const widthsByFont = new Map<string, Map<string, number>>();
 /** Trace names repeat in every frame: widths are kept per font, up to this many each. */
@@ -158,8 +160,9 @@ function stepForms(from: StepEdge, to: StepEdge): string[] {
  * line, else joined to the label before ("steps 1–3" from step 1's line), never begun over the step before's bar
  * (review 18Y Y6); none where even that has no room (a step's number alone read as a time: review 17Y Y8). Tick lines
  * in the first row, step lines from the second row down. `tail`: the line where the trace's last step ends with time
- * after it, its stretch named right of it ("after call 2"), as the lead-in is left of the first line, whole or not at
- * all (review 15W W9: the lead-in named, the tail not).
+ * after it, its stretch named right of it ("after call 2", beside that step's own label "after it" where that has no
+ * room), as the lead-in is left of the first line, never cut (review 15W W9, 18Y Y10: the lead-in named, the tail
+ * not).
  */
 export function axisLayout(
   ticks: readonly Tick[],
@@ -241,9 +244,15 @@ export function axisLayout(
     }
     break;
   }
+  // the tail: its name whole, else beside the last step's own label "after it" ("call 2 │ after it"), either ending
+  // at the pane's edge, its pad there given up as the steps' is: ≈57 px of launches after call 2 unnamed, though the
+  // lead-in was (review 18Y Y10)
   const after = tail ? tail.x + 1 + PAD : Infinity;
-  if (tail && after >= stepFree && after + m.width(tail.label) + PAD <= width)
-    texts.push(placeText(m, 'step', tail.label, after, middle, ink, under));
+  const last = runs.at(-1);
+  const besideItsStep = last?.first === steps.length - 1 && texts[last.text]!.text === steps.at(-1)!.label;
+  const tailText = tail && after >= stepFree ? [tail.label, ...(besideItsStep ? [AFTER_IT] : [])] : [];
+  const said = tailText.find((t) => after + m.width(t) <= width);
+  if (said) texts.push(placeText(m, 'step', said, after, middle, ink, under));
   return { texts, lines };
 }
 

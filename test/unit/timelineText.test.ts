@@ -72,10 +72,22 @@ test("the tail after the trace's last step named right of its end line, as the l
       (t) => t.text,
     );
   assert.deepEqual(said(200, 300), ['call 0', 'call 1', 'after call 1']);
-  // no room for it whole before the pane's edge (72 px and its pads): none, never "after…"
-  assert.deepEqual(said(200, 270), ['call 0', 'call 1']);
+  // its pad at the pane's edge given up: 72 px from 204 ends at the edge
+  assert.deepEqual(said(200, 276), ['call 0', 'call 1', 'after call 1']);
+  // no room for it whole before the pane's edge: beside call 1's own label "after it" (review 18Y Y10: ≈57 px of
+  // launches after call 2 unnamed), never "after…"
+  assert.deepEqual(said(200, 270), ['call 0', 'call 1', 'after it']);
+  // none where even that has no room
+  assert.deepEqual(said(200, 250), ['call 0', 'call 1']);
   // nor over the last step's label
   assert.deepEqual(said(110, 300), ['call 0', 'call 1']);
+  // nor "after it" beside a label of more than the last step ("calls 0–1"): it would say which
+  const close: StepEdge[] = [0, 10].map((x, k) => ({ x, label: `call ${k}`, short: String(k), before: null }));
+  const tail = { x: 200, label: 'after call 1' };
+  assert.deepEqual(
+    axisLayout([], close, { left: 0, width: 270, height: 100 }, m, ink, [], tail).texts.map((t) => t.text),
+    ['calls 0–1'],
+  );
 });
 
 test('room for every whole label: each whole', () => {
