@@ -30,6 +30,10 @@ export interface DrawnSlices {
  *  1's (review 17Z Z5: the frame begins ≈70 µs before the profiler's record of the call); as far right of one a slice
  *  may end and its label end short of the line (review 18Z Z8) */
 const STEP_LINE_SNAP_PX = 16;
+/** a label's words from its slice's edges: clear of the slice's own outline */
+const INSET = 3;
+/** the least air between a label's words and a step's line they end short of */
+const LINE_AIR = 1;
 
 /**
  * The labels of slices wide enough for one: the name, cut at whole words to the slice (none where no whole word
@@ -60,23 +64,37 @@ export function sliceTexts(
     // "after call 2" line, the line cut around its words (review 18Z Z8)
     const ends = Math.min(right, xOf(model.start[i]! + model.dur[i]!));
     const endLine = stepXs.find((x) => x > x0 && x < ends && ends - x <= STEP_LINE_SNAP_PX);
-    const room = (endLine ?? ends) - x0 - 6;
     // (a label of whole forms, `shorter`, keeps its own: none names a part)
     const name = label.shorter ? '' : label.words;
-    return { x0, name, row: tracks.sliceY(i), room, text: fittedWords(label, room, m) };
+    const fit = {
+      x0,
+      inset: INSET,
+      name,
+      row: tracks.sliceY(i),
+      text: fittedWords(label, (endLine ?? ends) - x0 - 2 * INSET, m),
+    };
+    if (endLine === undefined) return fit;
+    const whole = fittedWords(label, Infinity, m);
+    if (whole === null || fit.text === whole) return fit;
+    // one that the line's rule would cut, kept whole where it fits from its left line's pixel on and a px short of
+    // the end line, the insets given up as the lines stand between it and the bars beside (call 2's "compiled
+    // module" cut to "compiled…" beside call 1's whole one: review 19Z Z4); at a slice's own edge its inset kept
+    const inset = Math.min(INSET, endLine - LINE_AIR - x0 - m.width(whole));
+    return inset >= (line === undefined ? INSET : 0) ? { ...fit, inset, text: whole } : fit;
   });
-  const said = partsSaidAlike(fitted, m);
-  for (const [k, { x0, row: y }] of fitted.entries()) {
+  const said = partsSaidAlike(fitted);
+  for (const [k, { x0, inset, row: y }] of fitted.entries()) {
     const text = said[k];
     if (!text) continue;
-    // (the pixel just left of its words, inset 3 px: inside its slice, clear of the slice's own outline)
+    // (the colour under it at a pixel inside its slice, clear of the slice's own outline)
+    const at = x0 + inset;
     const under = [
       page,
       ...rects.paintsAt(Math.round(x0 + 1.5), y + ROW_HEIGHT / 2, theme),
-      ...bandsAround(bands, x0 + 3, x0 + 3 + m.width(text)).map((b) => b.paint),
+      ...bandsAround(bands, at, at + m.width(text)).map((b) => b.paint),
     ];
     const ink = { colour: readableInk(composite(under), [theme.foreground, theme.background]), alpha: 1 };
-    texts.push(placeText(m, 'slice', text, x0 + 3, y + ROW_HEIGHT / 2, ink, under));
+    texts.push(placeText(m, 'slice', text, at, y + ROW_HEIGHT / 2, ink, under));
   }
   return texts;
 }

@@ -26,7 +26,7 @@ import { coldStep } from './analysis/stepMap.ts';
 import type { PlacedCall } from './analysis/compiledCalls.ts';
 import { firstIsWarmUp } from '../extension/shared/trace/window.ts';
 import { profilerWorkLabel, traceNamed } from './timelineWords.ts';
-import { withoutNamespace } from './timelineText.ts';
+import { partOf, withoutNamespace } from './timelineText.ts';
 import { ProfilerWork } from './analysis/profilerWork.ts';
 import type { SliceWords } from './sliceTexts.ts';
 import { traceNameForms, traceNameWords } from '../extension/shared/trace/traceWords.ts';
@@ -240,11 +240,24 @@ export class TimelineNames {
   /** Slice `i`'s label: its labelWords, with the shorter whole forms of its name for a narrow bar where it has them
    *  (traceWords.traceNameForms: "guards" where "checking the compiled code's guards" does not fit); null: none. */
   labelFor(i: number): SliceWords | null {
-    const words = this.labelWords(i);
-    if (words === null) return null;
+    const said = this.labelWords(i);
+    if (said === null) return null;
     const raw = this.model.names[this.model.name[i]!]!;
-    const shorter = words === traceNameWords(raw) ? traceNameForms(raw) : null;
+    const shorter = said === traceNameWords(raw) ? traceNameForms(raw) : null;
+    const words = this.withoutPartAbove(i, said);
     return shorter ? { i, words, shorter } : { i, words };
+  }
+
+  /** A phase's words less its part where a bar around it on its track is named by the part ("codegen and load" under
+   *  "Inductor", whose it is said once above): at every width, one column of a stack said one way, not "Inductor:"
+   *  on some of its phases and not on others as their rows' room allowed (review 19Y Y4, 19Z Z5). */
+  private withoutPartAbove(i: number, words: string): string {
+    const part = partOf(words);
+    if (part === '') return words;
+    const named = part.slice(0, -': '.length);
+    for (let up = frameAround(this.model, i); up >= 0; up = frameAround(this.model, up))
+      if (this.frameWords(up) === named) return words.slice(part.length);
+    return words;
   }
 
   /** The longest slice one level down on slice `i`'s track, inside it, said in `words` (frameWords), or -1. */

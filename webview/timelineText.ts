@@ -25,6 +25,8 @@ const MIN_LINE = 2;
  *  (cutLines) */
 const EDGE_PAD = 1;
 const ELLIPSIS = '…';
+/** the tail after the last step's line beside that step's label, where its name has no room ("call 2 │ after it") */
+const AFTER_IT = 'after it';
 
 const widthsByFont = new Map<string, Map<string, number>>();
 /** Trace names repeat in every frame: widths are kept per font, up to this many each. */
@@ -158,8 +160,9 @@ function stepForms(from: StepEdge, to: StepEdge): string[] {
  * line, else joined to the label before ("steps 1–3" from step 1's line), never begun over the step before's bar
  * (review 18Y Y6); none where even that has no room (a step's number alone read as a time: review 17Y Y8). Tick lines
  * in the first row, step lines from the second row down. `tail`: the line where the trace's last step ends with time
- * after it, its stretch named right of it ("after call 2"), as the lead-in is left of the first line, whole or not at
- * all (review 15W W9: the lead-in named, the tail not).
+ * after it, its stretch named right of it ("after call 2", beside that step's own label "after it" where that has no
+ * room), as the lead-in is left of the first line, never cut (review 15W W9, 18Y Y10: the lead-in named, the tail
+ * not).
  */
 export function axisLayout(
   ticks: readonly Tick[],
@@ -241,9 +244,15 @@ export function axisLayout(
     }
     break;
   }
+  // the tail: its name whole, else beside the last step's own label "after it" ("call 2 │ after it"), either ending
+  // at the pane's edge, its pad there given up as the steps' is: ≈57 px of launches after call 2 unnamed, though the
+  // lead-in was (review 18Y Y10)
   const after = tail ? tail.x + 1 + PAD : Infinity;
-  if (tail && after >= stepFree && after + m.width(tail.label) + PAD <= width)
-    texts.push(placeText(m, 'step', tail.label, after, middle, ink, under));
+  const last = runs.at(-1);
+  const besideItsStep = last?.first === steps.length - 1 && texts[last.text]!.text === steps.at(-1)!.label;
+  const tailText = tail && after >= stepFree ? [tail.label, ...(besideItsStep ? [AFTER_IT] : [])] : [];
+  const said = tailText.find((t) => after + m.width(t) <= width);
+  if (said) texts.push(placeText(m, 'step', said, after, middle, ink, under));
   return { texts, lines };
 }
 
@@ -309,47 +318,43 @@ export function sliceLabel(name: string, room: number, m: Measure): string | nul
   const text = withoutNamespace(name);
   if (m.width(text) <= room) return text;
   // a name's part ("Inductor" of "Inductor: codegen and load") is no cut of it: "Inductor…" read as the "Inductor"
-  // bar above it (review 17Y Y7). Its own name whole first ("codegen and load", one form in both compiles' columns,
-  // never "Inductor: codegen…" over its child "Inductor: codegen"), then a cut with the part, then its own cut
-  const part = partOf(text);
-  if (part === '') return wholeWordsIn(text, 0, room, m);
-  const own = text.slice(part.length);
-  if (m.width(own) <= room) return own;
-  return wholeWordsIn(text, part.length, room, m) ?? wholeWordsIn(own, 0, room, m);
+  // bar above it (review 17Y Y7). Its own name whole ("codegen and load", one form in both compiles' columns, never
+  // "Inductor: codegen…" over its child "Inductor: codegen"), else its own name cut: never the part kept and the name
+  // cut away ("Inductor: lower…" over "codegen and load" read as two choices one row apart: review 19Y Y4)
+  const own = text.slice(partOf(text).length);
+  return m.width(own) <= room ? own : wholeWordsIn(own, room, m);
 }
 
-/** A slice's label as sliceLabel cuts it, where it is drawn: its name, its row's y, its room in px. */
+/** A slice's label as sliceLabel cuts it, where it is drawn: its name, its row's y. */
 export interface RowLabel {
   name: string;
   row: number;
-  room: number;
   text: string | null;
 }
 
 /**
  * A row's labels of one name said alike as to its part: where one leaves the part off ("load module", no room for
- * "Inductor: load module"), so do the others of its name in its row, their own name whole or cut (the forward's
+ * "Inductor: load module"), so do the others of its name in its row, their own name whole (the forward's
  * "load module" beside the backward's "Inductor: load module" read as two phases, or one cut two ways: review 18Y,
  * 17Z Z9). Each label's text, in `labels`' order.
  */
-export function partsSaidAlike(labels: readonly RowLabel[], m: Measure): (string | null)[] {
+export function partsSaidAlike(labels: readonly RowLabel[]): (string | null)[] {
   const partOfLabel = (l: RowLabel): string => partOf(withoutNamespace(l.name));
   const saysPart = (l: RowLabel): boolean => l.text?.startsWith(partOfLabel(l)) ?? false;
   const leftOff = new Set(
     labels.filter((l) => partOfLabel(l) !== '' && l.text !== null && !saysPart(l)).map((l) => `${l.row}\n${l.name}`),
   );
-  return labels.map((l) => {
-    if (!saysPart(l) || !leftOff.has(`${l.row}\n${l.name}`)) return l.text;
-    const own = withoutNamespace(l.name).slice(partOfLabel(l).length);
-    return m.width(own) <= l.room ? own : wholeWordsIn(own, 0, l.room, m);
-  });
+  // (one that says its part says its name whole: its own name, shorter, fits its room)
+  return labels.map((l) =>
+    saysPart(l) && leftOff.has(`${l.row}\n${l.name}`) ? withoutNamespace(l.name).slice(partOfLabel(l).length) : l.text,
+  );
 }
 
-/** `text`'s first whole words longer than `least` characters and "…", in `room` px; null where none fit. */
-function wholeWordsIn(text: string, least: number, room: number, m: Measure): string | null {
-  for (let end = text.lastIndexOf(' '); end > least; end = text.lastIndexOf(' ', end - 1)) {
+/** `text`'s first whole words and "…", in `room` px; null where none fit. */
+function wholeWordsIn(text: string, room: number, m: Measure): string | null {
+  for (let end = text.lastIndexOf(' '); end > 0; end = text.lastIndexOf(' ', end - 1)) {
     const words = text.slice(0, end).replace(/[\s,;:(–-]+$/, '');
-    if (words.length > least && saysSomething(words) && m.width(words + ELLIPSIS) <= room) return words + ELLIPSIS;
+    if (saysSomething(words) && m.width(words + ELLIPSIS) <= room) return words + ELLIPSIS;
   }
   return null;
 }
@@ -357,7 +362,7 @@ function wholeWordsIn(text: string, least: number, room: number, m: Measure): st
 /** a compiler part before a phase's own name: "Inductor: " of "Inductor: codegen and load"; a part is a name of a
  *  word or two, never a phrase ("inside CUDA set-up, the profiler's own work: a buffer …" keeps its words) */
 const PART = /^[A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)?: (?=\S)/;
-const partOf = (text: string): string => PART.exec(text)?.[0] ?? '';
+export const partOf = (text: string): string => PART.exec(text)?.[0] ?? '';
 
 /** words that leave what they name unsaid: "Inductor's…", "code of…", "compiled forward, after its…" */
 const DANGLING =

@@ -257,7 +257,11 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                 width < 1400 || (steps.includes('before call 0') && steps.includes('after call 2')),
                 steps.join(' | '),
               );
-              assert.ok(!steps.some((t) => t.startsWith('after') && t !== 'after call 2'), steps.join(' | '));
+              // (or "after it" right after call 2's own label where the name has no room: review 18Y Y10)
+              assert.ok(
+                !steps.some((t, k) => t.startsWith('after') && t !== 'after call 2' && steps[k - 1] !== 'call 2'),
+                steps.join(' | '),
+              );
             }
             if (c.name === 'gpu-mlp' && view === 'step' && width === 1400)
               assert.ok(
@@ -454,6 +458,19 @@ describe('the timeline in light, dark and high-contrast themes', () => {
             // ran inside the 1st call, whose slice lies under its band: whose compile it is first at every width,
             // never "recompile 1", the slice's words (review 11 I1/J1/K2, 13 P2/Q1: "recompile 1, inside 1st compiled
             // call in the step" over "1st compiled call in the step, recompile 1" at 560 px)
+            // Inductor's phases said one way down rank 1's stack: under the "Inductor" bar, whose they are said once,
+            // none says "Inductor:" at any width, never "Inductor" / "Inductor: lower…" / "codegen and load" /
+            // "Inductor: codegen" / "load module" down one column (review 19Y Y4, 19Z Z5)
+            if (c.name === 'ddp' && view === 'all') {
+              const slices = frames[1]!.texts.filter((t) => t.role === 'slice').map((t) => t.text);
+              assert.deepEqual(
+                slices.filter((t) => t.startsWith('Inductor')),
+                ['Inductor', 'Inductor'],
+                `${theme.name}: ${slices.join(' | ')}`,
+              );
+              for (const phase of ['codegen and load', 'codegen', 'load module'])
+                assert.equal(slices.filter((t) => t === phase).length, 2, `${theme.name}: ${slices.join(' | ')}`);
+            }
             if (c.name === 'ddp' && view === 'all') {
               const said = frames[1]!.texts.filter((t) => t.role === 'mark').map((t) => t.text);
               const stall = said.find(
@@ -527,8 +544,9 @@ describe('the timeline in light, dark and high-contrast themes', () => {
             // "compiled module" starts at call 1's line, not 13 px before it, the line cut around it (review 17Z Z5)
             if (c.name === 'gpu-mlp' && view === 'all') {
               const lines = [...new Set(frames[0]!.lines.filter((l) => l.role === 'step').map((l) => l.x))];
+              // (a line through its first 16 px)
               const straddling = frames[0]!.texts.filter(
-                (t) => t.role === 'slice' && lines.some((x) => x > t.x - 3 && x - (t.x - 3) <= 16 && x < t.x + t.w),
+                (t) => t.role === 'slice' && lines.some((x) => x + 1 > t.x && x < t.x + Math.min(t.w, 16)),
               );
               assert.deepEqual(straddling.map(describeText), [], theme.name);
               // nor ends on or just past one, the line cut around its end: call 2's "compiled module" ran to the
@@ -546,6 +564,22 @@ describe('the timeline in light, dark and high-contrast themes', () => {
                   ),
                   theme.name,
                 );
+              // and call 2's is whole, as call 1's is, not cut to "compiled…" to end short of the "after call 2"
+              // line: a px short of it, from the pixel after call 2's line (review 19Z Z4)
+              if (width >= 1400) {
+                const folded = frames[0]!.texts.filter((t) => t.role === 'slice' && t.text.startsWith('compiled m'));
+                assert.deepEqual(
+                  folded.map((t) => t.text),
+                  ['compiled module', 'compiled module'],
+                  theme.name,
+                );
+                const [, call2] = folded.sort((a, b) => a.x - b.x);
+                const [before, after] = [lines.filter((x) => x < call2!.x).at(-1)!, lines.find((x) => x > call2!.x)!];
+                assert.ok(
+                  before + 1 <= call2!.x && call2!.x + call2!.w + 1 <= after,
+                  `${before} ${describeText(call2!)} ${after}`,
+                );
+              }
             }
             // step 2's three breaks, under 20 px apart below 1400 px, named all or none (review 14 S7: "break 1" ran
             // over band 2, left blank between it and "break 3"): none there, each band's hover says it

@@ -1,6 +1,7 @@
 // The words a page's panes say about steps and idle stretches, at a panel's widths (560, 700, 1400 px): every step
 // label says what its numbers count in every lane ("steps 2–3", never a bare "2–3" beside a time axis: review 17Y Y8)
 // and begins at its own step's line (review 18Y Y6),
+// the tail after the last call named as the lead-in is (review 18Y Y10),
 // a rank's wait keeps whom it waited for where its long form has no room, and a stretch with room for its label
 // carries one.
 import assert from 'node:assert/strict';
@@ -20,6 +21,10 @@ const browser = holdBrowser();
 const GRAPHBREAK: TimelineSource = {
   kind: 'traces',
   tracePaths: ['eager', 'default'].map((m) => path.join(TRACES, `cpu-graphbreak-${m}.trace.json`)),
+};
+const REDUCE_OVERHEAD: TimelineSource = {
+  kind: 'traces',
+  tracePaths: [path.join(TRACES, 'mlp-reduce-overhead.trace.json')],
 };
 const RANKS: TimelineSource = {
   kind: 'ranks',
@@ -72,6 +77,23 @@ describe("step and stretch labels at a panel's widths", () => {
       }
       if (width === 1400) assert.deepEqual(eager, ['before step 1', 'warm-up step 1', 'step 2', 'step 3']);
     });
+
+  test("the tail after the last call named where it has room, as the lead-in is: 'call 2 │ after it' in the flow's pane (review 18Y Y10)", async () => {
+    // timeline-depth-flow's pane, ≈1090 px: ≈57 px right of call 2's end line held two launches and no name, "after
+    // call 2" (59 px) no room; at 1400 px its name whole
+    for (const [width, tail] of [
+      [1130, 'after it'],
+      [1400, 'after call 2'],
+    ] as const) {
+      const [frame] = await frames(REDUCE_OVERHEAD, width, 'all');
+      const steps = said(frame!, 'step');
+      assert.deepEqual(steps, ['before call 0', 'warm-up call 0', 'call 1', 'call 2', tail], `${width} px`);
+      // right of the last line, within the pane
+      const lastLine = Math.max(...frame!.lines.filter((l) => l.role === 'step').map((l) => l.x));
+      const text = frame!.texts.find((t) => t.text === tail)!;
+      assert.ok(text.x > lastLine + 1 && text.x + text.w <= frame!.width, `${width} px: ${text.x}, ${text.w}`);
+    }
+  });
 
   test("700 px: rank 0's waits in longer gaps say for how long where the long form has no room, all three in one set of words", async () => {
     const [rank0] = await frames(RANKS, 700, 'all');
