@@ -217,6 +217,31 @@ describe('compile phases', () => {
       }
   });
 
+  test("h100's FX graph cache misses on the Inductor bar whose start they mark in both its rows, at every width: not in front of the recompile's lowering sliver, read as codegen's miss (review 19X X2)", async () => {
+    for (const width of [400, 560, 700, 1000, 1400]) {
+      const page = await openPhases('reports/h100-mlp', width);
+      const onInductor = await page.locator('.compile-phases .phase-track').evaluateAll((tracks) =>
+        tracks.flatMap((track) =>
+          [...track.querySelectorAll('svg.cache-marker')]
+            .filter((marker) => marker.querySelector('title')!.textContent.startsWith('FX graph cache: miss'))
+            .map((marker) => {
+              const diamond = marker.querySelector('path')!.getBoundingClientRect();
+              const middle = (diamond.left + diamond.right) / 2;
+              const lane = Number(marker.getAttribute('y')) + 1;
+              const inductor = [...track.querySelectorAll('g.phase')].find(
+                (g) => g.querySelector('text')?.dataset['phase'] === 'Inductor',
+              )!;
+              const bar = inductor.querySelector('rect')!;
+              const box = bar.getBoundingClientRect();
+              return Number(bar.getAttribute('y')) === lane && Math.abs(middle - box.left) <= 1;
+            }),
+        ),
+      );
+      assert.deepEqual(onInductor, [true, true], `${width} px`);
+      await page.close();
+    }
+  });
+
   test("a label beside its bar never over it: h100's recompile's 'AOT Autograd 431 ms', its cache diamond at its start, drawn from the diamond on over its bar", async () => {
     for (const folder of CHARTED)
       for (const width of [400, 560, 700]) {
