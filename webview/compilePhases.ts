@@ -7,7 +7,7 @@ import { scaleLinear, select } from 'd3';
 import type { CompilePhase, CompilerInsight, ModeResult, Report } from '../extension/shared/report.ts';
 import { compileName } from '../extension/present/compileNames.ts';
 import { explanationsOf } from '../extension/present/glossary.ts';
-import { formatMs, formatTimeTicks, plural } from '../extension/present/numbers.ts';
+import { formatMs, formatTimeTicks, formatUs, plural } from '../extension/present/numbers.ts';
 import type { SourcePlace } from '../extension/shared/sourcePlace.ts';
 import { compilePlace } from './analysis/sliceNames.ts';
 import { appendTerms, el } from './panels.ts';
@@ -64,6 +64,10 @@ function phaseClass(phase: CompilePhase): string {
   return 'phase-dynamo';
 }
 
+/** A phase's time as the timeline says its slice's: under 1 ms in µs (formatUs: "985 µs"), else as every compile time
+ *  (formatMs) (review 19Z Z6: "0.985 ms", the chart's only time under 1 ms said in ms). */
+const phaseTime = (ms: number): string => (ms > 0 && ms < 1 ? formatUs(ms * 1000) : formatMs(ms));
+
 /**
  * What the log names inside a phase and what it does not: "Inside it the log names 10 × C++ compile: 11.8 s of
  * 54.6 s; …" (the rest of a long codegen bar is work the log times no step of). `phases`: its compile's.
@@ -78,9 +82,9 @@ function stepsInside(phase: CompilePhase, phases: readonly CompilePhase[]): stri
   const namedMs = nested.reduce((sum, p) => sum + Math.min(p.durMs, end - p.startMs), 0);
   return phaseInsideWords(
     [...counts].map(([step, count]) => ({ step, count })),
-    formatMs(namedMs),
-    formatMs(phase.durMs),
-    formatMs(Math.max(0, phase.durMs - namedMs)),
+    phaseTime(namedMs),
+    phaseTime(phase.durMs),
+    phaseTime(Math.max(0, phase.durMs - namedMs)),
     phase.name.startsWith('Inductor'),
   );
 }
@@ -167,7 +171,7 @@ function compileRow(
   // markers last: drawn over the bars, never under the next one
   for (const phase of [...phases.filter((p) => !p.cache), ...phases.filter((p) => p.cache)]) {
     const y = phase.depth * ROW;
-    const said = `${labelsOf(phase)[0]}${phase.cache ? `: ${phase.cache}` : `: ${formatMs(phase.durMs)}`} (${name}, at ${formatMs(phase.startMs)})`;
+    const said = `${labelsOf(phase)[0]}${phase.cache ? `: ${phase.cache}` : `: ${phaseTime(phase.durMs)}`} (${name}, at ${formatMs(phase.startMs)})`;
     const inside = phase.cache || phase.depth >= depth - 1 ? null : stepsInside(phase, phases);
     // a C++ compile under a cache hit's load: why it is there, in the runner's words (review 8 A9)
     const why = cacheBuild && phaseClass(phase) === 'phase-kernel' ? cacheBuild : null;
@@ -210,8 +214,8 @@ function compileRow(
       .attr('data-phase', phase.name)
       .attr('data-counted', phase.countedText ?? null)
       .node()!;
-    setForms(text, labelsOf(phase), formatMs(phase.durMs));
-    if (phase.uncountedLabels) setForms(text, phase.uncountedLabels, formatMs(phase.durMs), 'uncounted');
+    setForms(text, labelsOf(phase), phaseTime(phase.durMs));
+    if (phase.uncountedLabels) setForms(text, phase.uncountedLabels, phaseTime(phase.durMs), 'uncounted');
     sayTip(bar.append('title').node()!, own, tip);
   }
   row.append(labelEl, svg.node()!);
@@ -305,6 +309,7 @@ function fitLabels(chart: HTMLElement): void {
         ms: Number(bar.dataset['ms']),
         startMs: Number(bar.dataset['startMs']),
         phase: text.dataset['phase'] ?? '',
+        colour: [...bar.classList].find((c) => c.startsWith('phase-')) ?? '',
         lengths: told.lengths,
         nameOnly: told.nameOnly,
         ...partsSaid(text.dataset['phase'] ?? '', told.forms),

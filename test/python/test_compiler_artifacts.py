@@ -375,8 +375,13 @@ def test_a_compiles_phases_of_one_name_are_told_apart_by_the_runner() -> None:
     labels = [p.get("labels") for p in phases]
     assert labels == [
         # Dynamo traced the frame again: its restart, said (review 13 O7), not "(1 of 2)"
-        ["Dynamo: trace bytecode (first attempt)", "trace bytecode (first attempt)", "trace (first attempt)"],
-        ["Dynamo: trace bytecode (restart)", "trace bytecode (restart)", "trace (restart)"],
+        # the first given up, the frame traced again from its start (review 19Y Y5)
+        [
+            "Dynamo: trace bytecode (given up, restarted)",
+            "trace bytecode (given up, restarted)",
+            "trace (given up, restarted)",
+        ],
+        ["Dynamo: trace bytecode (again)", "trace bytecode (again)", "trace (again)"],
         ["Inductor (forward)"],
         ["C++ compile (forward)", "C++ (forward)"],
         ["backward compile", "backward"],
@@ -415,14 +420,14 @@ def test_a_phases_names_are_the_same_on_every_bar_of_it_in_a_record() -> None:
     phase_names.label_phases(phases)
     assert phases[0]["labels"] == phases[1]["labels"] == ["Inductor: codegen"]
     assert [p["labels"][0] for p in phases[3:]] == [
-        "Dynamo: trace bytecode (first attempt)",
-        "Dynamo: trace bytecode (restart, 1 of 2)",
-        "Dynamo: trace bytecode (restart, 2 of 2)",
+        "Dynamo: trace bytecode (given up, restarted)",
+        "Dynamo: trace bytecode (again, 1 of 2)",
+        "Dynamo: trace bytecode (again, 2 of 2)",
     ]
     # without their count where one of the frame's traces has no label, never without their attempt: the first
-    # attempt's "(first attempt)" says a restart came where no restart is named (review 15U R4)
+    # trace's "(given up, restarted)" says a restart came where no restart is named (review 15U R4)
     assert "uncountedLabels" not in phases[3]
-    assert [p["uncountedLabels"][0] for p in phases[4:]] == ["Dynamo: trace bytecode (restart)"] * 2
+    assert [p["uncountedLabels"][0] for p in phases[4:]] == ["Dynamo: trace bytecode (again)"] * 2
 
 
 def test_a_fixtures_phases_carry_the_runners_names_for_them() -> None:
@@ -434,7 +439,7 @@ def test_a_fixtures_phases_carry_the_runners_names_for_them() -> None:
     groups = [g for m in report["modes"] for g in (m.get("compiler") or {}).get("rankPhases") or []]
     told = {label for g in groups for p in g["compiler"]["phases"] for label in p.get("labels") or []}
     assert {"Inductor (forward)", "Inductor (backward)", "C++ compile (backward, 1 of 2)"} <= told
-    assert {"Dynamo: trace bytecode (first attempt)", "Dynamo: trace bytecode (restart)"} <= told  # review 13 O7
+    assert {"Dynamo: trace bytecode (given up, restarted)", "Dynamo: trace bytecode (again)"} <= told  # 13 O7, 19Y Y5
     assert not any(label.startswith("Dynamo: trace bytecode (1 of") for label in told)
     bars = [p for g in groups for p in g["compiler"]["phases"] if "cache" not in p]
     assert bars and all(p["labels"][0].startswith(p["name"]) for p in bars)

@@ -41,9 +41,9 @@ test("rank 1's compile phases: each twin a compile slice, said in words", async 
   const rows: [string, string][] = [
     ['_compile.compile_inner', 'Dynamo: whole frame'],
     // what the span is, not "Dynamo: attempt 1" (review E5): Dynamo's trace of the frame and its compile, a restart
-    // the next attempt
-    ['compile_attempt_0', 'Dynamo: first attempt (trace and compile)'],
-    ['compile_attempt_1', 'Dynamo: attempt 2 (trace and compile again: Dynamo restarted it)'],
+    // the next attempt, in the chart's words for its traces, "(given up, restarted)", "(again)" (review 19Y Y5)
+    ['compile_attempt_0', 'Dynamo: trace and compile'],
+    ['compile_attempt_1', 'Dynamo: trace and compile again (attempt 2: the one before given up, restarted)'],
     ['compile_fx.<locals>.fw_compiler_base', 'forward compile'],
     ['GraphLowering.compile_to_fn', 'Inductor: codegen and load'],
     ['PyCodeCache.load_by_key_path', 'Inductor: load module'],

@@ -198,6 +198,27 @@ test("slivers all as wide (drawn at the least width): a label beside them is the
   assert.ok(places.size > 0);
 });
 
+test("slivers of two colours against each other: neither named beside them, each said in its row's hover; of one colour, one is (review 19Z Z6)", () => {
+  // timeline.png's "forward after line 13 · 452 ms" on a 7.03-s axis over a 785-px track: its 0.985-ms kernel codegen
+  // and its load module, each drawn at the least width, the teal under the magenta: "Inductor: kernel codegen
+  // 0.985 ms" beside them named the magenta bar to the eye
+  const tail = (colours: [string, string]): LaneBar[] => [
+    { ...bar(6990, 0.985, 7030, [190, 140]), colour: colours[0] },
+    { ...bar(6991, 0.4, 7030, [170, 120]), colour: colours[1] },
+  ];
+  const twoColours = tail(['phase-codegen', 'phase-load']);
+  assert.deepEqual(labelled(twoColours, 785), new Set(), 'two colours');
+  const oneColour = tail(['phase-dynamo', 'phase-dynamo']);
+  assert.equal(labelled(oneColour, 785).size, 1, 'one colour');
+  // the other colour's sliver narrower: the mark is of the wider one's colour, its label beside them its (a step's
+  // guards past a 0.5-px backend compile)
+  const wider = [
+    { ...bar(6990, 14, 7030, [190, 140]), colour: 'phase-dynamo' },
+    { ...bar(6989.5, 0.3, 7030, [170, 120]), colour: 'phase-backend' },
+  ];
+  assert.deepEqual(labelled(wider, 785), new Set([0]), 'a narrower sliver of another colour');
+});
+
 test('a label beside a cache diamond that lies between it and its bar stands apart from the diamond: never read as its name (review 16Z Z8)', () => {
   // a recompile's AOT Autograd at the axis's end, its cache miss's diamond at its start: room only left of the diamond
   const aot: LaneBar = { from: 0.9, to: 0.97, ms: 143, startMs: 9000, phase: 'AOT Autograd', lengths: [200] };

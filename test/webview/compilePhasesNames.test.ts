@@ -107,14 +107,14 @@ describe('compile phases', () => {
     }
   });
 
-  test('a frame traced twice says so where its restart is bare: "(first attempt)" kept, a restart named only as one (review 15U R4)', async () => {
+  test('a frame traced twice says so where its restart is bare: "(given up, restarted)" kept, a restart named only as one (review 15U R4, 19Y Y5)', async () => {
     for (const folder of ['recorded/encoder_fastpath-h200', 'recorded/train_small-cpu', 'reports/ddp-ranks-cpu'])
       for (const width of [560, 700, 1400]) {
         const page = await openPhases(folder, width);
         for (const { tip, bars } of await rowsOf(page)) {
           const traces = bars.filter((b) => b.phase === 'Dynamo: trace bytecode');
-          // a count "(restart, 1 of 2)" only where every trace it counts is labelled
-          const counted = traces.filter((b) => /\(restart, \d+ of \d+\)/.test(b.label ?? ''));
+          // a count "(again, 1 of 2)" only where every trace it counts is labelled
+          const counted = traces.filter((b) => /\(again, \d+ of \d+\)/.test(b.label ?? ''));
           if (counted.length)
             assert.ok(
               traces.every((b) => b.label !== null),
@@ -123,13 +123,17 @@ describe('compile phases', () => {
           // a frame's traces labelled are told apart by their attempt, never a bare name beside a restart
           if (traces.length > 1)
             for (const b of traces.filter((t) => t.label !== null))
-              assert.match(b.label!, /\((first attempt|restart)/, `${folder} ${width} px, ${tip.split('\n')[0]}`);
+              assert.match(b.label!, /\((given up, restarted|again)/, `${folder} ${width} px, ${tip.split('\n')[0]}`);
         }
         // the encoder's 671-ms trace, its 0.85-ms restart a sliver: still said to be the first of its attempts
         if (folder === 'recorded/encoder_fastpath-h200') {
           const [first, restart] = (await rowsOf(page))[0]!.bars.filter((b) => b.phase === 'Dynamo: trace bytecode');
           assert.equal(restart?.label, null, `${width} px`);
-          assert.match(first?.label ?? '', /^(Dynamo: )?trace( bytecode)? \(first attempt\) 671 ms$/, `${width} px`);
+          assert.match(
+            first?.label ?? '',
+            /^(Dynamo: )?trace( bytecode)? \(given up, restarted\) 671 ms$/,
+            `${width} px`,
+          );
         }
         await page.close();
       }

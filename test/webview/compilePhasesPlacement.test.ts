@@ -3,6 +3,7 @@
 // trace slivers before them (review 14R R1/R2, 13 O1/O3).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { Report } from '../../extension/shared/report.ts';
 import { type Bar, CHARTED, inside, phasesOpener, rowsOf } from './compilePhasesPage.ts';
 
 const openPhases = phasesOpener();
@@ -215,6 +216,68 @@ describe('compile phases', () => {
         assert.deepEqual(apart, [], `${folder} at ${width} px`);
         await page.close();
       }
+  });
+
+  test("h100's FX graph cache misses on the Inductor bar whose start they mark in both its rows, at every width: not in front of the recompile's lowering sliver, read as codegen's miss (review 19X X2)", async () => {
+    for (const width of [400, 560, 700, 1000, 1400]) {
+      const page = await openPhases('reports/h100-mlp', width);
+      const onInductor = await page.locator('.compile-phases .phase-track').evaluateAll((tracks) =>
+        tracks.flatMap((track) =>
+          [...track.querySelectorAll('svg.cache-marker')]
+            .filter((marker) => marker.querySelector('title')!.textContent.startsWith('FX graph cache: miss'))
+            .map((marker) => {
+              const diamond = marker.querySelector('path')!.getBoundingClientRect();
+              const middle = (diamond.left + diamond.right) / 2;
+              const lane = Number(marker.getAttribute('y')) + 1;
+              const inductor = [...track.querySelectorAll('g.phase')].find(
+                (g) => g.querySelector('text')?.dataset['phase'] === 'Inductor',
+              )!;
+              const bar = inductor.querySelector('rect')!;
+              const box = bar.getBoundingClientRect();
+              return Number(bar.getAttribute('y')) === lane && Math.abs(middle - box.left) <= 1;
+            }),
+        ),
+      );
+      assert.deepEqual(onInductor, [true, true], `${width} px`);
+      await page.close();
+    }
+  });
+
+  test("slivers of two colours against each other named only in their row's hover, a time under 1 ms in µs (review 19Z Z6: 'Inductor: kernel codegen 0.985 ms' beside a 1-px teal bar under a magenta load module's)", async () => {
+    // h100's recompile given timeline.png's tail: a 0.985-ms kernel codegen and a 0.4-ms load module 1 ms on, each
+    // drawn at the least width, 27 ms past the kernel compile's end
+    const tail = (report: Report): void => {
+      const phases = report.modes[0]!.compiler!.phases!;
+      phases.push(
+        {
+          ...phases.find((p) => p.name === 'kernel compile' && p.compileId === '0/1')!,
+          name: 'Inductor: kernel codegen',
+          startMs: 3260,
+          durMs: 0.985,
+          labels: ['Inductor: kernel codegen', 'kernel codegen'],
+        },
+        {
+          ...phases.find((p) => p.name === 'kernel compile' && p.compileId === '0/1')!,
+          name: 'Inductor: load module',
+          startMs: 3261,
+          durMs: 0.4,
+          labels: ['Inductor: load module', 'load module', 'load'],
+        },
+      );
+    };
+    for (const width of [560, 700, 1400]) {
+      const page = await openPhases('reports/h100-mlp', width, tail);
+      const { tip, bars } = (await rowsOf(page))[1]!;
+      const codegen = bars.find((b) => b.phase === 'Inductor: kernel codegen')!;
+      const load = bars.find((b) => b.phase === 'Inductor: load module')!;
+      assert.deepEqual([codegen.label, load.label], [null, null], `${width} px`);
+      assert.ok(
+        codegen.forms.every((f) => f.endsWith('985 µs')),
+        `${width} px: ${codegen.forms.join(', ')}`,
+      );
+      assert.ok(tip.includes('kernel codegen 985 µs') && tip.includes('load module 400 µs'), `${width} px: ${tip}`);
+      await page.close();
+    }
   });
 
   test("a label beside its bar never over it: h100's recompile's 'AOT Autograd 431 ms', its cache diamond at its start, drawn from the diamond on over its bar", async () => {

@@ -53,8 +53,9 @@ const ATTEMPT = /^compile_attempt_(\d+)$/;
 /**
  * A compile phase's name in words ("GraphLowering.compile_to_fn (dynamo_timed)" and "GraphLowering.compile_to_fn"
  * are "Inductor: codegen and load"; "pass.post_grad_passes.remove_noop_ops" is "Inductor: post-grad pass
- * remove_noop_ops"; "compile_attempt_0" is "Dynamo: first attempt (trace and compile)", a restarted one "Dynamo:
- * attempt 2 (trace and compile again: Dynamo restarted it)", review E5: "Dynamo: attempt 1" said nothing), another " (dynamo_timed)" one "compile phase
+ * remove_noop_ops"; "compile_attempt_0" is "Dynamo: trace and compile", a restarted one "Dynamo: trace and compile
+ * again (attempt 2: the one before given up, restarted)", as the chart says its traces, "(given up, restarted)" and
+ * "(again)" (review E5: "Dynamo: attempt 1" said nothing; 19Y Y5), another " (dynamo_timed)" one "compile phase
  * <key>"; null for a name that is no compile phase.
  */
 export function compilePhaseWords(name: string): string | null {
@@ -68,8 +69,8 @@ export function compilePhaseWords(name: string): string | null {
   if (attempt) {
     const n = Number(attempt[1]);
     return n
-      ? `Dynamo: attempt ${n + 1} (trace and compile again: Dynamo restarted it)`
-      : 'Dynamo: first attempt (trace and compile)';
+      ? `Dynamo: trace and compile again (attempt ${n + 1}: the one before given up, restarted)`
+      : 'Dynamo: trace and compile';
   }
   return timed ? `compile phase ${key}` : null;
 }

@@ -1,7 +1,7 @@
 """The compile phases' names: the one table of labels (phase_labels.json, which the timeline's words read too:
 extension/shared/trace/compilePhaseWords.ts), each label's short name, and each bar's names told apart from its
 compile's other phases of its name ("Inductor (backward)", "C++ compile (backward, 1 of 2)", "trace bytecode
-(restart)"): the runner words them, the compile-phases chart draws them (schema 1.40 `labels`, 1.44
+(again)"): the runner words them, the compile-phases chart draws them (schema 1.40 `labels`, 1.44
 `uncountedLabels`), and of a phase's several bars their count and time in all (1.51 `countedText`)."""
 
 from __future__ import annotations
@@ -52,11 +52,15 @@ def _told(name: str, said: list[str]) -> str:
 
 
 def _attempt(nth: int, of: int) -> tuple[str, str | None]:
-    """A trace's attempt and, among several restarts, its count: "first attempt", "restart", ("restart", "2 of 3")
-    (review 13 O7: "trace bytecode (1 of 2)" on one compile said nothing of Dynamo's restart)."""
+    """A trace's attempt and, among several restarts, its count: "given up, restarted", "again", ("again", "2 of 3").
+    Dynamo restarts a frame's analysis (torch/_dynamo/convert_frame.py, a RestartAnalysis) where its trace met what it
+    must do another way, a graph break mostly, or a float to specialise: it gives that trace up (its graph is never
+    compiled) and traces the frame again from its start with what it learnt, so the first trace is one given up and
+    the next the frame's trace again (review 19Y Y5: "(first attempt)" said neither what was attempted nor why a
+    second came; review 13 O7: "trace bytecode (1 of 2)" said nothing of the restart)."""
     if nth == 1:
-        return "first attempt", None
-    return "restart", f"{nth - 1} of {of - 1}" if of > 2 else None
+        return "given up, restarted", None
+    return "again", f"{nth - 1} of {of - 1}" if of > 2 else None
 
 
 def _labelled_compile(bars: list[CompilePhase], said_by: dict[str, set[str]]) -> None:
@@ -103,7 +107,7 @@ def label_phases(phases: Iterable[CompilePhase]) -> None:
     that compiled its backward with it has an Inductor of each part, the backward's under its backward compile; a
     part's several (the backward's two C++ compiles) by their order, "(1 of 2)", and where that count is said its
     `uncountedLabels`, the same names without it, which the chart shows where a mate has no label (review 13 P6);
-    Dynamo's traces of one frame by its restart, "(first attempt)", "(restart)" (review 13 O7), kept in their
+    Dynamo's traces of one frame by its restart, "(given up, restarted)", "(again)" (review 13 O7, 19Y Y5), kept in their
     `uncountedLabels` (review 15U R4: without it nothing said Dynamo traced twice). A shorter name two
     phases of the record share is left out of both ("codegen" is Inductor: codegen's less its part and Inductor: kernel
     codegen's short name), so every bar of a phase has the same names, one chart saying a phase one way (review 13
