@@ -30,6 +30,12 @@ const RANKS: TimelineSource = {
   kind: 'ranks',
   tracePaths: ['rank0', 'rank1'].map((r) => path.join(TRACES, 'ranks', 'straggler', `${r}.trace.json`)),
 };
+const DDP: TimelineSource = {
+  kind: 'ranks',
+  tracePaths: ['rank0', 'rank1'].map((r) =>
+    path.join(ROOT, 'test', 'fixtures', 'reports', 'ddp-ranks-cpu', 'ranks', r, `${r}.trace.json.gz`),
+  ),
+};
 
 /** Each pane's last frame of `source` at `width` px, in the whole trace's view (`all`) or the step the view opens on. */
 async function frames(source: TimelineSource, width: number, view: 'all' | 'step'): Promise<FrameLayout[]> {
@@ -114,6 +120,24 @@ describe("step and stretch labels at a panel's widths", () => {
     // rank 0's each its wait for rank 1, as such: narrower than the gap's "44.5 ms idle" and says more (review 18Z Z2)
     // (step 4's, in a 70 px gap, has no room: its hover says it)
     assert.deepEqual(said(rank0!, 'gap'), ['36.8 ms wait', '37.9 ms wait']);
+  });
+
+  test("the DDP step: the rank that came last says its gap unrecorded or nothing, never idle, beside the other's wait for it (review 20Z Z1)", async () => {
+    for (const width of [700, 1400]) {
+      const [rank0, rank1] = await frames(DDP, width, 'step');
+      // rank 1 reached the all_reduce last: its 477 µs without an op are its own work, "idle" read as a wait too;
+      // "477 µs unrecorded" has no room at these widths, so the stretch is unlabelled, its hover says it
+      const gaps = said(rank1!, 'gap');
+      assert.deepEqual(
+        gaps.filter((t) => !t.endsWith(' unrecorded')),
+        [],
+        `${width} px: ${gaps.join(' | ')}`,
+      );
+      assert.ok(
+        said(rank0!, 'gap').some((t) => t.includes('wait')),
+        `${width} px: ${said(rank0!, 'gap').join(' | ')}`,
+      );
+    }
   });
 
   test('a pane zoomed past its work says where its ops are: rank 1 in its 40 ms sleep (review 18Y Y3)', async () => {
