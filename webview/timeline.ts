@@ -1,15 +1,14 @@
 // One pane's canvas: tracks (CPU threads, GPU streams) with nested slices, drawn with level of detail (the slices'
-// rects: sliceRects.ts), and over them their labels, the axis, the compiler's marks, the track names and the
-// selection; its hit tests and hovers.
+// rects: sliceRects.ts), and over them their labels, the axis (what its ruler marks: stepRuler.ts), the compiler's
+// marks, the track names and the selection; its hit tests and hovers.
 import type { FlowArrow } from '../extension/shared/trace/flowLinks.ts';
 import type { TraceModel } from '../extension/shared/trace/model.ts';
 import { mayHaveMarks } from '../extension/shared/trace/timelineMarks.ts';
 import type { LinesNow } from '../extension/shared/movedLines.ts';
 import { collectiveSpans, mostOverlapping } from './analysis/communication.ts';
-import { stepWords } from './analysis/sliceNames.ts';
 import { insideProfilerWork } from './analysis/profilerWork.ts';
 import { collectiveThreads } from './analysis/threadRoles.ts';
-import type { FrameLayout, LineSegment, Paint, TextBox } from './frameLayout.ts';
+import type { FrameLayout, Paint, TextBox } from './frameLayout.ts';
 import { composite, readableInk } from './ink.ts';
 import {
   bandEdges,
@@ -28,16 +27,12 @@ import { drawLines, drawText } from './canvasPaint.ts';
 import {
   axisLayout,
   AXIS_HEIGHT,
-  AXIS_ROW,
-  axisTicks,
   canvasMeasure,
   cutLines,
   LABEL_WIDTH,
   placeText,
   sliceLabel,
   type Measure,
-  type StepEdge,
-  type Tick,
   type TimeScale,
   withoutNamespace,
 } from './timelineText.ts';
@@ -46,6 +41,7 @@ import { TimelineNames } from './timelineNames.ts';
 import { lowerBoundStart, ROW_HEIGHT, TrackRows, type Row } from './timelineRows.ts';
 import { sliceTexts, type SliceWords } from './sliceTexts.ts';
 import { stepCutTexts } from './stepCuts.ts';
+import { rulerTicks, shownStepEnd, stepEdges, tailAfterSteps } from './stepRuler.ts';
 import { stepLineSplits } from './stepLineSplits.ts';
 import { unseenRowTexts } from './unseenRows.ts';
 import { pickFoldedLabels, SliceRects, type FoldedLabel, type LaidOutRects } from './sliceRects.ts';
@@ -57,7 +53,7 @@ import {
   unrecordedLabels,
   type Unrecorded,
 } from './timelineGaps.ts';
-import { idleTracksNote, idleTracksTooltip, warmUpLabel } from './timelineWords.ts';
+import { idleTracksNote, idleTracksTooltip } from './timelineWords.ts';
 
 /** a track name's inset in the label column */
 const NAME_INSET = 4;
@@ -301,18 +297,19 @@ export class TimelineCanvas extends TimelineNames {
     const bands = this.foundMarks?.length
       ? drawMarks(ctx, this.foundMarks, AXIS_HEIGHT, left, right, this.height, xOf, theme, clear)
       : [];
-    const edges = this.stepEdges(xOf, width);
+    const steps = model.steps;
+    const edges = stepEdges(steps, this.shownStep, this.namesWarmUp && this.warmUpStep !== null, xOf, width);
     const muted = onPage([theme.muted, theme.foreground]);
     const axis = axisLayout(
-      this.ticks(scale, width),
+      rulerTicks(scale, width),
       edges,
       { left: LABEL_WIDTH, width, height: this.height },
       m,
       muted,
       [page],
-      this.tailAfterSteps(xOf, width),
+      tailAfterSteps(steps, this.shownStep, xOf, width),
     );
-    axis.lines.push(...this.shownStepEnd(xOf, width));
+    axis.lines.push(...shownStepEnd(steps, this.shownStep, xOf, width, this.height));
     const warmUp = edges.find((e) => e.warmUp)?.warmUp;
     this.saidWarmUp = warmUp ? axis.texts.some((t) => t.role === 'step' && t.text === warmUp) : null;
     const stepXs = axis.lines.flatMap((l) => (l.role === 'step' ? [l.x] : []));
@@ -427,65 +424,10 @@ export class TimelineCanvas extends TimelineNames {
     return this.unrecorded.find((s) => x >= s.x0 && x < s.x1 && y >= s.y && y < s.y + ROW_HEIGHT)?.hover ?? null;
   }
 
-  /** As many ticks as labels fit the drawn width (a narrow panel gets fewer), each in view from time 0 on. */
-  private ticks(scale: TimeScale, width: number): Tick[] {
-    const { ticks, say } = axisTicks(scale, width);
-    // none before the aligned step's start: a time there would read negative ("−5 ms"); the step ruler says what
-    // lies there ("before step 1")
-    return ticks
-      .map((t) => ({ t, x: scale(t), label: say(t) }))
-      .filter(({ t, x }) => t >= 0 && x >= LABEL_WIDTH && x <= width);
-  }
-
-  /**
-   * The step boundaries in view, one per pixel column: thousands of steps in a long profile draw a line per
-   * column, not one each; the steps that began in a column after its first, named by its line's label (`through`).
-   */
-  private stepEdges(xOf: (t: number) => number, width: number): StepEdge[] {
-    const edges: StepEdge[] = [];
-    let lastLineX = -Infinity;
-    const steps = this.model.steps;
-    const shown = this.shownStep === null ? steps : steps.slice(Math.max(0, this.shownStep), this.shownStep + 1);
-    for (const step of shown) {
-      const x = xOf(step.start);
-      // the step the view begins inside: the pane's note counts it in view, so the ruler names it at the left
-      const begun = x < LABEL_WIDTH && xOf(step.end) > LABEL_WIDTH;
-      if ((x < LABEL_WIDTH && !begun) || x > width) continue;
-      const label = stepWords(step.label);
-      const short = /(\d+)$/.exec(label)?.[1] ?? null;
-      if (x - lastLineX < 1) {
-        edges[edges.length - 1]!.through = { label, short };
-        continue;
-      }
-      const first = step === steps[0];
-      const warmUp = first && this.warmUpStep !== null && this.namesWarmUp ? { warmUp: warmUpLabel(label) } : {};
-      if (begun) edges.push({ x: LABEL_WIDTH, label, short, before: null, begun, ...warmUp });
-      else edges.push({ x, label, short, before: first ? `before ${label}` : null, ...warmUp });
-      lastLineX = Math.max(x, LABEL_WIDTH);
-    }
-    return edges;
-  }
-
   /** In a step view, each row's slice cut at the step's end line marked as running on past it (stepCuts.ts). */
   private stepCuts(xOf: (t: number) => number, width: number, m: Measure, ink: Paint, page: Paint): TextBox[] {
     const step = this.shownStep === null ? undefined : this.model.steps[this.shownStep];
     return step ? stepCutTexts(this.model, this.tracks.rows, step.end, xOf, width, m, ink, [page], step.start) : [];
-  }
-
-  /** The line where the shown step ends, where a step view shows one (the pane draws nothing past it); in the whole
-   *  trace's, where its last step ends (review 13 Q8: no line closed it, its pane's edge or its trace's end?). */
-  private shownStepEnd(xOf: (t: number) => number, width: number): LineSegment[] {
-    const step = this.shownStep === null ? this.model.steps.at(-1) : this.model.steps[this.shownStep];
-    const x = step ? Math.round(xOf(step.end)) : NaN;
-    return x > LABEL_WIDTH && x < width ? [{ role: 'step', x, w: 1, y0: AXIS_ROW, y1: this.height }] : [];
-  }
-
-  /** In the whole trace's view, where its last step ends with time after it in view: that line and the tail's name
-   *  ("after call 2", as the lead-in is "before call 0": review 15W W9); else null. */
-  private tailAfterSteps(xOf: (t: number) => number, width: number): { x: number; label: string } | null {
-    const last = this.model.steps.at(-1);
-    const x = last && this.shownStep === null ? Math.round(xOf(last.end)) : NaN;
-    return x > LABEL_WIDTH && x < width ? { x, label: `after ${stepWords(last!.label)}` } : null;
   }
 
   /** A finding's places, the selection and its linked slices (drawn in [left, right]), the range, the arrows;
