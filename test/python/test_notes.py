@@ -144,7 +144,8 @@ def test_a_replay_far_from_the_script_s_own_eager_calls_says_why_or_that_it_does
     assert script_ms > 3 * replay_ms  # so that every case below is far apart
     said = notes.replay_against_script(r0, m)
     assert said is not None and m["notes"][-1] == said
-    head = f"The script's own eager calls at these inputs took {formats.ms_as(script_ms, formats.ms(replay_ms))} (median), "
+    shown = formats.ms_as(script_ms, formats.ms(replay_ms))
+    head = f"The script's own eager calls at these inputs took {shown} (median of {len(plain)}), "
     assert said.startswith(head)
     # rounds whose median is near the script's calls: the number is the replay's fastest round, its time the replay
     # line's, not said again here (issue 44); the rounds' median, said only here
@@ -161,10 +162,8 @@ def test_a_replay_far_from_the_script_s_own_eager_calls_says_why_or_that_it_does
     assert m["timing"]["hostLoad"]["contended"]
     host = notes.replay_against_script(r0, fast)
     assert host is not None and host.startswith(head)
-    assert host.endswith(
-        ": the host was busy (other processes held its CPUs), which adds its own time to every call "
-        "it takes; the replay's number is its fastest round, where the host took least."
-    )
+    assert host.endswith(": the host was busy (other processes held its CPUs) and slowed the eager calls more than "
+                         "the compiled ones; the replay's numbers are its fastest rounds, where the host took least.")  # fmt: skip
     # on a quiet host: nothing known of the script's slower calls, and said so
     quiet = {**fast, "timing": {**m["timing"], "hostLoad": {**m["timing"]["hostLoad"], "contended": False}}}
     unknown = notes.replay_against_script(r0, quiet)
@@ -173,6 +172,73 @@ def test_a_replay_far_from_the_script_s_own_eager_calls_says_why_or_that_it_does
     # within 2×: nothing to say
     near = {**m, "eagerTiming": {**m["eagerTiming"], "estimateMs": script_ms / 1.5}}
     assert notes.replay_against_script(r0, near) is None
+
+
+def _busy_train_small(compiled_ms: list[float]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """train_small's r0 (recorded on a busy host: eager calls 42.6 and 23.0 ms at the replay's inputs beside a replay's
+    fastest eager round of 2.77 ms) with its compiled calls at those inputs that reused compiled code timed
+    `compiled_ms`, out of the profiler window; none where it is empty."""
+    report = json.loads((FIXTURES.parent / "recorded" / "train_small-cpu" / "report.json").read_text())
+    r0, m = report["regions"][0], report["regions"][0]["measurements"][0]
+    reused = [
+        c
+        for c in r0["calls"]
+        if c["side"] == "compiled" and c["signature"] == m["signature"] and c["event"] == "cached"
+    ]
+    assert [c["ms"] for c in reused] == [1.7279, 7.7894] and all(c.get("profiled") for c in reused)
+    for c, ms in zip(reused, compiled_ms, strict=False):
+        c["ms"], c["profiled"] = ms, False
+    r0["calls"] = [c for c in r0["calls"] if c not in reused[len(compiled_ms) :]]
+    assert m["timing"]["hostLoad"]["contended"] and m["timing"]["estimateMs"] == 1.6377900001316448
+    return r0, m
+
+
+def test_a_busy_host_s_note_says_which_side_of_the_script_s_calls_it_slowed() -> None:
+    """Review 20X X1: train_small's note said the busy host "adds its own time to every call it takes" of eager calls
+    12× the replay's eager, beside compiled calls on the same chart at the replay's compiled speed, and "32.8 ms
+    (median)" of 2 calls: the script's compiled calls at these inputs are set against the replay's compiled time, the
+    side the host slowed said, and how many calls each median is of."""
+    head = (
+        "The script's own eager calls at these inputs took 32.8 ms (median of 2), 12× as long as the replay's eager "
+        "(its fastest round)"
+    )
+    fastest = "; the replay's numbers are its fastest rounds, where the host took least."
+    # eager alone slowed: compiled calls about the replay's compiled time
+    alone = notes.replay_against_script(*_busy_train_small([1.1, 1.73]))  # type: ignore[arg-type]
+    assert alone == (
+        f"{head}, while its compiled calls took 1.42 ms (median of 2), 0.9× as long as the replay's compiled: the host "
+        f"was busy (other processes held its CPUs) and slowed the eager calls, not the compiled ones{fastest}"
+    )
+    assert "every call" not in alone
+    # both slowed alike: the host adds its time to every call, and the compiled side shows it
+    both = notes.replay_against_script(*_busy_train_small([16.4]))  # type: ignore[arg-type]
+    assert both == (
+        f"{head}, and its compiled calls took 16.4 ms (one call), 10× as long as the replay's compiled: the host was busy "
+        f"(other processes held its CPUs), which adds its own time to every call it takes{fastest}"
+    )
+    # no compiled call to tell the sides apart by: said as before
+    none = notes.replay_against_script(*_busy_train_small([]))  # type: ignore[arg-type]
+    assert none is not None and "compiled calls" not in none and none.startswith(f"{head}: ")
+    assert none.endswith(
+        ": the host was busy (other processes held its CPUs), which adds its own time to every call it takes; the "
+        "replay's number is its fastest round, where the host took least."
+    )
+    # the in-situ line's times (one signature's): theirs, not said again, set against the replay's
+    r0, m = _busy_train_small([])
+    r0["inSitu"]["call"] = {"comparedBy": "signature", "eagerMs": 32.8, "compiledMs": 1.8}
+    assert notes.replay_against_script(r0, m) == (  # type: ignore[arg-type]
+        "The script's own eager calls in situ took 12× as long as the replay's eager (its fastest round), while its "
+        "compiled calls in situ took 1.1× as long as the replay's compiled: the host was busy (other processes held its "
+        f"CPUs) and slowed the eager calls, not the compiled ones{fastest}"
+    )
+    # both slowed, eager far more: the recording's compiled calls, both in the profiler window, said so
+    report = json.loads((FIXTURES.parent / "recorded" / "train_small-cpu" / "report.json").read_text())
+    recorded = report["regions"][0]["measurements"][0]["notes"][-1]
+    assert recorded == (
+        f"{head}, and its compiled calls took 4.76 ms (median of 2, inside Compile Lens's profiler window), 2.9× as long "
+        "as the replay's compiled: the host was busy (other processes held its CPUs) and slowed the eager calls more "
+        f"than the compiled ones{fastest}"
+    )
 
 
 def test_a_replay_far_from_eager_calls_made_inside_the_profiler_window_says_the_profiler_is_why() -> None:
@@ -192,11 +258,11 @@ def test_a_replay_far_from_eager_calls_made_inside_the_profiler_window_says_the_
         return {**r0, "calls": [*r0["calls"], {**eager[0], "index": 7, "ms": ms, "profiled": False}]}
 
     short = notes.replay_against_script(with_plain(0.04), m)  # type: ignore[arg-type]
-    assert short is not None and short.startswith("The script's own eager calls at these inputs took 40 µs (median)")
+    assert short is not None and short.startswith("The script's own eager calls at these inputs took 40 µs (one call)")
     assert "passes through torch.compile's wrapper" in short
     # the script's time in the unit of the replay's "eager 6.12 µs" just above it, never "0.207 ms" (review 13P P8)
     assert with_plain(0.207) and notes.replay_against_script(with_plain(0.207), m).startswith(  # type: ignore[arg-type, union-attr]
-        "The script's own eager calls at these inputs took 207 µs (median), 34× as long"
+        "The script's own eager calls at these inputs took 207 µs (one call), 34× as long"
     )
     # a call 33× the replay's, not that short: this recording's busy host (review 10 F3), not "does not know why"
     assert notes.replay_against_script(with_plain(0.2), m).endswith("where the host took least.")  # type: ignore[arg-type, union-attr]

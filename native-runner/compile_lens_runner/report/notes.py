@@ -16,7 +16,7 @@ from ..measure import interleaved
 from ..shapes.answer import Answer
 from ..shapes.compiler import CompilerInsight
 from ..shapes.mode import Correctness, ModeResult
-from ..shapes.region import Region
+from ..shapes.region import Region, RegionCall
 from ..shapes.report import Report
 from . import reason_text, run_source, verdict
 
@@ -98,14 +98,80 @@ def mode_notes(m: ModeResult) -> list[str]:
 APART = 2.0
 
 
-def _in_situ_eager(region: Region) -> float | None:
-    """The region's in-situ eager time per call where its in-situ lines say one of one signature (the answer's, or
-    its evidence): the script's own eager calls, said there once (issue 44); None elsewhere."""
+def _in_situ(region: Region, key: str) -> float | None:
+    """The region's in-situ time per call of one side ("eagerMs", "compiledMs") where its in-situ lines say one of one
+    signature (the answer's, or its evidence): the script's own calls, said there once (issue 44); None elsewhere."""
     situ = region.get("inSitu")
     call = situ.get("call") if situ else None
-    if not call or call.get("comparedBy") != "signature" or not call.get("eagerMs"):
+    if not call or call.get("comparedBy") != "signature" or not call.get(key):
         return None
-    return call["eagerMs"]
+    return float(call[key])  # type: ignore[literal-required]
+
+
+def _compared(calls: list[RegionCall]) -> list[tuple[float, bool]]:
+    """The timed calls compared with a replay, (ms, profiled): those without Compile Lens's work in them (saved inputs,
+    its profiler) where others remain, else those without saved inputs, else all."""
+    timed = [(ms, bool(c.get("observer")), bool(c.get("profiled"))) for c in calls if (ms := c["ms"]) is not None]
+    kept = [t for t in timed if not t[1] and not t[2]] or [t for t in timed if not t[1]] or timed
+    return [(ms, profiled) for ms, _, profiled in kept]
+
+
+def _ratio(value: float) -> str:
+    return f"{formats.whole(value) if value >= 10 else f'{value:.1f}'}×"
+
+
+def _median_of(calls: list[tuple[float, bool]], replay_ms: float) -> str:
+    """ "32.8 ms (median of 2)": the calls' median in the unit of the replay's time its line says just above (review
+    13P P8: "0.207 ms" under "6.12 µs"), with how many calls it is of (review 20X X1: a median of 2 said as "median")."""
+    said = formats.ms_as(statistics.median(ms for ms, _ in calls), formats.ms(replay_ms))
+    return f"{said} (one call)" if len(calls) == 1 else f"{said} (median of {len(calls)})"
+
+
+def _compiled_beside(region: Region, m: ModeResult) -> tuple[str, float] | None:
+    """The script's own compiled calls at the replay's inputs against the replay's compiled time, said to follow the
+    eager side's sentence, and how many times as long they took; None where either side has no time. The calls are
+    those that ran compiled code without compiling; their time the in-situ line's where it says one (not said again)."""
+    timing = m.get("timing")
+    replay_ms = timing.get("estimateMs") if timing else None
+    ran = [
+        c
+        for c in region["calls"]
+        if c.get("side") == "compiled"
+        and c.get("signature") == m.get("signature")
+        and c["event"] == "cached"
+        and c.get("ranCompiled") is not False
+    ]
+    compared, in_situ_ms = _compared(ran), _in_situ(region, "compiledMs")
+    if not replay_ms or not (compared or in_situ_ms):
+        return None
+    script_ms = in_situ_ms or statistics.median(ms for ms, _ in compared)
+    apart = script_ms / replay_ms
+    times = f"{_ratio(apart)} as long as the replay's compiled"  # 0.9× where faster: either way one reading
+    if in_situ_ms:
+        return f"its compiled calls in situ took {times}", apart
+    window = ", inside Compile Lens's profiler window" if all(profiled for _, profiled in compared) else ""
+    took = _median_of(compared, replay_ms).removesuffix(")") + f"{window})"
+    return f"its compiled calls took {took}, {times}", apart
+
+
+def _busy_host(said: str, eager_apart: float, compiled: tuple[str, float] | None) -> str:
+    """The script's eager calls far slower than the replay's fastest eager round on a busy host: which side of the
+    script's calls the host slowed, from its compiled calls against the replay's compiled time (review 20X X1: "adds
+    its own time to every call" beside compiled calls at the replay's speed)."""
+    fastest = "the replay's numbers are its fastest rounds, where the host took least."
+    if compiled is None:  # nothing to tell the sides apart by
+        return (
+            f"{said}: the host was busy (other processes held its CPUs), which adds its own time to every call it "
+            "takes; the replay's number is its fastest round, where the host took least."
+        )
+    beside, compiled_apart = compiled
+    slowed = "the host was busy (other processes held its CPUs)"
+    if compiled_apart <= APART:
+        return f"{said}, while {beside}: {slowed} and slowed the eager calls, not the compiled ones; {fastest}"
+    if max(eager_apart, compiled_apart) / min(eager_apart, compiled_apart) <= APART:
+        return f"{said}, and {beside}: {slowed}, which adds its own time to every call it takes; {fastest}"
+    more, less = ("eager", "compiled") if eager_apart > compiled_apart else ("compiled", "eager")
+    return f"{said}, and {beside}: {slowed} and slowed the {more} calls more than the {less} ones; {fastest}"
 
 
 def replay_against_script(region: Region, m: ModeResult, source: str = run_source.SCRIPT) -> str | None:
@@ -113,30 +179,28 @@ def replay_against_script(region: Region, m: ModeResult, source: str = run_sourc
     sentence (review 4B P6: "eager 6.20 ms" over a chart of eager calls at 50–90 ms, nothing said). The calls compared
     are those without Compile Lens's work in them: calls in which it saved inputs or ran its profiler are left out
     where others remain; where the region's in-situ lines say its eager time per call, that time, named, not said again
-    (issue 44: one eager time per region, each other one labelled by how it was made). The replay's eager time is its
-    own line's, named, not said again (its fastest round; the rounds' median only here, where it tells why). Where every
-    call left ran inside its profiler window, that is why (the profiler adds its own time to every op: 0.14-0.19 ms
-    against 0.04 ms a call of a 0.006 ms function); where the replay's own eager rounds took as long as the script's
-    calls, its number is its fastest round (a busy host only adds time); where the script's calls took at most
-    interleaved.OWN_CALL_MS more, a call that short carries what the eager stance and the observer add; where the
-    replay's rounds met a contended host, that host; else Compile Lens does not know. source: what the user ran
-    (run_source.noun): "The notebook's own eager calls" in a notebook's run."""
+    (issue 44: one eager time per region, each other one labelled by how it was made), else their median and how many
+    calls it is of. The replay's eager time is its own line's, named, not said again (its fastest round; the rounds'
+    median only here, where it tells why). Where every call left ran inside its profiler window, that is why (the
+    profiler adds its own time to every op: 0.14-0.19 ms against 0.04 ms a call of a 0.006 ms function); where the
+    replay's own eager rounds took as long as the script's calls, its number is its fastest round (a busy host only
+    adds time); where the script's calls took at most interleaved.OWN_CALL_MS more, a call that short carries what the
+    eager stance and the observer add; where the replay's rounds met a contended host, that host, and which side of the
+    script's calls it slowed, its compiled calls against the replay's compiled time beside (_busy_host); else Compile
+    Lens does not know. source: what the user ran (run_source.noun): "The notebook's own eager calls" in a notebook's
+    run."""
     timing, signature = m.get("eagerTiming"), m.get("signature")
     replay_ms = timing.get("estimateMs") if timing else None
-    eager = [c for c in region["calls"] if c.get("side") == "eager" and c.get("signature") == signature]
-    timed = [(ms, bool(c.get("observer")), bool(c.get("profiled"))) for c in eager if (ms := c["ms"]) is not None]
-    compared = (
-        [t for t in timed if not t[1] and not t[2]] or [t for t in timed if not t[1]] or timed
-    )  # (ms, observer, profiled)
+    compared = _compared([c for c in region["calls"] if c.get("side") == "eager" and c.get("signature") == signature])
     if timing is None or not replay_ms or not compared:
         return None
-    in_situ_ms = _in_situ_eager(region)
-    script_ms = in_situ_ms or statistics.median(ms for ms, _, _ in compared)
+    in_situ_ms = _in_situ(region, "eagerMs")
+    script_ms = in_situ_ms or statistics.median(ms for ms, _ in compared)
     apart = max(script_ms, replay_ms) / min(script_ms, replay_ms)
     if apart <= APART:
         return None
     rounds = timing.get("medianMs")
-    times = f"{formats.whole(apart) if apart >= 10 else f'{apart:.1f}'}×"
+    times = _ratio(apart)
     replay = "the replay's eager (its fastest round)"
     if in_situ_ms:  # their time is the in-situ line's
         said = (
@@ -145,12 +209,10 @@ def replay_against_script(region: Region, m: ModeResult, source: str = run_sourc
             else f"The replay's eager (its fastest round) took {times} as long as the {source}'s own eager calls in situ"
         )
     else:
-        # in the unit of the replay's eager time its line says just above (review 13P P8: "0.207 ms" under "6.12 µs")
-        script = formats.ms_as(script_ms, formats.ms(replay_ms))
-        said = f"The {source}'s own eager calls at these inputs took {script} (median), " + (
+        said = f"The {source}'s own eager calls at these inputs took {_median_of(compared, replay_ms)}, " + (
             f"{times} as long as {replay}" if script_ms > replay_ms else f"and {replay} took {times} as long"
         )
-    if all(profiled for _, _, profiled in compared) and not in_situ_ms:
+    if all(profiled for _, profiled in compared) and not in_situ_ms:
         return (
             f"{said}: they ran inside Compile Lens's profiler window, which adds its own time to every op; the "
             "replay's rounds ran without it."
@@ -171,10 +233,7 @@ def replay_against_script(region: Region, m: ModeResult, source: str = run_sourc
     if script_ms > replay_ms and load and load.get("contended"):
         # the replay's rounds and the script's calls met one busy host, which added what it took to each; the replay's
         # fastest round is what the host left it at its least (review 10 F3: "does not know why" beside a busy host)
-        return (
-            f"{said}: the host was busy (other processes held its CPUs), which adds its own time to every call it "
-            "takes; the replay's number is its fastest round, where the host took least."
-        )
+        return _busy_host(said, apart, _compiled_beside(region, m))
     return f"{said}; Compile Lens does not know why."
 
 
