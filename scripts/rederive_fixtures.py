@@ -56,15 +56,16 @@ def fixture_reports() -> list[str]:
     return sorted(found)
 
 
-def _recompile_sites(compiler: dict[str, Any]) -> None:
+def _recompile_sites(compiler: dict[str, Any], on_cpu: bool) -> None:
     """The recorded recompiles said in the user's terms as the runner says them now (an older runner's words, or none,
-    are not kept), and grouped per site (a report before schema 1.4 has none), each site's ranks kept."""
+    are not kept), on a CPU in its words (generated code, not kernels), and grouped per site (a report before schema
+    1.4 has none), each site's ranks kept."""
     recompiles = compiler.get("recompiles") or []
     if not recompiles:
         return
     for recompile in recompiles:
         recompile["trigger"] = rederive_words.trigger(recompile.get("trigger"))
-        recompile["explanation"] = explain.explain_recorded(recompile, bool(compiler.get("cudaGraphs")))
+        recompile["explanation"] = explain.explain_recorded(recompile, bool(compiler.get("cudaGraphs")), on_cpu)
     made_for.fill(recompiles)
     ranks = {
         (json.dumps(s.get("location"), sort_keys=True), s["pattern"]): s["ranks"]
@@ -169,7 +170,7 @@ def rederive(report: dict[str, Any], folder: str | None = None, here: str | None
         if entry.get("compiler"):
             for phase in entry["compiler"].get("phases") or []:
                 phase["name"] = rederive_words.OLD_PHASE_LABELS.get(phase["name"], phase["name"])
-            _recompile_sites(entry["compiler"])
+            _recompile_sites(entry["compiler"], (out.get("environment") or {}).get("device") == "cpu")
             limit_hits(entry["compiler"].get("compileFailures") or [])  # marked since schema 1.32
             for graph_break in entry["compiler"].get("graphBreaks") or []:
                 rederive_words.break_explanation(graph_break)

@@ -1232,12 +1232,12 @@ export interface Reason {
   cell?: number | null;
   call?: number | null;
   /**
-   * what happened, in words (an error's message, a cause, PyTorch's own words quoted)
+   * what happened, in words (an error's message, a cause, PyTorch's own words quoted); shape-fix: the fix (not measured: the fixes as what to change, one of them to make)
    */
   what?: string;
   fix?: string | null;
   /**
-   * what kind, by code: a failure's (failed), why not in situ (no-in-situ), the backend (backend-no-kernels); replay-beside: the verdict the replay alone would give. Never a verdict a next run may give: that is near-the-bar's mayGive (schema 1.48; its kind in 1.46-1.47)
+   * what kind, by code: a failure's (failed), why not in situ (no-in-situ), the backend (backend-no-kernels), why a shape fix was not measured (shape-fix not measured: its fixes' whyCode, budget | timeout | failed | refused | no-call); replay-beside: the verdict the replay alone would give. Never a verdict a next run may give: that is near-the-bar's mayGive (schema 1.48; its kind in 1.46-1.47)
    */
   kind?: string;
   mode?: string;
@@ -1246,7 +1246,7 @@ export interface Reason {
    */
   steps?: number;
   /**
-   * steps or calls this run made
+   * steps or calls this run made; shape-fix not measured: the region's shape fixes in all, measured or not, where those not measured are said as what to change (absent: buckets refused, or a warm-up's fix its finding says)
    */
   made?: number;
   unit?: 'step' | 'call' | 'token';

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from compile_lens_runner.compiler import explain, made_for, recompile_sites
 from compile_lens_runner.measure.profiling import gpu_idle_pct
+from compile_lens_runner.shapes.compiler import Recompile
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -81,6 +82,20 @@ def test_size_mismatch_names_the_dimension_and_mark_dynamic_with_its_cost() -> N
     assert explain.explain("something no one has seen before") is None
 
 
+def test_a_size_fix_s_cost_says_what_the_device_s_compiler_generates() -> None:
+    """On a CPU Inductor generates C++ functions, not kernels: the cost of one graph for every size says generated
+    code there, as every other CPU surface says CPU ops and generated C++ functions (review 20X X4: "kernels not tuned
+    to one size" on fused.py's CPU page); a GPU's keeps kernels, a recorded recompile said again likewise."""
+    guard = "tensor 'x' size mismatch at index 1. expected 128, actual 256"
+    on_cpu, on_gpu = explain.explain(guard, on_cpu=True), explain.explain(guard)
+    assert on_cpu and "(shape arithmetic, generated code not tuned to one size)" in on_cpu["fix"]
+    assert "kernel" not in on_cpu["fix"]
+    assert on_gpu and "(shape arithmetic, kernels not tuned to one size)" in on_gpu["fix"]
+    recorded: Recompile = {"reason": guard, "location": None, "allReasons": [guard], "compileId": "0/1"}
+    again = explain.explain_recorded(recorded, False, on_cpu=True)
+    assert again and "generated code not tuned to one size" in again["fix"]
+
+
 def test_a_keyword_arguments_guard_is_said_by_its_name() -> None:
     """An HF generate() loop's compiled forward is called with keyword arguments: Dynamo names them
     `kwargs['input_ids']`, quotes inside the guard's quotes (the H200's GPT-2 profile, 2026-11-30: no sentence at all,
@@ -139,7 +154,7 @@ def test_recompiles_recorded_at_one_line_are_one_site_saying_the_sizes_in_order(
     # one recompile alone keeps its own sentence
     [one] = recompile_sites.group_sites(recompiles[:1])
     assert one["values"] == [] and one["explanation"] == {
-        **explain.explain(recompiles[0]["reason"]),  # type: ignore[dict-item]
+        **explain.explain(recompiles[0]["reason"], on_cpu=True),  # type: ignore[dict-item]  # a CPU run's
         "madeFor": "x's size 32 in dimension 1",  # what it was made for (compiler/made_for.py)
     }
 

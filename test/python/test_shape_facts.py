@@ -296,12 +296,110 @@ def test_a_sentence_that_starts_with_code_keeps_the_code_s_case() -> None:
     r1 = next(r for r in report["regions"] if r["id"] == "r1")
     said = {r["code"]: reason_text.sentence(r) for r in r1["answer"]["reasons"]}
     assert said["recompile-limit"].startswith("dynamic=False with 10 lengths: 8 compiled, then the recompile limit")
-    assert said["shape-fix"].startswith("x's dimension 1 marked dynamic (mark_dynamic) and dynamic=True and buckets")
+    assert said["shape-fix"].startswith("Fix: mark x's dimension 1 dynamic (torch._dynamo.mark_dynamic(x, 1) before ")
     assert "Dynamic=False" not in r1["answer"]["sentence"] and "Mark_dynamic" not in r1["answer"]["sentence"]
     # a plain word still starts its sentence capitalised
     assert reason_text.sentence({"code": "automatic-dynamic", "call": 1, "count": 28}).startswith(
         "Sizes changed at call 1"
     )
+
+
+def _limited(fixes: list[dict[str, Any]], runs: int) -> dict[str, Any]:
+    """train_small's step (recorded): 10 lengths of x's dimension 1 past the recompile limit (8), with these fixes, those
+    the budget left out taking `runs` more runs of the script."""
+    shapes = {
+        "dynamic": False,
+        "signatures": 10,
+        "graphs": 8,
+        "changed": [{"input": "x", "dim": 1, "sizes": list(range(16, 161, 16)), "count": 10}],
+        "loop": {"growsBy": 16, "repetitions": 1, "callsPerRepetition": 10},
+        "automaticDynamic": None,
+        "recompileLimit": {"limit": 8, "graphs": 8, "sizes": 10, "eagerSizes": 2, "eagerCalls": 2, "calls": 10},
+        "warmup": None,
+        "cudaGraphSizes": None,
+        "fixes": fixes,
+        "measure": {"runs": runs, "seconds": 32.2 * runs, "title": ""} if runs else None,
+    }
+    return region([], shapes)
+
+
+_BUDGET = {"measured": False, "whyCode": "budget", "why": "measuring it runs the script (as recorded)"}
+_MARK = {"fix": "x's dimension 1 marked dynamic (mark_dynamic)", "kind": "mark-dynamic"}
+_DYNAMIC = {"fix": "dynamic=True", "kind": "dynamic"}
+_BUCKETS = {"fix": "buckets of 16, 32, 64, 128, 256", "kind": "buckets", "buckets": [16, 32, 64, 128, 256]}
+
+
+def _fix_sentences(entry: dict[str, Any]) -> list[str]:
+    return [reason_text.sentence(r) for r in shape_reasons(entry) if r["code"] == "shape-fix"]  # type: ignore[arg-type]
+
+
+def test_fixes_not_measured_are_said_as_what_to_change_then_that_none_was_measured() -> None:
+    """Past the recompile limit the fixes were said only as the subject of "not measured", joined by "and" ("x's
+    dimension 1 marked dynamic (mark_dynamic) and dynamic=True and buckets … not measured: measuring it …"), read as
+    what the run did beside "dynamic=False (as written)" (review 20X X2): now what to change leads, one of them to make,
+    as the warm-up's finding says its fix, then that none was measured, in their number."""
+    none_measured = _limited([{**f, **_BUDGET} for f in (_MARK, _DYNAMIC, _BUCKETS)], 3)
+    assert _fix_sentences(none_measured) == [
+        "Fix: mark x's dimension 1 dynamic (torch._dynamo.mark_dynamic(x, 1) before the first call), compile with "
+        "dynamic=True, or pad the lengths to buckets of 16, 32, 64, 128, 256. None of the 3 was measured: measuring "
+        "them runs the script 3 more times (about 97 s), which would take the profile past 2.5× the script's own time; "
+        "to measure them, profile again with shape fixes measured (the editor's Measure the shape fix, or the command "
+        "line's --shape-fix on)."
+    ]
+    (reason,) = [r for r in shape_reasons(none_measured) if r["code"] == "shape-fix"]  # type: ignore[arg-type]
+    assert reason_text.clause(reason) == "3 shape fixes not measured"
+    assert shape_text.fix_to_make(reason) == (  # the script's answer says it beside the finding
+        "Fix: mark x's dimension 1 dynamic (torch._dynamo.mark_dynamic(x, 1) before the first call), compile with "
+        "dynamic=True, or pad the lengths to buckets of 16, 32, 64, 128, 256."
+    )
+    # one fix, none measured: said in its number
+    (one,) = _fix_sentences(_limited([{**_DYNAMIC, **_BUDGET}], 1))
+    assert one.startswith("Fix: compile with dynamic=True. It was not measured: measuring it runs the script once ")
+    assert "to measure it, profile again" in one
+
+
+def test_beside_a_measured_fix_the_others_are_said_as_other_fixes_and_all_measured_says_none() -> None:
+    measured = {"measured": True, "why": None, "graphs": 1, "compileSeconds": 2.0}
+    one_measured = _limited([{**_MARK, **measured}, {**_DYNAMIC, **_BUDGET}, {**_BUCKETS, **_BUDGET}], 2)
+    first, rest = _fix_sentences(one_measured)
+    assert first.startswith("With x's dimension 1 marked dynamic (mark_dynamic): 1 graph instead of 8")
+    # beside a measured fix the others are no fix to lead with: the region's sentence says them
+    assert [shape_text.fix_to_make(r) for r in shape_reasons(one_measured) if r["code"] == "shape-fix"] == [None, None]  # type: ignore[arg-type]
+    assert rest.startswith(
+        "Other fixes: compile with dynamic=True or pad the lengths to buckets of 16, 32, 64, 128, 256. Neither was "
+        "measured: measuring them runs the script 2 more times (about 64 s)"
+    )
+    two_measured = _limited([{**_MARK, **measured}, {**_DYNAMIC, **measured}, {**_BUCKETS, **_BUDGET}], 1)
+    assert _fix_sentences(two_measured)[2].startswith(
+        "Another fix: pad the lengths to buckets of 16, 32, 64, 128, 256. It was not measured: measuring it runs the "
+        "script once more"
+    )
+    all_measured = _fix_sentences(_limited([{**f, **measured} for f in (_MARK, _DYNAMIC, _BUCKETS)], 0))
+    assert len(all_measured) == 3 and all(s.startswith("With ") for s in all_measured)
+    assert not [s for s in all_measured if "Fix" in s or "not measured" in s]
+
+
+def test_a_fix_s_instruction_names_each_dimension_and_writes_the_code_where_the_name_is_code() -> None:
+    assert shape_text.mark_instruction(["input 0", "cache"], [0, 2]) == (
+        "mark the first input's dimension 0 and cache's dimension 2 dynamic (torch._dynamo.mark_dynamic before the "
+        "first call)"
+    )
+    assert shape_text.mark_instruction(["x", "mask"], [0, 1]) == (
+        "mark x's dimension 0 and mask's dimension 1 dynamic (torch._dynamo.mark_dynamic(x, 0) and "
+        "torch._dynamo.mark_dynamic(mask, 1) before the first call)"
+    )
+    assert (
+        shape_text.buckets_instruction(["x"], [0], [8, 16], lengths=False) == "pad x's dimension 0 to buckets of 8, 16"
+    )
+    assert shape_text.fix_instructions(["a", "b"]) == "a or b" and shape_text.fix_instructions(["a"]) == "a"
+
+
+def test_buckets_refused_and_a_warm_up_s_fix_are_named_not_said_again_as_what_to_change() -> None:
+    refused = {**_BUCKETS, "measured": False, "whyCode": "refused", "why": "padding a call … cannot be padded"}
+    (said,) = _fix_sentences(_limited([refused], 0))
+    assert said == "Buckets of 16, 32, 64, 128, 256 not measured: padding a call … cannot be padded."
+    unmeasured = {"code": "shape-fix", "what": "a warm-up at size 4", "count": 1, "measured": False, "why": "asked"}
+    assert shape_text.fix_in_full(unmeasured) == "the fix (a warm-up at size 4) was not measured: asked"  # type: ignore[arg-type]
 
 
 def test_a_measured_fix_compares_each_quantity_in_one_unit() -> None:

@@ -152,13 +152,15 @@ def explain(
     library_frame: str | None = None,
     cuda_graphs: bool = False,
     call_code: str | None = None,
+    on_cpu: bool = False,
 ) -> Explanation | None:
     """{what, fix} for a guard failure, or None when it is not one Compile Lens knows how to put in words.
     library_frame: the compiled frame is library code the user called (e.g. "forward in modeling_llama.py", reached
     from the user's `model.generate(...)`), so its tensors are not ones the user holds: the fix is at the user's level.
     cuda_graphs: the run recorded CUDA graphs, whose one graph per size a fix by dynamic shapes does not spare.
-    call_code: the user's line that made the call (named_input)."""
-    found = _explain(named_input(reason, call_code), raw, library_frame, cuda_graphs)
+    call_code: the user's line that made the call (named_input).
+    on_cpu: the run was on a CPU, where Inductor generates C++ functions, not kernels."""
+    found = _explain(named_input(reason, call_code), raw, library_frame, cuda_graphs, on_cpu)
     if found:
         found["what"] = found["what"][:1].upper() + found["what"][1:]
     return found
@@ -191,7 +193,7 @@ def warmup_said(explanation: Explanation | None) -> bool:
     return (fix is not None and fix["kind"] == WARMUP) or explanation["what"].startswith(WARMUP_SAID)
 
 
-def explain_recorded(recompile: Recompile, cuda_graphs: bool) -> Explanation | None:
+def explain_recorded(recompile: Recompile, cuda_graphs: bool, on_cpu: bool = False) -> Explanation | None:
     """A recorded recompile said in today's words, for a report an older runner wrote (an attached job's folder read
     by `inspect`): from its guard failure as recorded, in the frame the recorded sentence named. A warm-up's sentence
     (script/warmup_shape.py) was said from the script's source, which a report does not keep: kept as recorded, but
@@ -207,10 +209,12 @@ def explain_recorded(recompile: Recompile, cuda_graphs: bool) -> Explanation | N
     raw = (recompile.get("allReasons") or [""])[0] + (f"\n(HINT: {hint})" if hint else "")
     location = recompile.get("location")
     code = location["code"] if location else None
-    return explain(recompile["reason"], raw, library[1] if library else None, cuda_graphs, code)
+    return explain(recompile["reason"], raw, library[1] if library else None, cuda_graphs, code, on_cpu)
 
 
-def _explain(reason: str, raw: str, library_frame: str | None, cuda_graphs: bool) -> Explanation | None:
+def _explain(
+    reason: str, raw: str, library_frame: str | None, cuda_graphs: bool, on_cpu: bool = False
+) -> Explanation | None:
     reason = without_compile_id(reason)
     text = f"{reason}\n{raw}"
     hint = pytorch_hint(text)
@@ -271,7 +275,10 @@ def _explain(reason: str, raw: str, library_frame: str | None, cuda_graphs: bool
                 "e.g. a transposed or sliced tensor.",
                 "fix": f"Pass a contiguous tensor ({code}.contiguous()), or warm up with the layout you will use.",
             }
-        cost = "shape arithmetic, kernels not tuned to one size" + (
+        # what Inductor generates, as every surface of the device says it (review 20X X4: "kernels" on a CPU page
+        # whose code is "fused C++ function 1")
+        generated = "generated code" if on_cpu else "kernels"
+        cost = f"shape arithmetic, {generated} not tuned to one size" + (
             "; CUDA graphs still record one graph per size" if cuda_graphs else ""
         )
         said: Explanation = {

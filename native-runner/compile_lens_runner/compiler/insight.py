@@ -185,7 +185,11 @@ def _outside_torch_and_runner(file: str) -> bool:
 
 
 def recompile(
-    record: Record, starts: dict[str, Record], trigger: Callable[[Record], str | None], cudagraphs: bool
+    record: Record,
+    starts: dict[str, Record],
+    trigger: Callable[[Record], str | None],
+    cudagraphs: bool,
+    on_cpu: bool = False,
 ) -> Recompile:
     reasons = record.payload_json(keep=False) or [record.payload_once()]
     first = str(reasons[0]) if reasons else ""
@@ -211,7 +215,7 @@ def recompile(
         "inTimedRegion": record.phase in TIMED_PHASES,
         "pattern": explain.pattern(reason),
         "hint": explain.pytorch_hint(first),
-        "explanation": explain.explain(reason, first, library, cudagraphs, loc["code"] if loc else None),
+        "explanation": explain.explain(reason, first, library, cudagraphs, loc["code"] if loc else None, on_cpu),
     }
 
 
@@ -415,8 +419,10 @@ def kernels(records: list[Record]) -> list[KernelProvenance]:
 
 
 def compiler_insight(
-    records: list[Record], trigger: Callable[[Record], str | None], cudagraphs: bool
+    records: list[Record], trigger: Callable[[Record], str | None], cudagraphs: bool, on_cpu: bool = False
 ) -> CompilerInsight:
+    """What the compiler did, from its log (records); on_cpu: the run was on a CPU (its recompiles' fixes say
+    generated code, not kernels)."""
     metrics = [r.meta for r in records if r.kind == "compilation_metrics"]
     starts = {r.compile_id: r for r in records if r.kind == "dynamo_start" and r.compile_id}
     breaks: dict[tuple[str | None, int | None, str], GraphBreak] = {}
@@ -450,7 +456,9 @@ def compiler_insight(
         if r.kind == "compilation_metrics"
         for reason in r.meta.get("restart_reasons") or []
     ]
-    recompiles = [recompile(r, starts, trigger, cudagraphs) for r in records if r.artifact == "recompile_reasons"]
+    recompiles = [
+        recompile(r, starts, trigger, cudagraphs, on_cpu) for r in records if r.artifact == "recompile_reasons"
+    ]
     made_for.fill(recompiles)
     sites_found = recompile_sites.group_sites(recompiles)
     made = completed(records)  # a graph an attempt Dynamo restarted logged was never compiled: not counted, not read

@@ -302,24 +302,24 @@ def _tag(items_by_rank: list[tuple[int, list[Finding]]], headline_rank: int) -> 
     return list(merged.values())
 
 
-def _said_today(insight: CompilerInsight) -> CompilerInsight:
+def _said_today(insight: CompilerInsight, on_cpu: bool) -> CompilerInsight:
     """A rank's graph breaks and recompiles in today's words, from what it recorded of them: an attached job's folder
     may hold reports an older runner wrote, which `inspect` would otherwise show beside sentences said now."""
     breaks: list[GraphBreak] = [
         {**b, "explanation": break_patterns.explain_recorded(b)} for b in insight.get("graphBreaks") or []
     ]
     recompiles: list[Recompile] = [
-        {**r, "explanation": explain.explain_recorded(r, bool(insight.get("cudaGraphs")))}
+        {**r, "explanation": explain.explain_recorded(r, bool(insight.get("cudaGraphs")), on_cpu)}
         for r in insight.get("recompiles") or []
     ]
     made_for.fill(recompiles)
     return {**insight, "graphBreaks": breaks, "recompiles": recompiles}
 
 
-def merge_insights(insights: list[tuple[int, CompilerInsight]]) -> CompilerInsight:
+def merge_insights(insights: list[tuple[int, CompilerInsight]], on_cpu: bool = False) -> CompilerInsight:
     """The lowest rank's insight (rank 0's: the headline), its graph breaks, recompiles and recompile sites the
-    union over the ranks."""
-    insights = sorted(((rank, _said_today(insight)) for rank, insight in insights), key=lambda pair: pair[0])
+    union over the ranks; on_cpu: the job ran on CPUs (its recompiles' fixes say generated code, not kernels)."""
+    insights = sorted(((rank, _said_today(insight, on_cpu)) for rank, insight in insights), key=lambda pair: pair[0])
     merged: CompilerInsight = {**insights[0][1]}
     breaks = [(r, i.get("graphBreaks") or []) for r, i in insights]
     merged["graphBreaks"] = _tag(breaks, 0)
@@ -472,10 +472,11 @@ def merged_report(
     headline.setdefault("settings", {})["nprocPerNode"] = world
     headline["ranks"] = entries
     known = [(r, i) for r, i in insights.items() if i]
+    on_cpu = headline["environment"].get("device") == "cpu"
     script = next((m for m in headline["modes"] if m["mode"] == SCRIPT), None)
     regions = {r.rank: (r.report.get("regions") if r.report else None) or [] for r in runs}
     if script is not None and known:
-        merged = script["compiler"] = merge_insights(known)
+        merged = script["compiler"] = merge_insights(known, on_cpu)
         if len(runs) > 1:
             merged["rankPhases"] = rank_phases(known, regions)
     for region in headline.get("regions") or []:
@@ -486,7 +487,7 @@ def merged_report(
             if other["id"] == region["id"] and (insight := other.get("compiler"))
         ]
         if same:
-            region["compiler"] = merge_insights(same)
+            region["compiler"] = merge_insights(same, on_cpu)
         in_situ_report.slowest_rank(
             region, [(r.rank, other) for r in runs for other in regions[r.rank] if other["id"] == region["id"]]
         )

@@ -61,7 +61,9 @@ class RankScript:
         recorded so far (a CUDA call whose end has not run yet has no duration), nothing measured."""
         records = [r for r in tt.LogFollower(run.trace_dir).read() if r.mode == mode]
         cudagraphs = run.device == "cuda" and cuda_graphs_used(records)
-        insight = compiler_insight(records, lambda record: "a call made by the script", cudagraphs=cudagraphs)
+        insight = compiler_insight(
+            records, lambda record: "a call made by the script", cudagraphs=cudagraphs, on_cpu=run.device == "cpu"
+        )
         insight["torchTraceLog"] = run.trace_log_relpath()
         script: ModeResult = {**entry, "compiler": insight, "compileSeconds": insight["compileSeconds"]["total"]}
         if not self.script_ended:
@@ -79,7 +81,9 @@ class RankScript:
         regions = []
         for region in list(recorder.regions):
             resolve_all(list(region.calls), wait=False)
-            entry_json = region_entry.region_json(region, region_entry.RegionRecords(region, records), cudagraphs)
+            entry_json = region_entry.region_json(
+                region, region_entry.RegionRecords(region, records), cudagraphs, on_cpu=run.device == "cpu"
+            )
             entry_json["replay"] = {"replayable": False, "reason": self.no_replay}
             regions.append(entry_json)
         out: Report = {

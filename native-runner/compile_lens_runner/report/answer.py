@@ -59,6 +59,7 @@ from . import (
     reason_text,
     run_source,
     sentences,
+    shape_text,
     story,
     verdict,
 )
@@ -497,10 +498,15 @@ def script_answer(report: Report) -> Answer:
     region = regions[lead]
     more = "" if len(regions) == 1 else f", +{formats.plural(len(regions) - 1, 'more region')}"
     lines = [f"{_where(r)}: {a['headline']}" for r, a in zip(regions, answers, strict=True)]
-    # the failure (or shape story) that decides it leads, in full with its fix, on its region's line (the headline
-    # without the clauses it says in full); then every other region in one line each
+    # the failure (or shape story) that decides it leads, in full with its fix (a shape story's fixes where none was
+    # measured: review 20X X2), on its region's line (the headline without the clauses it says in full); then every
+    # other region in one line each
+    reasons = answers[lead]["reasons"]
     story = " ".join(
-        reason_text.sentence(r, source) for r in answers[lead]["reasons"] if r["code"] in reason_text.LEADING
+        [
+            *(reason_text.sentence(r, source) for r in reasons if r["code"] in reason_text.LEADING),
+            *(fix for r in reasons if r["code"] == "shape-fix" and (fix := shape_text.fix_to_make(r))),
+        ]
     )
     if story:
         rest = sentences.headline_after_lead(answers[lead])

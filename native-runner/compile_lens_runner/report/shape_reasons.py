@@ -11,7 +11,7 @@ from ..measure import ranges
 from ..shapes.answer import Reason, Unit
 from ..shapes.in_situ import RegionInSitu
 from ..shapes.region import Region, RegionShapes, ShapeChange, ShapeFix
-from . import story
+from . import shape_text, story
 
 # the in-situ drops that are calls the number leaves out (compiles, warm-up, first-call costs, eager code): said beside
 # it where any was; a per-step number leaves out the measurement's own seams too (a step across a switch, the
@@ -104,19 +104,66 @@ def _finding(region: Region, shapes: RegionShapes) -> Reason | None:
     return None
 
 
+# a fix's kinds (ShapeFix.kind, script/shape_fix_apply.py)
+_DYNAMIC, _MARK, _WARMUP, _BUCKETS = "dynamic", "mark-dynamic", "warmup-shape", "buckets"
+
+
 def _fixes(region: Region, shapes: RegionShapes) -> list[Reason]:
     """The shape fixes as measured on the script's own calls, each against the region as written; those not measured
-    for one reason said together ("dynamic=True and buckets of 8, 16 not measured: ...")."""
+    for one reason said together, as what to change ("mark x's dimension 1 dynamic (…), compile with dynamic=True, or
+    pad …"), each fix's words its kind's (_instruction), and why none was measured in their number."""
     out: list[Reason] = []
-    unmeasured: dict[str, list[str]] = {}
-    for fix in shapes.get("fixes") or []:
+    fixes = shapes.get("fixes") or []
+    unmeasured: dict[tuple[str, str], list[ShapeFix]] = {}
+    for fix in fixes:
         if fix["measured"]:
             out.append(_measured(region, shapes, fix))
         else:
-            unmeasured.setdefault(fix["why"] or "", []).append(fix["fix"])
-    for why, what in unmeasured.items():
-        out.append({"code": "shape-fix", "what": " and ".join(what), "count": len(what), "measured": False, "why": why})
+            unmeasured.setdefault((fix.get("whyCode") or "", fix["why"] or ""), []).append(fix)
+    for (code, why), left in unmeasured.items():
+        reason: Reason = {"code": "shape-fix", "count": len(left), "measured": False, "why": why}
+        if code:
+            reason["kind"] = code
+        if code == shape_text.REFUSED or any(f["kind"] == _WARMUP for f in left):
+            # no fix to make (buckets that change what a call returns), or the fix the finding's sentence gave (a
+            # warm-up's "Fix: warm up at the shape the real calls use"): named, not said again as what to change
+            reason["what"] = " and ".join(f["fix"] for f in left)
+        else:
+            said = [_instruction(shapes, f) for f in left]
+            reason.update(
+                {
+                    "what": shape_text.fix_instructions(said),
+                    "made": len(fixes),
+                    "why": _why(shapes, code, why, len(left)),
+                }
+            )
+        out.append(reason)
     return out
+
+
+def _instruction(shapes: RegionShapes, fix: ShapeFix) -> str:
+    """A fix as what to change: its kind's words from the dimensions that changed (the ones a mark_dynamic or buckets
+    fix marks or pads: script/shape_fix.plans), else its recorded words (a warm-up's "a warm-up at size 5")."""
+    changed = shapes["changed"]
+    names, dims = [c["input"] for c in changed], [c["dim"] for c in changed]
+    if fix["kind"] == _DYNAMIC:
+        return shape_text.COMPILE_DYNAMIC
+    if fix["kind"] == _MARK and changed:
+        return shape_text.mark_instruction(names, dims)
+    if fix["kind"] == _BUCKETS and changed and fix.get("buckets"):
+        return shape_text.buckets_instruction(names, dims, fix["buckets"], shapes.get("loop") is not None)
+    return fix["fix"]
+
+
+def _why(shapes: RegionShapes, code: str, recorded: str, fixes: int) -> str:
+    """Why the fixes were not measured, in their number ("measuring them"): the budget's and the timeout's words again
+    from what they record (shapes.measure), else as recorded (one fix's run that failed, or made no call)."""
+    offer = shapes.get("measure")
+    if code == shape_text.BUDGET_LEFT and offer:
+        return shape_text.shape_fix_over_budget(offer["runs"], offer["seconds"], fixes=fixes)
+    if code == shape_text.TIMEOUT_LEFT:
+        return shape_text.shape_fix_timeout(fixes)
+    return recorded
 
 
 def _measured(region: Region, shapes: RegionShapes, fix: ShapeFix) -> Reason:

@@ -167,9 +167,8 @@ _CACHE = {True: " from a warm cache", False: " from a cold cache"}
 
 def fix_clause(r: Reason) -> str:
     """ "with dynamic=True: 1 graph instead of 8, 1.31× per step in situ (1.22–1.40×), compile 3.1 s instead of 33 s"."""
-    if not r.get("measured"):  # the headline's clause: why, and how to measure them, in the sentence (fix_sentence)
-        fixes = r.get("count") or 1
-        return f"{fixes} shape fixes not measured" if fixes > 1 else f"{r.get('what')} not measured"
+    if not r.get("measured"):  # the headline's clause: the fixes, why, and how to measure them in the sentence
+        return f"{formats.plural(r.get('count') or 1, 'shape fix', 'shape fixes')} not measured"
     parts = []
     graphs, was = r.get("graphs"), r.get("wasGraphs")
     if graphs is not None:
@@ -212,23 +211,89 @@ ONE_PROCESS_COMPILE = (
 
 
 def fix_in_full(r: Reason) -> str:
-    """A shape-fix reason in the verdict's sentence: a fix not measured with why, and how to measure it; a measured
-    one's compile said as what it is (ONE_PROCESS_COMPILE) where it is compared."""
+    """A shape-fix reason in the verdict's sentence: fixes not measured as what to change (fix_instructions), then why
+    not and how to measure them; buckets refused (a call that mixes rows) as no fix; a measured one's compile said as
+    what it is (ONE_PROCESS_COMPILE) where it is compared."""
     if not r.get("measured"):
-        return f"{r.get('what')} not measured: {r.get('why')}"
+        return _unmeasured(r)
     compared = r.get("seconds") is not None and r.get("wasSeconds") is not None
     return fix_clause(r) + (f"; {ONE_PROCESS_COMPILE}" if compared else "")
+
+
+# why a fix has no number, the codes script/shape_fix.py records (ShapeFix.whyCode) that this module words again
+REFUSED, BUDGET_LEFT, TIMEOUT_LEFT = "refused", "budget", "timeout"
+
+
+def _unmeasured(r: Reason) -> str:
+    """ "Fix: mark x's dimension 1 dynamic (…), compile with dynamic=True, or pad the lengths to buckets of 16, 32.
+    None of the 3 was measured: measuring them runs …"; beside fixes measured, "Another fix: …" / "Other fixes: …".
+    Past the recompile limit the fixes were said only as the subject of "not measured", read as what the run did
+    (review 20X X2: "x's dimension 1 marked dynamic (mark_dynamic) and dynamic=True … not measured")."""
+    n, made = r.get("count") or 1, r.get("made")
+    if r.get("kind") == REFUSED:  # buckets that change what a call returns are no fix to make
+        return f"{r.get('what')} not measured: {r.get('why')}"
+    if made is None:  # the fix the finding's sentence gave ("Fix: warm up at the shape the real calls use")
+        return f"the fix ({r.get('what')}) was not measured: {r.get('why')}"
+    lead = "Fix" if made <= n else "Another fix" if n == 1 else "Other fixes"
+    none = "It was not" if n == 1 else "Neither was" if n == 2 else f"None of the {n} was"
+    return f"{lead}: {r.get('what')}. {none} measured: {r.get('why')}"
+
+
+def fix_to_make(r: Reason) -> str | None:
+    """ "Fix: mark x's dimension 1 dynamic (…), compile with dynamic=True, or pad …." where no fix was measured: said
+    with the finding that leads the script's answer, as a warm-up's finding says its fix (review 20X X2: past the
+    recompile limit no line told what to change); None for a measured fix (its region's sentence says it)."""
+    n, made = r.get("count") or 1, r.get("made")
+    if r.get("measured") or r.get("kind") == REFUSED or made is None or made > n:
+        return None
+    return f"Fix: {r.get('what')}."
+
+
+def _dims(names: list[str], dims: list[int]) -> str:
+    return " and ".join(f"{_input(n)}'s dimension {d}" for n, d in zip(names, dims, strict=True))
+
+
+_CODE = re.compile(r"[A-Za-z_][\w.\[\]'\"]*")  # a name the user's code can write ("x", "cache.layers[0].keys")
+
+
+def mark_instruction(names: list[str], dims: list[int]) -> str:
+    """ "mark x's dimension 1 dynamic (torch._dynamo.mark_dynamic(x, 1) before the first call)"; an input with no
+    name to write in code (a positional one, "input 0") is marked in words only."""
+    code = [f"torch._dynamo.mark_dynamic({n}, {d})" for n, d in zip(names, dims, strict=True) if _CODE.fullmatch(n)]
+    how = " and ".join(code) if len(code) == len(names) else "torch._dynamo.mark_dynamic"
+    return f"mark {_dims(names, dims)} dynamic ({how} before the first call)"
+
+
+def buckets_instruction(names: list[str], dims: list[int], sizes: list[int], lengths: bool) -> str:
+    """ "pad the lengths to buckets of 16, 32, 64" (a size that grows call after call), else "pad x's dimension 0 to
+    buckets of 8, 16"."""
+    shown = sizes_said(sizes).removeprefix("sizes ")
+    return f"pad {'the lengths' if lengths else _dims(names, dims)} to buckets of {shown}"
+
+
+def fix_instructions(said: list[str]) -> str:
+    """The fixes as what to change, one of them to make: "A", "A or B", "A, B, or C"."""
+    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])}{',' if len(said) > 2 else ''} or {said[-1]}"
+
+
+COMPILE_DYNAMIC = "compile with dynamic=True"
 
 
 def _more_runs(runs: int) -> str:
     return "once more" if runs == 1 else f"{runs} more times"
 
 
-def shape_fix_over_budget(runs: int, seconds: float, budget: float) -> str:
-    """Why a shape fix was not measured by default (script/shape_fix.py)."""
+# the profile's wall at most this many times the plain script's, with the fix runs (script/shape_fix.py runs them
+# within it; said here, where why a fix was left out is worded again for the fixes it left out)
+SHAPE_FIX_BUDGET = 2.5
+
+
+def shape_fix_over_budget(runs: int, seconds: float, budget: float = SHAPE_FIX_BUDGET, fixes: int = 1) -> str:
+    """Why shape fixes were not measured by default (script/shape_fix.py), of one fix or of several."""
+    it = "it" if fixes == 1 else "them"
     return (
-        f"measuring it runs the script {_more_runs(runs)} (about {seconds:.0f} s), which would take the profile past "
-        f"{budget:g}× the script's own time; to measure it, profile again with shape fixes measured (the editor's "
+        f"measuring {it} runs the script {_more_runs(runs)} (about {seconds:.0f} s), which would take the profile past "
+        f"{budget:g}× the script's own time; to measure {it}, profile again with shape fixes measured (the editor's "
         "Measure the shape fix, or the command line's --shape-fix on)"
     )
 
@@ -240,8 +305,8 @@ def marked_dynamic(names: list[str], dims: list[int]) -> str:
     return f"{marked} marked dynamic (mark_dynamic)"
 
 
-def shape_fix_timeout() -> str:
-    return "--timeout leaves no time to run the script once more with it"
+def shape_fix_timeout(fixes: int = 1) -> str:
+    return f"--timeout leaves no time to run the script again with {'it' if fixes == 1 else 'them'}"
 
 
 def shape_fix_failed(message: str | None) -> str:

@@ -189,7 +189,7 @@ class RegionMeasurements:
         resolve_all(region.calls)
         records = region_entry.RegionRecords(region, script_records)
         cudagraphs = self.run.device == "cuda" and region.options["mode"] in CUDAGRAPH_MODES
-        entry = region_entry.region_json(region, records, cudagraphs)
+        entry = region_entry.region_json(region, records, cudagraphs, on_cpu=self.run.device == "cpu")
         eager = region_entry.all_calls_eager(entry["calls"], records, bool(region.compile_ids))
         return entry, not_measured_reason(region, eager)
 
@@ -367,6 +367,7 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
             records,
             lambda record: "a call made by the script",
             cudagraphs=run.device == "cuda" and cuda_graphs_used(records),
+            on_cpu=run.device == "cpu",
         )
         insight["torchTraceLog"] = run.trace_log_relpath()
         artifacts.attach(insight, records, run.workdir, MODE, None, 0)

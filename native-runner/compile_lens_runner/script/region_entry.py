@@ -260,9 +260,9 @@ def trigger_text(region: Region) -> Any:
     return trigger
 
 
-def region_json(region: Region, records: RegionRecords, cudagraphs: bool) -> RegionEntry:
+def region_json(region: Region, records: RegionRecords, cudagraphs: bool, on_cpu: bool = False) -> RegionEntry:
     calls = calls_json(region, records)
-    insight = compiler_insight(records.records, trigger_text(region), cudagraphs) if records.records else None
+    insight = compiler_insight(records.records, trigger_text(region), cudagraphs, on_cpu) if records.records else None
     warmup = warmup_shape.explain(calls, insight, records.starts)
     grad_switch.explain(calls, insight)
     mark_dynamic_edit.offer(insight, records.starts)

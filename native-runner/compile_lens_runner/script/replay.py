@@ -275,6 +275,7 @@ class RegionReplay:
                 ctx.records(marker),
                 lambda r: f"a replay with {capture.signature}",
                 device == "cuda" and mode in CUDAGRAPH_MODES,
+                on_cpu=device == "cpu",
             )
         return entry
 

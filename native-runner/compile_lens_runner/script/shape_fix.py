@@ -35,7 +35,7 @@ from ..shapes.region import CacheUse, Region, RegionShapes, ShapeFix, ShapeFixOf
 from . import shape_facts
 from .shape_fix_apply import BUCKETS, CHECKS, DYNAMIC, MARK, WARMUP, ShapeFixPlan
 
-BUDGET = 2.5  # the profile's wall at most this many times the plain script's, with the fix runs
+BUDGET = shape_text.SHAPE_FIX_BUDGET  # the profile's wall at most this many times the plain script's, with the fix runs
 # a fix run over the observed run's own time: a worker's start and its compiler log read again, a fix's compiles (a
 # CPU generate(): 1.3-1.9x with dynamic=True under a loaded host, bench/shapes/run.py)
 FIX_RUN_COST = 1.3
@@ -44,7 +44,9 @@ CACHE = "compile-cache"  # the fix run's own Inductor and Triton caches, in its 
 NO_REPLAY = "the run that measures the shape fix replays nothing"
 MAX_MARKED = 4  # mark_dynamic on at most this many dimensions: more is dynamic=True's job
 # why a fix has no number (ShapeFix.whyCode): "budget" and "timeout" are measured with --shape-fix on
-BUDGET_LEFT, TIMEOUT_LEFT, FAILED, REFUSED, NO_CALL = "budget", "timeout", "failed", "refused", "no-call"
+# (the answer words the first three again: report/shape_text.py)
+BUDGET_LEFT, TIMEOUT_LEFT, REFUSED = shape_text.BUDGET_LEFT, shape_text.TIMEOUT_LEFT, shape_text.REFUSED
+FAILED, NO_CALL = "failed", "no-call"
 
 
 def _no_grad(region: Region) -> bool:

@@ -78,11 +78,12 @@ class Reason(_Reason, total=False):
     what: str  # what happened, in words (an error's message, a failure's cause, PyTorch's own words quoted)
     fix: str | None
     # failed: the error's kind (out-of-memory, timeout, user-code, compile, ...); no-in-situ: why none (attached,
-    # no-set-stance, turned-off); backend-no-kernels: the backend; replay-beside: the verdict the replay alone would give
+    # no-set-stance, turned-off); backend-no-kernels: the backend; replay-beside: the verdict the replay alone would give;
+    # shape-fix not measured: why (its fixes' whyCode)
     kind: str
     mode: str
     steps: int  # calls or steps until a compile pays back
-    made: int  # calls or steps this run made
+    made: int  # calls or steps this run made; shape-fix not measured: the region's fixes in all, measured or not
     unit: Unit
     seconds: float  # the compile time paid back (shape-fix: the compile with the fix)
     warmUp: bool  # pays-back-after in situ (schema 1.26): seconds are the compiled warm-up's beyond eager steps

@@ -250,7 +250,10 @@ class TargetRun:
             tt.mark(mode, "done")
             try:
                 insight = entry["compiler"] = compiler_insight(
-                    self.run.records(mode), self.trigger_text, self.device == "cuda" and mode in CUDAGRAPH_MODES
+                    self.run.records(mode),
+                    self.trigger_text,
+                    self.device == "cuda" and mode in CUDAGRAPH_MODES,
+                    on_cpu=self.device == "cpu",
                 )
                 insight["torchTraceLog"] = self.run.trace_log_relpath()
                 artifacts.attach(insight, self.run.records(mode), self.workdir, mode, entry["trace"], PROFILED_STEPS)
@@ -279,7 +282,11 @@ class TargetRun:
             cause = explain.timing_cause(timed, warm)
             cuda_graphs = self.device == "cuda" and mode in CUDAGRAPH_MODES
             explained = (
-                explain.explain(reasons[0].split("\n", 1)[0], reasons[0], None, cuda_graphs) if reasons else None
+                explain.explain(
+                    reasons[0].split("\n", 1)[0], reasons[0], None, cuda_graphs, on_cpu=self.device == "cpu"
+                )
+                if reasons
+                else None
             )
             if explained:
                 cause += f". {explain.voided_tail(guards[0], explained)}"
