@@ -164,12 +164,13 @@ export function ddpChecks({ frames, theme, view }: Drawn): void {
     assert.doesNotMatch(waits[0]!.text, /(?:…|\b(?:in|for|of|the))$/, theme.name);
     // rank 1 reached all_reduce last, rank 0 already in it: its time there is the collective's own, said
     // so, never "waiting" (review 14 S3: "273 µs, waiting"), nor its bare time where that has no room: its
-    // gloo thread's bar says it (review 16 X3/Z4: a bare time beside a slice read as that slice's)
+    // gloo thread's bar says it (review 16 X3/Z4: a bare time beside a slice read as that slice's); its gap
+    // "unrecorded", never "idle", beside rank 0's wait for it (review 20Z Z1)
     const last = frames[1]!.texts.filter((t) => t.role === 'gap' && /^\d+ µs(?: |$)/.test(t.text));
     assert.ok(
       // (in a longer gap, that gap's time first: review 17Z Z3)
       last.every((t) =>
-        /^(?:\d+ µs idle(?:, \d+ µs of it in all_reduce(?:, last to arrive)?)?|\d+ µs in all_reduce(?:, last to arrive)?)$/.test(
+        /^(?:\d+ µs unrecorded(?:, \d+ µs of it in all_reduce(?:, last to arrive)?)?|\d+ µs in all_reduce(?:, last to arrive)?)$/.test(
           t.text,
         ),
       ),

@@ -126,7 +126,7 @@ describe("step and stretch labels at a panel's widths", () => {
     for (const width of [700, 1400]) {
       const [rank0, rank1] = await frames(DDP, width, 'step');
       // rank 1 reached the all_reduce last: its 477 µs without an op are its own work, "idle" read as a wait too;
-      // "477 µs unrecorded" has no room at these widths, so the stretch is unlabelled, its hover says it
+      // "477 µs unrecorded" where it has room (1400 px), else unlabelled, its hover says it
       const gaps = said(rank1!, 'gap');
       assert.deepEqual(
         gaps.filter((t) => !t.endsWith(' unrecorded')),
