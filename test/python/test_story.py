@@ -138,12 +138,59 @@ def test_recompiles_with_the_same_inputs_say_what_changed_instead() -> None:
     counter = next(r for r in report["regions"] if r["name"] == "Counter")
     assert story.region_story(counter) == (
         "3 of 4 calls recompiled with the same inputs (float32[8, 32] under torch.inference_mode()), each time because the Python "
-        f"value self.calls changed; {recompiling(counter)}."
+        f"value self.calls changed; {recompiling(counter)}.{STOPS_NOT} {COUNTER_FIX}"
     )
     # one of them at new inputs: each recompile says its own change
     counter["calls"][2]["signature"] = "float32[16, 32]; inference"
     assert story.region_story(counter) == (
         f"3 of 4 calls recompiled (the Python value self.calls changed, size 16 in dimension 0, size 8 in dimension 0); {recompiling(counter)}."
+    )
+
+
+STOPS_NOT = (
+    " These recompiles do not stop by themselves: torch.compile holds an nn.Module's integer attribute as a constant, "
+    "so each new value compiles again until the recompile limit (torch._dynamo.config.recompile_limit, 8 by default); "
+    "past it, forward runs eagerly."
+)
+COUNTER_FIX = (
+    "Fix: Set torch._dynamo.config.allow_unspec_int_on_nn_module = True (PyTorch's hint), keep the value in a tensor "
+    "(e.g. a registered buffer), or move the bookkeeping out of forward."
+)
+
+
+def test_recompiles_on_a_python_value_say_what_to_change_and_whether_they_stop() -> None:
+    """Review 20Y Y2: train_small's Counter recompiled on 3 of 4 calls because self.calls changed, and its card said
+    the cause, never the change, nor whether the recompiles stop (its last phase row, "recompiled for self.calls not
+    in (0, 1, 2)", reads as if Dynamo had generalised the value: on torch 2.13 it had not, the fourth compile guards
+    self.calls == 3). The fix is the compiler explanation's, the one the Problems list gives for the same site."""
+    counter = region(TRAIN_SMALL, "r2")
+    said = story.region_story(counter) or ""
+    assert said.endswith(f"compiling.{STOPS_NOT} {COUNTER_FIX}")
+    (site,) = counter["compiler"]["recompileSites"]  # what the Problems list says for self.calls += 1
+    assert f"Fix: {site['explanation']['fix']}" == COUNTER_FIX
+    # once a call ran eagerly the story's eager sentence says the limit: no promise of what comes later
+    eager = copy.deepcopy(counter)
+    eager["calls"][3]["ranCompiled"] = False
+    after = story.region_story(eager) or ""
+    assert "do not stop" not in after and COUNTER_FIX in after and "Call 3 ran eagerly" in after
+    # a Python value that is not a module's integer attribute (no such hint from PyTorch): its fix, no promise
+    plain = copy.deepcopy(counter)
+    for r in plain["compiler"]["recompiles"]:
+        r["hint"] = None
+        r["explanation"] = {
+            "what": "The Python value n changed.",
+            "fix": "Keep n constant across calls, or pass it as a tensor.",
+        }
+    assert (story.region_story(plain) or "").endswith(
+        "compiling. Fix: Keep n constant across calls, or pass it as a tensor."
+    )
+    # two fixes for one churn: neither is the fix, none said
+    plain["compiler"]["recompiles"][0]["explanation"] = {"what": "…", "fix": "Another fix."}
+    assert (story.region_story(plain) or "").endswith("compiling.")
+    # no compiler record (an older report): nothing to match the calls' compiles with, nothing said
+    del counter["compiler"]
+    assert "Fix:" not in (story.region_story(counter) or "") and "do not stop" not in (
+        story.region_story(counter) or ""
     )
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .. import formats
 from ..shapes.mode import RegionMeasurement
 from ..shapes.region import Region, RegionCall, SteadyState
-from . import chart_text, in_situ_text, run_source, shape_text, verdict
+from . import chart_text, churn_text, in_situ_text, run_source, shape_text, verdict
 
 _TENSOR = re.compile(r"([A-Za-z_]\w*)\[([\d,\s]*)\]")
 
@@ -162,7 +162,9 @@ def _recompile_churn(region: Region, recompiles: list[RegionCall]) -> str:
     cost = _recompiling_cost(region, recompiles)
     count = f"{len(recompiles)} of {formats.plural(len(calls), 'call')} recompiled"
     if all(was == r["signature"] for r, was in zip(recompiles, before, strict=True)) and len(set(changes)) == 1:
-        return f"{count} with the same inputs ({formats.inputs(recompiles[0]['signature'])}), each time because {changes[0]}{cost}."
+        # what to change, and whether they stop by themselves (review 20Y Y2: the cause said, never the change)
+        after = churn_text.value_churn_after(region, recompiles)
+        return f"{count} with the same inputs ({formats.inputs(recompiles[0]['signature'])}), each time because {changes[0]}{cost}.{after}"
     shown = [*changes[:3], "…", changes[-1]] if len(changes) > 4 else changes
     return f"{count}" + (", each for inputs not seen before" if all_new else "") + f" ({', '.join(shown)}){cost}."
 
