@@ -31,7 +31,13 @@ function saidIn(where: string, text: string, how = ''): Said[] {
     });
   for (const clause of text.split(/ · |; |\. (?=[A-Z(])|\n/)) {
     const whatIf = /^\(?with ([^:]+):/i.exec(clause)?.[1];
-    const measured = /\bin situ\b/i.test(clause) ? 'in situ' : /\breplayed\b/.test(clause) ? 'replayed' : how;
+    // (a replay row's note on the script's own calls beside the replay's says them in situ: review 20X X1's note)
+    const measured =
+      /\bin situ\b/i.test(clause) || /\b(?:script|notebook)'s own\b/i.test(clause)
+        ? 'in situ'
+        : /\breplayed\b/.test(clause)
+          ? 'replayed'
+          : how;
     for (const m of clause.matchAll(/(\d[\d,]*\.\d+×) per (call|step|token)\b( replayed| in situ)?/g))
       add('speedup', m[2]!, m[3]?.trim() ?? measured, m[1]!, whatIf);
     // "eager 0.45 ms → compiled 0.54 ms per call" (issue 44: each side named), or unnamed as a replay row is read
