@@ -162,6 +162,16 @@ describe("step and stretch labels at a panel's widths", () => {
     }
   });
 
+  test("the DDP step: rank 1's ruler names no time before step 1, blank on every row, its profiler's own time undrawn (review 20Y Y4)", async () => {
+    const [rank0, rank1] = await frames(DDP, 1400, 'step');
+    // the ranks share rank 0's axis: rank 1's step 1 begins 0.29 ms (≈118 px) right of its pane's edge, and the step
+    // view draws nothing of its trace before it
+    const line = Math.min(...rank1!.lines.filter((l) => l.role === 'step').map((l) => l.x));
+    assert.ok(line > LABEL_WIDTH + 100, `rank 1's step 1 line at x ${line}`);
+    assert.deepEqual(said(rank1!, 'step'), ['step 1']);
+    assert.deepEqual(said(rank0!, 'step'), ['step 1']);
+  });
+
   test('a pane zoomed past its work says where its ops are: rank 1 in its 40 ms sleep (review 18Y Y3)', async () => {
     const page = await stepView(RANKS, 1000);
     const notes = (): Promise<string[]> => page.locator('.pane .pane-note').allInnerTexts();
