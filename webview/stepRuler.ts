@@ -19,11 +19,25 @@ export function rulerTicks(scale: TimeScale, width: number): Tick[] {
     .filter(({ t, x }) => t >= 0 && x >= LABEL_WIDTH && x <= width);
 }
 
+/** Where a trace's recorded time begins: its first slice's start (the profiler's own span, where it has one), µs of
+ *  its model's time; Infinity where it has none. Worked out once per model. */
+const recordedFrom = new WeakMap<TraceModel, number>();
+export function firstRecordedUs(model: TraceModel): number {
+  let first = recordedFrom.get(model);
+  if (first === undefined) {
+    first = Infinity;
+    for (let i = 0; i < model.count; i++) first = Math.min(first, model.start[i]!);
+    recordedFrom.set(model, first);
+  }
+  return first;
+}
+
 /**
  * The step boundaries in view, one per pixel column: thousands of steps in a long profile draw a line per
  * column, not one each; the steps that began in a column after its first, named by its line's label (`through`).
  * `shownStep`: the step a step view shows (timeline.ts), null for the whole trace; `namesWarmUp`: whether the first
- * step's label says it is the warm-up ("warm-up step 1").
+ * step's label says it is the warm-up ("warm-up step 1"); `recordedFromUs`: where the trace's recorded time begins
+ * (firstRecordedUs): the time before the first step is named ("before step 1") only where the pane draws some of it.
  */
 export function stepEdges(
   steps: Steps,
@@ -31,10 +45,14 @@ export function stepEdges(
   namesWarmUp: boolean,
   xOf: (t: number) => number,
   width: number,
+  recordedFromUs: number,
 ): StepEdge[] {
   const edges: StepEdge[] = [];
   let lastLineX = -Infinity;
   const shown = shownStep === null ? steps : steps.slice(Math.max(0, shownStep), shownStep + 1);
+  // the recorded time the pane draws begins there: a step view draws its step alone (review 20Y Y4: in the DDP step
+  // view rank 1's ruler read "before step 1" over a blank stretch, the shared axis begun at rank 0's step start)
+  const drawnFromUs = shownStep === null ? recordedFromUs : Math.max(recordedFromUs, steps[shownStep]?.start ?? 0);
   for (const step of shown) {
     const x = xOf(step.start);
     // the step the view begins inside: the pane's note counts it in view, so the ruler names it at the left
@@ -49,7 +67,8 @@ export function stepEdges(
     const first = step === steps[0];
     const warmUp = first && namesWarmUp ? { warmUp: warmUpLabel(label) } : {};
     if (begun) edges.push({ x: LABEL_WIDTH, label, short, before: null, begun, ...warmUp });
-    else edges.push({ x, label, short, before: first ? `before ${label}` : null, ...warmUp });
+    else
+      edges.push({ x, label, short, before: first && drawnFromUs < step.start ? `before ${label}` : null, ...warmUp });
     lastLineX = Math.max(x, LABEL_WIDTH);
   }
   return edges;

@@ -41,7 +41,7 @@ import { TimelineNames } from './timelineNames.ts';
 import { lowerBoundStart, ROW_HEIGHT, TrackRows, type Row } from './timelineRows.ts';
 import { sliceTexts, type SliceWords } from './sliceTexts.ts';
 import { stepCutTexts } from './stepCuts.ts';
-import { rulerTicks, shownStepEnd, stepEdges, tailAfterSteps } from './stepRuler.ts';
+import { firstRecordedUs, rulerTicks, shownStepEnd, stepEdges, tailAfterSteps } from './stepRuler.ts';
 import { stepLineSplits } from './stepLineSplits.ts';
 import { unseenRowTexts } from './unseenRows.ts';
 import { pickFoldedLabels, SliceRects, type FoldedLabel, type LaidOutRects } from './sliceRects.ts';
@@ -298,7 +298,8 @@ export class TimelineCanvas extends TimelineNames {
       ? drawMarks(ctx, this.foundMarks, AXIS_HEIGHT, left, right, this.height, xOf, theme, clear)
       : [];
     const steps = model.steps;
-    const edges = stepEdges(steps, this.shownStep, this.namesWarmUp && this.warmUpStep !== null, xOf, width);
+    const namesWarmUp = this.namesWarmUp && this.warmUpStep !== null;
+    const edges = stepEdges(steps, this.shownStep, namesWarmUp, xOf, width, firstRecordedUs(model));
     const muted = onPage([theme.muted, theme.foreground]);
     const axis = axisLayout(
       rulerTicks(scale, width),

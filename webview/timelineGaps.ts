@@ -50,8 +50,10 @@ export interface UnrecordedLabel {
   /** of its time in the collective, the part before the rank it waited for reached it (µs; null: not known) */
   waitUs: number | null;
   /** where its label begins (µs of the model's time): the gap's start, or the wait's (its collective's) where the
-   *  label says the wait's time alone (waitAloneAt) */
+   *  label says the wait's time alone (waitAloneAt); the view's left edge where that lies left of it */
   atUs: number;
+  /** where the stretch runs past the view's edges, the µs of it in view (its hover says so); null: all of it */
+  inViewUs: number | null;
 }
 
 /**
@@ -79,9 +81,11 @@ export function unrecordedLabels(
 ): UnrecordedLabel[] {
   const viewPx = Math.max(1, xOf(tMax) - xOf(tMin));
   const minUs = (Math.min(UNRECORDED_PX, UNRECORDED_SHARE * viewPx) * (tMax - tMin)) / viewPx;
-  const stretches = unrecordedInSteps(model, rows, tMin, tMax, minUs, collectives);
+  const stretches = unrecordedInSteps(model, rows, tMin, tMax, minUs, collectives, 'whole');
+  // (in the part of it in view, its arrows included)
   const fits = (form: string, { stretch, waitUs }: { stretch: Unrecorded; waitUs: number | null }): boolean =>
-    m.width(form) <= xOf(stretch.idleToUs) - xOf(waitAloneAt(form, stretch, waitUs)) - 2 * GAP_INSET;
+    m.width(pastView(form, stretch, tMin, tMax)) <=
+    xOf(Math.min(tMax, stretch.idleToUs)) - xOf(Math.max(tMin, waitAloneAt(form, stretch, waitUs))) - 2 * GAP_INSET;
   const said = stretches.map((stretch) => {
     const us = stretch.toUs - stretch.fromUs;
     if (stretch.collective >= 0) {
@@ -100,12 +104,25 @@ export function unrecordedLabels(
   });
   return oneWaitWords(said, fits).map(({ stretch, text, op, cause, waitUs }) => ({
     stretch,
-    text,
+    text: text === null ? null : pastView(text, stretch, tMin, tMax),
     op,
     cause,
     waitUs,
-    atUs: text === null ? stretch.idleFromUs : waitAloneAt(text, stretch, waitUs),
+    atUs: Math.max(tMin, text === null ? stretch.idleFromUs : waitAloneAt(text, stretch, waitUs)),
+    inViewUs: inView(stretch, tMin, tMax),
   }));
+}
+
+/** Of a stretch that runs past the view [tMin, tMax], the µs in view; null: all of it in view. */
+function inView({ idleFromUs, idleToUs }: Unrecorded, tMin: number, tMax: number): number | null {
+  return idleFromUs < tMin || idleToUs > tMax ? Math.min(tMax, idleToUs) - Math.max(tMin, idleFromUs) : null;
+}
+
+/** A stretch's label with an arrow at each edge of the view it runs past, as a pane's note points to its ops off the
+ *  view (offViewOps.ts: "they begin at 119 µs →"): its whole time said, the arrow saying the rest is out there (review
+ *  20Y Y1: the part in view said as its length, "16.1 µs unrecorded" of a 119 µs stretch). */
+function pastView(form: string, { idleFromUs, idleToUs }: Unrecorded, tMin: number, tMax: number): string {
+  return `${idleFromUs < tMin ? '← ' : ''}${form}${idleToUs > tMax ? ' →' : ''}`;
 }
 
 /** Where a stretch's label in form `form` begins: a form that says the wait's time alone ("36.8 ms wait for rank 1")
@@ -170,14 +187,14 @@ export function collectiveWords(
  *  the thread it ran on (`threads`: per track, its name as the label column draws it) and its label's cause. */
 export function unrecordedHover(
   model: TraceModel,
-  { stretch, op, cause, waitUs }: UnrecordedLabel,
+  { stretch, op, cause, waitUs, inViewUs }: UnrecordedLabel,
   threads: readonly string[],
 ): string {
   const us = stretch.toUs - stretch.fromUs;
   const idleUs = stretch.idleToUs - stretch.idleFromUs;
   return op === null
-    ? noOpRecordedHover(us)
-    : waitingInHover(op, us, threads[model.track[stretch.collective]!]!, cause, idleUs, waitUs);
+    ? noOpRecordedHover(us, inViewUs)
+    : waitingInHover(op, us, threads[model.track[stretch.collective]!]!, cause, idleUs, waitUs, inViewUs);
 }
 
 /** The longest stretch of [fromUs, toUs] where a step's thread recorded no op, nor waited in a collective, of at
@@ -191,16 +208,18 @@ export function longestUnrecorded(
   leastUs: number,
   collectives: Uint8Array,
 ): number {
-  return unrecordedInSteps(model, rows, fromUs, toUs, Math.max(1, leastUs), collectives)
+  return unrecordedInSteps(model, rows, fromUs, toUs, Math.max(1, leastUs), collectives, 'cut')
     .filter((s) => s.collective < 0)
     .reduce((longest, s) => Math.max(longest, s.toUs - s.fromUs), 0);
 }
 
 /**
- * In [tMin, tMax], each stretch of at least `minUs` inside a profiler step (a "ProfilerStep#N" slice of a thread)
- * where nothing is nested in the step (the ops the step ran are its thread's next level) and no other CPU thread of
- * its process ran an op: a rank's all_reduce on gloo's thread is its step's work (review 7A K1: "no op recorded ·
- * 44.5 ms" on rank 0's thread beside the rank table's 3.72 ms).
+ * Each stretch of at least `minUs` inside a profiler step (a "ProfilerStep#N" slice of a thread) where nothing is
+ * nested in the step (the ops the step ran are its thread's next level) and no other CPU thread of its process ran an
+ * op: a rank's all_reduce on gloo's thread is its step's work (review 7A K1: "no op recorded · 44.5 ms" on rank 0's
+ * thread beside the rank table's 3.72 ms). `reach` 'cut': the stretches of [tMin, tMax], cut by its ends (what
+ * another rank did during a wait); 'whole': each stretch that reaches into [tMin, tMax], whole, past its ends where it
+ * runs on (a zoomed view's: review 20Y Y1, "16.1 µs unrecorded", the window's width, said of a 119 µs stretch).
  */
 function unrecordedInSteps(
   model: TraceModel,
@@ -209,16 +228,24 @@ function unrecordedInSteps(
   tMax: number,
   minUs: number,
   collectives: Uint8Array,
+  reach: 'cut' | 'whole',
 ): Unrecorded[] {
   const found: Unrecorded[] = [];
+  const end = (i: number): number => model.start[i]! + model.dur[i]!;
   for (const [k, steps] of rows.entries()) {
     const ops = rows[k + 1];
     if (steps.depth !== 0 || steps.folded || ops?.track !== steps.track || ops.depth !== 1) continue;
     for (let s = firstVisible(model, steps, tMin); s < steps.end && model.start[s]! <= tMax; s++) {
       if (model.kind[s] !== SliceKind.Step) continue;
-      const from = Math.max(tMin, model.start[s]!);
-      const to = Math.min(tMax, model.start[s]! + model.dur[s]!);
-      const end = (i: number): number => model.start[i]! + model.dur[i]!;
+      let [from, to] = [Math.max(tMin, model.start[s]!), Math.min(tMax, end(s))];
+      if (reach === 'whole') {
+        // out to the thread's ops each side of the view (a level's slices do not overlap: their ends sorted as their
+        // starts), within the step
+        const before = lowerBoundStart(model, ops.first, ops.end, tMin) - 1;
+        const after = lowerBoundStart(model, ops.first, ops.end, tMax);
+        from = Math.max(model.start[s]!, before >= ops.first ? Math.min(tMin, end(before)) : -Infinity);
+        to = Math.min(end(s), after < ops.end ? model.start[after]! : Infinity);
+      }
       let i = firstVisible(model, ops, from);
       let cursor = from;
       if (i < ops.end && model.start[i]! < from) cursor = Math.max(from, end(i++));
@@ -237,7 +264,8 @@ function unrecordedInSteps(
       }
     }
   }
-  return found;
+  // (whole: the stretches past the ops each side of the view's, found out there among other threads' ops, left out)
+  return reach === 'cut' ? found : found.filter((s) => s.idleToUs > tMin && s.idleFromUs < tMax);
 }
 
 /**

@@ -269,12 +269,13 @@ export function waitingInHover(
   cause: string | null,
   idleUs = us,
   waitUs: number | null = null,
+  inViewUs: number | null = null,
 ): string {
   // the gap's own time first where the wait is part of it (waitingInForms)
   const during =
     formatUs(idleUs) === formatUs(us)
-      ? `No op recorded on this thread for ${formatUs(us)} of its step, while ${op} ran on ${thread}`
-      : `No op recorded on this thread for ${formatUs(idleUs)} of its step, ${op} running on ${thread} for ${formatUs(us)} of it`;
+      ? `No op recorded on this thread for ${formatUs(us)} of its step${ofItInView(inViewUs)}, while ${op} ran on ${thread}`
+      : `No op recorded on this thread for ${formatUs(idleUs)} of its step${ofItInView(inViewUs)}, ${op} running on ${thread} for ${formatUs(us)} of it`;
   if (cause === LAST_TO_ARRIVE)
     return `${during}: this rank reached it last, every other rank already in it, so this is the collective's own time, not a wait for a slower rank.`;
   const rank = cause?.split(', ')[0] ?? null;
@@ -287,9 +288,15 @@ export function waitingInHover(
   return `${during}: a collective waits for every rank to reach it, and ${rank} reached it ${formatUs(waitUs)} after this rank did, the wait for it (here ${cause})${own}.`;
 }
 
-/** Such a stretch's hover, whichever form labels it: what its time is (the rank table's words). */
-export const noOpRecordedHover = (us: number): string =>
-  `No op recorded on this thread for ${formatUs(us)} of its step: Python between ops, a sleep, I/O, waiting for data (the profiler records ops, not these).`;
+/** Where a stretch runs past a zoomed view's edge, how much of it is in view (`inViewUs`), after its whole time in its
+ *  hover (its label's arrows say it runs on: review 20Y Y1); nothing where all of it is (null). */
+const ofItInView = (inViewUs: number | null): string =>
+  inViewUs === null ? '' : ` (${formatUs(inViewUs)} of it in view)`;
+
+/** Such a stretch's hover, whichever form labels it: what its time is (the rank table's words), and where it runs
+ *  past the view, how much of it is in view. */
+export const noOpRecordedHover = (us: number, inViewUs: number | null = null): string =>
+  `No op recorded on this thread for ${formatUs(us)} of its step${ofItInView(inViewUs)}: Python between ops, a sleep, I/O, waiting for data (the profiler records ops, not these).`;
 
 /**
  * A slice's hover where the profiler's own work ran during it (analysis/profilerWork.ts), on the line after its name

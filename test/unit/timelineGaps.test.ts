@@ -24,6 +24,7 @@ import {
 } from '../../webview/timelineGaps.ts';
 import { waitedFor as waitedForWords, waitingInForms, waitWordsOf } from '../../webview/timelineWords.ts';
 import { TrackRows, type Row } from '../../webview/timelineRows.ts';
+import { cpuOp, scanEvents } from './traceEvents.ts';
 import { LABEL_WIDTH, type Measure } from '../../webview/timelineText.ts';
 
 /** 6 px a character, about the canvas's 11 px font. */
@@ -467,4 +468,78 @@ test("a wait in a longer gap says the gap's time first, the rest as part of it, 
     '300 µs unrecorded, 273 µs of it in all_reduce',
     '300 µs unrecorded',
   ]);
+});
+
+test('a zoomed view says a stretch with no op by its whole time, an arrow at each edge of the view it runs past (review 20Y Y1)', () => {
+  // a step of 1 ms on one thread, its ops at 0–100, 400–500 and 900–1000 µs: stretches of 300 and 400 µs
+  const model = scanEvents([
+    cpuOp('ProfilerStep#1', 1_000, 1_000),
+    cpuOp('aten::mm', 1_000, 100),
+    cpuOp('aten::add', 1_400, 100),
+    cpuOp('aten::relu', 1_900, 100),
+  ]);
+  const rows = new TrackRows(model, 0).rows;
+  const at = model.steps[0]!.start;
+  const view = (from: number, to: number): UnrecordedLabel[] => {
+    const [tMin, tMax] = [at + from, at + to];
+    const xOf = (t: number): number => LABEL_WIDTH + ((t - tMin) / (tMax - tMin)) * 1000;
+    return unrecordedLabels(model, rows, tMin, tMax, xOf, m);
+  };
+  const read = (labels: UnrecordedLabel[]): [string | null, number, number, number | null, number][] =>
+    labels.map(({ text, stretch, inViewUs, atUs }) => [
+      text,
+      stretch.fromUs - at,
+      stretch.toUs - at,
+      inViewUs === null ? null : Math.round(inViewUs),
+      Math.round(atUs - at),
+    ]);
+  // the whole step: each in view, whole, no arrow
+  assert.deepEqual(read(view(0, 1_000)), [
+    ['300 µs unrecorded', 100, 400, null, 100],
+    ['400 µs unrecorded', 500, 900, null, 500],
+  ]);
+  // cut by the view's left edge: its whole 300 µs (never the 200 in view), the label at the edge
+  assert.deepEqual(read(view(200, 450)), [['← 300 µs unrecorded', 100, 400, 200, 200]]);
+  // by its right edge
+  assert.deepEqual(read(view(50, 250)), [['300 µs unrecorded →', 100, 400, 150, 100]]);
+  // by both: the window's width is not its length (script-kernel-source: "16.1 µs unrecorded" of a 119 µs stretch)
+  assert.deepEqual(read(view(600, 800)), [['← 400 µs unrecorded →', 500, 900, 200, 600]]);
+  // its hover the same whole time, and how much of it is in view
+  const [both] = view(600, 800);
+  assert.match(
+    unrecordedHover(model, both!, ['thread 1']),
+    /^No op recorded on this thread for 400 µs of its step \(200 µs of it in view\): /,
+  );
+  // where the stretch's arrowed label has no room in the part in view: unlabelled, never its part's time
+  const narrow = unrecordedLabels(model, rows, at + 600, at + 800, (t) => LABEL_WIDTH + (t - at - 600) * 0.5, m);
+  assert.deepEqual(read(narrow), [[null, 500, 900, 200, 600]]);
+  // what a rank did while another waited for it is measured inside the wait alone: cut by its ends
+  // (analysis/rankWaits.ts: "which recorded no op for 200 µs of the wait")
+  assert.equal(longestUnrecorded(model, rows, at + 600, at + 800, 1, new Uint8Array(model.names.length)), 200);
+});
+
+test("a zoomed rank view says a wait's gap by its whole time, as the step's view does, arrowed where it runs past the view", async () => {
+  const model = await scanTraceFile(path.resolve(__dirname, '../fixtures/traces/ranks/straggler/rank0.trace.json'));
+  const rows = new TrackRows(model, 0).rows;
+  const step = model.steps[1]!;
+  const across = (from: number, to: number): UnrecordedLabel[] =>
+    labelsOf(model, rows, from, to, (t) => LABEL_WIDTH + ((t - from) / (to - from)) * 1400);
+  const [whole] = across(step.start, step.end).filter((s) => s.op !== null);
+  assert.match(whole!.text ?? '', /^([\d.]+ ms) idle, ([\d.]+ ms) of it in all_reduce$/);
+  // a tenth of the gap in view, from its middle: the same times, arrowed each side (never the tenth's)
+  const { idleFromUs, idleToUs } = whole!.stretch;
+  const middle = (idleFromUs + idleToUs) / 2;
+  const tenth = (idleToUs - idleFromUs) / 10;
+  const [zoomed] = across(middle - tenth / 2, middle + tenth / 2).filter((s) => s.op !== null);
+  assert.equal(zoomed!.text, `← ${whole!.text} →`);
+  assert.deepEqual(zoomed!.stretch, whole!.stretch);
+  assert.equal(formatUs(zoomed!.inViewUs!), formatUs(tenth));
+  assert.match(
+    unrecordedHover(
+      model,
+      zoomed!,
+      model.tracks.map((t) => t.name),
+    ),
+    new RegExp(`for ${whole!.text!.split(' idle')[0]} of its step \\(${formatUs(tenth)} of it in view\\), all_reduce`),
+  );
 });

@@ -39,6 +39,14 @@ const DDP: TimelineSource = {
 
 /** Each pane's last frame of `source` at `width` px, in the whole trace's view (`all`) or the step the view opens on. */
 async function frames(source: TimelineSource, width: number, view: 'all' | 'step'): Promise<FrameLayout[]> {
+  const page = await stepView(source, width);
+  if (view === 'all') await page.keyboard.press('0');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  return layouts(page);
+}
+
+/** A page showing `source`'s panes at `width` px in the step view it opens on. */
+async function stepView(source: TimelineSource, width: number): Promise<Page> {
   const page: Page = await openWebview(browser(), { width, height: 900 });
   const content = await readTimelineSource(source);
   const panes = (await sentTraces(content)).map((m: TraceMessage) => m.pane);
@@ -46,12 +54,26 @@ async function frames(source: TimelineSource, width: number, view: 'all' | 'step
   await page.waitForFunction(
     () => (window as unknown as { __timelineDebug: { marks: unknown } }).__timelineDebug.marks,
   );
-  if (view === 'all') await page.keyboard.press('0');
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  return page.evaluate(
-    () => (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts,
-  );
+  return page;
 }
+
+/** Zoomed in a quarter into the straggler's step, inside rank 1's sleep (its first 40 ms of 46), as a user would with
+ *  the wheel. */
+async function zoomIntoSleep(page: Page): Promise<void> {
+  const canvas = page.locator('.pane canvas').nth(1);
+  const box = (await canvas.boundingBox())!;
+  const x = box.x + LABEL_WIDTH + (box.width - LABEL_WIDTH) * 0.3;
+  for (let zoom = 0; zoom < 6; zoom++) {
+    await page.mouse.move(x, box.y + 60);
+    await page.mouse.wheel(0, -300);
+    await page.waitForTimeout(50);
+  }
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/** Each pane's last frame. */
+const layouts = (page: Page): Promise<FrameLayout[]> =>
+  page.evaluate(() => (window as unknown as { __timelineDebug: { layouts: FrameLayout[] } }).__timelineDebug.layouts);
 
 const said = (frame: FrameLayout, role: string): string[] =>
   frame.texts
@@ -140,30 +162,25 @@ describe("step and stretch labels at a panel's widths", () => {
     }
   });
 
+  test("the DDP step: rank 1's ruler names no time before step 1, blank on every row, its profiler's own time undrawn (review 20Y Y4)", async () => {
+    const [rank0, rank1] = await frames(DDP, 1400, 'step');
+    // the ranks share rank 0's axis: rank 1's step 1 begins 0.29 ms (≈118 px) right of its pane's edge, and the step
+    // view draws nothing of its trace before it
+    const line = Math.min(...rank1!.lines.filter((l) => l.role === 'step').map((l) => l.x));
+    assert.ok(line > LABEL_WIDTH + 100, `rank 1's step 1 line at x ${line}`);
+    assert.deepEqual(said(rank1!, 'step'), ['step 1']);
+    assert.deepEqual(said(rank0!, 'step'), ['step 1']);
+  });
+
   test('a pane zoomed past its work says where its ops are: rank 1 in its 40 ms sleep (review 18Y Y3)', async () => {
-    const page: Page = await openWebview(browser(), { width: 1000, height: 900 });
-    const content = await readTimelineSource(RANKS);
-    const panes = (await sentTraces(content)).map((m: TraceMessage) => m.pane);
-    await postPanes(page, content.title, content.source, panes);
-    await page.waitForFunction(
-      () => (window as unknown as { __timelineDebug: { marks: unknown } }).__timelineDebug.marks,
-    );
+    const page = await stepView(RANKS, 1000);
     const notes = (): Promise<string[]> => page.locator('.pane .pane-note').allInnerTexts();
     // the step's fit: every pane shows its ops, nothing said
     assert.ok(
       (await notes()).every((n) => !n.includes('ops in view')),
       (await notes()).join(' | '),
     );
-    // zoomed in a quarter into the step, inside rank 1's sleep (its first 40 ms of 46), as a user would with the wheel
-    const canvas = page.locator('.pane canvas').nth(1);
-    const box = (await canvas.boundingBox())!;
-    const x = box.x + LABEL_WIDTH + (box.width - LABEL_WIDTH) * 0.3;
-    for (let zoom = 0; zoom < 6; zoom++) {
-      await page.mouse.move(x, box.y + 60);
-      await page.mouse.wheel(0, -300);
-      await page.waitForTimeout(50);
-    }
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await zoomIntoSleep(page);
     const [rank0, rank1] = await notes();
     // (its row read "40.2 ms unrecorded" across the width, nothing saying where the step's work was)
     assert.match(
@@ -173,5 +190,17 @@ describe("step and stretch labels at a panel's widths", () => {
     );
     // rank 0 waits in all_reduce all that time: an op in view, nothing said
     assert.ok(!rank0!.includes('ops in view'), rank0);
+  });
+
+  test("a pane zoomed into a stretch with no op says its whole time, arrowed at the edges it runs past, never the window's width (review 20Y Y1)", async () => {
+    const page = await stepView(RANKS, 1000);
+    const gaps = async (): Promise<string[]> => said((await layouts(page))[1]!, 'gap');
+    // the step's fit: rank 1's 40 ms sleep said whole, no arrow
+    const [whole] = await gaps();
+    assert.match(whole ?? '', /^[\d.]+ ms unrecorded$/);
+    // inside the sleep, a few ms of it in view: its whole time (script-kernel-source read "16.1 µs unrecorded", the
+    // window's width, of a 119 µs stretch), cut by both edges
+    await zoomIntoSleep(page);
+    assert.deepEqual(await gaps(), [`← ${whole} →`]);
   });
 });
