@@ -16,10 +16,32 @@ describe('compile phases', () => {
       const widths = [560, 700, 1400];
       const labelled: Set<string>[] = [];
       const wrong: string[] = [];
-      /** The bars with no place at all at the narrowest width: no room for their name alone in them, nor beside them
-       *  (a bar of their depth or the track's end against them on both sides); a cheaper bar of their depth may be
-       *  labelled beside itself at it and every wider width (review 14R R1: O3 relaxed) */
+      /** Whether `bar` has no room for its name alone in it, nor for a label `beside` px long beside it (a bar of its
+       *  depth or the track's end against it on both sides) */
+      const noRoom = (bar: Bar, bars: Bar[], beside: number): boolean => {
+        const others = bars.filter((b) => b !== bar && b.depth === bar.depth);
+        const left = Math.min(bar.x - bar.trackX, ...others.filter((b) => b.x < bar.x).map((b) => bar.x - b.right));
+        const right = Math.min(
+          bar.trackX + bar.track - bar.right,
+          ...others.filter((b) => b.right > bar.right).map((b) => b.x - bar.right),
+        );
+        return bar.right - bar.x < bar.nameAlone + 6 && left < beside + 4 && right < beside + 4;
+      };
+      /** The bars with no place at all at the narrowest width (room for their name alone nowhere); and those with
+       *  none at the widest (room for their shortest form with its time nowhere), so none they could keep at any
+       *  narrower one (review 20X X3: Counter's 209-ms guards, room left of them at 560 px, none at 1400 past the
+       *  trace grown wider than a sliver); a cheaper bar of their depth may be labelled beside itself at every width
+       *  (review 14R R1: O3 relaxed) */
       const placeless = new Set<string>();
+      {
+        const page = await openPhases(folder, widths.at(-1)!);
+        (await rowsOf(page)).forEach(({ bars }, row) =>
+          bars.forEach((bar, k) => {
+            if (noRoom(bar, bars, bar.shortest)) placeless.add(`${row}#${k}`);
+          }),
+        );
+        await page.close();
+      }
       for (const width of widths) {
         const page = await openPhases(folder, width);
         const rows = await rowsOf(page);
@@ -27,15 +49,7 @@ describe('compile phases', () => {
         rows.forEach(({ bars }, row) => {
           bars.forEach((bar, k) => {
             if (bar.label !== null) shown.add(`row ${row}: ${bar.forms[0]}#${k}`);
-            if (width !== widths[0]) return;
-            const others = bars.filter((b) => b !== bar && b.depth === bar.depth);
-            const room = bar.nameAlone + 4;
-            const left = Math.min(bar.x - bar.trackX, ...others.filter((b) => b.x < bar.x).map((b) => bar.x - b.right));
-            const right = Math.min(
-              bar.trackX + bar.track - bar.right,
-              ...others.filter((b) => b.right > bar.right).map((b) => b.x - bar.right),
-            );
-            if (bar.right - bar.x < room + 2 && left < room && right < room) placeless.add(`${row}#${k}`);
+            if (width === widths[0] && noRoom(bar, bars, bar.nameAlone)) placeless.add(`${row}#${k}`);
           });
           const free = (b: Bar): boolean => placeless.has(`${row}#${bars.indexOf(b)}`);
           // at each depth, while a costlier bar has no label, a cheaper one's label only in its bar (review 13 O3:
@@ -140,6 +154,38 @@ describe('compile phases', () => {
         const { bars } = rows.find((r) => r.tip.startsWith(`${name}\u00a0·`))!;
         const guards = bars.find((b) => b.phase === 'Dynamo: build guards')!;
         assert.ok(guards.label?.endsWith(said), `${name} at ${width} px: ${JSON.stringify(guards.label)}`);
+      }
+      await page.close();
+    }
+  });
+
+  test("Counter's traces named left of their bar at every width where their costlier guards have no place at 1400 px: not a bare lane with 275 px free (review 20X X3)", async () => {
+    for (const width of [560, 700, 1400]) {
+      const page = await openPhases('recorded/train_small-cpu', width);
+      const rows = await rowsOf(page);
+      for (const [name, said, widths] of [
+        ['Counter: forward after line 29', 'trace bytecode 43.4 ms', [560, 700, 1400]],
+        [
+          'Counter: forward, recompiled for self.calls not in (0, 1, 2), captured nothing, made no graph',
+          'trace bytecode (given up, restarted) 62.5 ms',
+          [560, 700, 1400],
+        ],
+        [
+          'Counter: forward, captured nothing, made no graph',
+          'trace bytecode (given up, restarted) 30.1 ms',
+          [700, 1400],
+        ],
+      ] as const) {
+        const { tip, bars } = rows.find((r) => r.tip.startsWith(`${name}\u00a0·`))!;
+        const trace = bars.find((b) => b.phase === 'Dynamo: trace bytecode')!;
+        const guards = bars.find((b) => b.phase === 'Dynamo: build guards')!;
+        // the guards, costlier, with no room right of them at 1400 px (the axis's end) nor left (the trace): bare at
+        // every width, named in the row's hover
+        assert.equal(guards.label, null, `${name} at ${width} px`);
+        assert.ok(tip.includes(guards.forms[0]!), `${name} at ${width} px: ${tip}`);
+        if (!(widths as readonly number[]).includes(width)) continue;
+        assert.equal(trace.label, said, `${name} at ${width} px`);
+        assert.ok(trace.labelRight <= trace.x, `${name} at ${width} px: left of its bar`);
       }
       await page.close();
     }
