@@ -326,6 +326,52 @@ describe('compile phases', () => {
     }
   });
 
+  test("a frame's last sliver named past the frame's end where its row has room there, else in its row's hover: timeline.png's 'guards 97.4 ms' of a 6.58-s frame, its 85-ms guards of a 7.04-s one 61 px from the axis's end (review 20Z Z2)", async () => {
+    // h100's first compile given timeline.png's proportions (a 150-ms trace, the backend compile, the guards at the
+    // frame's end; its recompile's row right after it), every other phase of it scaled into its backend compile
+    const timelinePng =
+      (frameMs: number, guardsMs: number, nextMs: number, nextFrameMs: number) =>
+      (report: Report): void => {
+        const compiler = report.modes[0]!.compiler!;
+        const phases = compiler.phases!.filter((p) => p.name !== 'autotune');
+        const backend = phases.find((p) => p.compileId === '0/0' && p.name === 'backend compile')!;
+        const [backendFrom, backendMs] = [backend.startMs, backend.durMs];
+        const backendEnd = frameMs - guardsMs - 10;
+        const inner = (backendEnd - 170) / backendMs;
+        const next = nextFrameMs / phases.find((p) => p.compileId === '0/1')!.durMs;
+        const nextFrom = phases.find((p) => p.compileId === '0/1')!.startMs;
+        for (const p of phases) {
+          if (p.compileId !== '0/0') [p.startMs, p.durMs] = [nextMs + (p.startMs - nextFrom) * next, p.durMs * next];
+          else if (p.name === 'Dynamo: whole frame') [p.startMs, p.durMs] = [0, frameMs];
+          else if (p.name === 'Dynamo: trace bytecode') [p.startMs, p.durMs] = [5, 150];
+          else if (p.name === 'Dynamo: build guards') [p.startMs, p.durMs] = [frameMs - guardsMs, guardsMs];
+          else [p.startMs, p.durMs] = [170 + (p.startMs - backendFrom) * inner, p.durMs * inner];
+        }
+        compiler.phases = phases;
+      };
+    for (const [run, edit, named] of [
+      ['19th', timelinePng(6580, 97.4, 6900, 452), [1400, 1600]],
+      ['20th', timelinePng(7040, 85, 7050, 279), [1600]],
+    ] as const)
+      for (const width of [560, 700, 1400, 1600]) {
+        const page = await openPhases('reports/h100-mlp', width, edit);
+        const { tip, bars } = (await rowsOf(page))[0]!;
+        const frame = bars.find((b) => b.phase === 'Dynamo: whole frame')!;
+        const guards = bars.find((b) => b.phase === 'Dynamo: build guards')!;
+        const at = `${run} at ${width} px`;
+        if ((named as readonly number[]).includes(width)) {
+          // past the frame's end, in the track
+          assert.match(guards.label ?? '', /guards (97\.4|85) ms$/, at);
+          assert.ok(guards.labelLeft >= frame.right && guards.labelRight <= guards.trackX + guards.track, at);
+        } else {
+          // no room past the frame's end (the axis's end), none left of them (the backend compile): in the hover
+          assert.equal(guards.label, null, at);
+          assert.ok(tip.includes(`Dynamo: build guards ${run === '19th' ? '97.4' : '85'} ms`), `${at}: ${tip}`);
+        }
+        await page.close();
+      }
+  });
+
   test("a label beside its bar never over it: h100's recompile's 'AOT Autograd 431 ms', its cache diamond at its start, drawn from the diamond on over its bar", async () => {
     for (const folder of CHARTED)
       for (const width of [400, 560, 700]) {
