@@ -105,7 +105,7 @@ export function chartLabelled(
         const way = ways.get(bar.phase);
         const form = (['timed', 'named'] as const)
           .filter((w) => way === undefined || way === w)
-          .map((w) => wayOf(bar, w))
+          .flatMap((w) => withoutPart(bar, wayOf(bar, w)))
           .find((f) => f !== null && fitsWith(at(k), order, forms, bar, f, placeless(k)));
         if (form !== undefined && form !== null) {
           forms.set(bar, form);
@@ -180,6 +180,16 @@ function laneAhead(order: LaneOrder, markers: readonly number[], width: number, 
     new Lane(order, markers, width),
     ahead.map((lane) => new Lane(order, markers, lane.width)),
   );
+}
+
+/** A bar's form `form`, then where that says its compiler part, the same without it: a bar labelled first at this
+ *  width is one its part was not said on at any narrower one (a part is said on every bar of it or none: review
+ *  17X X8, phaseLabelParts.ts), so its phase's form with the part, lengthened to on other rows, asks room for words
+ *  never shown (review 20X X3: the restart's "Dynamo: trace bytecode (given up, restarted) 30.1 ms", 274 px, 1 px
+ *  short at 560 px, shown as "trace bytecode (given up, restarted) 30.1 ms"). */
+function withoutPart(bar: LaneBar, form: number | null): (number | null)[] {
+  if (form === null || bar.partSaid?.[form] !== true) return [form];
+  return bar.partSaid[form + 1] === false && form + 1 < bar.lengths.length ? [form, form + 1] : [form];
 }
 
 /** Each phase said with its time in the longest form every labelled bar of it can take at this width of the ladder

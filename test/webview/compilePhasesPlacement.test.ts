@@ -163,18 +163,15 @@ describe('compile phases', () => {
     for (const width of [560, 700, 1400]) {
       const page = await openPhases('recorded/train_small-cpu', width);
       const rows = await rowsOf(page);
-      for (const [name, said, widths] of [
-        ['Counter: forward after line 29', 'trace bytecode 43.4 ms', [560, 700, 1400]],
+      // the restart's trace said in its form without "Dynamo: " as the chart says it, never asked room for that part
+      // (the 268-ms row's, 1 px short of it at 560 px)
+      for (const [name, said] of [
+        ['Counter: forward after line 29', 'trace bytecode 43.4 ms'],
         [
           'Counter: forward, recompiled for self.calls not in (0, 1, 2), captured nothing, made no graph',
           'trace bytecode (given up, restarted) 62.5 ms',
-          [560, 700, 1400],
         ],
-        [
-          'Counter: forward, captured nothing, made no graph',
-          'trace bytecode (given up, restarted) 30.1 ms',
-          [700, 1400],
-        ],
+        ['Counter: forward, captured nothing, made no graph', 'trace bytecode (given up, restarted) 30.1 ms'],
       ] as const) {
         const { tip, bars } = rows.find((r) => r.tip.startsWith(`${name}\u00a0·`))!;
         const trace = bars.find((b) => b.phase === 'Dynamo: trace bytecode')!;
@@ -183,7 +180,6 @@ describe('compile phases', () => {
         // every width, named in the row's hover
         assert.equal(guards.label, null, `${name} at ${width} px`);
         assert.ok(tip.includes(guards.forms[0]!), `${name} at ${width} px: ${tip}`);
-        if (!(widths as readonly number[]).includes(width)) continue;
         assert.equal(trace.label, said, `${name} at ${width} px`);
         assert.ok(trace.labelRight <= trace.x, `${name} at ${width} px: left of its bar`);
       }
