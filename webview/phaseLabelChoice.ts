@@ -50,24 +50,13 @@ export function chartLabelled(
       .sort((a, b) => a - b)
       .map((w) => new Lane(order, lanes[k]!.markers, w)),
   );
-  /** Of a depth's lanes wider than `now`, the narrowest of each way its bars cluster other than now's: what fits
-   *  there fits at every wider width clustered alike (the ladder's claim), so those need no fitting */
-  const aheadOf = (now: Lane, changed: readonly Lane[]): Lane[] => {
-    const seen = new Set([now.clustering]);
-    return changed.filter(
-      (lane) => lane.width > now.width && !seen.has(lane.clustering) && !!seen.add(lane.clustering),
-    );
-  };
   const wayOf = (bar: LaneBar, way: Way): number | null =>
     way === 'timed' ? (bar.lengths.length ? timed(bar) : null) : bar.nameOnly === undefined ? null : bar.lengths.length;
   for (let ladder = LADDER_FROM; ladder <= width; ladder *= LADDER_STEP) {
     // each depth's lanes at this width made where first asked for: most depths are all labelled, or all bare
     const lanesAt: LaneAhead[] = [];
     const at = (k: number): LaneAhead => {
-      if (!lanesAt[k]) {
-        const now = new Lane(orders[k]!, lanes[k]!.markers, ladder);
-        lanesAt[k] = new LaneAhead(now, aheadOf(now, changes[k]!));
-      }
+      lanesAt[k] ??= laneAhead(orders[k]!, lanes[k]!.markers, ladder, changes[k]!);
       return lanesAt[k];
     };
     const fitsAll = (ks: Iterable<number>): boolean =>
@@ -105,7 +94,7 @@ export function chartLabelled(
         const forms = (['timed', 'named'] as const)
           .filter((w) => way === undefined || way === w)
           .flatMap((w) => (w === 'timed' ? b.lengths.map((_, i) => i) : [wayOf(b, w)].filter((f) => f !== null)));
-        const none = at(k).now.placeless(b, forms);
+        const none = at(k).placeless(b, forms);
         known.set(way, none);
         return none;
       };
@@ -116,7 +105,7 @@ export function chartLabelled(
         const way = ways.get(bar.phase);
         const form = (['timed', 'named'] as const)
           .filter((w) => way === undefined || way === w)
-          .map((w) => wayOf(bar, w))
+          .flatMap((w) => withoutPart(bar, wayOf(bar, w)))
           .find((f) => f !== null && fitsWith(at(k), order, forms, bar, f, placeless(k)));
         if (form !== undefined && form !== null) {
           forms.set(bar, form);
@@ -161,7 +150,46 @@ export function chartLabelled(
       } else for (const { b, k } of named) chosen[k]!.set(b, b.lengths.length);
     }
   }
+  // the bars passed over at the panel's own width, where the labels are placed
+  orders.forEach((order, k) => laneAhead(order, lanes[k]!.markers, width, changes[k]!));
   return chosen;
+}
+
+/**
+ * Depth `order` at track width `width`, and at each wider width its bars cluster otherwise (of `changed`, its lanes
+ * where they do, made with none passed over: the narrowest of each way): what fits there fits at every wider width
+ * clustered alike (the ladder's claim), so those need no fitting. Its bars with no place they could keep there are
+ * passed over (LaneOrder.passed, set here): a label beside one's cluster may name a narrower bar of it (review 20X X3).
+ */
+function laneAhead(order: LaneOrder, markers: readonly number[], width: number, changed: readonly Lane[]): LaneAhead {
+  order.passed = new Set();
+  const now = new Lane(order, markers, width);
+  const seen = new Set([now.clustering]);
+  const ahead = changed.filter(
+    (lane) => lane.width > width && !seen.has(lane.clustering) && !!seen.add(lane.clustering),
+  );
+  const strict = new LaneAhead(now, ahead);
+  // with a place here: where it has none, the depth's narrow, and its cheaper bars wait for its room as before
+  const passed = order.bars.filter((b) => {
+    const forms = [...Array(b.lengths.length + 1).keys()];
+    return !now.placeless(b, forms) && strict.placeless(b, forms);
+  });
+  if (!passed.length) return strict;
+  order.passed = new Set(passed);
+  return new LaneAhead(
+    new Lane(order, markers, width),
+    ahead.map((lane) => new Lane(order, markers, lane.width)),
+  );
+}
+
+/** A bar's form `form`, then where that says its compiler part, the same without it: a bar labelled first at this
+ *  width is one its part was not said on at any narrower one (a part is said on every bar of it or none: review
+ *  17X X8, phaseLabelParts.ts), so its phase's form with the part, lengthened to on other rows, asks room for words
+ *  never shown (review 20X X3: the restart's "Dynamo: trace bytecode (given up, restarted) 30.1 ms", 274 px, 1 px
+ *  short at 560 px, shown as "trace bytecode (given up, restarted) 30.1 ms"). */
+function withoutPart(bar: LaneBar, form: number | null): (number | null)[] {
+  if (form === null || bar.partSaid?.[form] !== true) return [form];
+  return bar.partSaid[form + 1] === false && form + 1 < bar.lengths.length ? [form, form + 1] : [form];
 }
 
 /** Each phase said with its time in the longest form every labelled bar of it can take at this width of the ladder

@@ -69,7 +69,6 @@ type Span = [number, number];
  *  slivers alone (`wide` false). */
 interface Cluster {
   span: Span;
-  widest: LaneBar;
   bars: LaneBar[];
   wide: boolean;
 }
@@ -104,6 +103,10 @@ export class LaneOrder {
    *  all: beside themselves too, at every wider width (review 14R R1: a recompile's Inductor bare, its costlier bars at
    *  the axis's end against another) */
   readonly freed = new Set<LaneBar>();
+  /** Bars with no place they could keep at the width last fitted (LaneAhead.placeless): a label beside their cluster
+   *  may name a narrower bar of it nearer the label (review 20X X3: Counter's 30.1-ms trace sliver, against its
+   *  209-ms guards, bare at 560/700 px where the guards have no place at 1400 px, and the trace its own there) */
+  passed: ReadonlySet<LaneBar> = new Set();
   constructor(bars: readonly LaneBar[]) {
     // left to right: the order the labels keep (review 10H H2: labels that read the phases backwards)
     this.bars = [...bars].sort((a, b) => a.from - b.from || a.to - b.to);
@@ -131,6 +134,8 @@ export class Lane {
   private readonly markers: Span[];
   private readonly clusters: Cluster[];
   private readonly clusterOfBar = new Map<LaneBar, Cluster>();
+  /** its order's bars passed over as it was made (LaneOrder.passed): its candidates are known by them */
+  private readonly passed: ReadonlySet<LaneBar>;
   /** which bars the eye takes for one here, as a key: lanes alike in it differ only in room */
   readonly clustering: string;
   /** each bar's candidates by its form and whether only in its bar: asked for again at every fit of the ladder */
@@ -141,6 +146,7 @@ export class Lane {
     readonly width: number,
     private readonly uncounted: ReadonlySet<LaneBar> = new Set(),
   ) {
+    this.passed = order.passed;
     this.markers = markerShares.map((m) => [m * width - MARKER_HALF, m * width + MARKER_HALF]);
     this.clusters = this.clustered();
     for (const cluster of this.clusters) for (const bar of cluster.bars) this.clusterOfBar.set(bar, cluster);
@@ -154,7 +160,6 @@ export class Lane {
     const sliver = (b: LaneBar): boolean => (b.to - b.from) * px < SLIVER - ROUNDING;
     const clusters: Cluster[] = this.order.bars.map((b) => ({
       span: this.span(b),
-      widest: b,
       bars: [b],
       wide: !sliver(b),
     }));
@@ -166,10 +171,9 @@ export class Lane {
           const [a, b] = [clusters[i]!, clusters[j]!];
           if (!touch(a, b) || (a.wide && b.wide)) continue;
           const bars = [...a.bars, ...b.bars];
-          const widest = bars.reduce((w, x) => (x.to - x.from > w.to - w.from + ROUNDING ? x : w));
           const span: Span = [Math.min(a.span[0], b.span[0]), Math.max(a.span[1], b.span[1])];
           clusters.splice(j, 1);
-          clusters[i] = { span, widest, bars, wide: a.wide || b.wide };
+          clusters[i] = { span, bars, wide: a.wide || b.wide };
           joined = true;
         }
     }
@@ -193,14 +197,16 @@ export class Lane {
    *  it), is in the track, clear of every marker, and unmistakably its bar's (review 13 O1): its bar the widest of its
    *  cluster (a label beside slivers and a bar is the bar's: review 14R R1), of bars as wide the nearest, no other
    *  cluster of its depth nearer to it on its cluster's side, and on the other side each at least PAD farther (a label
-   *  midway between two is neither's). */
+   *  midway between two is neither's); a wider bar passed over (LaneOrder.passed) farther from it than its own. */
   private clear(bar: LaneBar, label: Span, own: number, side: -1 | 1): boolean {
     const [from, to] = label;
     if (from < 0 || to > this.width) return false;
     const home = this.clusterOf(bar);
-    // the widest's; of bars as wide (slivers drawn at the least width), the one strictly nearest it (the DDP job's
-    // 0.5-px trace, as wide as its guards, named across them)
-    const wide = (b: LaneBar): boolean => b.to - b.from >= home.widest.to - home.widest.from - ROUNDING;
+    // the widest's, a bar passed over aside, which is farther; of bars as wide (slivers drawn at the least width), the
+    // one strictly nearest it (the DDP job's 0.5-px trace, as wide as its guards, named across them)
+    const kept = home.bars.filter((b) => b === bar || !this.passed.has(b));
+    const widest = Math.max(...kept.map((b) => b.to - b.from));
+    const wide = (b: LaneBar): boolean => b.to - b.from >= widest - ROUNDING;
     const nearer = (b: LaneBar): boolean => gap(label, this.span(b)) > gap(label, this.span(bar)) + ROUNDING;
     if (!wide(bar) || !home.bars.every((b) => b === bar || !wide(b) || nearer(b))) return false;
     // slivers alone, one of another colour as wide: the mark is of either colour to the eye, a label beside it that
@@ -300,6 +306,13 @@ export class LaneAhead {
 
   fits(labelled: readonly ToLabel[]): boolean {
     return this.now.fits(labelled) && this.ahead.every((lane) => lane.fits(labelled));
+  }
+
+  /** Whether `bar` has, in each of `forms`, no place here or at some wider width clustered otherwise: a label given
+   *  here is kept at every wider width, so it has none it could keep (review 20X X3: Counter's 57.3-ms guards, room
+   *  left of them at 560 px, none at 1400 past the trace bar grown wider than a sliver). */
+  placeless(bar: LaneBar, forms: readonly number[]): boolean {
+    return forms.every((form) => [this.now, ...this.ahead].some((lane) => lane.placeless(bar, [form])));
   }
 }
 

@@ -93,7 +93,7 @@ test("while a costlier bar of its depth has no label but has a place, a bar's la
   assert.deepEqual(labelled([trace, guards], 850), new Set());
 });
 
-test("a depth's costliest bar is named first, else no bar of its depth is, but where it has no place at all (review 14R R1)", () => {
+test("a depth's costliest bar is named first, else no bar of its depth is, but where it has no place at all, or none it could keep at a wider width (review 14R R1, 20X X3)", () => {
   // train_small's "Counter: forward after line 29": 43.4 ms of trace, 1.7 ms of backend, 57.3 ms of guards at the
   // axis's end: the guards named right of their bar where the track has room; left of the backend sliver only while
   // the trace before it is a sliver too at every wider width, so not here (its trace is 2 px wide from 480 px)
@@ -104,14 +104,29 @@ test("a depth's costliest bar is named first, else no bar of its depth is, but w
   ];
   for (const width of [300, 420, 850, 1200]) {
     const bars = afterLine29();
-    const guards = placeLabels(bars, [], width).get(bars[2]!);
+    const places = placeLabels(bars, [], width);
+    const guards = places.get(bars[2]!);
     if (guards) assert.ok(guards.at >= bars[2]!.to * width, `${width} px: ${JSON.stringify(guards)}`);
+    // the trace left of its bar, past no other: at 300 and 420 px a sliver against the guards' as the eye takes them,
+    // named all the same, the guards having no place at 850 px (no room right, the trace, 2 px wide, left), so none
+    // they could keep here (review 20X X3: bare at 560/700 px with 275 px free, named at 1400)
+    const trace = places.get(bars[0]!)!;
+    assert.ok(trace.at + 150 <= bars[0]!.from * width, `${width} px: ${JSON.stringify(trace)}`);
   }
-  // bare at 300 and 420 px: the trace, with a place left of it, leaves its depth bare; at 850 px the guards have none
-  // (no room right, the trace against the backend sliver left), so the trace is named left of its bar
-  assert.deepEqual(labelled(afterLine29(), 420), new Set());
+  assert.deepEqual(labelled(afterLine29(), 300), new Set([0]));
+  assert.deepEqual(labelled(afterLine29(), 420), new Set([0]));
   assert.deepEqual(labelled(afterLine29(), 850), new Set([0]));
   assert.deepEqual(labelled(afterLine29(), 1200), new Set([0, 2]));
+  // a step's 25.6-ms trace, its 38.2-ms guards a place they keep at every wider width (left of the trace sliver, then
+  // right of their bar): the guards named, the trace not beside them while it is a sliver against them (review 12N N1:
+  // the trace named at 560 px, the costlier guards bare)
+  const step = (): LaneBar[] => [
+    bar(9100, 25.6, AXIS, [150, 95, 60]),
+    bar(9127, 0.35, AXIS, [110, 55]),
+    bar(9128, 38.2, AXIS, [150, 95, 65]),
+  ];
+  for (const width of [300, 420, 560, 850]) assert.deepEqual(labelled(step(), width), new Set([2]), `${width} px`);
+  assert.deepEqual(labelled(step(), 1200), new Set([0, 2]));
   // the costliest with no room for any form: the cheaper ones named, each where it has room
   const boxed = [bar(100, 40, 1000, [30]), bar(150, 300, 1000, [2000]), bar(600, 200, 1000, [30])];
   assert.deepEqual(labelled(boxed, 400), new Set([0, 2]));

@@ -66,6 +66,8 @@ export interface Bar {
   /** its shortest name, without its time (and without its count), and its length in px as drawn (its name alone) */
   names: string[];
   nameAlone: number;
+  /** its shortest form with its time (the shortest it may take beside its bar), its length in px as drawn */
+  shortest: number;
 }
 
 /** Whether a bar's label lies in its bar. */
@@ -96,14 +98,19 @@ export async function rowsOf(page: Page): Promise<{ tip: string; bars: Bar[] }[]
           y: Math.round(rect.y),
           labelLeft: box.left,
           labelRight: box.right,
-          nameAlone: ((): number => {
-            // measured in its own text, put back as fitted
+          ...((): { nameAlone: number; shortest: number } => {
+            // measured in its own text, put back as fitted (no named function here: the page has no __name)
             const [shown, display] = [text.textContent, text.style.display];
             text.style.display = '';
-            text.textContent = text.dataset['name']!;
-            const length = text.getComputedTextLength();
+            const [nameAlone, shortest] = [
+              text.dataset['name']!,
+              (text.dataset['forms'] ?? '').split('\n').at(-1)!,
+            ].map((form) => {
+              text.textContent = form;
+              return text.getComputedTextLength();
+            });
             [text.textContent, text.style.display] = [shown, display];
-            return length;
+            return { nameAlone: nameAlone!, shortest: shortest! };
           })(),
         };
       }),

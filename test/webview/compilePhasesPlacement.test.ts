@@ -16,10 +16,32 @@ describe('compile phases', () => {
       const widths = [560, 700, 1400];
       const labelled: Set<string>[] = [];
       const wrong: string[] = [];
-      /** The bars with no place at all at the narrowest width: no room for their name alone in them, nor beside them
-       *  (a bar of their depth or the track's end against them on both sides); a cheaper bar of their depth may be
-       *  labelled beside itself at it and every wider width (review 14R R1: O3 relaxed) */
+      /** Whether `bar` has no room for its name alone in it, nor for a label `beside` px long beside it (a bar of its
+       *  depth or the track's end against it on both sides) */
+      const noRoom = (bar: Bar, bars: Bar[], beside: number): boolean => {
+        const others = bars.filter((b) => b !== bar && b.depth === bar.depth);
+        const left = Math.min(bar.x - bar.trackX, ...others.filter((b) => b.x < bar.x).map((b) => bar.x - b.right));
+        const right = Math.min(
+          bar.trackX + bar.track - bar.right,
+          ...others.filter((b) => b.right > bar.right).map((b) => b.x - bar.right),
+        );
+        return bar.right - bar.x < bar.nameAlone + 6 && left < beside + 4 && right < beside + 4;
+      };
+      /** The bars with no place at all at the narrowest width (room for their name alone nowhere); and those with
+       *  none at the widest (room for their shortest form with its time nowhere), so none they could keep at any
+       *  narrower one (review 20X X3: Counter's 209-ms guards, room left of them at 560 px, none at 1400 past the
+       *  trace grown wider than a sliver); a cheaper bar of their depth may be labelled beside itself at every width
+       *  (review 14R R1: O3 relaxed) */
       const placeless = new Set<string>();
+      {
+        const page = await openPhases(folder, widths.at(-1)!);
+        (await rowsOf(page)).forEach(({ bars }, row) =>
+          bars.forEach((bar, k) => {
+            if (noRoom(bar, bars, bar.shortest)) placeless.add(`${row}#${k}`);
+          }),
+        );
+        await page.close();
+      }
       for (const width of widths) {
         const page = await openPhases(folder, width);
         const rows = await rowsOf(page);
@@ -27,15 +49,7 @@ describe('compile phases', () => {
         rows.forEach(({ bars }, row) => {
           bars.forEach((bar, k) => {
             if (bar.label !== null) shown.add(`row ${row}: ${bar.forms[0]}#${k}`);
-            if (width !== widths[0]) return;
-            const others = bars.filter((b) => b !== bar && b.depth === bar.depth);
-            const room = bar.nameAlone + 4;
-            const left = Math.min(bar.x - bar.trackX, ...others.filter((b) => b.x < bar.x).map((b) => bar.x - b.right));
-            const right = Math.min(
-              bar.trackX + bar.track - bar.right,
-              ...others.filter((b) => b.right > bar.right).map((b) => b.x - bar.right),
-            );
-            if (bar.right - bar.x < room + 2 && left < room && right < room) placeless.add(`${row}#${k}`);
+            if (width === widths[0] && noRoom(bar, bars, bar.nameAlone)) placeless.add(`${row}#${k}`);
           });
           const free = (b: Bar): boolean => placeless.has(`${row}#${bars.indexOf(b)}`);
           // at each depth, while a costlier bar has no label, a cheaper one's label only in its bar (review 13 O3:
@@ -140,6 +154,34 @@ describe('compile phases', () => {
         const { bars } = rows.find((r) => r.tip.startsWith(`${name}\u00a0·`))!;
         const guards = bars.find((b) => b.phase === 'Dynamo: build guards')!;
         assert.ok(guards.label?.endsWith(said), `${name} at ${width} px: ${JSON.stringify(guards.label)}`);
+      }
+      await page.close();
+    }
+  });
+
+  test("Counter's traces named left of their bar at every width where their costlier guards have no place at 1400 px: not a bare lane with 275 px free (review 20X X3)", async () => {
+    for (const width of [560, 700, 1400]) {
+      const page = await openPhases('recorded/train_small-cpu', width);
+      const rows = await rowsOf(page);
+      // the restart's trace said in its form without "Dynamo: " as the chart says it, never asked room for that part
+      // (the 268-ms row's, 1 px short of it at 560 px)
+      for (const [name, said] of [
+        ['Counter: forward after line 29', 'trace bytecode 43.4 ms'],
+        [
+          'Counter: forward, recompiled for self.calls not in (0, 1, 2), captured nothing, made no graph',
+          'trace bytecode (given up, restarted) 62.5 ms',
+        ],
+        ['Counter: forward, captured nothing, made no graph', 'trace bytecode (given up, restarted) 30.1 ms'],
+      ] as const) {
+        const { tip, bars } = rows.find((r) => r.tip.startsWith(`${name}\u00a0·`))!;
+        const trace = bars.find((b) => b.phase === 'Dynamo: trace bytecode')!;
+        const guards = bars.find((b) => b.phase === 'Dynamo: build guards')!;
+        // the guards, costlier, with no room right of them at 1400 px (the axis's end) nor left (the trace): bare at
+        // every width, named in the row's hover
+        assert.equal(guards.label, null, `${name} at ${width} px`);
+        assert.ok(tip.includes(guards.forms[0]!), `${name} at ${width} px: ${tip}`);
+        assert.equal(trace.label, said, `${name} at ${width} px`);
+        assert.ok(trace.labelRight <= trace.x, `${name} at ${width} px: left of its bar`);
       }
       await page.close();
     }
@@ -278,6 +320,52 @@ describe('compile phases', () => {
       assert.ok(tip.includes('kernel codegen 985 µs') && tip.includes('load module 400 µs'), `${width} px: ${tip}`);
       await page.close();
     }
+  });
+
+  test("a frame's last sliver named past the frame's end where its row has room there, else in its row's hover: timeline.png's 'guards 97.4 ms' of a 6.58-s frame, its 85-ms guards of a 7.04-s one 61 px from the axis's end (review 20Z Z2)", async () => {
+    // h100's first compile given timeline.png's proportions (a 150-ms trace, the backend compile, the guards at the
+    // frame's end; its recompile's row right after it), every other phase of it scaled into its backend compile
+    const timelinePng =
+      (frameMs: number, guardsMs: number, nextMs: number, nextFrameMs: number) =>
+      (report: Report): void => {
+        const compiler = report.modes[0]!.compiler!;
+        const phases = compiler.phases!.filter((p) => p.name !== 'autotune');
+        const backend = phases.find((p) => p.compileId === '0/0' && p.name === 'backend compile')!;
+        const [backendFrom, backendMs] = [backend.startMs, backend.durMs];
+        const backendEnd = frameMs - guardsMs - 10;
+        const inner = (backendEnd - 170) / backendMs;
+        const next = nextFrameMs / phases.find((p) => p.compileId === '0/1')!.durMs;
+        const nextFrom = phases.find((p) => p.compileId === '0/1')!.startMs;
+        for (const p of phases) {
+          if (p.compileId !== '0/0') [p.startMs, p.durMs] = [nextMs + (p.startMs - nextFrom) * next, p.durMs * next];
+          else if (p.name === 'Dynamo: whole frame') [p.startMs, p.durMs] = [0, frameMs];
+          else if (p.name === 'Dynamo: trace bytecode') [p.startMs, p.durMs] = [5, 150];
+          else if (p.name === 'Dynamo: build guards') [p.startMs, p.durMs] = [frameMs - guardsMs, guardsMs];
+          else [p.startMs, p.durMs] = [170 + (p.startMs - backendFrom) * inner, p.durMs * inner];
+        }
+        compiler.phases = phases;
+      };
+    for (const [run, edit, named] of [
+      ['19th', timelinePng(6580, 97.4, 6900, 452), [1400, 1600]],
+      ['20th', timelinePng(7040, 85, 7050, 279), [1600]],
+    ] as const)
+      for (const width of [560, 700, 1400, 1600]) {
+        const page = await openPhases('reports/h100-mlp', width, edit);
+        const { tip, bars } = (await rowsOf(page))[0]!;
+        const frame = bars.find((b) => b.phase === 'Dynamo: whole frame')!;
+        const guards = bars.find((b) => b.phase === 'Dynamo: build guards')!;
+        const at = `${run} at ${width} px`;
+        if ((named as readonly number[]).includes(width)) {
+          // past the frame's end, in the track
+          assert.match(guards.label ?? '', /guards (97\.4|85) ms$/, at);
+          assert.ok(guards.labelLeft >= frame.right && guards.labelRight <= guards.trackX + guards.track, at);
+        } else {
+          // no room past the frame's end (the axis's end), none left of them (the backend compile): in the hover
+          assert.equal(guards.label, null, at);
+          assert.ok(tip.includes(`Dynamo: build guards ${run === '19th' ? '97.4' : '85'} ms`), `${at}: ${tip}`);
+        }
+        await page.close();
+      }
   });
 
   test("a label beside its bar never over it: h100's recompile's 'AOT Autograd 431 ms', its cache diamond at its start, drawn from the diamond on over its bar", async () => {
