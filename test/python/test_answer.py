@@ -196,6 +196,17 @@ def test_a_target_with_nothing_measured_says_why_and_a_failed_run_its_error_firs
     assert failed["recommendation"]["reason"].startswith(
         "The script ran out of memory: Ran out of memory. Fix: Use a smaller batch."
     )
+    # a cancel is the user's: said in its own words, never "The script cancelled: The run was cancelled; …"
+    cancelled = fixture("graphbreak-cpu")
+    cancelled["modes"] = []
+    cancelled.update(
+        status="partial",
+        error={"kind": "cancelled", "message": "The run was cancelled; no mode was measured.", "fix": "Run again."},
+    )
+    assert answered(cancelled)["headline"] == "cancelled"
+    assert cancelled["recommendation"]["reason"].startswith(
+        "The run was cancelled; no mode was measured. Fix: Run again."
+    )
 
 
 def test_the_target_rules_wrong_results_contention_noise_and_a_slower_mode() -> None:

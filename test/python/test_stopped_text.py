@@ -26,3 +26,17 @@ def test_a_script_speaks_of_the_script_and_its_regions_not_modes() -> None:
     )
     ran, _ = stopped_text(_report("script", [{"mode": "script", "status": "ok"}], [unmeasured]))
     assert ran == "the script had run; no region was measured yet."
+
+
+def test_a_region_measured_in_situ_counts_as_measured() -> None:
+    """A cancel during the replays that follow the script: the region's own steps gave its number (review s35: "no
+    region was measured yet" beside "measured before it: 1.51× per token in situ")."""
+    situ = {"id": "r0", "name": "GPT2LMHeadModel.forward", "measurements": [], "inSitu": {"step": {"value": 1.5}}}
+    ran, rest = stopped_text(_report("script", [{"mode": "script", "status": "ok"}], [situ]))
+    assert ran == "the script had run; measured regions: r0 GPT2LMHeadModel.forward (in situ)."
+    assert rest == "Run again to finish the profile."
+    bare = {"id": "r1", "name": "step", "measurements": [], "inSitu": {"step": None, "call": None}}
+    ran, rest = stopped_text(_report("script", [{"mode": "script", "status": "ok"}], [situ, bare]))
+    assert (
+        ran.endswith("r0 GPT2LMHeadModel.forward (in situ).") and rest == "Run again to measure the remaining regions."
+    )

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..progress import channel
 from ..report import document as report
+from ..shapes.region import Region
 from ..shapes.report import Report
 from .placement import place
 
@@ -44,17 +45,26 @@ def stopped_text(data: Report) -> tuple[str, str]:
             "it stopped while the script was running; nothing was measured.",
             "Run again; to stop a long script early and measure what it did so far, set compileLens.scriptCalls (the CLI's --calls).",
         )
-    measured = [
-        f"{r['id']} {r['name']}"
-        for r in data.get("regions") or []
-        if any(m["status"] == "ok" for m in r.get("measurements") or [])
-    ]
+    regions = data.get("regions") or []
+    # a region has its number once a replay measured it or the script's own steps did (in situ: a cancel during the
+    # replays that follow the script left "no region was measured yet" beside "measured before it: 1.51× per token")
+    measured = [f"{r['id']} {r['name']}{_how_measured(r)}" for r in regions if _how_measured(r) is not None]
     if not measured:
         return "the script had run; no region was measured yet.", "Run again to measure its regions."
     return (
         f"the script had run; measured regions: {', '.join(measured)}.",
-        "Run again to measure the remaining regions.",
+        "Run again to measure the remaining regions."
+        if len(measured) < len(regions)
+        else "Run again to finish the profile.",
     )
+
+
+def _how_measured(region: Region) -> str | None:
+    """ "" for a region a replay measured, " (in situ)" for one only its own steps did, None for neither."""
+    if any(m["status"] == "ok" for m in region.get("measurements") or []):
+        return ""
+    situ = region.get("inSitu")
+    return " (in situ)" if situ and (situ.get("step") or situ.get("call")) else None
 
 
 def finish(

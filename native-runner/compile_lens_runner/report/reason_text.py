@@ -171,7 +171,10 @@ _NO_IN_SITU: dict[str, tuple[str, Clause]] = {
 
 
 def _failed(r: Reason, source: str = run_source.SCRIPT) -> str:
-    return f"The {source} {_failed_clause(r)}: {r.get('what', '').rstrip('.')}.{_fix(r)}"
+    what = r.get("what", "").rstrip(".")
+    if r.get("kind") == "cancelled":  # the user's cancel, said by its own words ("The script cancelled: The run was
+        return f"{what}.{_fix(r)}"  # cancelled; …" read as the script cancelling itself)
+    return f"The {source} {_failed_clause(r)}: {what}.{_fix(r)}"
 
 
 def _own_cost(r: Reason, source: str = run_source.SCRIPT) -> str:
