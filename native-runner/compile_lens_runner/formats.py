@@ -1,13 +1,15 @@
 """Every number the runner writes into a sentence a user reads (a verdict's reason, why more pairs were run), formatted
 as extension/present/numbers.ts formats it: one function per quantity, the same rounding (JavaScript's toFixed: the
 exact value, a tie away from zero), so that a reason's "1.22×" is the panel's and the CodeLens's.
-test/fixtures/numbers.json holds both sides to the same strings."""
+test/fixtures/numbers.json holds both sides to the same strings. And the one form of a sentence's "Fix: …" (fix), which
+every text module uses, below the report's words in the import order."""
 
 from __future__ import annotations
 
 import decimal
 import math
 import os
+import re
 from collections.abc import Iterable
 
 _CONTEXT = decimal.Context(prec=60, rounding=decimal.ROUND_HALF_UP)
@@ -311,3 +313,12 @@ def rank_list(ranks: Iterable[int]) -> str:
 def cell_line(cell: int, line: int) -> str:
     """ "cell 4, line 2" (cells counted from 1, as VS Code shows them): shared/sourcePlace.ts cellLineLabel's."""
     return f"cell {cell + 1}, line {line}"
+
+
+def fix(text: str) -> str:
+    """ "Fix: move the print out of forward.": every "Fix:" of a page begins alike, lower case after the colon
+    (review 21X X4: "Fix: Move", "Fix: Set" beside "Fix: mark", "Fix: profile"); a name (torch.compile, DDP) kept."""
+    text = text.rstrip(".")
+    if re.match(r"[A-Z][a-z]+ ", text):
+        text = text[0].lower() + text[1:]
+    return f"Fix: {text}."

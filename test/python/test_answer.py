@@ -194,7 +194,7 @@ def test_a_target_with_nothing_measured_says_why_and_a_failed_run_its_error_firs
     )
     assert answered(failed)["headline"] == "ran out of memory"
     assert failed["recommendation"]["reason"].startswith(
-        "The script ran out of memory: Ran out of memory. Fix: Use a smaller batch."
+        "The script ran out of memory: Ran out of memory. Fix: use a smaller batch."
     )
     # a cancel is the user's: said in its own words, never "The script cancelled: The run was cancelled; …"
     cancelled = fixture("graphbreak-cpu")
@@ -205,7 +205,7 @@ def test_a_target_with_nothing_measured_says_why_and_a_failed_run_its_error_firs
     )
     assert answered(cancelled)["headline"] == "cancelled"
     assert cancelled["recommendation"]["reason"].startswith(
-        "The run was cancelled; no mode was measured. Fix: Run again."
+        "The run was cancelled; no mode was measured. Fix: run again."
     )
 
 

@@ -110,7 +110,7 @@ def test_a_failed_compiled_call_is_said_at_the_user_s_line_with_its_fix() -> Non
     (line,) = in_situ_text.lines(_region(pairs=0, failure=failure))  # type: ignore[arg-type]
     assert line == (
         "in situ: compiled call 3 failed at fails_at_serving.py:8: a branch on a tensor's value. "
-        "Fix: Make it branchless with torch.where."
+        "Fix: make it branchless with torch.where."
     )
 
 

@@ -153,7 +153,7 @@ STOPS_NOT = (
     "past it, forward runs eagerly."
 )
 COUNTER_FIX = (
-    "Fix: Set torch._dynamo.config.allow_unspec_int_on_nn_module = True (PyTorch's hint), keep the value in a tensor "
+    "Fix: set torch._dynamo.config.allow_unspec_int_on_nn_module = True (PyTorch's hint), keep the value in a tensor "
     "(e.g. a registered buffer), or move the bookkeeping out of forward."
 )
 
@@ -167,7 +167,7 @@ def test_recompiles_on_a_python_value_say_what_to_change_and_whether_they_stop()
     said = story.region_story(counter) or ""
     assert said.endswith(f"compiling.{STOPS_NOT} {COUNTER_FIX}")
     (site,) = counter["compiler"]["recompileSites"]  # what the Problems list says for self.calls += 1
-    assert f"Fix: {site['explanation']['fix']}" == COUNTER_FIX
+    assert formats.fix(site["explanation"]["fix"]) == COUNTER_FIX
     # once a call ran eagerly the story's eager sentence says the limit: no promise of what comes later
     eager = copy.deepcopy(counter)
     eager["calls"][3]["ranCompiled"] = False
@@ -182,7 +182,7 @@ def test_recompiles_on_a_python_value_say_what_to_change_and_whether_they_stop()
             "fix": "Keep n constant across calls, or pass it as a tensor.",
         }
     assert (story.region_story(plain) or "").endswith(
-        "compiling. Fix: Keep n constant across calls, or pass it as a tensor."
+        "compiling. Fix: keep n constant across calls, or pass it as a tensor."
     )
     # two fixes for one churn: neither is the fix, none said
     plain["compiler"]["recompiles"][0]["explanation"] = {"what": "…", "fix": "Another fix."}

@@ -101,7 +101,7 @@ test('a compiled call that failed: at its line with the fix, in the lens, the CL
   // the runner's lines (the separate runs re-derived): the failure first, at the user's line, with its fix
   assert.match(
     digest.lines[0]!,
-    /^in situ: compiled call 3 failed at fails_at_serving\.py:8: a branch .*\. Fix: Make it branchless with torch\.where/,
+    /^in situ: compiled call 3 failed at fails_at_serving\.py:8: a branch .*\. Fix: make it branchless with torch\.where/,
   );
   assert.notEqual(report.recommendation.verdict, 'compile');
   assert.match(

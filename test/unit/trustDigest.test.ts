@@ -182,7 +182,7 @@ test('counter model (real runner report): eager timed as "compiled" is no measur
     text,
     /default: not measured\. The compiled calls of default ran eagerly, so nothing compiled was measured/,
   );
-  assert.match(text, /Fix: Set torch\._dynamo\.config\.allow_unspec_int_on_nn_module = True/);
+  assert.match(text, /Fix: set torch\._dynamo\.config\.allow_unspec_int_on_nn_module = True/);
   assert.match(
     text,
     /recompile ×8: The integer attribute self\.calls of the module changes between calls; .* In order: 16 → 17/,

@@ -5,6 +5,7 @@ because the Python value self.calls changed" and no fix anywhere on the card). T
 
 from __future__ import annotations
 
+from .. import formats
 from ..shapes.compiler import Recompile
 from ..shapes.region import Region, RegionCall
 
@@ -47,5 +48,5 @@ def value_churn_after(region: Region, recompiles: list[RegionCall]) -> str:
     stops = _does_not_stop(records, region["calls"])
     said = [stops] if stops else []
     if len(fixes) == 1:
-        said.append(f"Fix: {fixes[0]}")
+        said.append(formats.fix(fixes[0]))
     return "".join(f" {s}" for s in said)

@@ -259,7 +259,7 @@ def _basis(s: RegionInSitu, source: str) -> str:
 def _failure(f: CompileFailure) -> str:
     loc = f.get("location")
     where = f"{formats.place(loc['file'], loc['line'], loc.get('cell'))}: " if loc else ""
-    return f"in situ: compiled call {f.get('index', '?')} failed at {where}{f['what'].rstrip('.')}. Fix: {f['fix']}"
+    return f"in situ: compiled call {f.get('index', '?')} failed at {where}{f['what'].rstrip('.')}. {formats.fix(f['fix'])}"
 
 
 def compile_seconds_reported(region: Region) -> float | None:

@@ -54,7 +54,7 @@ def _cause(said: str, what: object) -> str:
 
 def _fix(reason: Reason) -> str:
     fix = reason.get("fix")
-    return f" Fix: {fix.rstrip('.')}." if fix else ""
+    return f" {formats.fix(fix)}" if fix else ""
 
 
 def _paid(r: Reason) -> str:
