@@ -162,8 +162,9 @@ def test_a_replay_far_from_the_script_s_own_eager_calls_says_why_or_that_it_does
     assert m["timing"]["hostLoad"]["contended"]
     host = notes.replay_against_script(r0, fast)
     assert host is not None and host.startswith(head)
-    assert host.endswith(": the host was busy (other processes held its CPUs) and slowed the eager calls more than "
-                         "the compiled ones; the replay's numbers are its fastest rounds, where the host took least.")  # fmt: skip
+    # (its compiled calls at these inputs all ran inside the profiler window: no side told apart by them, review 21Y Y1)
+    assert host.endswith(": the host was busy (other processes held its CPUs), which adds its own time to the calls it "
+                         "holds up; the replay's number is its fastest round, where the host took least.")  # fmt: skip
     # on a quiet host: nothing known of the script's slower calls, and said so
     quiet = {**fast, "timing": {**m["timing"], "hostLoad": {**m["timing"]["hostLoad"], "contended": False}}}
     unknown = notes.replay_against_script(r0, quiet)
@@ -219,10 +220,11 @@ def test_a_busy_host_s_note_says_which_side_of_the_script_s_calls_it_slowed() ->
     # no compiled call to tell the sides apart by: said as before
     none = notes.replay_against_script(*_busy_train_small([]))  # type: ignore[arg-type]
     assert none is not None and "compiled calls" not in none and none.startswith(f"{head}: ")
-    assert none.endswith(
-        ": the host was busy (other processes held its CPUs), which adds its own time to every call it takes; the "
+    busy_alone = (
+        ": the host was busy (other processes held its CPUs), which adds its own time to the calls it holds up; the "
         "replay's number is its fastest round, where the host took least."
     )
+    assert none.endswith(busy_alone)
     # the in-situ line's times (one signature's): theirs, not said again, set against the replay's
     r0, m = _busy_train_small([])
     r0["inSitu"]["call"] = {"comparedBy": "signature", "eagerMs": 32.8, "compiledMs": 1.8}
@@ -231,14 +233,11 @@ def test_a_busy_host_s_note_says_which_side_of_the_script_s_calls_it_slowed() ->
         "compiled calls in situ took 1.1× as long as the replay's compiled: the host was busy (other processes held its "
         f"CPUs) and slowed the eager calls, not the compiled ones{fastest}"
     )
-    # both slowed, eager far more: the recording's compiled calls, both in the profiler window, said so
+    # the recording's compiled calls at these inputs both ran inside the profiler window (1.73 and 7.79 ms): they carry
+    # its time, not the host's, so no side is told apart by them (review 21Y Y1: their 4.76 ms blamed on the host)
     report = json.loads((FIXTURES.parent / "recorded" / "train_small-cpu" / "report.json").read_text())
     recorded = report["regions"][0]["measurements"][0]["notes"][-1]
-    assert recorded == (
-        f"{head}, and its compiled calls took 4.76 ms (median of 2, inside Compile Lens's profiler window), 2.9× as long "
-        "as the replay's compiled: the host was busy (other processes held its CPUs) and slowed the eager calls more "
-        f"than the compiled ones{fastest}"
-    )
+    assert recorded == f"{head}{busy_alone}"
 
 
 def test_a_replay_far_from_eager_calls_made_inside_the_profiler_window_says_the_profiler_is_why() -> None:
