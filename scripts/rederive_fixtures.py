@@ -165,7 +165,9 @@ def rederive(report: dict[str, Any], folder: str | None = None, here: str | None
         for discarded in entry.get("discardedTimings") or []:
             if discarded.get("invalidReason"):
                 discarded["invalidReason"] = rederive_words.voided_timing(
-                    discarded["invalidReason"], entry.get("compiler")
+                    discarded["invalidReason"],
+                    entry.get("compiler"),
+                    (out.get("environment") or {}).get("device") == "cpu",
                 )
         if entry.get("compiler"):
             for phase in entry["compiler"].get("phases") or []:

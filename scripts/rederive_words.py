@@ -50,7 +50,7 @@ _VOIDED = re.compile(
 )
 
 
-def voided_timing(text: str, compiler: dict[str, Any] | None) -> str:
+def voided_timing(text: str, compiler: dict[str, Any] | None, on_cpu: bool = False) -> str:
     """A voided timing's reason as the runner says it now (explain.recompiled_while_timing), from an older one's; what
     changed, from the first recompile that ran while timing (target/mode.py), where the reason said it."""
     said = _VOIDED.match(text)
@@ -61,7 +61,11 @@ def voided_timing(text: str, compiler: dict[str, Any] | None) -> str:
         if (
             said[5]
             and timed
-            and (found := explain.explain(timed[0]["reason"], timed[0]["allReasons"][0], None, cuda_graphs))
+            and (
+                found := explain.explain(
+                    timed[0]["reason"], timed[0]["allReasons"][0], None, cuda_graphs, on_cpu=on_cpu
+                )
+            )
         ):
             cause += f". {explain.voided_tail(timed[0]['reason'], found)}"
         if timed:  # each guard that failed while timing, in today's words
