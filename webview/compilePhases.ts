@@ -34,6 +34,8 @@ export const PHASE_LEGEND: [string, string][] = [
   ['phase-autotune', 'autotuning'],
   ['phase-cache', 'cache'],
 ];
+/** The C++ compile's colour on a CPU run, where Inductor builds no Triton kernel. */
+const CPU_KERNEL_LEGEND = 'C++ compile';
 const CACHE_LEGEND: [string, string][] = [
   // a hit still loads the cached code (and may build it): that time is the "load from cache" bar, not a compile
   ['cache-hit', "cache hit (loading what it found takes the 'load from cache' bar's time)"],
@@ -378,10 +380,12 @@ function fitLabels(chart: HTMLElement): void {
 
 /** What the bars' colours and the cache markers drawn in `box` are; `cacheBuilds`: the runner's words on a cache hit
  *  with a C++ compile under it, said beside the hit's marker (review 8 A9: only where the magenta bar was drawn). */
-function phaseLegend(box: HTMLElement, cacheBuilds: readonly string[]): HTMLElement {
+function phaseLegend(box: HTMLElement, cacheBuilds: readonly string[], cpu: boolean): HTMLElement {
   const legend = el('div', 'chart-legend phase-legend');
-  for (const [cls, label] of PHASE_LEGEND) {
+  for (const [cls, general] of PHASE_LEGEND) {
     if (!box.querySelector(`g.phase.${cls}`)) continue;
+    // a CPU run builds C++ only: no kernel, no Triton (review 21Y Y2: "kernel compile (C++ or Triton)" on a CPU page)
+    const label = cpu && cls === 'phase-kernel' ? CPU_KERNEL_LEGEND : general;
     const entry = el('span', 'legend-entry');
     entry.append(el('span', `swatch ${cls}`), el('span', 'legend-label', label));
     legend.append(entry);
@@ -537,6 +541,6 @@ export function renderCompilePhases(report: Report | null): HTMLElement | null {
   const box = el('section', 'compile-timeline');
   box.append(el('h3', undefined, 'Where compile time went'), ...sections);
   const cacheBuilds = records.flatMap((r) => r.compiler.cacheBuildText ?? []);
-  box.append(phaseLegend(box, cacheBuilds));
+  box.append(phaseLegend(box, cacheBuilds, report?.environment?.device === 'cpu'));
   return box;
 }

@@ -383,3 +383,12 @@ describe('compile phases', () => {
     }
   });
 });
+
+test("the legend says a CPU run's C++ compile as such, a GPU run's kernel compile as C++ or Triton (review 21Y Y2)", async () => {
+  const legend = async (fixture: string): Promise<string[]> =>
+    (await openPhases(fixture, 1000)).locator('.phase-legend .legend-label').allInnerTexts();
+  const cpu = await legend('reports/ddp-ranks-cpu');
+  assert.ok(cpu.includes('C++ compile') && !cpu.some((l) => l.includes('kernel')), cpu.join(' | '));
+  const gpu = await legend('reports/h100-mlp');
+  assert.ok(gpu.includes('kernel compile (C++ or Triton)'), gpu.join(' | '));
+});
