@@ -102,13 +102,23 @@ export function unrecordedLabels(
     const fit = fits(text, { stretch, waitUs: null });
     return { stretch, forms: [], text: fit ? text : null, op: null, cause: null, waitUs: null };
   });
+  // a wait-only label ends by the other rank's arrival where it can: one from the wait's start that would run past it
+  // starts as much earlier, never before the gap (review 21Z Z2: "494 µs wait" at 560 px ran 12 px past rank 1's
+  // arrival and read as a 0.58 ms wait)
+  const usPerPx = (tMax - tMin) / viewPx;
+  const startOf = (text: string, stretch: Unrecorded, waitUs: number | null): number => {
+    const at = waitAloneAt(text, stretch, waitUs);
+    if (waitUs === null || at !== stretch.fromUs || stretch.idleFromUs >= stretch.fromUs) return at;
+    const over = xOf(at) + m.width(text) + 2 * GAP_INSET - xOf(stretch.fromUs + waitUs);
+    return over > 0 ? Math.max(stretch.idleFromUs, at - over * usPerPx) : at;
+  };
   return oneWaitWords(said, fits).map(({ stretch, text, op, cause, waitUs }) => ({
     stretch,
     text: text === null ? null : pastView(text, stretch, tMin, tMax),
     op,
     cause,
     waitUs,
-    atUs: Math.max(tMin, text === null ? stretch.idleFromUs : waitAloneAt(text, stretch, waitUs)),
+    atUs: Math.max(tMin, text === null ? stretch.idleFromUs : startOf(text, stretch, waitUs)),
     inViewUs: inView(stretch, tMin, tMax),
   }));
 }

@@ -16,6 +16,7 @@ import { arrivedAt, LAST_TO_ARRIVE, waitedRank, type RankMarks } from '../../web
 import { fittedWords } from '../../webview/sliceTexts.ts';
 import {
   collectiveWords,
+  GAP_INSET,
   longestUnrecorded,
   unrecordedHover,
   unrecordedLabels,
@@ -367,11 +368,24 @@ test("rank 0's waits in the whole trace at 560, 700 and 1400 px: each said in wh
   // a label that says the wait's time alone begins where the wait does, at its collective's start, never at the head
   // of the longer gap, where its number read as the gap's length (review 19Z Z2: "494 µs wait for rank 1" 110 µs
   // before the wait began); one that says the gap's time first, at the gap's start
-  for (const width of [560, 700, 1400])
+  // (and, where it would run past the other rank's arrival from there, as much earlier as that takes, never before the
+  // gap: review 21Z Z2, "494 µs wait" read as 0.58 ms at 560 px)
+  let moved = 0;
+  for (const width of [400, 450, 500, 560, 700, 1400])
     for (const label of labels(width)) {
       const { stretch, text, atUs } = label;
       const alone = /^[\d.]+ ms wait/.test(text ?? '');
-      assert.equal(atUs, alone ? stretch.fromUs : stretch.idleFromUs, `${width} px: ${text}`);
+      const xOf = xAt(width);
+      const wide = m.width(text ?? '') + 2 * GAP_INSET;
+      const arrival = xOf(stretch.fromUs + (label.waitUs ?? 0));
+      if (alone && xOf(stretch.fromUs) + wide > arrival + 0.5 && ++moved)
+        assert.ok(
+          atUs < stretch.fromUs &&
+            atUs >= stretch.idleFromUs &&
+            (xOf(atUs) + wide <= arrival + 0.5 || atUs === stretch.idleFromUs),
+          `${width} px: ${text}`,
+        );
+      else assert.equal(atUs, alone ? stretch.fromUs : stretch.idleFromUs, `${width} px: ${text}`);
       if (alone) assert.ok(stretch.idleFromUs < stretch.fromUs, `${width} px: ${text} inside a longer gap`);
       // the gap's own time in the hover's first words, whichever the label says
       const hover = unrecordedHover(
@@ -384,6 +398,7 @@ test("rank 0's waits in the whole trace at 560, 700 and 1400 px: each said in wh
         hover,
       );
     }
+  assert.ok(moved > 0, 'a narrow width where a wait label would run past the arrival');
   assert.equal(labels(560).filter(({ stretch, atUs }) => atUs === stretch.fromUs).length, 3);
 });
 
