@@ -68,7 +68,15 @@ export function stepEdges(
     const warmUp = first && namesWarmUp ? { warmUp: warmUpLabel(label) } : {};
     if (begun) edges.push({ x: LABEL_WIDTH, label, short, before: null, begun, ...warmUp });
     else
-      edges.push({ x, label, short, before: first && drawnFromUs < step.start ? `before ${label}` : null, ...warmUp });
+      edges.push({
+        x,
+        label,
+        short,
+        ...(first && drawnFromUs < step.start
+          ? { before: `before ${label}`, beforeFromX: xOf(drawnFromUs) }
+          : { before: null }),
+        ...warmUp,
+      });
     lastLineX = Math.max(x, LABEL_WIDTH);
   }
   return edges;

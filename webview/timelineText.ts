@@ -126,6 +126,9 @@ export interface StepEdge {
   short: string | null;
   /** the trace's first step: what the stretch before its line is ("before step 1"); null for the others */
   before: string | null;
+  /** where that stretch's recorded time begins: its label lies over it, never over blank axis left of it (review
+   *  21Y Y3: graphbreak's "before step 1" began 11 px before its profiled window) */
+  beforeFromX?: number;
   /** the step the view begins inside: labelled at the view's left edge, its line off-screen */
   begun?: boolean;
   /** the last of the steps that began in this line's pixel column after it (a step of 3 ms in a view of 2 s): its
@@ -193,7 +196,8 @@ export function axisLayout(
   // the trace's first step in view: the stretch before it named, where the axis has no time (its ticks start at 0);
   // whole or not at all: a bare "before │ step 1" read as a stray word (review 8B B12)
   const before = steps[0]?.before;
-  const lead = before && steps[0]!.x - PAD - m.width(before) >= left + PAD ? before : null;
+  const leadFrom = Math.max(left, steps[0]?.beforeFromX ?? left);
+  const lead = before && steps[0]!.x - PAD - m.width(before) >= leadFrom + PAD ? before : null;
   /** where the last step label ended */
   let stepFree = left;
   if (lead) {

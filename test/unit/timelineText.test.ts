@@ -182,6 +182,22 @@ test('the stretch before the first step: "before step 1" left of its line where 
   assert.deepEqual(stepLabels([200, 400], 600, 0), ['before step 1', 'step 1', 'step 2']);
   // never a bare "before": beside the step's line it read as a stray word (review 8B B12)
   assert.deepEqual(stepLabels([50, 400], 600, 0), ['step 1', 'step 2']);
+  // over the recorded time before the line only, never the blank axis left of it (review 21Y Y3: 11 px before the
+  // profiled window began); "before step 1" is 78 px wide, with its pads 84
+  const withRecordedFrom = (fromX: number): string[] =>
+    axisLayout(
+      [],
+      [
+        { x: 200, label: 'step 1', short: '1', before: 'before step 1', beforeFromX: fromX },
+        { x: 400, label: 'step 2', short: '2', before: null },
+      ],
+      { left: 0, width: 600, height: 100 },
+      m,
+      ink,
+      [],
+    ).texts.map((t) => t.text);
+  assert.deepEqual(withRecordedFrom(100), ['before step 1', 'step 1', 'step 2']);
+  assert.deepEqual(withRecordedFrom(130), ['step 1', 'step 2']);
 });
 
 test("the marks' lane: the focused break keeps its label; a band begun off-screen does not take the lane from it", () => {

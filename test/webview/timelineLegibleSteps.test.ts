@@ -103,7 +103,9 @@ describe("step and stretch labels at a panel's widths", () => {
           );
         }
       }
-      if (width === 1400) assert.deepEqual(eager, ['before step 1', 'warm-up step 1', 'step 2', 'step 3']);
+      // (no "before step 1": its 70-odd px would begin 11 px left of where eager's profiled time does, over blank
+      // axis: review 21Y Y3)
+      if (width === 1400) assert.deepEqual(eager, ['warm-up step 1', 'step 2', 'step 3']);
     });
 
   test("the tail after the last call named where it has room, as the lead-in is: 'call 2 │ after it' in the flow's pane (review 18Y Y10)", async () => {
