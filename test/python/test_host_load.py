@@ -52,7 +52,7 @@ def test_recorded_samples_decide_contention(
         assert evidence["reason"].startswith("the host was contended while timing")
         # one thread is short of CPUs when none is free: said so, not as "fewer CPUs free than 1" (review 25, C N12)
         short = "no CPU was free in " if threads == 1 else f"fewer CPUs were free than torch's {threads} threads in "
-        assert short in evidence["reason"] and "load average about 1 over the run)" in evidence["reason"]
+        assert short in evidence["reason"] and "load average about 1 then)" in evidence["reason"]
         # a timed run is a "run" in the legend above the verdict ("fastest of 9 runs"), not a "round" here (5A G8)
         assert "round" not in evidence["reason"]
         if threads == 1:
@@ -338,9 +338,9 @@ def test_the_headline_says_a_contended_number_is_so() -> None:
 def test_a_load_average_is_one_level_or_which_way_it_went_in_fresh_and_recorded_words() -> None:
     """Review 3C R1: "load average 9.72 to 9.72"; D14: "9.75 to 9.37", two readings within the host's own noise read as
     a range to decode (a recorded report keeps its runner's words unless re-derived)."""
-    assert host.load_words({"start": 9.72, "end": 9.721}) == ", load average about 9.7 over the run"
-    assert host.load_words({"start": 9.75, "end": 9.37}) == ", load average about 9.6 over the run"
-    assert host.load_words({"start": 12.13, "end": 12.36}) == ", load average about 12.2 over the run"
+    assert host.load_words({"start": 9.72, "end": 9.721}) == ", load average about 9.7 then"
+    assert host.load_words({"start": 9.75, "end": 9.37}) == ", load average about 9.6 then"
+    assert host.load_words({"start": 12.13, "end": 12.36}) == ", load average about 12.2 then"
     assert host.load_words({"start": 3.5, "end": 4.25}) == ", load average rose from 3.5 to 4.3"
     assert host.load_words({"start": 9.0, "end": 2.0}) == ", load average fell from 9 to 2"
     # a small load in its own digits (the code read's item 11: 0.01 -> 0.04 read "rose from 0.0 to 0.0")
@@ -352,7 +352,7 @@ def test_a_load_average_is_one_level_or_which_way_it_went_in_fresh_and_recorded_
 def test_a_load_average_whose_ends_read_alike_is_one_level_whatever_share_counts_as_steady(monkeypatch: Any) -> None:
     """Never "rose from 9.7 to 9.7": ends that read alike are one level, even where LOAD_STEADY would call them moved."""
     monkeypatch.setattr(host, "LOAD_STEADY", 0.0)
-    assert host.load_words({"start": 9.72, "end": 9.74}) == ", load average about 9.7 over the run"
+    assert host.load_words({"start": 9.72, "end": 9.74}) == ", load average about 9.7 then"
     assert host.load_words({"start": 9.72, "end": 9.76}) == ", load average rose from 9.7 to 9.8"
     fixtures = Path(__file__).resolve().parents[1] / "fixtures"
     said = [p for p in fixtures.rglob("report.json") if re.search(r"load average \d+\.\d+ to", p.read_text())]

@@ -8,6 +8,7 @@ import {
   findingHover,
   findingMessage,
   findingText,
+  fixSentence,
   quotedLine,
 } from '../../extension/present/findings.ts';
 import { checkReport, type GraphBreak, type ModeResult, type Report } from '../../extension/shared/report.ts';
@@ -523,4 +524,14 @@ test("the hover shows the runner's quoted code as code, never as backslashed bac
   const fix = 'keep the condition a tensor (`h.mean() > 0`, without .item())';
   assert.equal(escapeSaid(fix), 'keep the condition a tensor \\(`h.mean() > 0`, without .item\\(\\)\\)');
   assert.equal(escapeSaid('no code *here*'), escapeMarkdown('no code *here*'));
+});
+
+test("a fix said inside a page's sentences begins as the runner's do: lower case after 'Fix:', a name kept (review 22X X1)", () => {
+  assert.equal(fixSentence('Move the print out of forward.'), 'Fix: move the print out of forward.');
+  assert.equal(
+    fixSentence('Make it branchless: keep the condition a tensor'),
+    'Fix: make it branchless: keep the condition a tensor.',
+  );
+  assert.equal(fixSentence('DDP must wrap the compiled model.'), 'Fix: DDP must wrap the compiled model.');
+  assert.equal(fixSentence('torch.compile it inside DDP'), 'Fix: torch.compile it inside DDP.');
 });

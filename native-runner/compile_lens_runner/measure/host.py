@@ -194,7 +194,7 @@ def short_of_cpus(threads: int, contended: int, samples: int) -> str:
 
 
 def load_words(load: LoadAverage | None) -> str:
-    """ ", load average about 12.2 over the run" where it held within LOAD_STEADY of itself; else which way it went,
+    """ ", load average about 12.2 then" where it held within LOAD_STEADY of itself; else which way it went,
     ", load average rose from 3.5 to 4.3" (review 3C R1 "9.72 to 9.72", D14 "9.75 to 9.37": two readings that
     differ by less than the host's own noise read as a range to be decoded); steady too where its two ends read alike
     (formats.load_average: "0.04" is no "0.0")."""
@@ -203,7 +203,9 @@ def load_words(load: LoadAverage | None) -> str:
     start, end = load["start"], load["end"]
     said = formats.load_average(start), formats.load_average(end)
     if said[0] == said[1] or abs(end - start) <= LOAD_STEADY * max(start, end):  # never "rose from 0.0 to 0.0"
-        return f", load average about {formats.load_average((start + end) / 2)} over the run"
+        # "then": while this timing ran, each measurement its own (review 22Y Y2: "about 9.5 over the run" and "9.6 over
+        # the run" on two cards of one page read as one run's load said twice)
+        return f", load average about {formats.load_average((start + end) / 2)} then"
     return f", load average {'rose' if end > start else 'fell'} from {said[0]} to {said[1]}"
 
 
