@@ -163,8 +163,8 @@ def test_a_replay_far_from_the_script_s_own_eager_calls_says_why_or_that_it_does
     host = notes.replay_against_script(r0, fast)
     assert host is not None and host.startswith(head)
     # (its compiled calls at these inputs all ran inside the profiler window: no side told apart by them, review 21Y Y1)
-    assert host.endswith(": the host was busy (other processes held its CPUs), which adds its own time to the calls it "
-                         "holds up; the replay's number is its fastest round, where the host took least.")  # fmt: skip
+    assert host.endswith(": other processes held the host's CPUs and delayed the script's calls; the replay's number is "
+                         "its round they delayed least.")  # fmt: skip
     # on a quiet host: nothing known of the script's slower calls, and said so
     quiet = {**fast, "timing": {**m["timing"], "hostLoad": {**m["timing"]["hostLoad"], "contended": False}}}
     unknown = notes.replay_against_script(r0, quiet)
@@ -203,26 +203,26 @@ def test_a_busy_host_s_note_says_which_side_of_the_script_s_calls_it_slowed() ->
         "The script's own eager calls at these inputs took 32.8 ms (median of 2), 12× as long as the replay's eager "
         "(its fastest round)"
     )
-    fastest = "; the replay's numbers are its fastest rounds, where the host took least."
+    fastest = "; the replay's numbers are its rounds they delayed least."
     # eager alone slowed: compiled calls about the replay's compiled time
     alone = notes.replay_against_script(*_busy_train_small([1.1, 1.73]))  # type: ignore[arg-type]
     assert alone == (
-        f"{head}, while its compiled calls took 1.42 ms (median of 2), 0.9× as long as the replay's compiled: the host "
-        f"was busy (other processes held its CPUs) and slowed the eager calls, not the compiled ones{fastest}"
+        f"{head}, while its compiled calls took 1.42 ms (median of 2), 0.9× as long as the replay's compiled: other "
+        f"processes held the host's CPUs and delayed the eager calls, not the compiled ones{fastest}"
     )
     assert "every call" not in alone
-    # both slowed alike: the host adds its time to every call, and the compiled side shows it
+    # both slowed alike: the other processes delayed every call, and the compiled side shows it
     both = notes.replay_against_script(*_busy_train_small([16.4]))  # type: ignore[arg-type]
     assert both == (
-        f"{head}, and its compiled calls took 16.4 ms (one call), 10× as long as the replay's compiled: the host was busy "
-        f"(other processes held its CPUs), which adds its own time to every call it takes{fastest}"
+        f"{head}, and its compiled calls took 16.4 ms (one call), 10× as long as the replay's compiled: other processes "
+        f"held the host's CPUs and delayed both alike{fastest}"
     )
     # no compiled call to tell the sides apart by: said as before
     none = notes.replay_against_script(*_busy_train_small([]))  # type: ignore[arg-type]
     assert none is not None and "compiled calls" not in none and none.startswith(f"{head}: ")
     busy_alone = (
-        ": the host was busy (other processes held its CPUs), which adds its own time to the calls it holds up; the "
-        "replay's number is its fastest round, where the host took least."
+        ": other processes held the host's CPUs and delayed the script's calls; the replay's number is its round they "
+        "delayed least."
     )
     assert none.endswith(busy_alone)
     # the in-situ line's times (one signature's): theirs, not said again, set against the replay's
@@ -230,8 +230,8 @@ def test_a_busy_host_s_note_says_which_side_of_the_script_s_calls_it_slowed() ->
     r0["inSitu"]["call"] = {"comparedBy": "signature", "eagerMs": 32.8, "compiledMs": 1.8}
     assert notes.replay_against_script(r0, m) == (  # type: ignore[arg-type]
         "The script's own eager calls in situ took 12× as long as the replay's eager (its fastest round), while its "
-        "compiled calls in situ took 1.1× as long as the replay's compiled: the host was busy (other processes held its "
-        f"CPUs) and slowed the eager calls, not the compiled ones{fastest}"
+        "compiled calls in situ took 1.1× as long as the replay's compiled: other processes held the host's CPUs and "
+        f"delayed the eager calls, not the compiled ones{fastest}"
     )
     # the recording's compiled calls at these inputs both ran inside the profiler window (1.73 and 7.79 ms): they carry
     # its time, not the host's, so no side is told apart by them (review 21Y Y1: their 4.76 ms blamed on the host)
@@ -264,7 +264,7 @@ def test_a_replay_far_from_eager_calls_made_inside_the_profiler_window_says_the_
         "The script's own eager calls at these inputs took 207 µs (one call), 34× as long"
     )
     # a call 33× the replay's, not that short: this recording's busy host (review 10 F3), not "does not know why"
-    assert notes.replay_against_script(with_plain(0.2), m).endswith("where the host took least.")  # type: ignore[arg-type, union-attr]
+    assert notes.replay_against_script(with_plain(0.2), m).endswith("they delayed least.")  # type: ignore[arg-type, union-attr]
 
 
 def test_a_region_s_contended_host_is_said_once_in_its_answer_not_again_beside_its_replay() -> None:

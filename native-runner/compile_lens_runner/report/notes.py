@@ -160,20 +160,20 @@ def _busy_host(said: str, eager_apart: float, compiled: tuple[str, float] | None
     """The script's eager calls far slower than the replay's fastest eager round on a busy host: which side of the
     script's calls the host slowed, from its compiled calls against the replay's compiled time (review 20X X1: "adds
     its own time to every call" beside compiled calls at the replay's speed)."""
-    fastest = "the replay's numbers are its fastest rounds, where the host took least."
+    # what delays a call is the other processes on the CPUs, never time of the host's own; the replay's round "fastest"
+    # is said once, in `said` (review 22X X2 / 22Y Y3: "its fastest round" twice, "adds its own time to the calls")
+    busy = "other processes held the host's CPUs and delayed"
+    least = "the replay's number is its round they delayed least."
     if compiled is None:  # nothing to tell the sides apart by
-        return (
-            f"{said}: the host was busy (other processes held its CPUs), which adds its own time to the calls it "
-            "holds up; the replay's number is its fastest round, where the host took least."
-        )
+        return f"{said}: {busy} the script's calls; {least}"
     beside, compiled_apart = compiled
-    slowed = "the host was busy (other processes held its CPUs)"
+    least = "the replay's numbers are its rounds they delayed least."
     if compiled_apart <= APART:
-        return f"{said}, while {beside}: {slowed} and slowed the eager calls, not the compiled ones; {fastest}"
+        return f"{said}, while {beside}: {busy} the eager calls, not the compiled ones; {least}"
     if max(eager_apart, compiled_apart) / min(eager_apart, compiled_apart) <= APART:
-        return f"{said}, and {beside}: {slowed}, which adds its own time to every call it takes; {fastest}"
+        return f"{said}, and {beside}: {busy} both alike; {least}"
     more, less = ("eager", "compiled") if eager_apart > compiled_apart else ("compiled", "eager")
-    return f"{said}, and {beside}: {slowed} and slowed the {more} calls more than the {less} ones; {fastest}"
+    return f"{said}, and {beside}: {busy} the {more} calls more than the {less} ones; {least}"
 
 
 def replay_against_script(region: Region, m: ModeResult, source: str = run_source.SCRIPT) -> str | None:
