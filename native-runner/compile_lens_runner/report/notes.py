@@ -120,11 +120,15 @@ def _ratio(value: float) -> str:
     return f"{formats.whole(value) if value >= 10 else f'{value:.1f}'}×"
 
 
-def _median_of(calls: list[tuple[float, bool]], replay_ms: float) -> str:
+def _median_of(calls: list[tuple[float, bool]], replay_ms: float, timed: list[RegionCall]) -> str:
     """ "32.8 ms (median of 2)": the calls' median in the unit of the replay's time its line says just above (review
-    13P P8: "0.207 ms" under "6.12 µs"), with how many calls it is of (review 20X X1: a median of 2 said as "median")."""
+    13P P8: "0.207 ms" under "6.12 µs"), with how many calls it is of (review 20X X1: a median of 2 said as "median")
+    and how many of `timed` (the calls it was taken from) were left out for Compile Lens's own work in them (review
+    22X X2: an eager call under the profiler left out unsaid)."""
     said = formats.ms_as(statistics.median(ms for ms, _ in calls), formats.ms(replay_ms))
-    return f"{said} (one call)" if len(calls) == 1 else f"{said} (median of {len(calls)})"
+    left = sum(1 for c in timed if c["ms"] is not None) - len(calls)
+    aside = f", {left} with Compile Lens's own work in {'it' if left == 1 else 'them'} left out" if left > 0 else ""
+    return f"{said} (one call{aside})" if len(calls) == 1 else f"{said} (median of {len(calls)}{aside})"
 
 
 def _compiled_beside(region: Region, m: ModeResult) -> tuple[str, float] | None:
@@ -153,7 +157,7 @@ def _compiled_beside(region: Region, m: ModeResult) -> tuple[str, float] | None:
     times = f"{_ratio(apart)} as long as the replay's compiled"  # 0.9× where faster: either way one reading
     if in_situ_ms:
         return f"its compiled calls in situ took {times}", apart
-    return f"its compiled calls took {_median_of(compared, replay_ms)}, {times}", apart
+    return f"its compiled calls took {_median_of(compared, replay_ms, ran)}, {times}", apart
 
 
 def _busy_host(said: str, eager_apart: float, compiled: tuple[str, float] | None) -> str:
@@ -193,7 +197,8 @@ def replay_against_script(region: Region, m: ModeResult, source: str = run_sourc
     run."""
     timing, signature = m.get("eagerTiming"), m.get("signature")
     replay_ms = timing.get("estimateMs") if timing else None
-    compared = _compared([c for c in region["calls"] if c.get("side") == "eager" and c.get("signature") == signature])
+    eager = [c for c in region["calls"] if c.get("side") == "eager" and c.get("signature") == signature]
+    compared = _compared(eager)
     if timing is None or not replay_ms or not compared:
         return None
     in_situ_ms = _in_situ(region, "eagerMs")
@@ -211,7 +216,7 @@ def replay_against_script(region: Region, m: ModeResult, source: str = run_sourc
             else f"The replay's eager (its fastest round) took {times} as long as the {source}'s own eager calls in situ"
         )
     else:
-        said = f"The {source}'s own eager calls at these inputs took {_median_of(compared, replay_ms)}, " + (
+        said = f"The {source}'s own eager calls at these inputs took {_median_of(compared, replay_ms, eager)}, " + (
             f"{times} as long as {replay}" if script_ms > replay_ms else f"and {replay} took {times} as long"
         )
     if all(profiled for _, profiled in compared) and not in_situ_ms:
