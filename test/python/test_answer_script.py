@@ -97,7 +97,10 @@ def test_serve_script_s_headline_says_its_number_on_a_busy_host_beside_its_evide
     assert region["headline"].startswith("no verdict: 1.28× per step in situ (0.66–1.79×), host busy, not trusted")
     lines = region["inSitu"]["lines"]
     (calls,) = [line for line in lines if "per call in situ" in line]
-    assert calls.startswith(f"  {in_situ_text.CALLS_ALONE}: 1.00× per call in situ (0.70–2.15×)")
+    # its 5 pairs reach 3.02x on this busy host: a next run could land more than 3x away, said instead of a range
+    assert calls.startswith(
+        f"  {in_situ_text.CALLS_ALONE}: 1.00× per call in situ (a next run could land more than 3× away)"
+    )
     assert not any("per call in situ" in line for line in lines if line.startswith("in situ ("))
 
 

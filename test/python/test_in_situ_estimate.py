@@ -135,3 +135,18 @@ def test_on_cuda_the_own_work_counts_only_where_the_host_sets_eager_s_time() -> 
         "pct": 25.0,
         "unit": "step",
     }
+
+
+def test_from_few_pairs_of_blocks_the_range_reaches_every_pair_and_from_many_the_resampled_middle_decides() -> None:
+    """Seven pairs of an H200 train/validate process (0.585-0.829x): a next process read 0.800x, above the resampled
+    middle's range; from fewer than ranges.FEW_BLOCK_PAIRS pairs the range reaches every pair's own ratio. Twelve
+    pairs with one far pair are resampled alone: the far pair does not stretch the range."""
+    seven = [0.585, 0.6, 0.672, 0.683, 0.717, 0.748, 0.829]
+    few = interleaved.compare(run([(2.0 * r, 2.0, 5, 5) for r in seven]), 1000)["step"]
+    assert few["pairs"] == 7 and few["speedup"] == pytest.approx(0.683, rel=1e-3)
+    assert few["low"] <= 0.585 and few["high"] >= 0.829
+    resampled = ranges.of_pairs(0.683, ranges.FLOOR_PCT, seven, ranges.middle_ratio, seven)
+    assert resampled[1] < 0.8  # the rule before: the next process's 0.800x outside
+    twelve = [1.0, 0.98, 1.02, 0.99, 1.01, 1.0, 0.97, 1.03, 1.0, 0.99, 1.01, 1.5]
+    many = interleaved.compare(run([(2.0 * r, 2.0, 5, 5) for r in twelve]), 1000)["step"]
+    assert many["pairs"] == ranges.FEW_BLOCK_PAIRS and many["high"] < 1.2

@@ -42,8 +42,8 @@ decode loop the run's medians spread 38 %, the pairs' middle 9 %). Pooled, the p
 pair's two blocks ran different lengths, and only the ABBA order over the whole run cancels that): each side's median
 over the run. The interval is where a next run may land: the
 5th-95th percentiles of the estimate over pairs resampled with replacement, widened by sqrt(2) for the next run's own
-error, with the floor, and with fewer than ranges.MIN_RESAMPLED pairs it reaches every pair's own ratio instead
-(ranges.of_pairs: the one rule of every range). The floor is ranges.FLOOR_PCT, or on CUDA where eager is launch-bound
+error, with the floor, and with fewer than ranges.FEW_BLOCK_PAIRS pairs it reaches every pair's own ratio as well
+(ranges.of_block_pairs, through ranges.of_pairs: the one rule of every range). The floor is ranges.FLOOR_PCT, or on CUDA where eager is launch-bound
 (its host time close to its GPU time: host_share) the floor targets take for a launch-bound eager, or on a CPU the floor
 targets take there (estimator.cpu_floor_pct): the pairs share one process and its host, and a next process may meet a
 host that moved.
@@ -360,7 +360,7 @@ def estimate(
         middle = ranges.middle(pairs, lambda p: p.ratio)
         eager_ms, compiled_ms = middle.eager_ms, middle.compiled_ms
         speedup = middle.ratio
-        low, high = ranges.of_pairs(
+        low, high = ranges.of_block_pairs(
             speedup, floor, pairs, lambda chosen: ranges.middle(chosen, lambda p: p.ratio).ratio, pair_ratios
         )
     else:
@@ -375,7 +375,7 @@ def estimate(
             got = _mix(merged, weights)
             return speedup if got is None else got[0] / got[1]
 
-        low, high = ranges.of_pairs(speedup, floor, pairs, of, pair_ratios)
+        low, high = ranges.of_block_pairs(speedup, floor, pairs, of, pair_ratios)
     per_signature: list[SignatureSpeedup] = [
         {
             "signature": s,

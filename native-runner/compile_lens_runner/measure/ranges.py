@@ -34,6 +34,12 @@ NEXT_RUN_SCALE = math.sqrt(2)
 # Fewer pairs than this are too few to resample (a resample of 3 draws the same pair three times in 1 of 9): every
 # pair's own ratio bounds what a next run may give instead (of_pairs).
 MIN_RESAMPLED = 4
+# In situ, fewer pairs of blocks than this reach every pair's own ratio as well as the resampled middle: the middle of
+# 7-8 pairs resampled held every next process's number in 420 of 462 pairings of 22 recorded H200 processes of a 60-step
+# train/validate loop, reaching every pair 436 (docs/BENCHMARKS.md "Few pairs of blocks reach each pair's ratio").
+# A pair's ratio is what a next run's middle can be; a target's fastest-round estimate is no one round's, so targets
+# keep the resampled range alone.
+FEW_BLOCK_PAIRS = 12
 # a range beyond ÷3…×3 around its estimate: "too noisy to say", never printed as where a next run lands
 NOISY_FACTOR = 3.0
 
@@ -108,6 +114,14 @@ def of_pairs(
     if len(pairs) >= MIN_RESAMPLED:
         return interval(value, floor_pct, bootstrap(pairs, statistic), reach)
     return interval(value, floor_pct, reach=[*reach, *ratios])
+
+
+def of_block_pairs(
+    value: float, floor_pct: float, pairs: Sequence[T], statistic: Callable[[list[T]], float], ratios: Sequence[float]
+) -> tuple[float, float]:
+    """The range of an in-situ speedup from pairs of blocks (of_pairs), reaching every pair's own ratio from fewer than
+    FEW_BLOCK_PAIRS pairs: the resampled middle of so few pairs missed where a next process of the same loop landed."""
+    return of_pairs(value, floor_pct, pairs, statistic, ratios, ratios if len(pairs) < FEW_BLOCK_PAIRS else ())
 
 
 def middle(items: Sequence[T], ratio: Callable[[T], float]) -> T:
