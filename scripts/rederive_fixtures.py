@@ -98,7 +98,7 @@ def _phase_names(report: dict[str, Any]) -> None:
     for compiler in (c for c in records if c and c.get("phases")):
         for phase in compiler["phases"]:
             phase.pop("shortName", None)
-        phase_names.label_phases(compiler["phases"])
+        phase_names.label_phases(compiler["phases"], report["environment"].get("device") == "cpu")
 
 
 def _frames_from_log(report: dict[str, Any], here: str | None) -> None:
