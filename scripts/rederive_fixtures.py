@@ -98,7 +98,7 @@ def _phase_names(report: dict[str, Any]) -> None:
     for compiler in (c for c in records if c and c.get("phases")):
         for phase in compiler["phases"]:
             phase.pop("shortName", None)
-        phase_names.label_phases(compiler["phases"])
+        phase_names.label_phases(compiler["phases"], report["environment"].get("device") == "cpu")
 
 
 def _frames_from_log(report: dict[str, Any], here: str | None) -> None:
@@ -180,6 +180,7 @@ def rederive(report: dict[str, Any], folder: str | None = None, here: str | None
                 region = compile_names.region_name(entry) if "calls" in entry else None  # a region, not a mode
                 compile_names.name_all(entry["compiler"], region)
     for region in out.get("regions") or []:
+        rederive_words.no_compiled_fix(region)
         # a steady state pooled over several input signatures (before schema 1.31): its most frequent one's calls,
         # those that ran compiled code; one that began at a call still warming up: from where the calls settle
         steady = region_entry.steady_state(region["calls"])

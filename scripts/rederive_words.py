@@ -130,6 +130,17 @@ def break_explanation(graph_break: dict[str, Any]) -> None:
     graph_break.setdefault("brokeAt", None)
 
 
+def no_compiled_fix(region: dict[str, Any]) -> None:
+    """A region that ran no compiled code, its fix the break's that stopped it (compiler/no_compiled.py) as the
+    runner says that break's fix now (after the hover's "Fix:", lower case: review 22Y Y1), not as it was recorded."""
+    nothing = region.get("noCompiledCode")
+    breaks = (region.get("compiler") or {}).get("graphBreaks") or []
+    said = [b["explanation"] for b in breaks if b.get("explanation")]
+    same = next((e for e in said if nothing and e["pattern"] == nothing.get("pattern")), None)
+    if nothing and same is not None:
+        nothing["fix"] = same["fix"]
+
+
 # a contended host's samples, its load average and its fix, as older runners said them
 _OLD_SHORT_OF_CPUS = re.compile(r"\((\d+) of (\d+) samples found fewer CPUs free than torch's (\d+) threads?")
 _LOAD_AVERAGE = re.compile(

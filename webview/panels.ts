@@ -17,7 +17,6 @@ import { sharedUnit } from './analysis/stepMap.ts';
 import { KERNEL_ARG_FIELDS, type TraceModel } from '../extension/shared/trace/model.ts';
 import { placeLabel } from '../extension/shared/sourcePlace.ts';
 import { explanation, splitTerms } from '../extension/present/glossary.ts';
-import { fixSentence } from '../extension/present/findings.ts';
 import { kernelArg } from '../extension/present/kernelArgs.ts';
 import { followSaid, sourceLink, type Reveal } from './sourceLinks.ts';
 import {
@@ -203,7 +202,8 @@ function breakList(breaks: ReportDigest['findings'], reveal: Reveal): HTMLElemen
       ' ',
       sourceLink(at, (line) => placeLabel({ ...at, line }), reveal),
     );
-    if (graphBreak.fix) item.append(saidEl('div', 'fix', fixSentence(graphBreak.fix), at));
+    // the runner's fix as it reads after "Fix:" (formats.fix_words: lower case, as every fix of the page)
+    if (graphBreak.fix) item.append(saidEl('div', 'fix', `Fix: ${graphBreak.fix}`, at));
     list.append(item);
   }
   breakSection.append(list);

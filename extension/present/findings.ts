@@ -70,14 +70,6 @@ export interface Finding {
   beforeEdit?: true;
 }
 
-/** A fix said inside a page's sentences, as the runner says its own (formats.fix): "Fix: move the print out of
- *  forward.", lower case after the colon where the fix begins with a plain word (review 22X X1/22Y Y1: a graph
- *  break's "Fix: Move …" beside the runner's "Fix: mark …", "Fix: profile …"); a name (DDP, torch.compile) kept. */
-export function fixSentence(fix: string): string {
-  const text = fix.replace(/\.$/, '');
-  return `Fix: ${/^[A-Z][a-z]+ /.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text}.`;
-}
-
 /** What the editor says of a report older than the user's edit (reportC N8: a finding the Quick Fix had fixed stayed,
  *  unmarked): the Problems message's end, the CodeLens beside the answer, the report panel's banner. An editor state,
  *  not the report's: the runner cannot know of the edit. */

@@ -318,7 +318,13 @@ def cell_line(cell: int, line: int) -> str:
 def fix(text: str) -> str:
     """ "Fix: move the print out of forward.": every "Fix:" of a page begins alike, lower case after the colon
     (review 21X X4: "Fix: Move", "Fix: Set" beside "Fix: mark", "Fix: profile"); a name (torch.compile, DDP) kept."""
+    return f"Fix: {fix_words(text)}"
+
+
+def fix_words(text: str) -> str:
+    """ "move the print out of forward.": a fix as it reads after "Fix:" (fix), for a fix the editor says after its own
+    "Fix:" (a graph break's: review 22Y Y1, "Fix: Move …" in the panel beside the runner's "Fix: mark …")."""
     text = text.rstrip(".")
     if re.match(r"[A-Z][a-z]+ ", text):
         text = text[0].lower() + text[1:]
-    return f"Fix: {text}."
+    return f"{text}."

@@ -10,8 +10,10 @@ import gzip
 import importlib.util
 import json
 import os
+import re
 
 import pytest
+from compile_lens_runner import formats
 from compile_lens_runner.compiler import break_patterns
 from compile_lens_runner.compiler import torch_trace as tt
 from compile_lens_runner.compiler.insight import compiler_insight, graph_break
@@ -48,6 +50,7 @@ _DRIVER = """
 import glob, importlib.util, os, sys
 import torch
 from compile_lens_runner.compiler import torch_trace as tt
+from compile_lens_runner import formats
 for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.py"))):
     name = os.path.basename(path)[:-3]
     tt.mark(name, "pattern")
@@ -90,7 +93,7 @@ def test_each_real_break_is_explained_by_its_pattern(breaks: dict[str, list[dict
     explanation = first["explanation"]
     assert explanation is not None, first["reason"]
     assert explanation["pattern"] == pattern
-    assert explanation["fix"] == break_patterns.get(pattern).said_fix(CONDITIONS.get(script))
+    assert explanation["fix"] == formats.fix_words(break_patterns.get(pattern).said_fix(CONDITIONS.get(script)))
     if broke is not None:
         assert explanation["broke"] == broke
         assert broke.rsplit(".", 1)[-1].lower() in explanation["what"].lower()  # the sentence names it too
@@ -130,7 +133,7 @@ def test_the_ddp_breaks_of_a_torchrun_job_say_to_compile_the_model_inside_ddp() 
         "Logger.set_runtime_stats_and_log",
         "DistributedDataParallel._inside_ddp_forward",
     }
-    assert all(e["fix"].startswith("Compile the model inside DDP, not DDP itself: model.compile()") for e in explained)
+    assert all(e["fix"].startswith("compile the model inside DDP, not DDP itself: model.compile()") for e in explained)
 
 
 def _h100(name: str) -> list[tt.Record]:
@@ -209,3 +212,20 @@ def test_an_item_in_an_if_gets_the_branch_fix_also_where_an_older_runner_matched
     assert (break_patterns.explain("GB0124", "Tensor.item()\n    scale = x.max().item()") or {}).get(
         "pattern"
     ) == "item"
+
+
+def test_a_break_s_fix_reads_after_the_editor_s_fix_as_every_fix_of_a_page() -> None:
+    """Review 22Y Y1: the panel's and the hover's "Fix: Move the print out …" beside the runner's "Fix: mark …": a
+    break's fix is said as formats.fix says every fix, lower case after "Fix:", a name kept (DDP, torch.compile)."""
+    printed = break_patterns.explain("GB0059", "Failed to trace builtin operator `print`")
+    assert printed is not None and printed["fix"].startswith("move the print out of the compiled function")
+    assert f"Fix: {printed['fix']}" == formats.fix(break_patterns.get("print").fix)
+    branch = break_patterns.explain("GB0124", "Tensor.item()\n    if h.mean().item() > 0:")
+    assert branch is not None and branch["fix"].startswith("make it branchless: keep the condition a tensor (`h.mean()")
+    for pattern in break_patterns.PATTERNS:
+        said = formats.fix_words(pattern.said_fix())
+        assert said.endswith(".") and not said.endswith("..") and not re.match(r"[A-Z][a-z]+ ", said), pattern.id
+    # a region that ran no compiled code says its break's fix, re-derived from an older runner's capital too
+    with open(os.path.join(ROOT, "test", "fixtures", "recorded", "encoder_fastpath-h200", "report.json")) as f:
+        [region] = json.load(f)["regions"]
+    assert region["noCompiledCode"]["fix"].startswith("turn the fast path off before compiling")

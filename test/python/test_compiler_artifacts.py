@@ -405,6 +405,30 @@ def test_a_compiles_phases_of_one_name_are_told_apart_by_the_runner() -> None:
     assert [k for k, c in enumerate(counted) if c] == [6, 7]
 
 
+def test_a_cpu_runs_codegen_is_said_as_c_plus_plus_a_gpu_runs_as_kernels() -> None:
+    """Review 22X X3: a CPU report's legend says "C++ compile" (Inductor builds C++ functions there, no kernel) while
+    its bars read "Inductor: kernel codegen": on a CPU run the bar, its short forms and its count say C++ codegen; a
+    GPU run's keep kernel codegen. The phase keeps its name (the chart colours it by that)."""
+
+    def said(on_cpu: bool) -> list[CompilePhase]:
+        phases = [
+            _phase("Inductor: codegen", 0, 10, 0),
+            _phase("Inductor: kernel codegen", 1, 3, 1),
+            _phase("Inductor: kernel codegen", 5, 4, 1),
+        ]
+        phase_names.label_phases(phases, on_cpu)
+        return phases
+
+    cpu, gpu = said(True), said(False)
+    assert cpu[1]["labels"] == ["Inductor: C++ codegen (1 of 2)", "C++ codegen (1 of 2)"]
+    assert cpu[2]["uncountedLabels"] == ["Inductor: C++ codegen", "C++ codegen"]
+    assert cpu[1]["countedText"] == "2 × Inductor: C++ codegen, 7 ms in all"
+    assert [p["name"] for p in cpu] == [p["name"] for p in gpu]
+    assert gpu[1]["labels"] == ["Inductor: kernel codegen (1 of 2)", "kernel codegen (1 of 2)"]
+    assert gpu[1]["countedText"] == "2 × Inductor: kernel codegen, 7 ms in all"
+    assert cpu[0]["labels"] == gpu[0]["labels"] == ["Inductor: codegen"]
+
+
 def test_a_phases_names_are_the_same_on_every_bar_of_it_in_a_record() -> None:
     """Review 13 O5: one chart said a phase by several names; a shorter name two phases of the record share is left
     out of every bar of each, not only in the compile where both are (so each bar of a phase has the same forms), and a
@@ -442,7 +466,9 @@ def test_a_fixtures_phases_carry_the_runners_names_for_them() -> None:
     assert {"Dynamo: trace bytecode (given up, restarted)", "Dynamo: trace bytecode (again)"} <= told  # 13 O7, 19Y Y5
     assert not any(label.startswith("Dynamo: trace bytecode (1 of") for label in told)
     bars = [p for g in groups for p in g["compiler"]["phases"] if "cache" not in p]
-    assert bars and all(p["labels"][0].startswith(p["name"]) for p in bars)
+    # a CPU job's: its codegen in the CPU's words (review 22X X3)
+    assert "Inductor: C++ codegen (forward)" in told and not any("kernel" in label for label in told)
+    assert bars and all(p["labels"][0].startswith(phase_names.CPU_LABELS.get(p["name"], p["name"])) for p in bars)
 
 
 def test_a_kernel_s_time_per_step_is_of_the_steps_the_compare_counts() -> None:

@@ -248,3 +248,14 @@ def test_64_ranks_read_with_the_divergence_grouped(tmp_path: Path) -> None:
         "ranks 3, 17, 41 recompiled forward — input 'x' changed size in dimension 0 from 16 to 8 — ranks 0-2, "
         "4-16, 18-40, 42-63 did not: the ranks ran different graphs"
     )
+
+
+def test_a_cpu_logs_codegen_is_said_as_c_plus_plus(tmp_path: Path) -> None:
+    """Review 22X X3: a log whose generated code is C++ (its report's device "cpu", the legend's "C++ compile") says
+    its codegen bar in those words, not "kernel codegen"."""
+    log = REPO / "test" / "fixtures" / "recorded" / "explore-cpu" / "torch_trace"
+    report = inspect(next(log.glob("*.log")), out=tmp_path / "out")
+    assert report["environment"]["device"] == "cpu"
+    labels = [label for p in report["modes"][0]["compiler"]["phases"] for label in p.get("labels") or []]
+    assert any(label.startswith("Inductor: C++ codegen") for label in labels), labels
+    assert not any("kernel codegen" in label for label in labels), labels

@@ -8,7 +8,6 @@ import {
   findingHover,
   findingMessage,
   findingText,
-  fixSentence,
   quotedLine,
 } from '../../extension/present/findings.ts';
 import { checkReport, type GraphBreak, type ModeResult, type Report } from '../../extension/shared/report.ts';
@@ -53,7 +52,7 @@ function mode(name: string, overrides: Partial<ModeResult> = {}): ModeResult {
             pattern: 'print',
             what: 'print() needs the real values while the graph is traced.',
             broke: 'print',
-            fix: 'Move the print out of the compiled function (print what it returns), or use logging.',
+            fix: 'move the print out of the compiled function (print what it returns), or use logging.',
             quickFix: {
               kind: 'move-print',
               title: 'Let it print after the graph',
@@ -219,7 +218,7 @@ test("hover adds to Problems' sentence, never says it again: the fix, then cost 
 
 test("fixes are the runner's: displayed as given, and none where the runner gave none (no advice of its own)", () => {
   const [print, item, recompile] = collectFindings(report);
-  assert.equal(print!.fix, 'Move the print out of the compiled function (print what it returns), or use logging.');
+  assert.equal(print!.fix, 'move the print out of the compiled function (print what it returns), or use logging.');
   assert.equal(print!.what, 'print() needs the real values while the graph is traced.');
   assert.equal(print!.quickFixes[0]?.kind, 'move-print');
   // this break has no explanation from the runner: the editor says no fix rather than guess one from the text
@@ -526,12 +525,19 @@ test("the hover shows the runner's quoted code as code, never as backslashed bac
   assert.equal(escapeSaid('no code *here*'), escapeMarkdown('no code *here*'));
 });
 
-test("a fix said inside a page's sentences begins as the runner's do: lower case after 'Fix:', a name kept (review 22X X1)", () => {
-  assert.equal(fixSentence('Move the print out of forward.'), 'Fix: move the print out of forward.');
-  assert.equal(
-    fixSentence('Make it branchless: keep the condition a tensor'),
-    'Fix: make it branchless: keep the condition a tensor.',
+test("a graph break's hover says its fix as the runner's every 'Fix:', lower case after it (review 22Y Y1)", async () => {
+  // graphbreak.py's item branch and print: "**Fix:** Make it branchless …" beside the runner's "Fix: mark …"
+  const { report } = await loadReport(path.resolve(__dirname, '../fixtures/reports/graphbreak-cpu/report.json'));
+  const breaks = collectFindings(report).filter((f) => f.kind === 'graph-break' && f.fix !== null);
+  assert.ok(breaks.length >= 2, `${breaks.length} graph breaks with a fix`);
+  const fixes = breaks.map((f) =>
+    findingHover(f)
+      .split('\n')
+      .find((l) => l.startsWith('**Fix:** '))!,
   );
-  assert.equal(fixSentence('DDP must wrap the compiled model.'), 'Fix: DDP must wrap the compiled model.');
-  assert.equal(fixSentence('torch.compile it inside DDP'), 'Fix: torch.compile it inside DDP.');
+  assert.ok(
+    fixes.some((l) => l.startsWith('**Fix:** make it branchless: keep the condition a tensor')),
+    fixes.join(' | '),
+  );
+  for (const line of fixes) assert.match(line, /^\*\*Fix:\*\* [a-z]/);
 });

@@ -392,3 +392,20 @@ test("the legend says a CPU run's C++ compile as such, a GPU run's kernel compil
   const gpu = await legend('reports/h100-mlp');
   assert.ok(gpu.includes('kernel compile (C++ or Triton)'), gpu.join(' | '));
 });
+
+test("a CPU run's bars say its codegen as C++, as its legend says its C++ compile (review 22X X3)", async () => {
+  for (const fixture of ['reports/fused-cpu', 'reports/ddp-ranks-cpu']) {
+    const page = await openPhases(fixture, 1400);
+    const forms = await page
+      .locator('.compile-phases g.phase text')
+      .evaluateAll((ts) => ts.flatMap((t) => ((t as SVGTextElement).dataset['forms'] ?? '').split('\n')));
+    assert.ok(
+      forms.some((f) => f.startsWith('Inductor: C++ codegen')),
+      `${fixture}: ${forms.join(' | ')}`,
+    );
+    assert.ok(
+      !forms.some((f) => f.includes('kernel')),
+      `${fixture}: ${forms.filter((f) => f.includes('kernel')).join(' | ')}`,
+    );
+  }
+});

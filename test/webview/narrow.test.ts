@@ -410,13 +410,13 @@ describe('the report panel at 40 % of the window, on a CPU script run', () => {
     const fillOf = (name: string): string => seen.bars.find((b) => b.tip.startsWith(`${name}:`))!.fill;
     const load = fillOf('Inductor: load module');
     assert.notEqual(load, fillOf('Inductor'), 'loading the generated code is not drawn as Inductor');
-    assert.notEqual(load, fillOf('Inductor: kernel codegen'));
+    assert.notEqual(load, fillOf('Inductor: C++ codegen'));
     assert.deepEqual(
       seen.legend.filter((e) => e.fill === load).map((e) => e.text),
       ['loading the generated code (building its C++ where it is not built yet)'],
     );
-    // fused-cpu's first compile: 10 C++ compiles take 11.8 s of kernel codegen's 54.6 s
-    const codegen = seen.bars.find((b) => b.tip.startsWith('Inductor: kernel codegen: 54.6 s'))!.tip;
+    // fused-cpu's first compile: 10 C++ compiles take 11.8 s of C++ codegen's 54.6 s
+    const codegen = seen.bars.find((b) => b.tip.startsWith('Inductor: C++ codegen: 54.6 s'))!.tip;
     assert.match(
       codegen,
       /Inside it the log names 10 × C\+\+ compile: 11\.8 s of 54\.6 s; it names no step of the other 42\.8 s \(/,

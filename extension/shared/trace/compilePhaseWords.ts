@@ -1,11 +1,14 @@
 // Dynamo's and Inductor's compile phases as a trace records them, in the words the compile-phases chart says them:
 // the runner's labels (compiler/phase_labels.json, the one table both read: "Dynamo: whole frame", "AOT Autograd",
-// "load from cache"), then the rest of what a compile records.
+// "load from cache"), then the rest of what a compile records. A trace's name says no device, so its phases are said
+// in the table's `labels`, not its CPU words (`onCpu`: the runner's bars of a CPU run, phase_names.py).
 // PyTorch's `dynamo_timed` records each phase twice on the profiler's thread, once by its key
 // ("GraphLowering.compile_to_fn") and once with " (dynamo_timed)" after it (review 9E E4/E5: the plain twin read as a
 // "CPU op" and both as raw internals): both are the same phase, so both are compile slices and both are said alike.
 // A trace opened without its report has only these names, so they are worded here, not by the runner.
-import CHART_LABELS from '../../../native-runner/compile_lens_runner/compiler/phase_labels.json';
+import PHASE_TABLE from '../../../native-runner/compile_lens_runner/compiler/phase_labels.json';
+
+const CHART_LABELS = PHASE_TABLE.labels;
 
 /** A phase's key (the trace's name without " (dynamo_timed)") in words, where the chart has them or names its span. */
 const PHASE_WORDS = new Map([

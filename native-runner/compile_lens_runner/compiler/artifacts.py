@@ -144,9 +144,10 @@ def _phase_name(name: str) -> str | None:
     return "autotune" if _AUTOTUNE.search(name) else None
 
 
-def phases(records: Iterable[Record]) -> list[CompilePhase]:
+def phases(records: Iterable[Record], on_cpu: bool = False) -> list[CompilePhase]:
     """Compile-phase spans per compile id, ms from the mode's first span; `depth` nests them (0: outermost shown).
-    Cache lookups are zero-length entries with `cache` hit/miss/bypass; `cacheHit` marks a hit."""
+    Cache lookups are zero-length entries with `cache` hit/miss/bypass; `cacheHit` marks a hit. on_cpu: the run was
+    on a CPU (its bars labelled in the CPU's words, phase_names.label_phases)."""
     out: list[CompilePhase] = []
     began: list[float] = []  # each entry's start (µs): made relative to the first span's once all are read
     shown = (
@@ -216,7 +217,7 @@ def phases(records: Iterable[Record]) -> list[CompilePhase]:
     for entry, ts in kept:
         entry["startMs"] = round((ts - (origin or 0.0)) / 1000, 3)
     shown_phases = [entry for entry, _ in kept]
-    label_phases(shown_phases)
+    label_phases(shown_phases, on_cpu)
     return shown_phases
 
 
@@ -379,12 +380,12 @@ class Saved:
     triton: bool  # some of its generated code is Triton's: the log was written on a GPU
 
 
-def save(records: list[Record], workdir: str, label: str) -> Saved:
+def save(records: list[Record], workdir: str, label: str, on_cpu: bool = False) -> Saved:
     """Writes the mode's artifacts under <workdir>/compiler/<label>/<compile id>/: each compile's graph, code and guards
     as its last attempt made them (an attempt Dynamo restarted made a graph that never ran)."""
     found, writer = _collect(completed(records)), _Writer(workdir, label)
     compiles = _write_compiles(found, writer)
-    return Saved(compiles, phases(records), found.code_lines, writer.triton)
+    return Saved(compiles, phases(records, on_cpu), found.code_lines, writer.triton)
 
 
 def attach(
@@ -395,11 +396,12 @@ def attach(
     trace: str | None,
     steps: int,
     saved: Saved | None = None,
+    on_cpu: bool = False,
 ) -> None:
     """Writes the mode's artifacts (unless `saved` already) and adds to `compiler`: `compiles` (paths per compile id),
     `phases`, and per kernel `codeLine` and `usPerStep` (from the profile `trace`, relative to workdir, of `steps`
-    steps)."""
-    saved = saved or save(records, workdir, label)
+    steps); on_cpu: the run was on a CPU (its phases in the CPU's words)."""
+    saved = saved or save(records, workdir, label, on_cpu)
     compiler["compiles"], compiler["phases"] = saved.compiles, saved.phases
     kernels = compiler.get("kernels") or []
     seen: Counter[tuple[str | None, str]] = Counter()

@@ -10,6 +10,7 @@ import ast
 import re
 from dataclasses import dataclass
 
+from .. import formats
 from ..shapes.compiler import BreakExplanation, GraphBreak
 from . import quick_fixes
 
@@ -370,7 +371,8 @@ def _said(pattern: Pattern, broke: str | None, text: str) -> BreakExplanation:
         "title": pattern.title,
         "what": what[:1].upper() + what[1:] + ".",
         "broke": broke,
-        "fix": pattern.said_fix(_condition(pattern, text)),
+        # said after the editor's "Fix:" as every fix of a page is (formats.fix: lower case after the colon)
+        "fix": formats.fix_words(pattern.said_fix(_condition(pattern, text))),
         "quickFix": quick_fixes.setting(pattern.quick_fix) if pattern.quick_fix else None,
     }
 

@@ -14,9 +14,13 @@ from collections.abc import Iterable
 from .. import formats
 from ..shapes.compiler import CompilePhase
 
-# chromium_event span name -> phase label (compiler/artifacts.phases): a span not named there is not shown
 with open(os.path.join(os.path.dirname(__file__), "phase_labels.json"), encoding="utf-8") as _labels:
-    PHASE_LABELS: dict[str, str] = json.load(_labels)
+    _TABLE: dict[str, dict[str, str]] = json.load(_labels)
+# chromium_event span name -> phase label (compiler/artifacts.phases): a span not named there is not shown
+PHASE_LABELS = _TABLE["labels"]
+# a phase label -> its bar's label on a CPU run, where Inductor generates C++ functions, no kernels (review 22X X3:
+# "Inductor: kernel codegen" under a legend that says "C++ compile"); the phase keeps its label as its name
+CPU_LABELS = {PHASE_LABELS[span]: label for span, label in _TABLE["onCpu"].items()}
 # AOT Autograd's backward compile: the phases under it are the backward's
 BACKWARD_COMPILE = PHASE_LABELS["compile_fx.<locals>.bw_compiler"]
 # Dynamo's trace of a frame: a compile traces it again only where Dynamo restarted its analysis (convert_frame's
@@ -32,11 +36,17 @@ SHORT_NAMES = {
     "AOT Autograd": "AOT",
     BACKWARD_COMPILE: "backward",
     "Inductor: kernel codegen": "codegen",
+    CPU_LABELS["Inductor: kernel codegen"]: "codegen",
     "Inductor: load module": "load",
     "kernel compile": "kernels",
     "C++ compile": "C++",
 }
 _PART = re.compile(r"^[^:]+: (.+)$")
+
+
+def _said(name: str, on_cpu: bool) -> str:
+    """A phase's label as its bar says it: on a CPU run in the CPU's words ("Inductor: C++ codegen")."""
+    return CPU_LABELS.get(name, name) if on_cpu else name
 
 
 def _names(label: str) -> list[str]:
@@ -63,7 +73,7 @@ def _attempt(nth: int, of: int) -> tuple[str, str | None]:
     return "again", f"{nth - 1} of {of - 1}" if of > 2 else None
 
 
-def _labelled_compile(bars: list[CompilePhase], said_by: dict[str, set[str]]) -> None:
+def _labelled_compile(bars: list[CompilePhase], said_by: dict[str, set[str]], on_cpu: bool) -> None:
     backwards = [b for b in bars if b["name"] == BACKWARD_COMPILE]
     # each bar's part of its compile: the backward's where it lies under its backward compile
     part_of = [
@@ -79,7 +89,7 @@ def _labelled_compile(bars: list[CompilePhase], said_by: dict[str, set[str]]) ->
         parts = {part_of[k] for k in same}
         # the part's (or the compile's) bars of this name, in order: counted once, not per bar
         mates = {part: [k for k in same if len(parts) == 1 or part_of[k] == part] for part in parts}
-        names = [n for i, n in enumerate(_names(label)) if i == 0 or len(said_by[n]) == 1]
+        names = [n for i, n in enumerate(_names(_said(label, on_cpu))) if i == 0 or len(said_by[n]) == 1]
         for k in same:
             own = mates[part_of[k]]
             nth = own.index(k) + 1
@@ -98,10 +108,11 @@ def _labelled_compile(bars: list[CompilePhase], said_by: dict[str, set[str]]) ->
             # total said nowhere else (review 17X X4: 13 C++ builds, one labelled "C++ (12 of 13)")
             if count and label != TRACE:
                 total = sum(bars[j]["durMs"] for j in own)
-                bars[k]["countedText"] = f"{len(own)} × {_told(label, said)}, {formats.ms(total)} in all"
+                counted = _told(_said(label, on_cpu), said)
+                bars[k]["countedText"] = f"{len(own)} × {counted}, {formats.ms(total)} in all"
 
 
-def label_phases(phases: Iterable[CompilePhase]) -> None:
+def label_phases(phases: Iterable[CompilePhase], on_cpu: bool = False) -> None:
     """Each bar's `labels` (a cache lookup is a marker, not a bar): its names, longest first, each told apart from its
     compile's other phases of its name (review 11K K6 / 11J J7: two bars "Inductor", three "C++ compile"): a compile
     that compiled its backward with it has an Inductor of each part, the backward's under its backward compile; a
@@ -111,11 +122,12 @@ def label_phases(phases: Iterable[CompilePhase]) -> None:
     `uncountedLabels` (review 15U R4: without it nothing said Dynamo traced twice). A shorter name two
     phases of the record share is left out of both ("codegen" is Inductor: codegen's less its part and Inductor: kernel
     codegen's short name), so every bar of a phase has the same names, one chart saying a phase one way (review 13
-    O5)."""
+    O5). on_cpu: the run was on a CPU (the report's environment.device, as the chart's legend decides its "C++
+    compile"): its bars in the CPU's words (CPU_LABELS)."""
     bars = [p for p in phases if "cache" not in p]
     said_by: dict[str, set[str]] = {}
     for p in bars:
-        for n in _names(p["name"]):
+        for n in _names(_said(p["name"], on_cpu)):
             said_by.setdefault(n, set()).add(p["name"])
     by_compile: dict[str, list[CompilePhase]] = {}
     for p in bars:
@@ -124,4 +136,4 @@ def label_phases(phases: Iterable[CompilePhase]) -> None:
         p.pop("countedText", None)
         by_compile.setdefault(p["compileId"], []).append(p)
     for compile_bars in by_compile.values():
-        _labelled_compile(compile_bars, said_by)
+        _labelled_compile(compile_bars, said_by, on_cpu)

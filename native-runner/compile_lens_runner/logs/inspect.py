@@ -16,6 +16,7 @@ from ..compiler import artifacts
 from ..compiler import torch_trace as tt
 from ..compiler.cudagraphs import used as cuda_graphs_used
 from ..compiler.insight import compiler_insight
+from ..compiler.phase_names import label_phases
 from ..errors import RunnerError
 from ..ranks import attempts, divergence
 from ..ranks.merge import Job, counted, load, merge_insights, merged_report, root_cause
@@ -178,10 +179,19 @@ def _one_log(log: files.LogFile, workdir: str, paths: list[str], warnings: list[
         return read
 
     insights, (env, facts) = _insights(modes, log.path, workdir, last_reading)
+    for insight in insights:
+        _said_on(insight, env)
     report = _skeleton(paths, env)
     report["modes"] = [_mode(label, insight) for (label, _), insight in zip(modes, insights, strict=True)]
     report["logs"] = {"files": [facts], "warnings": warnings}
     return report
+
+
+def _said_on(insight: CompilerInsight, env: Environment) -> None:
+    """A log's compile phases in its device's words ("Inductor: C++ codegen" on a CPU, as the report's legend says "C++
+    compile"): its device is known once its generated code is read (_environment), after the phases were labelled."""
+    if env["device"] == "cpu":
+        label_phases(insight.get("phases") or [], on_cpu=True)
 
 
 def _rank_entry(rank: int, insight: CompilerInsight) -> RankEntry:
@@ -217,6 +227,7 @@ def _read_rank(
         workdir,
         lambda saved: (_file_facts(log, parser, records, rank, warnings), _environment(records, saved)),
     )
+    _said_on(insight, env)
     return insight, facts, env, warnings
 
 

@@ -370,7 +370,7 @@ def run_script(run: Run, path: str, args: list[str], ranked: RankObserver | None
             on_cpu=run.device == "cpu",
         )
         insight["torchTraceLog"] = run.trace_log_relpath()
-        artifacts.attach(insight, records, run.workdir, MODE, None, 0)
+        artifacts.attach(insight, records, run.workdir, MODE, None, 0, on_cpu=run.device == "cpu")
         entry["compiler"] = insight
         entry["compileSeconds"] = insight["compileSeconds"]["total"]
         run.report["modes"].append(entry)

@@ -256,7 +256,15 @@ class TargetRun:
                     on_cpu=self.device == "cpu",
                 )
                 insight["torchTraceLog"] = self.run.trace_log_relpath()
-                artifacts.attach(insight, self.run.records(mode), self.workdir, mode, entry["trace"], PROFILED_STEPS)
+                artifacts.attach(
+                    insight,
+                    self.run.records(mode),
+                    self.workdir,
+                    mode,
+                    entry["trace"],
+                    PROFILED_STEPS,
+                    on_cpu=self.device == "cpu",
+                )
             except Exception as exc:  # insight is best effort; the measurement stands without it
                 entry["compilerError"] = classify(exc, f"reading the compiler log of mode {mode}").to_json()
             if entry.get("fallback"):
