@@ -150,6 +150,7 @@ def rederive(report: dict[str, Any], folder: str | None = None, here: str | None
     rederive_ranks.rank_counts(out, folder)
     rederive_words.attached_skip(out)
     rederive_words.host_loads(out)
+    rederive_words.divergence_fixes(out.get("divergence"))
     for mode in out["modes"]:
         rederive_numbers.fastest_rounds(mode)
         _kernel_times(mode, here)
@@ -176,6 +177,7 @@ def rederive(report: dict[str, Any], folder: str | None = None, here: str | None
             limit_hits(entry["compiler"].get("compileFailures") or [])  # marked since schema 1.32
             for graph_break in entry["compiler"].get("graphBreaks") or []:
                 rederive_words.break_explanation(graph_break)
+            rederive_words.cuda_graph_fixes(entry["compiler"].get("cudaGraphs"))
             if any("nameText" in f for f in entry["compiler"].get("frames") or []):  # named since schema 1.28
                 region = compile_names.region_name(entry) if "calls" in entry else None  # a region, not a mode
                 compile_names.name_all(entry["compiler"], region)

@@ -169,6 +169,24 @@ def host_loads(value: Any) -> None:
             host_loads(item)
 
 
+def cuda_graph_fixes(statuses: list[dict[str, Any]] | None) -> None:
+    """Each graph's CUDA-graph skip fixes said as every fix is said after "Fix:" (formats.fix_words: lower case, since
+    2026-12-01), where an older runner recorded them capitalised."""
+    for status in statuses or []:
+        for skip in [status.get("explanation"), *(status.get("hints") or [])]:
+            if skip and skip.get("fix"):
+                skip["fix"] = formats.fix_words(skip["fix"])
+
+
+def divergence_fixes(divergence: list[dict[str, Any]] | None) -> None:
+    """A torchrun job's divergence fixes (its recompile's explanation's, ranks/divergence.py) said as every fix is said
+    after "fix:" (formats.fix_words), where an older runner recorded them capitalised."""
+    for item in divergence or []:
+        details = item.get("details") or {}
+        if details.get("fix"):
+            details["fix"] = formats.fix_words(details["fix"])
+
+
 def attached_skip(report: dict[str, Any]) -> None:
     """A rank of an attached job (its rank facts name its host: ranks/script.py) recorded, before schema 1.30, no
     in-situ run as if its user had passed --no-in-situ: said as the runner records it now (answer.ATTACHED)."""

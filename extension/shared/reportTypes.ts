@@ -1268,6 +1268,9 @@ export interface Reason {
    */
   low?: number;
   high?: number;
+  /**
+   * in-situ-too-few, in-situ-few-pairs (2026-12-01): the pairs of blocks the number rests on; in-situ-few-pairs says, beside a range from fewer than ranges.FEW_BLOCK_PAIRS pairs, that it reaches each pair's own ratio, with made: the steps (calls, tokens: unit) the run made
+   */
   pairs?: number;
   samples?: number;
   torch?: string | null;

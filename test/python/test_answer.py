@@ -69,7 +69,7 @@ def _in_situ(
     break_even: int | None,
     made: int,
     failure: dict[str, Any] | None = None,
-    pairs: int = 6,
+    pairs: int = 12,  # ranges.FEW_BLOCK_PAIRS: a range that needs no word on its pairs
 ) -> dict[str, Any]:
     return {
         "method": "interleaved",

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+from compile_lens_runner.measure import ranges
 from compile_lens_runner.report import document, in_situ_text, reason_text, sentences
 from conftest import SCHEMA
 from test_answer import FIXTURES, NOTEBOOK, TRAIN_SMALL, answered, codes, fixture
@@ -102,6 +103,23 @@ def test_serve_script_s_headline_says_its_number_on_a_busy_host_beside_its_evide
         f"  {in_situ_text.CALLS_ALONE}: 1.00× per call in situ (a next run could land more than 3× away)"
     )
     assert not any("per call in situ" in line for line in lines if line.startswith("in situ ("))
+
+
+def test_a_range_from_few_pairs_of_blocks_says_why_it_is_wide_and_what_narrows_it() -> None:
+    """serve_script's number rests on 5 pairs of blocks from its 64 steps: its range reaches each pair's own ratio
+    (ranges.of_block_pairs), said with what narrows it; the same number from ranges.FEW_BLOCK_PAIRS pairs says nothing
+    of it."""
+    region = answered(fixture("recorded/serve_script-cpu"))["regions"][0]
+    (few,) = [r for r in region["answer"]["reasons"] if r["code"] == "in-situ-few-pairs"]
+    assert (few["pairs"], few["made"], few["unit"]) == (5, 64, "step")
+    assert few["text"] == (
+        "The range rests on 5 pairs of blocks from 64 steps, so it reaches each pair's own ratio: a run with more steps "
+        "has more pairs and a narrower range."
+    )
+    many = fixture("recorded/serve_script-cpu")
+    many["regions"][0]["inSitu"]["step"]["pairs"] = ranges.FEW_BLOCK_PAIRS
+    other = answered(many)["regions"][0]["answer"]
+    assert other["reasons"] and "in-situ-few-pairs" not in codes(other)
 
 
 def test_the_recompile_limit_says_what_the_number_compares_only_where_there_is_a_number() -> None:

@@ -51,7 +51,7 @@ def test_autograd_only_dispatch_key_difference_is_a_grad_mode_mismatch() -> None
     found = explain.explain(reason)
     assert found and "differ in grad mode" in found["what"] and "the call's 1st argument" in found["what"]
     assert "then arrived under torch.inference_mode()" in found["what"]
-    assert found["fix"].startswith("Warm up under the same grad mode you serve with")
+    assert found["fix"].startswith("warm up under the same grad mode you serve with")
     reverse = explain.explain(
         "tensor 'x' dispatch key set mismatch. expected DispatchKeySet(CPU, BackendSelect), "
         "actual DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU)"
@@ -312,7 +312,7 @@ def test_a_voided_timing_says_the_guard_then_the_inputs_each_side_ran_on_without
     said = (
         "input 'x' changed size in dimension 0 from 8 to 16, so 1 compile ran while timing: warm-up ran on "
         "float32[8, 64], the timed calls on float32[16, 64]. The compiled code had been specialised to 8, so it was "
-        "recompiled for 16. If that "
+        "recompiled for 16. Fix: if that "
     )  # the change said once, in its finding's words (review 25 D6)
     assert discarded["invalidReason"].startswith(said)
     # a CPU run records no CUDA graphs: the fix does not speak of them (review 25, B N7); the runner's grad modes are

@@ -162,9 +162,9 @@ def test_grad_mode_mismatch_between_warmup_and_timed_calls_is_explained(targets:
     [site] = mode["compiler"]["recompileSites"]
     assert "dispatch key set mismatch" in site["reason"] and site["inTimedRegion"]
     assert "differ in grad mode" in site["explanation"]["what"] and "inference_mode" in site["explanation"]["what"]
-    assert site["explanation"]["fix"].startswith("Warm up under the same grad mode you serve with")
+    assert site["explanation"]["fix"].startswith("warm up under the same grad mode you serve with")
     [discarded] = mode["discardedTimings"]
-    assert "Warm up under the same grad mode you serve with" in discarded["invalidReason"]
+    assert "Fix: warm up under the same grad mode you serve with" in discarded["invalidReason"]
     assert mode["ranCompiled"] is True and mode["timing"]["valid"] is True  # re-measured after re-warming
 
 

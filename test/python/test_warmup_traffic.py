@@ -50,7 +50,7 @@ def test_a_warm_up_at_a_size_no_later_call_uses_is_seen_and_its_fix_marks_the_di
     said = site["explanation"]
     assert said["what"].startswith("The warm-up call at line 9 (`step(torch.ones(1, 8))  # warm-up`) passed 'x'")
     assert "pass sizes 4, 8, 16, never 1" in said["what"]
-    assert said["fix"].startswith("Warm up at a size the real calls use, with that dimension marked dynamic")
+    assert said["fix"].startswith("warm up at a size the real calls use, with that dimension marked dynamic")
     assert "quickFix" not in said  # dynamic=True at the warm-up's size of 1 compiles twice as well
     # the fix measured: a warm-up at a real size with the dimension marked dynamic, one graph for every size
     [fix] = region["shapes"]["fixes"]

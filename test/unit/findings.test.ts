@@ -495,7 +495,7 @@ test("recompiles recorded at one line are one Problems entry saying the sizes in
   assert.match(hover, /^\*\*Compile Lens — 7 recompiles at this line\*\*/);
   assert.match(findingHover({ ...site!, countText: null }), /^\*\*Compile Lens — Recompile ×7\*\*/);
   assert.doesNotMatch(hover, /Input 'x' changed size/, 'said once, by the Problems message above the hover');
-  assert.match(hover, /\*\*Fix:\*\* If that dimension varies in use, mark it dynamic/);
+  assert.match(hover, /\*\*Fix:\*\* if that dimension varies in use, mark it dynamic/);
   assert.match(hover, /> \*\*PyTorch's words:\*\* tensor 'x' size mismatch at index 1\. expected 16, actual 32/);
   assert.match(formatDigest(digestReport(report)), / {2}recompile ×7: Input 'x' changed size in dimension 1: 16 → 32/);
 });

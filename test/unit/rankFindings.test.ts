@@ -100,7 +100,7 @@ test("the CLI's ranks block: one line per rank, then the divergence", async () =
   assert.equal(lines[3], '  divergence:');
   assert.match(lines[4]!, /^ {4}ddp_train\.py:\d+ {2}rank 1 recompiled DistributedDataParallel at call 3 — /);
   // the recompile's fix under it, as its finding was the one place that said it (review 5C D6)
-  assert.match(lines[5]!, /^ {6}fix: If that dimension varies in use, mark it dynamic .*dynamic=True/);
+  assert.match(lines[5]!, /^ {6}fix: if that dimension varies in use, mark it dynamic .*dynamic=True/);
   const agreeing = formatRanks({ ...report, divergence: [] });
   assert.equal(agreeing.at(-1), '  divergence: none: the ranks compiled and ran the same graphs');
   // ranks stopped before they compiled anything (a job cancelled in its start-up) agreed on nothing

@@ -212,7 +212,7 @@ test("counter model: eight recompiles at one line are one finding with a count, 
     hover,
     /\*\*PyTorch's hint:\*\* torch\.compile considers integer attributes of the nn\.Module to be static/,
   );
-  assert.match(hover, /\*\*Fix:\*\* Set torch\.\\_dynamo\.config\.allow\\_unspec\\_int\\_on\\_nn\\_module = True/);
+  assert.match(hover, /\*\*Fix:\*\* set torch\.\\_dynamo\.config\.allow\\_unspec\\_int\\_on\\_nn\\_module = True/);
 });
 
 test('no verdict where nothing was measured: a script-mode recommendation is printed as the runner wrote it', () => {

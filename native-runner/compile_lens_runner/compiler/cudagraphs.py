@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .. import formats
 from ..shapes.common import SourceLocation
 from ..shapes.compiler import CudaGraphSkip, CudaGraphStatus
 from .restarts import completed
@@ -154,7 +155,8 @@ def explain(message: str) -> CudaGraphSkip:
                 op=f"`{first}`" if first else "an op",
             )
             cost = _MANY_SIZES_COST if kind == "many-sizes" else _COST + "."
-            return {"kind": kind, "what": text + ".", "fix": fix, "cost": cost, "location": where, "tensors": tensors}
+            said = formats.fix_words(fix)  # said after "Fix:" on every surface
+            return {"kind": kind, "what": text + ".", "fix": said, "cost": cost, "location": where, "tensors": tensors}
     head = message.split("Found from", 1)[0].strip().rstrip(".")
     return {
         "kind": "other",

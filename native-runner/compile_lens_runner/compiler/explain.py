@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import re
 
+from .. import formats
 from ..shapes.compiler import CompilerInsight, Explanation, Recompile
 from ..shapes.mode import Fallback
 from . import quick_fixes
@@ -163,6 +164,7 @@ def explain(
     found = _explain(named_input(reason, call_code), raw, library_frame, cuda_graphs, on_cpu)
     if found:
         found["what"] = found["what"][:1].upper() + found["what"][1:]
+        found["fix"] = formats.fix_words(found["fix"])  # said after "Fix:" on every surface
     return found
 
 
@@ -200,7 +202,7 @@ def explain_recorded(recompile: Recompile, cuda_graphs: bool, on_cpu: bool = Fal
     for what the recompile was made for, said again (made_for.fill)."""
     recorded = recompile.get("explanation")
     if recorded and region_said(recorded):
-        kept: Explanation = {**recorded}
+        kept: Explanation = {**recorded, "fix": formats.fix_words(recorded["fix"])}  # as today's fixes are said
         kept.pop("madeFor", None)
         return kept
     library = LIBRARY_SAID.search(recorded["what"]) if recorded else None
@@ -390,12 +392,12 @@ _WITH_GRAD_MODE = re.compile(r"^(.*) \((inference|no_grad|grad)\)$")
 
 def voided_tail(guard: str, explained: Explanation) -> str:
     """What a voided timing's cause adds of its first failed guard's explanation: what the guard's sentence before it
-    (guard_sentence) has not said, then the fix."""
+    (guard_sentence) has not said, then the fix, said as every fix ("Fix: …")."""
     what = explained["what"]
     first, _, rest = what.partition("; ")
     if rest and first.lower() == (guard_sentence(guard) or "").lower():
         what = rest[:1].upper() + rest[1:]
-    return f"{what} {explained['fix']}"
+    return f"{what} {formats.fix(explained['fix'])}"
 
 
 def timing_cause(timed: str, warm: str) -> str:

@@ -38,7 +38,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from .. import formats
-from ..measure import estimator
+from ..measure import estimator, ranges
 from ..shapes.answer import Answer, AnswerNumber, Reason, Unit
 from ..shapes.common import HostLoad, Recommendation
 from ..shapes.in_situ import InSituSpeedup, RegionInSitu
@@ -392,6 +392,7 @@ def region_answer(
         *shape_reasons(region),
         *decision.reasons,
         *_launch_bound(region, decision.number),
+        *_few_pairs(region, decision.number),
         *_cpu_host(
             region.get("device"),
             decision.number,
@@ -460,6 +461,19 @@ def _launch_bound(region: Region, number: AnswerNumber | None) -> list[Reason]:
         return []
     floor = share["floorPct"]
     return [] if floor is None else [{"code": "launch-bound-range", "hostPct": share["eagerPct"], "floorPct": floor}]
+
+
+def _few_pairs(region: Region, number: AnswerNumber | None) -> list[Reason]:
+    """Beside an in-situ range from few pairs of blocks (ranges.FEW_BLOCK_PAIRS), which reaches each pair's own ratio:
+    why it is wide, and that more steps narrow it (a 60-step H200 loop's ranges spread 0.56-1.01x, at 240 steps
+    0.66-0.90x: docs/BENCHMARKS.md "Few pairs of blocks reach each pair's ratio")."""
+    if number is None or number["kind"] not in ("in-situ-step", "in-situ-call") or "low" not in number:
+        return []
+    pairs = number.get("pairs", 0)
+    if not MIN_PAIRS <= pairs < ranges.FEW_BLOCK_PAIRS:
+        return []
+    made = int(_in_situ_of(region).get("stepsMade") or region.get("callCount") or 0)
+    return [{"code": "in-situ-few-pairs", "pairs": pairs, "made": made, "unit": number["unit"]}]
 
 
 def _where(region: Region) -> str:

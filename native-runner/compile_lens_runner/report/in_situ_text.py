@@ -89,6 +89,16 @@ def left_out_sentence(r: Reason) -> str:
     return f"In situ, the number leaves out {_steps(r.get('count', 0), r.get('unit', 'step'))}{_whys(parts)}."
 
 
+def few_pairs(r: Reason) -> str:
+    """The in-situ-few-pairs reason's sentence: why the range is wide (it reaches each of few pairs' own ratios,
+    ranges.of_block_pairs) and what narrows it."""
+    pairs, unit = formats.plural(r.get("pairs", 0), "pair"), r.get("unit", "step")
+    return (
+        f"The range rests on {pairs} of blocks from {_steps(r.get('made', 0), unit)}, so it reaches each pair's own "
+        f"ratio: a run with more {unit}s has more pairs and a narrower range."
+    )
+
+
 def _no_steady_side(
     side: str, dropped: dict[str, int], calls: int | None, steady: Sides | None, source: str = run_source.SCRIPT
 ) -> str:

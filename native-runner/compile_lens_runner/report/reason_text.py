@@ -413,6 +413,7 @@ SENTENCES: dict[str, tuple[Clause, Clause]] = {
         in_situ_text.left_out_sentence,
     ),
     "launch-bound-range": (lambda r: "launch-bound eager", shape_text.launch_bound),
+    "in-situ-few-pairs": (lambda r: f"{formats.plural(r.get('pairs', 0), 'pair')} of blocks", in_situ_text.few_pairs),
     "cpu-host-range": (lambda r: "a CPU's next process", shape_text.cpu_host),
     "decode-loop": (
         shape_text.per_sequence,

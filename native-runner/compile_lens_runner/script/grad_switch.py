@@ -63,7 +63,7 @@ def explanation(calls: list[RegionCall]) -> Explanation | None:
             "switches found both graphs cached."
         ),
         "fix": (
-            "Nothing to fix while it compiles once per grad mode, as here. To skip that compile, make the calls in the "
+            "nothing to fix while it compiles once per grad mode, as here. To skip that compile, make the calls in the "
             "other grad mode (an evaluation pass) on the module you compiled from, uncompiled."
         ),
     }

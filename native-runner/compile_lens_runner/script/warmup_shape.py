@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from .. import formats
 from ..compiler import explain as guards
 from ..compiler import quick_fixes, source_edits
 from ..compiler.made_for import recompiled_for
@@ -184,7 +185,7 @@ def _with_traffic(name: str, dim: int, was: int, sizes: list[int], warm: int, co
             f"(line {real}) pass {shape_text.sizes_said(sizes)}, never {was}, so the graph compiled for the warm-up "
             "serves none of them and the first real call compiled again."
         ),
-        "fix": fix[:1].upper() + fix[1:],
+        "fix": formats.fix_words(fix),
     }
     if was != 1:  # dynamic=True compiles a size of 1 apart as well
         said["quickFix"] = quick_fixes.compile_dynamic()
@@ -203,12 +204,12 @@ def _at_one_size(
         ),
         "fix": (
             (
-                f"Warm up at the shape the real calls use: {edit['text']} at line {warm}. One compile then "
+                f"warm up at the shape the real calls use: {edit['text']} at line {warm}. One compile then "
                 "serves every call, specialised to that size."
             )
             if edit
             else (
-                f"Warm up at the shape the real calls use (size {now} in dimension {dim} of '{name}'): one compile then "
+                f"warm up at the shape the real calls use (size {now} in dimension {dim} of '{name}'): one compile then "
                 "serves every call, specialised to that size."
             )
         )
