@@ -48,7 +48,7 @@ def stopped_text(data: Report) -> tuple[str, str]:
     regions = data.get("regions") or []
     # a region has its number once a replay measured it or the script's own steps did (in situ: a cancel during the
     # replays that follow the script left "no region was measured yet" beside "measured before it: 1.51× per token")
-    measured = [f"{r['id']} {r['name']}{_how_measured(r)}" for r in regions if _how_measured(r) is not None]
+    measured = [f"{r['id']} {r['name']}{how}" for r in regions if (how := _how_measured(r)) is not None]
     if not measured:
         return "the script had run; no region was measured yet.", "Run again to measure its regions."
     return (
