@@ -133,7 +133,7 @@ def test_the_ddp_breaks_of_a_torchrun_job_say_to_compile_the_model_inside_ddp() 
         "Logger.set_runtime_stats_and_log",
         "DistributedDataParallel._inside_ddp_forward",
     }
-    assert all(e["fix"].startswith("compile the model inside DDP, not DDP itself: model.compile()") for e in explained)
+    assert all(e["fix"].startswith("compile the model inside DDP, not DDP itself (model.compile()") for e in explained)
 
 
 def _h100(name: str) -> list[tt.Record]:
@@ -188,7 +188,7 @@ def test_an_item_branch_fix_quotes_the_user_s_own_condition() -> None:
         report = json.load(f)
     gb = next(b for b in report["regions"][0]["compiler"]["graphBreaks"] if b.get("gbId") == "GB0124")
     said = break_patterns.explain_recorded(gb)
-    assert said is not None and "keep the condition a tensor (`h.mean() > 0`, without .item())" in said["fix"]
+    assert said is not None and "keeping the condition a tensor (`h.mean() > 0`, without .item())" in said["fix"]
     bare = break_patterns.explain("GB0124", "Tensor.item()\n    if h.mean().item() > 0:")
     assert bare is not None and "(`h.mean() > 0`, without .item())" in bare["fix"]
     unread = break_patterns.get("item-branch").said_fix(None)
@@ -221,7 +221,9 @@ def test_a_break_s_fix_reads_after_the_editor_s_fix_as_every_fix_of_a_page() -> 
     assert printed is not None and printed["fix"].startswith("move the print out of the compiled function")
     assert f"Fix: {printed['fix']}" == formats.fix(break_patterns.get("print").fix)
     branch = break_patterns.explain("GB0124", "Tensor.item()\n    if h.mean().item() > 0:")
-    assert branch is not None and branch["fix"].startswith("make it branchless: keep the condition a tensor (`h.mean()")
+    assert branch is not None and branch["fix"].startswith(
+        "make it branchless by keeping the condition a tensor (`h.mean()"
+    )
     for pattern in break_patterns.PATTERNS:
         said = formats.fix_words(pattern.said_fix())
         assert said.endswith(".") and not said.endswith("..") and not re.match(r"[A-Z][a-z]+ ", said), pattern.id

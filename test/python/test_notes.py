@@ -147,8 +147,8 @@ def test_a_replay_far_from_the_script_s_own_eager_calls_says_why_or_that_it_does
     shown = formats.ms_as(script_ms, formats.ms(replay_ms))
     left = sum(1 for c in r0["calls"] if c.get("side") == "eager" and c["signature"] == m["signature"]) - len(plain)
     head = (
-        f"The script's own eager calls at these inputs took {shown} (median of {len(plain)}, {left} with Compile Lens's "
-        "own work in it left out), "
+        f"The script's own eager calls at these inputs took {shown} (median of {len(plain)}; {left} more left out for "
+        "Compile Lens's own work in it), "
     )
     assert left == 1  # eager's first call at these inputs, under the profiler (review 22X X2: left out unsaid)
     assert said.startswith(head)
@@ -168,8 +168,8 @@ def test_a_replay_far_from_the_script_s_own_eager_calls_says_why_or_that_it_does
     host = notes.replay_against_script(r0, fast)
     assert host is not None and host.startswith(head)
     # (its compiled calls at these inputs all ran inside the profiler window: no side told apart by them, review 21Y Y1)
-    assert host.endswith(": other processes held the host's CPUs and delayed the script's calls; the replay's number is "
-                         "its round they delayed least.")  # fmt: skip
+    # the replay's number its fastest round, said once (review 23X X4)
+    assert host.endswith(": other processes held the host's CPUs and delayed the script's calls.")
     # on a quiet host: nothing known of the script's slower calls, and said so
     quiet = {**fast, "timing": {**m["timing"], "hostLoad": {**m["timing"]["hostLoad"], "contended": False}}}
     unknown = notes.replay_against_script(r0, quiet)
@@ -205,10 +205,10 @@ def test_a_busy_host_s_note_says_which_side_of_the_script_s_calls_it_slowed() ->
     (median)" of 2 calls: the script's compiled calls at these inputs are set against the replay's compiled time, the
     side the host slowed said, and how many calls each median is of."""
     head = (
-        "The script's own eager calls at these inputs took 32.8 ms (median of 2, 1 with Compile Lens's own work in it "
-        "left out), 12× as long as the replay's eager (its fastest round)"
+        "The script's own eager calls at these inputs took 32.8 ms (median of 2; 1 more left out for Compile Lens's own "
+        "work in it), 12× as long as the replay's eager (its fastest round)"
     )
-    fastest = "; the replay's numbers are its rounds they delayed least."
+    fastest = "."
     # eager alone slowed: compiled calls about the replay's compiled time
     alone = notes.replay_against_script(*_busy_train_small([1.1, 1.73]))  # type: ignore[arg-type]
     assert alone == (
@@ -225,10 +225,7 @@ def test_a_busy_host_s_note_says_which_side_of_the_script_s_calls_it_slowed() ->
     # no compiled call to tell the sides apart by: said as before
     none = notes.replay_against_script(*_busy_train_small([]))  # type: ignore[arg-type]
     assert none is not None and "compiled calls" not in none and none.startswith(f"{head}: ")
-    busy_alone = (
-        ": other processes held the host's CPUs and delayed the script's calls; the replay's number is its round they "
-        "delayed least."
-    )
+    busy_alone = ": other processes held the host's CPUs and delayed the script's calls."
     assert none.endswith(busy_alone)
     # the in-situ line's times (one signature's): theirs, not said again, set against the replay's
     r0, m = _busy_train_small([])
@@ -262,14 +259,14 @@ def test_a_replay_far_from_eager_calls_made_inside_the_profiler_window_says_the_
         return {**r0, "calls": [*r0["calls"], {**eager[0], "index": 7, "ms": ms, "profiled": False}]}
 
     short = notes.replay_against_script(with_plain(0.04), m)  # type: ignore[arg-type]
-    assert short is not None and short.startswith("The script's own eager calls at these inputs took 40 µs (one call, ")
+    assert short is not None and short.startswith("The script's own eager calls at these inputs took 40 µs (one call; ")
     assert "passes through torch.compile's wrapper" in short
     # the script's time in the unit of the replay's "eager 6.12 µs" just above it, never "0.207 ms" (review 13P P8)
     assert with_plain(0.207) and notes.replay_against_script(with_plain(0.207), m).startswith(  # type: ignore[arg-type, union-attr]
-        "The script's own eager calls at these inputs took 207 µs (one call, 3 with Compile Lens's own work in them left out), 34× as long"
+        "The script's own eager calls at these inputs took 207 µs (one call; 3 more left out for Compile Lens's own work in them), 34× as long"
     )
     # a call 33× the replay's, not that short: this recording's busy host (review 10 F3), not "does not know why"
-    assert notes.replay_against_script(with_plain(0.2), m).endswith("they delayed least.")  # type: ignore[arg-type, union-attr]
+    assert notes.replay_against_script(with_plain(0.2), m).endswith("held the host's CPUs and delayed both alike.")  # type: ignore[arg-type, union-attr]
 
 
 def test_a_region_s_contended_host_is_said_once_in_its_answer_not_again_beside_its_replay() -> None:

@@ -536,7 +536,7 @@ test("a graph break's hover says its fix as the runner's every 'Fix:', lower cas
       .find((l) => l.startsWith('**Fix:** '))!,
   );
   assert.ok(
-    fixes.some((l) => l.startsWith('**Fix:** make it branchless: keep the condition a tensor')),
+    fixes.some((l) => l.startsWith('**Fix:** make it branchless by keeping the condition a tensor')),
     fixes.join(' | '),
   );
   for (const line of fixes) assert.match(line, /^\*\*Fix:\*\* [a-z]/);

@@ -153,7 +153,7 @@ describe('script regions in the report panel', () => {
     assert.deepEqual(r0Notes, [recorded.regions![0]!.measurements[0]!.notes!.at(-1)]);
     assert.match(
       r0Notes[0]!,
-      /^The script's own eager calls at these inputs took [\d.]+ m?s \(median of \d+[^)]*\), [\d.]+× as long as the replay.s eager \(its fastest round\): other processes held the host's CPUs and delayed the script's calls;/,
+      /^The script's own eager calls at these inputs took [\d.]+ m?s \(median of \d+[^)]*\), [\d.]+× as long as the replay.s eager \(its fastest round\): other processes held the host's CPUs and delayed the script's calls\.$/,
     );
     assert.match(
       await page.locator('section.region[data-region="r2"] p.answer').innerText(),

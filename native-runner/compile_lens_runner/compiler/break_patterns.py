@@ -93,7 +93,7 @@ PATTERNS: tuple[Pattern, ...] = (
         "Tensor.item() in an if's condition",
         "Tensor.item() turns a tensor into a Python number for the branch to test, which exists only when the call "
         "runs, so {_eager}",
-        "Make it branchless: keep the condition a tensor ({condition}, without .item()) and pick with "
+        "Make it branchless by keeping the condition a tensor ({condition}, without .item()) and picking with "
         "torch.where(cond, a, b), or express it with torch.cond(cond, true_fn, false_fn, (x,)).",
     ),
     Pattern(
@@ -120,8 +120,8 @@ PATTERNS: tuple[Pattern, ...] = (
         "if on a tensor's value",
         "a Python `if` on a tensor's value: which way it goes is known only when the call runs, so Dynamo splits "
         "the graph at the branch and runs the condition eagerly",
-        "Make it branchless: compute both sides and pick with torch.where(cond, a, b) (clamp, nan_to_num and "
-        "where cost little on ordinary inputs), or express it with torch.cond(cond, true_fn, false_fn, (x,)).",
+        "Make it branchless by computing both sides and picking with torch.where(cond, a, b) (clamp, nan_to_num "
+        "and where cost little on ordinary inputs), or express it with torch.cond(cond, true_fn, false_fn, (x,)).",
     ),
     Pattern(
         "numpy-random",
@@ -167,8 +167,8 @@ PATTERNS: tuple[Pattern, ...] = (
         "({broke}), so {_eager}",
         # PyTorch's docs (compile/programming_model.where_to_apply_compile): torch.compile does not handle wrappers
         # like DDP or FSDP well, apply it to the module passed to the wrapper
-        "Compile the model inside DDP, not DDP itself: model.compile() (or model = torch.compile(model)), then "
-        "DistributedDataParallel(model, ...), as PyTorch's docs advise. DDP's bookkeeping then runs outside the "
+        "Compile the model inside DDP, not DDP itself (model.compile() or model = torch.compile(model), then "
+        "DistributedDataParallel(model, ...)), as PyTorch's docs advise. DDP's bookkeeping then runs outside the "
         "compiled graphs, and Dynamo still splits them at DDP's gradient buckets (torch._dynamo.config.optimize_ddp).",
     ),
     Pattern(

@@ -69,6 +69,7 @@ from .shape_reasons import shape_reasons, step_unit
 # eager/compiled blocks (one pair is no spread between blocks); fewer: the replay's rounds decide.
 MIN_STEADY_STEPS = 3
 MIN_PAIRS = 2
+SAME_END = 1e-3  # a pair's ratio this close to an end of the range (both rounded to 4 places) set that end
 AS_WRITTEN = "as-written"  # a region's measurement of the script's own compiled callable (script/replay.py)
 STANCE_TORCH = (2, 6)  # torch.compiler.set_stance, which in-situ measurement switches, came with torch 2.6
 
@@ -391,8 +392,8 @@ def region_answer(
     decision.reasons = [
         *shape_reasons(region),
         *decision.reasons,
-        *_launch_bound(region, decision.number),
         *_few_pairs(region, decision.number),
+        *_launch_bound(region, decision.number),
         *_cpu_host(
             region.get("device"),
             decision.number,
@@ -464,16 +465,20 @@ def _launch_bound(region: Region, number: AnswerNumber | None) -> list[Reason]:
 
 
 def _few_pairs(region: Region, number: AnswerNumber | None) -> list[Reason]:
-    """Beside an in-situ range from few pairs of blocks (ranges.FEW_BLOCK_PAIRS), which reaches each pair's own ratio:
-    why it is wide, and that more steps narrow it (a 60-step H200 loop's ranges spread 0.56-1.01x, at 240 steps
-    0.66-0.90x: docs/BENCHMARKS.md "Few pairs of blocks reach each pair's ratio")."""
+    """Beside an in-situ range that few pairs of blocks widened to cover their own ratios (ranges.of_block_pairs):
+    why it is wide and that more steps narrow it; said only where a pair's ratio sets an end of the range (a range the
+    floor sets covers its pairs anyway: review 23X X1)."""
     if number is None or number["kind"] not in ("in-situ-step", "in-situ-call") or "low" not in number:
         return []
-    pairs = number.get("pairs", 0)
-    if not MIN_PAIRS <= pairs < ranges.FEW_BLOCK_PAIRS:
+    situ = _in_situ_of(region)
+    measured = situ.get("step") if number["kind"] == "in-situ-step" else situ.get("call")
+    ratios = measured.get("pairRatios") or [] if measured else []
+    if not MIN_PAIRS <= len(ratios) < ranges.FEW_BLOCK_PAIRS:
         return []
-    made = int(_in_situ_of(region).get("stepsMade") or region.get("callCount") or 0)
-    return [{"code": "in-situ-few-pairs", "pairs": pairs, "made": made, "unit": number["unit"]}]
+    low, high = min(ratios), max(ratios)
+    if low > number["low"] * (1 + SAME_END) and high < number["high"] * (1 - SAME_END):
+        return []
+    return [{"code": "in-situ-few-pairs", "pairs": len(ratios), "low": low, "high": high, "unit": number["unit"]}]
 
 
 def _where(region: Region) -> str:

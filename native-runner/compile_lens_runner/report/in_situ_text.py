@@ -90,12 +90,12 @@ def left_out_sentence(r: Reason) -> str:
 
 
 def few_pairs(r: Reason) -> str:
-    """The in-situ-few-pairs reason's sentence: why the range is wide (it reaches each of few pairs' own ratios,
-    ranges.of_block_pairs) and what narrows it."""
-    pairs, unit = formats.plural(r.get("pairs", 0), "pair"), r.get("unit", "step")
+    """The in-situ-few-pairs reason's sentence: the range widened to cover few pairs' own ratios
+    (ranges.of_block_pairs), and what narrows it."""
+    span = formats.interval(r.get("low", 0.0), r.get("high", 0.0))
     return (
-        f"The range rests on {pairs} of blocks from {_steps(r.get('made', 0), unit)}, so it reaches each pair's own "
-        f"ratio: a run with more {unit}s has more pairs and a narrower range."
+        f"With only {formats.plural(r.get('pairs', 0), 'pair')} of blocks, the range is widened to cover each pair's "
+        f"own ratio ({span}); a run with more {r.get('unit', 'step')}s has more pairs and a narrower range."
     )
 
 

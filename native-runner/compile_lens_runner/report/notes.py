@@ -127,7 +127,7 @@ def _median_of(calls: list[tuple[float, bool]], replay_ms: float, timed: list[Re
     22X X2: an eager call under the profiler left out unsaid)."""
     said = formats.ms_as(statistics.median(ms for ms, _ in calls), formats.ms(replay_ms))
     left = sum(1 for c in timed if c["ms"] is not None) - len(calls)
-    aside = f", {left} with Compile Lens's own work in {'it' if left == 1 else 'them'} left out" if left > 0 else ""
+    aside = f"; {left} more left out for Compile Lens's own work in {'it' if left == 1 else 'them'}" if left > 0 else ""
     return f"{said} (one call{aside})" if len(calls) == 1 else f"{said} (median of {len(calls)}{aside})"
 
 
@@ -164,20 +164,18 @@ def _busy_host(said: str, eager_apart: float, compiled: tuple[str, float] | None
     """The script's eager calls far slower than the replay's fastest eager round on a busy host: which side of the
     script's calls the host slowed, from its compiled calls against the replay's compiled time (review 20X X1: "adds
     its own time to every call" beside compiled calls at the replay's speed)."""
-    # what delays a call is the other processes on the CPUs, never time of the host's own; the replay's round "fastest"
-    # is said once, in `said` (review 22X X2 / 22Y Y3: "its fastest round" twice, "adds its own time to the calls")
+    # what delays a call is the other processes on the CPUs, never time of the host's own; that the replay's number is
+    # its fastest round is said once, in `said` (reviews 22X X2, 23X X4: "its fastest round" said twice)
     busy = "other processes held the host's CPUs and delayed"
-    least = "the replay's number is its round they delayed least."
     if compiled is None:  # nothing to tell the sides apart by
-        return f"{said}: {busy} the script's calls; {least}"
+        return f"{said}: {busy} the script's calls."
     beside, compiled_apart = compiled
-    least = "the replay's numbers are its rounds they delayed least."
     if compiled_apart <= APART:
-        return f"{said}, while {beside}: {busy} the eager calls, not the compiled ones; {least}"
+        return f"{said}, while {beside}: {busy} the eager calls, not the compiled ones."
     if max(eager_apart, compiled_apart) / min(eager_apart, compiled_apart) <= APART:
-        return f"{said}, and {beside}: {busy} both alike; {least}"
+        return f"{said}, and {beside}: {busy} both alike."
     more, less = ("eager", "compiled") if eager_apart > compiled_apart else ("compiled", "eager")
-    return f"{said}, and {beside}: {busy} the {more} calls more than the {less} ones; {least}"
+    return f"{said}, and {beside}: {busy} the {more} calls more than the {less} ones."
 
 
 def replay_against_script(region: Region, m: ModeResult, source: str = run_source.SCRIPT) -> str | None:
