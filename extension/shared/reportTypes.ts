@@ -1269,7 +1269,7 @@ export interface Reason {
   low?: number;
   high?: number;
   /**
-   * in-situ-too-few, in-situ-few-pairs (2026-12-01): the pairs of blocks the number rests on; in-situ-few-pairs says, beside a range from fewer than ranges.FEW_BLOCK_PAIRS pairs, that it reaches each pair's own ratio, with made: the steps (calls, tokens: unit) the run made
+   * in-situ-too-few, in-situ-few-pairs (2026-12-01): the pairs of blocks the number rests on; in-situ-few-pairs says, beside a range from fewer than ranges.FEW_BLOCK_PAIRS pairs whose end a pair's own ratio sets, that it was widened to cover them, with low and high: the pairs' smallest and largest ratio
    */
   pairs?: number;
   samples?: number;
