@@ -40,13 +40,13 @@ took, dividing to it): both sides of a pair met one host state, while each side'
 from a slow stretch and compiled from a fast one (1.96× over pairs at 1.30-1.75×; across 13 H200 processes of one
 decode loop the run's medians spread 38 %, the pairs' middle 9 %). Pooled, the pairs are not comparable (a pooled
 pair's two blocks ran different lengths, and only the ABBA order over the whole run cancels that): each side's median
-over the run. The interval is where a next run may land: the
-5th-95th percentiles of the estimate over pairs resampled with replacement, widened by sqrt(2) for the next run's own
-error, with the floor, and with fewer than ranges.FEW_BLOCK_PAIRS pairs it reaches every pair's own ratio as well
-(ranges.of_block_pairs, through ranges.of_pairs: the one rule of every range). The floor is ranges.FLOOR_PCT, or on CUDA where eager is launch-bound
-(its host time close to its GPU time: host_share) the floor targets take for a launch-bound eager, or on a CPU the floor
-targets take there (estimator.cpu_floor_pct): the pairs share one process and its host, and a next process may meet a
-host that moved.
+over the run. The interval is where a next run may land: the 5th-95th percentiles of the estimate over pairs resampled
+with replacement, widened by sqrt(2) for the next run's own error, with the floor, and with fewer than
+ranges.FEW_BLOCK_PAIRS pairs it reaches every pair's own ratio as well (ranges.of_block_pairs, through ranges.of_pairs:
+the one rule of every range). The floor is ranges.FLOOR_PCT, or on CUDA where eager is launch-bound (its host time
+close to its GPU time: host_share) the floor targets take for a launch-bound eager, or on a CPU the floor targets take
+there (estimator.cpu_floor_pct): the pairs share one process and its host, and a next process may meet a host that
+moved.
 """
 
 from __future__ import annotations
