@@ -133,7 +133,9 @@ def test_the_ddp_breaks_of_a_torchrun_job_say_to_compile_the_model_inside_ddp() 
         "Logger.set_runtime_stats_and_log",
         "DistributedDataParallel._inside_ddp_forward",
     }
-    assert all(e["fix"].startswith("compile the model inside DDP, not DDP itself (model.compile()") for e in explained)
+    assert all(
+        e["fix"].startswith("compile the model inside DDP, not DDP itself, with model.compile()") for e in explained
+    )
 
 
 def _h100(name: str) -> list[tt.Record]:

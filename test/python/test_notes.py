@@ -147,8 +147,8 @@ def test_a_replay_far_from_the_script_s_own_eager_calls_says_why_or_that_it_does
     shown = formats.ms_as(script_ms, formats.ms(replay_ms))
     left = sum(1 for c in r0["calls"] if c.get("side") == "eager" and c["signature"] == m["signature"]) - len(plain)
     head = (
-        f"The script's own eager calls at these inputs took {shown} (median of {len(plain)}; {left} more left out for "
-        "Compile Lens's own work in it), "
+        f"The script's own eager calls at these inputs took {shown} (median of {len(plain)}, leaving out {left} "
+        "call that ran with Compile Lens's own work), "
     )
     assert left == 1  # eager's first call at these inputs, under the profiler (review 22X X2: left out unsaid)
     assert said.startswith(head)
@@ -205,8 +205,8 @@ def test_a_busy_host_s_note_says_which_side_of_the_script_s_calls_it_slowed() ->
     (median)" of 2 calls: the script's compiled calls at these inputs are set against the replay's compiled time, the
     side the host slowed said, and how many calls each median is of."""
     head = (
-        "The script's own eager calls at these inputs took 32.8 ms (median of 2; 1 more left out for Compile Lens's own "
-        "work in it), 12× as long as the replay's eager (its fastest round)"
+        "The script's own eager calls at these inputs took 32.8 ms (median of 2, leaving out 1 call that ran with "
+        "Compile Lens's own work), 12× as long as the replay's eager (its fastest round)"
     )
     fastest = "."
     # eager alone slowed: compiled calls about the replay's compiled time
@@ -259,11 +259,13 @@ def test_a_replay_far_from_eager_calls_made_inside_the_profiler_window_says_the_
         return {**r0, "calls": [*r0["calls"], {**eager[0], "index": 7, "ms": ms, "profiled": False}]}
 
     short = notes.replay_against_script(with_plain(0.04), m)  # type: ignore[arg-type]
-    assert short is not None and short.startswith("The script's own eager calls at these inputs took 40 µs (one call; ")
+    assert short is not None and short.startswith(
+        "The script's own eager calls at these inputs took 40 µs (one call, leaving out "
+    )
     assert "passes through torch.compile's wrapper" in short
     # the script's time in the unit of the replay's "eager 6.12 µs" just above it, never "0.207 ms" (review 13P P8)
     assert with_plain(0.207) and notes.replay_against_script(with_plain(0.207), m).startswith(  # type: ignore[arg-type, union-attr]
-        "The script's own eager calls at these inputs took 207 µs (one call; 3 more left out for Compile Lens's own work in them), 34× as long"
+        "The script's own eager calls at these inputs took 207 µs (one call, leaving out 3 calls that ran with Compile Lens's own work), 34× as long"
     )
     # a call 33× the replay's, not that short: this recording's busy host (review 10 F3), not "does not know why"
     assert notes.replay_against_script(with_plain(0.2), m).endswith("held the host's CPUs and delayed both alike.")  # type: ignore[arg-type, union-attr]

@@ -69,7 +69,7 @@ describe('one answer per region, in the runner’s words', () => {
     // the runner's fix as every "Fix:" of the page reads, lower case after it (review 22Y Y1: "Fix: Compile the model …")
     assert.match(
       await breaks.locator('.fix').innerText(),
-      /^Fix: compile the model inside DDP, not DDP itself \(model\.compile\(\)/,
+      /^Fix: compile the model inside DDP, not DDP itself, with model\.compile\(\)/,
     );
     // the region's facts count the same breaks
     assert.match(await page.locator('section.region').first().innerText(), / 3 graph breaks /);

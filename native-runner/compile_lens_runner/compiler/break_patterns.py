@@ -51,8 +51,8 @@ PATTERNS: tuple[Pattern, ...] = (
         "{broke} is the fused inference fast path nn.TransformerEncoderLayer and nn.MultiheadAttention take in eval "
         "mode without gradients (inference_mode or no_grad); Dynamo cannot trace through it, so nothing of the "
         "layer is compiled and it runs eagerly",
-        "Turn the fast path off before compiling: call torch.backends.mha.set_fastpath_enabled(False) once, before "
-        "torch.compile; the layer then runs its ordinary ops, which Inductor compiles and fuses.",
+        "Turn the fast path off before compiling by calling torch.backends.mha.set_fastpath_enabled(False) once, "
+        "before torch.compile; the layer then runs its ordinary ops, which Inductor compiles and fuses.",
         "fastpath-off",
     ),
     Pattern(
@@ -61,8 +61,8 @@ PATTERNS: tuple[Pattern, ...] = (
         _re(r"`print`|builtin print"),
         "print() in compiled code",
         "a print() call needs the real values while the graph is traced, so {_eager}",
-        "Move the print out of the compiled function (print what it returns), or let Dynamo defer it: "
-        "torch._dynamo.config.reorderable_logging_functions.add(print) prints after the graph runs.",
+        "Move the print out of the compiled function (print what it returns), or let Dynamo defer it with "
+        "torch._dynamo.config.reorderable_logging_functions.add(print), which prints after the graph runs.",
         "move-print",
     ),
     Pattern(
@@ -146,7 +146,7 @@ PATTERNS: tuple[Pattern, ...] = (
         None,
         "op whose output shape depends on the data",
         "{broke} returns a tensor whose shape depends on the input's values (nonzero, boolean masks, unique), so {_eager}",
-        "Keep shapes fixed: torch.where(mask, x, 0) instead of x[mask], or set "
+        "Keep shapes fixed, with torch.where(mask, x, 0) instead of x[mask], or set "
         "torch._dynamo.config.capture_dynamic_output_shape_ops = True to keep such ops in the graph.",
     ),
     Pattern(
@@ -167,8 +167,8 @@ PATTERNS: tuple[Pattern, ...] = (
         "({broke}), so {_eager}",
         # PyTorch's docs (compile/programming_model.where_to_apply_compile): torch.compile does not handle wrappers
         # like DDP or FSDP well, apply it to the module passed to the wrapper
-        "Compile the model inside DDP, not DDP itself (model.compile() or model = torch.compile(model), then "
-        "DistributedDataParallel(model, ...)), as PyTorch's docs advise. DDP's bookkeeping then runs outside the "
+        "Compile the model inside DDP, not DDP itself, with model.compile() (or model = torch.compile(model)) before "
+        "DistributedDataParallel(model, ...), as PyTorch's docs advise. DDP's bookkeeping then runs outside the "
         "compiled graphs, and Dynamo still splits them at DDP's gradient buckets (torch._dynamo.config.optimize_ddp).",
     ),
     Pattern(
@@ -253,8 +253,8 @@ PATTERNS: tuple[Pattern, ...] = (
         None,
         "loss.backward() inside compiled code",
         "a loss.backward() call inside the compiled function cannot be traced, so {_eager}",
-        "Compile the forward (and loss) only and call backward() outside it: compiled_loss = torch.compile(loss_fn); "
-        "compiled_loss(x).backward(). Compiled autograd (torch._dynamo.config.compiled_autograd) compiles the backward too.",
+        "Compile the forward (and loss) only and call backward() outside it, as in compiled_loss = "
+        "torch.compile(loss_fn); compiled_loss(x).backward(). Compiled autograd (torch._dynamo.config.compiled_autograd) compiles the backward too.",
     ),
     Pattern(
         "deepcopy-tensor",

@@ -131,8 +131,8 @@ def _size_fix(code: str, dim: int, was: str, cost: str) -> str:
             "compile then serves every size."
         )
     return (
-        f"If that dimension varies in use, mark it dynamic before the first call (torch._dynamo.mark_dynamic({code}, "
-        f"{dim})) or compile with dynamic=True. One graph then serves every size, at some per-call cost ({cost}). "
+        f"If that dimension varies in use, mark it dynamic (torch._dynamo.mark_dynamic({code}, {dim}) before the "
+        f"first call), or compile with dynamic=True. One graph then serves every size, at some per-call cost ({cost}). "
         "If only a few sizes occur, warm up with each of them instead."
     )
 

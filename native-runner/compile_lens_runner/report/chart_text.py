@@ -87,9 +87,8 @@ def chart_notes(region: Region, source: str = run_source.SCRIPT) -> list[str]:
         notes.insert(0, f"rank {situ['ranks'][0]['rank']}'s calls")
     if region.get("callsTruncated"):
         notes.append(f"first {len(calls)} of {region['callCount']} calls")
-    last = in_situ_text.last_call_line(region, source)
-    if last:  # the chart's highest point after the compile, said beside it (review F4)
-        notes.append(last)
+    # the script's last call, the chart's highest point after the compile (review F4), is said in the in-situ lines
+    # above the chart and in its mark's tooltip (attach), not a third time in the legend (review 24X X3)
     return notes
 
 

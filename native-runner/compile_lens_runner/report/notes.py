@@ -127,7 +127,8 @@ def _median_of(calls: list[tuple[float, bool]], replay_ms: float, timed: list[Re
     22X X2: an eager call under the profiler left out unsaid)."""
     said = formats.ms_as(statistics.median(ms for ms, _ in calls), formats.ms(replay_ms))
     left = sum(1 for c in timed if c["ms"] is not None) - len(calls)
-    aside = f"; {left} more left out for Compile Lens's own work in {'it' if left == 1 else 'them'}" if left > 0 else ""
+    dropped = "1 call that ran" if left == 1 else f"{left} calls that ran"
+    aside = f", leaving out {dropped} with Compile Lens's own work" if left > 0 else ""
     return f"{said} (one call{aside})" if len(calls) == 1 else f"{said} (median of {len(calls)}{aside})"
 
 
