@@ -61,8 +61,9 @@ PATTERNS: tuple[Pattern, ...] = (
         _re(r"`print`|builtin print"),
         "print() in compiled code",
         "a print() call needs the real values while the graph is traced, so {_eager}",
-        "Move the print out of the compiled function (print what it returns), or let Dynamo defer it with "
-        "torch._dynamo.config.reorderable_logging_functions.add(print), which prints after the graph runs.",
+        "Move the print out of the compiled function (print what it returns), or call "
+        "torch._dynamo.config.reorderable_logging_functions.add(print) once, so that Dynamo defers the print until "
+        "the graph has run.",
         "move-print",
     ),
     Pattern(
@@ -167,8 +168,8 @@ PATTERNS: tuple[Pattern, ...] = (
         "({broke}), so {_eager}",
         # PyTorch's docs (compile/programming_model.where_to_apply_compile): torch.compile does not handle wrappers
         # like DDP or FSDP well, apply it to the module passed to the wrapper
-        "Compile the model inside DDP, not DDP itself, with model.compile() (or model = torch.compile(model)) before "
-        "DistributedDataParallel(model, ...), as PyTorch's docs advise. DDP's bookkeeping then runs outside the "
+        "Compile the model inside DDP, not DDP itself, with model.compile() before DistributedDataParallel(model, "
+        "...), as PyTorch's docs advise. DDP's bookkeeping then runs outside the "
         "compiled graphs, and Dynamo still splits them at DDP's gradient buckets (torch._dynamo.config.optimize_ddp).",
     ),
     Pattern(
