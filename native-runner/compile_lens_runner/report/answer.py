@@ -472,7 +472,7 @@ def _few_pairs(region: Region, number: AnswerNumber | None) -> list[Reason]:
         return []
     situ = _in_situ_of(region)
     measured = situ.get("step") if number["kind"] == "in-situ-step" else situ.get("call")
-    ratios = measured.get("pairRatios") or [] if measured else []
+    ratios = (measured.get("pairRatios") or []) if measured else []
     if not MIN_PAIRS <= len(ratios) < ranges.FEW_BLOCK_PAIRS:
         return []
     low, high = min(ratios), max(ratios)
